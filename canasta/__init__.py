@@ -1,0 +1,121 @@
+"""canasta: Canasta by the rules, for every common variant, with rule sets as plugins.
+
+Quick start::
+
+    import canasta
+
+    game = canasta.Game("classic", seed=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
+from canasta.errors import (
+    CanastaError,
+    IllegalActionError,
+    InvalidPositionError,
+    PluginError,
+    RuleCode,
+    RulesError,
+    UnknownNameError,
+)
+from canasta.game import Game
+from canasta.hand import HandEnd, HandState, MeldState, Phase
+from canasta.observation import MeldView, Observation
+from canasta.plugins import compile_rules, hookimpl, load_rules, make_plugin_manager
+from canasta.position import build_position
+from canasta.registry import (
+    HouseRule,
+    Registry,
+    Variant,
+    available_house_rules,
+    available_variants,
+    default_registry,
+    get_house_rule,
+    get_variant,
+    register_plugin,
+)
+from canasta.rules import (
+    BlackThreeRules,
+    CanastaBonuses,
+    ExhaustionRules,
+    GoingOutRules,
+    InitialMeldRules,
+    MeldMinimums,
+    MeldRules,
+    Permission,
+    PileRules,
+    Rules,
+    ThreeRules,
+    ThreeSign,
+    Upcard,
+)
+from canasta.scoring import HandScore, SideScore
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NATURAL_KINDS",
+    "WILD_KINDS",
+    "Action",
+    "AnswerGoOut",
+    "AskGoOut",
+    "BlackThreeRules",
+    "CanastaBonuses",
+    "CanastaError",
+    "Card",
+    "Deck",
+    "DeckSpec",
+    "Discard",
+    "DrawStock",
+    "EndHand",
+    "ExhaustionRules",
+    "Game",
+    "GoingOutRules",
+    "HandEnd",
+    "HandScore",
+    "HandState",
+    "HouseRule",
+    "IllegalActionError",
+    "InitialMeldRules",
+    "InvalidPositionError",
+    "Kind",
+    "Meld",
+    "MeldMinimums",
+    "MeldRules",
+    "MeldState",
+    "MeldView",
+    "Observation",
+    "Permission",
+    "Phase",
+    "PileRules",
+    "PluginError",
+    "Registry",
+    "Retract",
+    "RuleCode",
+    "Rules",
+    "RulesError",
+    "SideScore",
+    "Suit",
+    "TakePile",
+    "ThreeRules",
+    "ThreeSign",
+    "UnknownNameError",
+    "Upcard",
+    "Variant",
+    "available_house_rules",
+    "available_variants",
+    "build_deck",
+    "build_position",
+    "compile_rules",
+    "default_registry",
+    "get_house_rule",
+    "get_variant",
+    "hookimpl",
+    "load_rules",
+    "make_plugin_manager",
+    "register_plugin",
+]

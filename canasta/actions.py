@@ -1,0 +1,165 @@
+"""Actions: small frozen values in kind terms.
+
+Actions are lossless: a player says how many 2s and how many jokers go into a
+meld, never "some wild card". Non-decisions (dealing, laying out red threes,
+replacing them, the upcard, picking up the pile once the minimum is met) happen
+automatically.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, TypeAlias
+
+from attrs import frozen
+
+from canasta.cards import Kind
+
+__all__ = [
+    "Action",
+    "AnswerGoOut",
+    "AskGoOut",
+    "EndHand",
+    "Discard",
+    "DrawStock",
+    "Meld",
+    "Retract",
+    "TakePile",
+]
+
+
+@frozen(cache_hash=True)
+class DrawStock:
+    """Draw from the stock (the variant's draw count; red threes are replaced automatically)."""
+
+    name: ClassVar[str] = "draw"
+
+    def __str__(self) -> str:
+        return "draw from the stock"
+
+
+@frozen(cache_hash=True)
+class TakePile:
+    """Take the discard pile, showing cards of the top card's rank from hand.
+
+    ``TakePile(2, 0, 0)`` shows a natural pair; ``TakePile(1, 1, 0)`` one natural
+    and a 2; ``TakePile(1, 0, 1)`` one natural and a joker; ``TakePile(0, 0, 0)``
+    adds the top card to the side's meld of that rank. The top card and the
+    shown cards are melded at once.
+
+    Attributes:
+        naturals: Naturals of the top card's rank shown from hand.
+        twos: 2s shown.
+        jokers: Jokers shown.
+    """
+
+    naturals: int = 2
+    twos: int = 0
+    jokers: int = 0
+    name: ClassVar[str] = "take"
+
+    def __str__(self) -> str:
+        if not (self.naturals or self.twos or self.jokers):
+            return "take the pile (top card onto a meld)"
+        parts = [f"{self.naturals} natural"] + (["a 2"] if self.twos else []) + (["a joker"] if self.jokers else [])
+        return "take the pile with " + " + ".join(parts)
+
+
+@frozen(cache_hash=True)
+class Meld:
+    """Meld cards of one rank from hand: a new meld or additions to the side's meld.
+
+    Attributes:
+        rank: The meld's kind: a natural rank, ``BLACK_THREE`` (only when
+            going out) or ``JOKER`` for a wild meld where allowed.
+        naturals: Natural cards of that rank (black threes for ``BLACK_THREE``).
+        twos: 2s.
+        jokers: Jokers.
+    """
+
+    rank: Kind
+    naturals: int = 0
+    twos: int = 0
+    jokers: int = 0
+    name: ClassVar[str] = "meld"
+
+    def __str__(self) -> str:
+        parts = []
+        if self.naturals:
+            parts.append(f"{self.naturals}×{self.rank.symbol}")
+        if self.twos:
+            parts.append(f"{self.twos}×2")
+        if self.jokers:
+            parts.append(f"{self.jokers}×joker")
+        target = "wild meld" if self.rank == Kind.JOKER else f"{self.rank.name.lower()}s"
+        return f"meld {' + '.join(parts)} ({target})"
+
+
+@frozen(cache_hash=True)
+class Discard:
+    """Discard one card of a kind, ending the turn.
+
+    Attributes:
+        kind: The kind discarded.
+    """
+
+    kind: Kind
+    name: ClassVar[str] = "discard"
+
+    def __str__(self) -> str:
+        return f"discard {self.kind.symbol}"
+
+
+@frozen(cache_hash=True)
+class AskGoOut:
+    """Ask the partner "may I go out?" (before melding anything this turn)."""
+
+    name: ClassVar[str] = "ask"
+
+    def __str__(self) -> str:
+        return "ask partner: may I go out?"
+
+
+@frozen(cache_hash=True)
+class AnswerGoOut:
+    """The partner's binding answer.
+
+    Attributes:
+        yes: True for "yes".
+    """
+
+    yes: bool
+    name: ClassVar[str] = "answer"
+
+    def __str__(self) -> str:
+        return "answer: yes, go out" if self.yes else "answer: no, do not go out"
+
+
+@frozen(cache_hash=True)
+class Retract:
+    """Take back this turn's provisional opening melds (below the minimum).
+
+    If the pile was taken for them, its top card returns to the pile and the
+    player draws from the stock instead.
+    """
+
+    name: ClassVar[str] = "retract"
+
+    def __str__(self) -> str:
+        return "take back this turn's provisional melds"
+
+
+@frozen(cache_hash=True)
+class EndHand:
+    """End the hand where the rules let the player end it.
+
+    With the stock exhausted, this declines an optional pile take; after a
+    last-card red three (rule option `last-red-three-may-meld`) it stops melding.
+    """
+
+    name: ClassVar[str] = "end"
+
+    def __str__(self) -> str:
+        return "end the hand"
+
+
+Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | Retract | EndHand

@@ -1,0 +1,102 @@
+"""The core's default answers: a plugin registered first in every game.
+
+These are the structural defaults every variant starts from. The numbers that
+define a variant (players, deal, deck, minimum table, target score) have no
+default here: a variant that forgets one gets a clear error when its rules are
+compiled.
+"""
+
+from __future__ import annotations
+
+from canasta.plugins import hookimpl
+from canasta.rules import (
+    DEFAULT_CARD_VALUES,
+    BlackThreeRules,
+    CanastaBonuses,
+    ExhaustionRules,
+    GoingOutRules,
+    InitialMeldRules,
+    MeldRules,
+    PileRules,
+    ThreeRules,
+    Upcard,
+)
+from canasta.cards import Kind
+
+
+@hookimpl(trylast=True)
+def canasta_sides(players: int) -> tuple[int, ...]:
+    """Everyone plays alone unless the variant seats partnerships."""
+    return tuple(range(players))
+
+
+@hookimpl(trylast=True)
+def canasta_draw_count() -> int:
+    """One card from the stock per turn."""
+    return 1
+
+
+@hookimpl(trylast=True)
+def canasta_upcard() -> Upcard:
+    """Turn an upcard, covered while wild or a red three."""
+    return Upcard.COVER_WILD_AND_RED_THREE
+
+
+@hookimpl(trylast=True)
+def canasta_card_values() -> tuple[int, ...]:
+    """The card values of SPEC.md §1."""
+    return DEFAULT_CARD_VALUES
+
+
+@hookimpl(trylast=True)
+def canasta_initial_meld() -> InitialMeldRules:
+    """Top card counts, concealed exemption, no clean-meld requirement."""
+    return InitialMeldRules()
+
+
+@hookimpl(trylast=True)
+def canasta_meld_rules() -> MeldRules:
+    """2 naturals, at most 3 wild cards, no size cap, no wild melds."""
+    return MeldRules()
+
+
+@hookimpl(trylast=True)
+def canasta_canasta_bonuses() -> CanastaBonuses:
+    """Natural 500, mixed 300."""
+    return CanastaBonuses()
+
+
+@hookimpl(trylast=True)
+def canasta_pile_rules() -> PileRules:
+    """Frozen by wild cards and red threes, and for a side that has not melded."""
+    return PileRules()
+
+
+@hookimpl(trylast=True)
+def canasta_threes() -> ThreeRules:
+    """Red threes 100 each, 800 for four, negative without a meld."""
+    return ThreeRules()
+
+
+@hookimpl(trylast=True)
+def canasta_black_threes() -> BlackThreeRules:
+    """Black threes are stop cards worth 5."""
+    return BlackThreeRules()
+
+
+@hookimpl(trylast=True)
+def canasta_going_out() -> GoingOutRules:
+    """One canasta, optional final discard, 100 (concealed 200), permission optional."""
+    return GoingOutRules()
+
+
+@hookimpl(trylast=True)
+def canasta_stock_exhaustion() -> ExhaustionRules:
+    """Play on with forced takes of matching discards."""
+    return ExhaustionRules()
+
+
+@hookimpl(trylast=True)
+def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:
+    """No penalties for incomplete melds."""
+    return ()

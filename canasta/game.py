@@ -1,0 +1,205 @@
+"""The multi-hand game: cumulative scores, dealer rotation, the end at the target."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from canasta.actions import Action
+from canasta.cards import Deck
+from canasta.errors import IllegalActionError, RuleCode
+from canasta.hand import HandState
+from canasta.observation import Observation
+from canasta.plugins import load_rules
+from canasta.registry import Registry
+from canasta.rules import Rules
+from canasta.scoring import HandScore
+
+__all__ = ["Game"]
+
+
+class Game:
+    """A game of canasta: hands dealt until a side reaches the target score.
+
+    Drive it with `legal_actions` and `apply`; when a hand ends it is scored
+    and the next hand is dealt automatically (the deal passes left).
+
+    Args:
+        variant: Variant name (default ``"classic"``).
+        house_rules: House-rule names stacked on the variant.
+        seed: Seed for every shuffle of the game (same seed, same game).
+        rules: Already compiled rules (then names are not looked up).
+        registry: Registry to look names up in (default: the process-wide one).
+        first_dealer: Seat of the first dealer (default: the last seat, so
+            seat 0 plays first).
+
+    Attributes:
+        rules: The compiled rules.
+        seed: The game's seed.
+        scores: Each side's cumulative total.
+        results: The score breakdown of every finished hand.
+        hand: The hand in play (or the last hand, once the game is over).
+        hand_number: 0 for the first hand.
+    """
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        house_rules: Sequence[str] = (),
+        *,
+        seed: int = 0,
+        rules: Rules | None = None,
+        registry: Registry | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        self.rules: Rules = rules if rules is not None else load_rules(variant, house_rules, registry=registry)
+        self.seed = seed
+        self.scores = [0] * self.rules.side_count
+        self.results: list[HandScore] = []
+        self.hand_number = 0
+        self._deck = Deck(self.rules.deck)
+        dealer = self.rules.players - 1 if first_dealer is None else first_dealer
+        self.hand = HandState.deal(
+            self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(0), deck=self._deck
+        )
+        self._over = False
+        self._settle()
+
+    @classmethod
+    def from_hand(cls, hand: HandState, *, scores: Sequence[int] | None = None, seed: int = 0) -> Game:
+        """Continue a game from an explicit hand (see `canasta.build_position`).
+
+        Args:
+            hand: The hand in play.
+            scores: Cumulative totals before it (default: the hand's own).
+            seed: Seed for the shuffles of later hands.
+
+        Returns:
+            The game.
+        """
+        game = cls.__new__(cls)
+        game.rules = hand.rules
+        game.seed = seed
+        game.scores = list(scores) if scores is not None else list(hand.scores)
+        game.results = []
+        game.hand_number = 0
+        game._deck = hand.deck
+        game.hand = hand
+        game._over = False
+        game._settle()
+        return game
+
+    def _hand_seed(self, number: int) -> str:
+        return f"{self.seed}:{number}"
+
+    @property
+    def is_over(self) -> bool:
+        """True once a side has reached the target score at the end of a hand."""
+        return self._over
+
+    @property
+    def seat(self) -> int:
+        """The seat that must act."""
+        return self.hand.seat
+
+    def winner(self) -> int | None:
+        """The winning side once the game is over (``None``: not over, or a draw).
+
+        Returns:
+            The side with the highest total, or ``None``.
+        """
+        if not self._over:
+            return None
+        best = max(self.scores)
+        leaders = [s for s, v in enumerate(self.scores) if v == best]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def legal_actions(self) -> list[Action]:
+        """The acting seat's legal actions (empty once the game is over).
+
+        Returns:
+            The exact list.
+        """
+        if self._over:
+            return []
+        return self.hand.legal_actions()
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether an action is legal now.
+
+        Args:
+            action: The action.
+
+        Returns:
+            True if `apply` would accept it.
+        """
+        return not self._over and self.hand.is_legal(action)
+
+    def check(self, action: Action) -> None:
+        """Raise `IllegalActionError` if an action is illegal now; change nothing.
+
+        Args:
+            action: The action.
+        """
+        if self._over:
+            raise IllegalActionError(RuleCode.HAND_OVER, "the game is over", action)
+        self.hand.check(action)
+
+    def apply(self, action: Action) -> HandScore | None:
+        """Apply a legal action; score the hand and deal the next when it ends.
+
+        Args:
+            action: The action.
+
+        Returns:
+            The finished hand's score if this action ended a hand, else ``None``.
+
+        Raises:
+            IllegalActionError: If the action is illegal; nothing changes.
+        """
+        self.check(action)
+        self.hand._apply_unchecked(action)
+        return self._settle()
+
+    def _settle(self) -> HandScore | None:
+        """Score a finished hand, then deal the next unless the game is over."""
+        if not self.hand.is_over:
+            return None
+        result = self.hand.score()
+        self.results.append(result)
+        for side, total in enumerate(result.totals):
+            self.scores[side] += total
+        # SPEC.md §1 "Game": play until a side reaches the target at the end of a hand.
+        if max(self.scores) >= self.rules.target_score:
+            self._over = True
+            return result
+        self.hand_number += 1
+        dealer = (self.hand.dealer + 1) % self.rules.players
+        self.hand = HandState.deal(
+            self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(self.hand_number), deck=self._deck
+        )
+        self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
+        return result
+
+    def observation(self, seat: int) -> Observation:
+        """What a seat may see now.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            The observation of the current hand.
+        """
+        return self.hand.observation(seat)
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: the hand's flat lists are copied)."""
+        new = Game.__new__(Game)
+        new.rules = self.rules
+        new.seed = self.seed
+        new.scores = self.scores[:]
+        new.results = self.results[:]
+        new.hand_number = self.hand_number
+        new._deck = self._deck
+        new.hand = self.hand.copy()
+        new._over = self._over
+        return new

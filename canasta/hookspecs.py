@@ -1,0 +1,258 @@
+"""The hook specifications: one hook per rule decision.
+
+A variant is a stack of plugins answering these hooks. Each game builds its own
+plugin manager holding the core defaults (`canasta.defaults`), the variant's
+plugins (its base variant's first) and the chosen house rules, then asks every
+hook **once** and freezes the answers into a `canasta.rules.Rules` value.
+
+All rule hooks are ``firstresult``: the plugin registered last that answers
+wins, so a variant overrides the core defaults and a house rule overrides the
+variant. To *change* an answer rather than replace it, write a wrapper::
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out():
+        rules = yield            # the answer of the plugins below
+        return attrs.evolve(rules, canastas_required=2)
+
+Hook implementations may accept any subset of the arguments listed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from canasta.cards import DeckSpec, Kind
+    from canasta.registry import HouseRule, Variant
+    from canasta.rules import (
+        BlackThreeRules,
+        CanastaBonuses,
+        ExhaustionRules,
+        GoingOutRules,
+        InitialMeldRules,
+        MeldMinimums,
+        MeldRules,
+        PileRules,
+        ThreeRules,
+        Upcard,
+    )
+
+PROJECT = "canasta"
+hookspec = pluggy.HookspecMarker(PROJECT)
+
+
+# --- discovery -------------------------------------------------------------------
+
+
+@hookspec
+def canasta_variants() -> list[Variant]:  # type: ignore[empty-body]
+    """Contribute variants to the registry.
+
+    Called once when the registry loads a plugin found through the ``canasta``
+    entry-point group (or registered with `canasta.register_plugin`).
+    Every answer is collected.
+
+    Returns:
+        The `canasta.Variant` descriptors this plugin provides.
+    """
+
+
+@hookspec
+def canasta_house_rules() -> list[HouseRule]:  # type: ignore[empty-body]
+    """Contribute house rules to the registry.
+
+    Called like `canasta_variants`; every answer is collected.
+
+    Returns:
+        The `canasta.HouseRule` descriptors this plugin provides.
+    """
+
+
+# --- table and deal --------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def canasta_players() -> int:  # type: ignore[empty-body]
+    """Number of players at the table.
+
+    Returns:
+        The number of players. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_sides(players: int) -> tuple[int, ...]:  # type: ignore[empty-body]
+    """Seating: the side of each seat, in turn order.
+
+    Args:
+        players: The number of players.
+
+    Returns:
+        One side index per seat, sides numbered from 0 (classic:
+        ``(0, 1, 0, 1)``). Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_deck(players: int) -> DeckSpec:  # type: ignore[empty-body]
+    """Packs and jokers in the deck.
+
+    Args:
+        players: The number of players.
+
+    Returns:
+        A `canasta.DeckSpec`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_hand_size(players: int) -> int:  # type: ignore[empty-body]
+    """Cards dealt to each player.
+
+    Args:
+        players: The number of players.
+
+    Returns:
+        The deal size. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_draw_count() -> int:  # type: ignore[empty-body]
+    """Cards drawn from the stock per turn (a single last card counts as a full draw).
+
+    Returns:
+        The draw size. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_upcard() -> Upcard:  # type: ignore[empty-body]
+    """How the discard pile starts.
+
+    Returns:
+        A `canasta.Upcard`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_card_values() -> tuple[int, ...]:  # type: ignore[empty-body]
+    """Card values by kind, for meld counts and scoring.
+
+    Returns:
+        15 integers indexed by `canasta.Kind`. Stops at first non-None result.
+    """
+
+
+# --- melding ---------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def canasta_meld_minimums() -> MeldMinimums:  # type: ignore[empty-body]
+    """The initial-meld minimum table, by the side's cumulative score.
+
+    Returns:
+        A `canasta.MeldMinimums`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_initial_meld() -> InitialMeldRules:  # type: ignore[empty-body]
+    """How the initial meld is counted: top card, concealed exemption, clean meld.
+
+    Returns:
+        A `canasta.InitialMeldRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_meld_rules() -> MeldRules:  # type: ignore[empty-body]
+    """Meld limits: naturals, wild cards, sizes, wild melds, natural-only ranks.
+
+    Returns:
+        A `canasta.MeldRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_canasta_bonuses() -> CanastaBonuses:  # type: ignore[empty-body]
+    """Canasta bonuses: natural, mixed, per-rank and wild canastas.
+
+    Returns:
+        A `canasta.CanastaBonuses`. Stops at first non-None result.
+    """
+
+
+# --- the pile --------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def canasta_pile_rules() -> PileRules:  # type: ignore[empty-body]
+    """What freezes the discard pile and how it may be taken.
+
+    Returns:
+        A `canasta.PileRules`. Stops at first non-None result.
+    """
+
+
+# --- threes ----------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def canasta_threes() -> ThreeRules:  # type: ignore[empty-body]
+    """Bonus threes: which are laid out, their schedule and sign rule.
+
+    Returns:
+        A `canasta.ThreeRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_black_threes() -> BlackThreeRules:  # type: ignore[empty-body]
+    """Black threes: discard restrictions, setting aside, the in-hand penalty.
+
+    Returns:
+        A `canasta.BlackThreeRules`. Stops at first non-None result.
+    """
+
+
+# --- ending a hand and the game --------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def canasta_going_out() -> GoingOutRules:  # type: ignore[empty-body]
+    """Going out: canastas needed, final discard, bonuses, permission.
+
+    Returns:
+        A `canasta.GoingOutRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_stock_exhaustion() -> ExhaustionRules:  # type: ignore[empty-body]
+    """What happens when the stock runs out.
+
+    Returns:
+        A `canasta.ExhaustionRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type: ignore[empty-body]
+    """Penalties for melds left incomplete (not canastas) at the end of a hand.
+
+    Returns:
+        ``(rank, penalty)`` pairs; ``Kind.JOKER`` names the wild meld.
+        Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_target_score() -> int:  # type: ignore[empty-body]
+    """The total that ends the game at the end of a hand.
+
+    Returns:
+        The target score. Stops at first non-None result.
+    """

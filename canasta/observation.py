@@ -1,0 +1,129 @@
+"""What one seat may see (SPEC.md §7 "Hidden information")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from attrs import frozen
+
+from canasta.cards import Card, Kind
+
+if TYPE_CHECKING:
+    from canasta.hand import HandState
+
+__all__ = ["MeldView", "Observation", "observe"]
+
+
+@frozen
+class MeldView:
+    """A meld as everyone sees it.
+
+    Attributes:
+        rank: The meld's kind (``JOKER`` for a wild meld).
+        cards: Its cards.
+        naturals: Natural cards (or black threes).
+        twos: 2s.
+        jokers: Jokers.
+        is_canasta: Whether it is a canasta.
+    """
+
+    rank: Kind
+    cards: tuple[Card, ...]
+    naturals: int
+    twos: int
+    jokers: int
+    is_canasta: bool
+
+
+@frozen
+class Observation:
+    """Exactly what a seat may see: its own hand, sizes of the others, the face-up cards.
+
+    Attributes:
+        seat: The observing seat.
+        side: Its side.
+        hand: Its cards.
+        hand_sizes: Number of cards in each seat's hand.
+        stock_size: Cards left in the stock.
+        pile: The discard pile, bottom to top (all face up).
+        pile_frozen: Whether the pile is frozen for the observer's side.
+        melds: Each side's melds.
+        threes: Each seat's laid-out threes.
+        set_aside: Each side's set-aside black threes.
+        scores: Each side's total before the hand.
+        minimum_needed: What the observer's side still needs for its initial meld.
+        acting_seat: The seat that must act.
+        phase: The turn phase's name.
+        legal_actions: The observer's legal actions if it acts now, else empty.
+    """
+
+    seat: int
+    side: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    pile: tuple[Card, ...]
+    pile_frozen: bool
+    melds: tuple[tuple[MeldView, ...], ...]
+    threes: tuple[tuple[Card, ...], ...]
+    set_aside: tuple[tuple[Card, ...], ...]
+    scores: tuple[int, ...]
+    minimum_needed: int
+    acting_seat: int
+    phase: str
+    legal_actions: tuple[object, ...]
+
+
+def observe(state: HandState, seat: int) -> Observation:
+    """Build a seat's observation.
+
+    Args:
+        state: The hand.
+        seat: The observing seat.
+
+    Returns:
+        The observation.
+
+    Raises:
+        ValueError: If the seat does not exist.
+    """
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"no seat {seat}; seats are 0 to {state.rules.players - 1}")
+    cards = state.deck.cards
+    canasta_size = state.rules.melds.canasta_size
+    side = state.rules.sides[seat]
+    pile = list(state.pile)
+    if state.pending_pile is not None:
+        pile = state.pending_pile + pile  # still face up until picked up
+    melds = tuple(
+        tuple(
+            MeldView(
+                rank=Kind(m.rank),
+                cards=tuple(cards[c] for c in m.cards),
+                naturals=m.naturals,
+                twos=m.twos,
+                jokers=m.jokers,
+                is_canasta=m.size >= canasta_size,
+            )
+            for m in sorted(side_melds.values(), key=lambda m: -m.rank)
+        )
+        for side_melds in state.melds
+    )
+    acting = state.seat
+    return Observation(
+        seat=seat,
+        side=side,
+        hand=tuple(state.hand_cards(seat)),
+        hand_sizes=tuple(state.sizes),
+        stock_size=len(state.stock),
+        pile=tuple(cards[c] for c in pile),
+        pile_frozen=state.pile_frozen_for(side),
+        melds=melds,
+        threes=tuple(tuple(cards[c] for c in t) for t in state.threes),
+        set_aside=tuple(tuple(cards[c] for c in s) for s in state.set_aside),
+        scores=tuple(state.scores),
+        minimum_needed=state.minimum_needed(side),
+        acting_seat=acting,
+        phase=state.phase.value,
+        legal_actions=tuple(state.legal_actions()) if acting == seat else (),
+    )

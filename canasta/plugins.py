@@ -1,0 +1,217 @@
+"""Per-game plugin managers and the compilation of hook answers into `Rules`.
+
+Each game gets its own `pluggy.PluginManager` holding the core defaults, the
+variant's plugin stack and the chosen house rules; never one global manager.
+The hooks are asked once, here, and the answers are validated and frozen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import pluggy
+
+from canasta.cards import DeckSpec
+from canasta.errors import PluginError, RulesError
+from canasta.hookspecs import PROJECT
+
+__all__ = ["compile_rules", "hookimpl", "load_rules", "make_plugin_manager"]
+
+#: Marker for hook implementations: ``@canasta.hookimpl``.
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+T = TypeVar("T")
+
+
+def make_plugin_manager(stack: Sequence[tuple[str, object]]) -> pluggy.PluginManager:
+    """Build a plugin manager for one game.
+
+    Args:
+        stack: ``(name, plugin)`` pairs in registration order: later plugins
+            override earlier ones. The core defaults are registered first
+            automatically.
+
+    Returns:
+        The manager, with every hook implementation checked against its spec.
+
+    Raises:
+        PluginError: If a plugin implements an unknown hook or has a bad
+            signature; the message names the plugin.
+    """
+    from canasta import defaults, hookspecs
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(defaults, name="canasta.defaults")
+    for name, plugin in stack:
+        try:
+            pm.register(plugin, name=name)
+        except (pluggy.PluginValidationError, ValueError) as exc:
+            raise PluginError(f"plugin {name!r} cannot be registered: {exc}") from exc
+        try:
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise PluginError(f"plugin {name!r} implements a hook that does not exist: {exc}") from exc
+    return pm
+
+
+def _ask(pm: pluggy.PluginManager, hook: str, expected: type[T] | tuple[type, ...], **kwargs: Any) -> T:
+    caller = getattr(pm.hook, hook)
+    try:
+        answer = caller(**kwargs)
+    except Exception as exc:  # a plugin raised: name it and the hook
+        raise PluginError(f"hook {hook} raised {type(exc).__name__}: {exc} (plugins: {_impl_names(caller)})") from exc
+    if answer is None:
+        raise RulesError(f"no plugin answers {hook}; the variant must state it")
+    if not isinstance(answer, expected):
+        raise RulesError(
+            f"hook {hook} returned {answer!r} ({type(answer).__name__}), "
+            f"expected {getattr(expected, '__name__', expected)} (plugins: {_impl_names(caller)})"
+        )
+    return answer  # type: ignore[return-value]
+
+
+def _impl_names(caller: Any) -> str:
+    return ", ".join(impl.plugin_name for impl in caller.get_hookimpls())
+
+
+def _check(condition: bool, message: str) -> None:
+    if not condition:
+        raise RulesError(message)
+
+
+def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str] = ()) -> Any:
+    """Ask every rule hook once and freeze the answers.
+
+    Args:
+        pm: A manager from `make_plugin_manager`.
+        variant: The variant's name (recorded in the rules).
+        house_rules: Names of the stacked house rules (recorded in the rules).
+
+    Returns:
+        The validated `canasta.Rules`.
+
+    Raises:
+        RulesError: If an answer is missing or invalid (a negative hand size,
+            a deck too small for the deal, a minimum table out of order, ...).
+        PluginError: If a hook raised.
+    """
+    from canasta import rules as r
+
+    players = _ask(pm, "canasta_players", int)
+    _check(2 <= players <= 8, f"canasta_players: {players} players is not supported (2 to 8)")
+    sides = tuple(_ask(pm, "canasta_sides", tuple, players=players))
+    _check(len(sides) == players, f"canasta_sides: {len(sides)} seats given for {players} players")
+    _check(
+        all(isinstance(s, int) for s in sides) and set(sides) == set(range(max(sides) + 1)),
+        f"canasta_sides: sides must be numbered 0..n-1 with every side seated, got {sides}",
+    )
+    _check(max(sides) >= 1, "canasta_sides: at least two sides are needed")
+    deck = _ask(pm, "canasta_deck", DeckSpec, players=players)
+    _check(deck.packs >= 1 and deck.jokers >= 0, f"canasta_deck: invalid deck {deck}")
+    hand_size = _ask(pm, "canasta_hand_size", int, players=players)
+    _check(hand_size >= 1, f"canasta_hand_size: hand size must be positive, got {hand_size}")
+    _check(
+        hand_size * players + 2 <= deck.size,
+        f"canasta_hand_size: dealing {hand_size} cards to {players} players needs more than the {deck.size} cards",
+    )
+    draw_count = _ask(pm, "canasta_draw_count", int)
+    _check(1 <= draw_count <= 5, f"canasta_draw_count: must be 1 to 5, got {draw_count}")
+    values = tuple(_ask(pm, "canasta_card_values", tuple))
+    _check(
+        len(values) == 15 and all(isinstance(v, int) and v >= 0 for v in values),
+        "canasta_card_values: 15 non-negative integers (one per Kind) expected",
+    )
+    minimums = _ask(pm, "canasta_meld_minimums", r.MeldMinimums)
+    thresholds = [t for t, _ in minimums.steps]
+    _check(
+        bool(thresholds) and thresholds[0] == 0 and thresholds == sorted(set(thresholds)),
+        f"canasta_meld_minimums: steps must start at 0 and increase, got {minimums.steps}",
+    )
+    _check(
+        all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
+        "canasta_meld_minimums: minimums must not be negative",
+    )
+    melds = _ask(pm, "canasta_meld_rules", r.MeldRules)
+    _check(
+        melds.min_size >= 2 and melds.min_naturals >= 1 and melds.max_wilds >= 0,
+        f"canasta_meld_rules: invalid limits {melds}",
+    )
+    _check(
+        melds.max_size is None or melds.max_size >= melds.canasta_size,
+        "canasta_meld_rules: max_size must allow a canasta",
+    )
+    going_out = _ask(pm, "canasta_going_out", r.GoingOutRules)
+    _check(going_out.canastas_required >= 0, "canasta_going_out: canastas_required must not be negative")
+    permission = going_out.permission
+    has_partners = len(set(sides)) < len(sides)
+    if not has_partners and permission is not r.Permission.NONE:
+        going_out = _evolve(going_out, permission=r.Permission.NONE)
+    target = _ask(pm, "canasta_target_score", int)
+    _check(target > 0, f"canasta_target_score: must be positive, got {target}")
+    threes = _ask(pm, "canasta_threes", r.ThreeRules)
+    _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
+    penalties = tuple(_ask(pm, "canasta_incomplete_meld_penalties", tuple))
+    return r.Rules(
+        variant=variant,
+        house_rules=tuple(house_rules),
+        players=players,
+        sides=sides,
+        deck=deck,
+        hand_size=hand_size,
+        draw_count=draw_count,
+        upcard=_ask(pm, "canasta_upcard", r.Upcard),
+        card_values=values,
+        minimums=minimums,
+        initial_meld=_ask(pm, "canasta_initial_meld", r.InitialMeldRules),
+        pile=_ask(pm, "canasta_pile_rules", r.PileRules),
+        melds=melds,
+        canasta_bonuses=_ask(pm, "canasta_canasta_bonuses", r.CanastaBonuses),
+        threes=threes,
+        black_threes=_ask(pm, "canasta_black_threes", r.BlackThreeRules),
+        going_out=going_out,
+        exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
+        target_score=target,
+        incomplete_meld_penalties=penalties,
+    )
+
+
+def _evolve(value: T, **changes: Any) -> T:
+    import attrs
+
+    return attrs.evolve(value, **changes)  # type: ignore[misc]
+
+
+HookFunction = Callable[..., Any]
+
+
+def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Any = None) -> Any:
+    """Compile the rules of a variant plus house rules, by name.
+
+    Compiled rules are cached per registry, so creating many games is cheap.
+
+    Args:
+        variant: The variant's name, e.g. ``"classic"``.
+        house_rules: House-rule names, stacked in this order.
+        registry: The `canasta.Registry` to look names up in (default: the
+            process-wide one).
+
+    Returns:
+        The compiled `canasta.Rules`.
+
+    Raises:
+        UnknownNameError: If a name is unknown.
+        PluginError: If a plugin is broken or a house rule does not fit.
+        RulesError: If the hooks' answers are invalid.
+    """
+    from canasta.registry import default_registry
+
+    reg = registry if registry is not None else default_registry()
+    key = (variant, tuple(house_rules))
+    cache: dict[tuple[str, tuple[str, ...]], Any] = reg.__dict__.setdefault("_rules_cache", {})
+    rules = cache.get(key)
+    if rules is None:
+        pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))
+        rules = cache[key] = compile_rules(pm, variant, house_rules)
+    return rules

@@ -1,0 +1,453 @@
+"""Rule values: the small policy objects hooks return, and the compiled `Rules`.
+
+Every rule *value and decision* of a variant lives here, answered once per game
+by the plugin hooks (see `canasta.hookspecs`) and frozen. The engine reads these
+objects in its inner loops; it never calls a hook while generating moves.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from attrs import field, frozen
+
+from canasta.cards import KIND_COUNT, DeckSpec, Kind
+
+__all__ = [
+    "DEFAULT_CARD_VALUES",
+    "BlackThreeRules",
+    "CanastaBonuses",
+    "ExhaustionRules",
+    "GoingOutRules",
+    "InitialMeldRules",
+    "MeldMinimums",
+    "MeldRules",
+    "Permission",
+    "PileRules",
+    "Rules",
+    "ThreeRules",
+    "ThreeSign",
+    "Upcard",
+]
+
+
+def _values(mapping: dict[Kind, int]) -> tuple[int, ...]:
+    values = [0] * KIND_COUNT
+    for kind, value in mapping.items():
+        values[kind] = value
+    return tuple(values)
+
+
+#: Card values of SPEC.md §1 "Card values": joker 50, 2 and ace 20, K to 8 10,
+#: 7 to 4 5, black three 5, red three 0 (it scores only as a bonus).
+DEFAULT_CARD_VALUES: tuple[int, ...] = _values(
+    {
+        Kind.JOKER: 50,
+        Kind.TWO: 20,
+        Kind.ACE: 20,
+        Kind.KING: 10,
+        Kind.QUEEN: 10,
+        Kind.JACK: 10,
+        Kind.TEN: 10,
+        Kind.NINE: 10,
+        Kind.EIGHT: 10,
+        Kind.SEVEN: 5,
+        Kind.SIX: 5,
+        Kind.FIVE: 5,
+        Kind.FOUR: 5,
+        Kind.BLACK_THREE: 5,
+    }
+)
+
+
+class Upcard(Enum):
+    """How the discard pile starts."""
+
+    #: Turn the top stock card up; cover it while it is a wild card or a red three.
+    COVER_WILD_AND_RED_THREE = "cover-wild-and-red-three"
+    #: No upcard: the pile starts empty.
+    NONE = "none"
+
+
+class Permission(Enum):
+    """Whether a player may ask a partner for permission to go out."""
+
+    #: Never (no partner, or the variant has no such protocol).
+    NONE = "none"
+    #: Optional, at most once per turn; the answer binds for that turn.
+    OPTIONAL = "optional"
+    #: Optional, at most once per hand for each side; the answer binds.
+    ONCE_PER_HAND = "once-per-hand"
+
+
+class ThreeSign(Enum):
+    """When a side's bonus threes count for it, against it, or not at all."""
+
+    #: Added; subtracted if the side made no meld in the hand (classic).
+    NEGATIVE_WITHOUT_MELD = "negative-without-meld"
+    #: Added only if the side has a canasta, otherwise subtracted (Cuban).
+    NEGATIVE_WITHOUT_CANASTA = "negative-without-canasta"
+    #: 0 canastas subtracted, exactly 1 zero, 2 or more added (modern American).
+    BY_CANASTA_COUNT = "by-canasta-count"
+
+
+def _non_negative(_instance: object, attribute: object, value: int) -> None:
+    if value < 0:
+        name = getattr(attribute, "name", "value")
+        raise ValueError(f"{name} must not be negative, got {value}")
+
+
+@frozen
+class MeldMinimums:
+    """The initial-meld minimum table (SPEC.md §1 "Initial meld").
+
+    Attributes:
+        below_zero: The minimum for a cumulative score below 0.
+        steps: ``(from_score, minimum)`` pairs in increasing ``from_score``
+            order, the first starting at 0. The last step whose ``from_score``
+            is at most the score applies.
+    """
+
+    below_zero: int
+    steps: tuple[tuple[int, int], ...] = field(converter=lambda s: tuple(tuple(p) for p in s))
+
+    def minimum_for(self, score: int) -> int:
+        """The minimum count for a side with this cumulative score.
+
+        Args:
+            score: The side's total before the hand.
+
+        Returns:
+            The count its initial meld must reach.
+        """
+        if score < 0:
+            return self.below_zero
+        result = self.below_zero
+        for threshold, minimum in self.steps:
+            if score >= threshold:
+                result = minimum
+        return result
+
+
+@frozen
+class InitialMeldRules:
+    """How the initial meld is counted (SPEC.md §1 "Initial meld").
+
+    Attributes:
+        top_card_counts: Whether the pile's top card counts when the pile is
+            taken for the initial meld.
+        concealed_exemption: Whether a player who drew from the stock and melds
+            the whole hand including a canasta needs no minimum.
+        clean_meld_naturals: If above 0, the initial meld must include a meld of
+            at least this many natural cards from the hand and no wild card.
+    """
+
+    top_card_counts: bool = True
+    concealed_exemption: bool = True
+    clean_meld_naturals: int = field(default=0, validator=_non_negative)
+
+
+@frozen
+class PileRules:
+    """Freezing and taking the discard pile (SPEC.md §1 "The discard pile").
+
+    Attributes:
+        always_frozen: The pile is frozen for everyone, always.
+        wild_freezes: A wild card in the pile freezes it for everyone.
+        red_three_freezes: A red three in the pile (the upcard) freezes it.
+        black_three_freezes: A black three in the pile freezes it until taken.
+        unmelded_side_frozen: The pile is frozen for a side that has not made
+            its initial meld.
+        unmelded_side_may_take: Whether a side that has not melded may take the
+            pile at all (False: the initial meld must come from the hand).
+        natural_and_wild: An unfrozen pile may be taken with one natural of the
+            top card's rank plus one wild card.
+        layoff: An unfrozen pile may be taken by adding the top card to one of
+            the side's melds.
+        blocked_top: Kinds that, on top of the pile, stop anyone taking it.
+        one_card_rule: A player holding exactly one card may not take a pile
+            of exactly one card.
+    """
+
+    always_frozen: bool = False
+    wild_freezes: bool = True
+    red_three_freezes: bool = True
+    black_three_freezes: bool = False
+    unmelded_side_frozen: bool = True
+    unmelded_side_may_take: bool = True
+    natural_and_wild: bool = True
+    layoff: bool = True
+    blocked_top: frozenset[Kind] = frozenset({Kind.TWO, Kind.JOKER, Kind.BLACK_THREE, Kind.RED_THREE})
+    one_card_rule: bool = True
+
+
+@frozen
+class MeldRules:
+    """What a meld may hold (SPEC.md §1 "Melds").
+
+    Attributes:
+        min_size: Cards a new meld needs.
+        min_naturals: Natural cards every meld needs.
+        max_wilds: Wild cards a meld may hold.
+        wilds_at_most_naturals: A meld never holds more wild cards than naturals.
+        max_size: Cards a meld may hold at most (``None``: no limit).
+        canasta_size: Cards that make a meld a canasta.
+        wild_melds: Melds of wild cards only are allowed.
+        natural_only: Ranks whose melds may never hold a wild card.
+        black_threes_when_going_out: A player going out may meld 3 or 4 black
+            threes (no wild cards).
+    """
+
+    min_size: int = 3
+    min_naturals: int = 2
+    max_wilds: int = 3
+    wilds_at_most_naturals: bool = False
+    max_size: int | None = None
+    canasta_size: int = 7
+    wild_melds: bool = False
+    natural_only: frozenset[Kind] = frozenset()
+    black_threes_when_going_out: bool = True
+
+    def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
+        """Whether a meld with these contents is allowed to exist.
+
+        Args:
+            rank: The meld's kind (a natural rank, ``BLACK_THREE``, or ``JOKER``
+                for a wild meld).
+            naturals: Natural cards (or black threes) in it.
+            twos: 2s in it.
+            jokers: Jokers in it.
+
+        Returns:
+            True if the meld obeys every limit.
+        """
+        wilds = twos + jokers
+        size = naturals + wilds
+        if size < self.min_size:
+            return False
+        if self.max_size is not None and size > self.max_size:
+            return False
+        if rank == Kind.JOKER:
+            return self.wild_melds and naturals == 0
+        if rank == Kind.BLACK_THREE:
+            return self.black_threes_when_going_out and wilds == 0 and 3 <= naturals <= 4
+        if naturals < self.min_naturals:
+            return False
+        if wilds:
+            if wilds > self.max_wilds or rank in self.natural_only:
+                return False
+            if self.wilds_at_most_naturals and wilds > naturals:
+                return False
+        return True
+
+
+@frozen
+class CanastaBonuses:
+    """Canasta bonuses (SPEC.md §1 "Scoring a hand").
+
+    Attributes:
+        natural: Bonus of a canasta with no wild card.
+        mixed: Bonus of a canasta with at least one wild card.
+        natural_by_rank: ``(rank, bonus)`` overrides for natural canastas of a rank.
+        wild_by_jokers: ``(jokers, bonus)`` for wild canastas with exactly that
+            many jokers.
+        wild: Bonus of any other wild canasta.
+    """
+
+    natural: int = 500
+    mixed: int = 300
+    natural_by_rank: tuple[tuple[Kind, int], ...] = ()
+    wild_by_jokers: tuple[tuple[int, int], ...] = ()
+    wild: int = 0
+
+    def bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
+        """The bonus of a completed canasta.
+
+        Args:
+            rank: The meld's kind (``JOKER`` for a wild meld).
+            naturals: Its natural cards.
+            twos: Its 2s.
+            jokers: Its jokers.
+
+        Returns:
+            The bonus in points.
+        """
+        if rank == Kind.JOKER:
+            for count, value in self.wild_by_jokers:
+                if count == jokers:
+                    return value
+            return self.wild
+        if twos or jokers:
+            return self.mixed
+        for kind, value in self.natural_by_rank:
+            if kind == rank:
+                return value
+        return self.natural
+
+
+@frozen
+class ThreeRules:
+    """Bonus threes: which threes are bonus cards and how they score (SPEC.md §1).
+
+    Attributes:
+        schedule: Score for holding ``n`` bonus threes of one colour, indexed
+            by ``n``. Counts past the end score the last entry plus 100 for
+            each extra three.
+        sign: When the score counts for the side, against it, or not at all.
+        black_threes_are_bonus: Black threes are laid out and replaced like
+            red threes (and scored per colour with the same schedule).
+    """
+
+    schedule: tuple[int, ...] = (0, 100, 200, 300, 800)
+    sign: ThreeSign = ThreeSign.NEGATIVE_WITHOUT_MELD
+    black_threes_are_bonus: bool = False
+
+    def score(self, count: int) -> int:
+        """Unsigned score of ``count`` bonus threes of one colour.
+
+        Args:
+            count: How many threes.
+
+        Returns:
+            Points before the sign rule applies.
+        """
+        if count < len(self.schedule):
+            return self.schedule[count]
+        return self.schedule[-1] + 100 * (count - len(self.schedule) + 1)
+
+
+@frozen
+class BlackThreeRules:
+    """Black threes beyond the stop-card effect (SPEC.md §1 and §5).
+
+    Attributes:
+        no_discard_first_round: Black threes may not be discarded during the
+            first round of turns.
+        set_aside_from_pile: Black threes in a taken pile are set aside for the
+            taking side instead of going to hand.
+        set_aside_schedule: Score of ``n`` set-aside black threes, by ``n``.
+        in_hand_penalty: What each black three left in hand costs.
+    """
+
+    no_discard_first_round: bool = False
+    set_aside_from_pile: bool = False
+    set_aside_schedule: tuple[int, ...] = (0, 5, 10, 15, 20)
+    in_hand_penalty: int = 5
+
+
+@frozen
+class GoingOutRules:
+    """Going out (SPEC.md §1 "Going out").
+
+    Attributes:
+        canastas_required: Canastas the side needs to go out.
+        final_discard_required: Going out must end with a discard.
+        bonus: Bonus for going out.
+        concealed_bonus: Bonus for going out concealed, or ``None`` if there is
+            no concealed bonus.
+        permission: Whether the partner may be asked first.
+    """
+
+    canastas_required: int = 1
+    final_discard_required: bool = False
+    bonus: int = 100
+    concealed_bonus: int | None = 200
+    permission: Permission = Permission.OPTIONAL
+
+
+@frozen
+class ExhaustionRules:
+    """What happens when the stock runs out (SPEC.md §1 "Stock exhaustion").
+
+    Attributes:
+        continue_with_discards: Play goes on while players take discards;
+            otherwise the hand ends when a player is due to draw from an
+            empty stock.
+        forced_take: A player must take the discard if it can be added to one
+            of the side's melds and the pile is not frozen for them.
+        forced_take_by_layoff: During exhaustion a matching discard may be
+            taken by adding it to a meld even where the pile rules otherwise
+            forbid layoffs (Cuban).
+        last_red_three_may_meld: When the last stock card is a red three, the
+            player may still meld (but not discard) before the hand ends.
+    """
+
+    continue_with_discards: bool = True
+    forced_take: bool = True
+    forced_take_by_layoff: bool = False
+    last_red_three_may_meld: bool = False
+
+
+@frozen
+class Rules:
+    """A variant's compiled rules: every answer of its hooks, frozen.
+
+    Build one with `canasta.compile_rules` (or let `canasta.Game` do it);
+    the engine only reads it.
+
+    Attributes:
+        variant: Name of the variant.
+        house_rules: Names of the house rules stacked on it.
+        players: Number of players.
+        sides: Side of each seat.
+        deck: Packs and jokers.
+        hand_size: Cards dealt to each player.
+        draw_count: Cards drawn from the stock per turn.
+        upcard: How the pile starts.
+        card_values: Value of each kind (indexed by `Kind`) for counts and scoring.
+        minimums: The initial-meld minimum table.
+        initial_meld: How the initial meld is counted.
+        pile: Freezing and taking the pile.
+        melds: Meld limits.
+        canasta_bonuses: Canasta bonuses.
+        threes: Bonus-three scoring.
+        black_threes: Black-three handling.
+        going_out: Going out.
+        exhaustion: Stock exhaustion.
+        target_score: The game ends when a side reaches this total.
+        incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
+            incomplete meld of that rank at the end of the hand loses the
+            penalty (``JOKER`` is the wild meld).
+    """
+
+    variant: str
+    house_rules: tuple[str, ...]
+    players: int
+    sides: tuple[int, ...]
+    deck: DeckSpec
+    hand_size: int
+    draw_count: int
+    upcard: Upcard
+    card_values: tuple[int, ...]
+    minimums: MeldMinimums
+    initial_meld: InitialMeldRules
+    pile: PileRules
+    melds: MeldRules
+    canasta_bonuses: CanastaBonuses
+    threes: ThreeRules
+    black_threes: BlackThreeRules
+    going_out: GoingOutRules
+    exhaustion: ExhaustionRules
+    target_score: int
+    incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+
+    @property
+    def side_count(self) -> int:
+        """Number of sides."""
+        return max(self.sides) + 1
+
+    @property
+    def has_partners(self) -> bool:
+        """True if some side has more than one player."""
+        return len(set(self.sides)) < len(self.sides)
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """Seats belonging to a side, in turn order.
+
+        Args:
+            side: The side.
+
+        Returns:
+            Its seats.
+        """
+        return tuple(s for s, sd in enumerate(self.sides) if sd == side)

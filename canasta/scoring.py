@@ -1,0 +1,160 @@
+"""Scoring a finished hand, with a per-side breakdown (SPEC.md §1 "Scoring a hand")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from attrs import frozen
+
+from canasta.cards import KIND_COUNT, Kind
+from canasta.rules import ThreeSign
+
+if TYPE_CHECKING:
+    from canasta.hand import HandState
+
+__all__ = ["HandScore", "SideScore", "score_hand"]
+
+_B3 = int(Kind.BLACK_THREE)
+_R3 = int(Kind.RED_THREE)
+
+
+@frozen
+class SideScore:
+    """One side's score for a hand; `total` is the sum of the other fields.
+
+    Attributes:
+        side: The side.
+        melded_cards: Count of every card in the side's melds.
+        canasta_bonuses: Canasta bonuses.
+        red_threes: Bonus-three score (red, plus black where black threes are bonus cards), signed.
+        going_out: Going-out bonus (concealed included).
+        set_aside: Score of black threes set aside from taken piles.
+        cards_in_hand: Minus the count of cards left in the side's hands.
+        penalties: Minus penalties (incomplete melds the variant punishes).
+        canastas: Number of canastas (for display).
+    """
+
+    side: int
+    melded_cards: int
+    canasta_bonuses: int
+    red_threes: int
+    going_out: int
+    set_aside: int
+    cards_in_hand: int
+    penalties: int
+    canastas: int
+
+    @property
+    def total(self) -> int:
+        """The hand's result for the side."""
+        return (
+            self.melded_cards
+            + self.canasta_bonuses
+            + self.red_threes
+            + self.going_out
+            + self.set_aside
+            + self.cards_in_hand
+            + self.penalties
+        )
+
+
+@frozen
+class HandScore:
+    """The result of a hand.
+
+    Attributes:
+        sides: One breakdown per side.
+        end: Why the hand ended (a `canasta.HandEnd` value's text).
+        went_out: The seat that went out, if any.
+        concealed: Whether it went out concealed.
+    """
+
+    sides: tuple[SideScore, ...]
+    end: str
+    went_out: int | None
+    concealed: bool
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each side's total for the hand."""
+        return tuple(s.total for s in self.sides)
+
+
+def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
+    if sign is ThreeSign.NEGATIVE_WITHOUT_MELD:
+        return 1 if opened else -1
+    if sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
+        return 1 if canastas else -1
+    return -1 if canastas == 0 else (0 if canastas == 1 else 1)
+
+
+def score_hand(state: HandState) -> HandScore:
+    """Score a finished hand.
+
+    Args:
+        state: The hand, which must be over.
+
+    Returns:
+        The per-side breakdown.
+
+    Raises:
+        ValueError: If the hand is not over.
+    """
+    if state.end is None:
+        raise ValueError("the hand is not over yet")
+    rules = state.rules
+    values = rules.card_values
+    kinds = state.kinds
+    canasta_size = rules.melds.canasta_size
+    bonuses = rules.canasta_bonuses
+    penalties_by_rank = dict(rules.incomplete_meld_penalties)
+    hand_values = list(values)
+    hand_values[_B3] = rules.black_threes.in_hand_penalty
+    result = []
+    for side in range(rules.side_count):
+        seats = [s for s in range(rules.players) if rules.sides[s] == side]
+        melded = 0
+        canasta_bonus = 0
+        canastas = 0
+        penalties = 0
+        for meld in state.melds[side].values():
+            melded += sum(values[kinds[c]] for c in meld.cards)
+            if meld.size >= canasta_size:
+                canastas += 1
+                canasta_bonus += bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
+            elif meld.rank in penalties_by_rank:
+                penalties -= penalties_by_rank[meld.rank]
+        red = sum(1 for s in seats for c in state.threes[s] if kinds[c] == _R3)
+        black = sum(1 for s in seats for c in state.threes[s] if kinds[c] == _B3)
+        three_rules = rules.threes
+        threes = three_rules.score(red) if red else 0
+        if black:
+            threes += three_rules.score(black)
+        threes *= _sign(three_rules.sign, state.opened[side], canastas)
+        going_out = 0
+        if state.went_out is not None and rules.sides[state.went_out] == side:
+            going_out = rules.going_out.bonus
+            if state.concealed and rules.going_out.concealed_bonus is not None:
+                going_out = rules.going_out.concealed_bonus
+        set_aside_count = len(state.set_aside[side])
+        schedule = rules.black_threes.set_aside_schedule
+        set_aside = schedule[min(set_aside_count, len(schedule) - 1)] if set_aside_count else 0
+        in_hand = 0
+        for seat in seats:
+            counts = state.counts[seat]
+            in_hand -= sum(hand_values[k] * counts[k] for k in range(KIND_COUNT))
+        result.append(
+            SideScore(
+                side=side,
+                melded_cards=melded,
+                canasta_bonuses=canasta_bonus,
+                red_threes=threes,
+                going_out=going_out,
+                set_aside=set_aside,
+                cards_in_hand=in_hand,
+                penalties=penalties,
+                canastas=canastas,
+            )
+        )
+    assert state.end is not None
+    return HandScore(sides=tuple(result), end=state.end.value, went_out=state.went_out, concealed=state.concealed)
