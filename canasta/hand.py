@@ -540,7 +540,40 @@ class HandState:
         layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and self.rules.exhaustion.forced_take_by_layoff)
         if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
             result.append(_TAKES[(0, 0, 0)])
+        if opened and result:
+            # A take that leaves at most one card in hand must still let the turn end
+            # legally (meld out, or discard the last card going out).
+            rest = sum(1 for c in pile[:-1] if not self._leaves_hand(self.kinds[c]))
+            left = self.sizes[seat] + rest
+            if left - 2 <= 1:
+                result = [a for a in result if left - a.naturals - a.twos - a.jokers > 1 or self._take_ok(a)]
         return result
+
+    def _leaves_hand(self, kind: int) -> bool:
+        """Whether a pile card of this kind is laid out or set aside instead of going to hand."""
+        return self._is_bonus_three(kind) or (kind == _B3 and self.rules.black_threes.set_aside_from_pile)
+
+    def _take_ok(self, action: TakePile) -> bool:
+        trial = self.copy()
+        trial._do_take(action)
+        return trial._turn_can_end(must_out=False)
+
+    def _turn_can_end(self, *, must_out: bool) -> bool:
+        """Whether the acting player, from here, can still end the turn legally."""
+        if self.phase is Phase.OVER or self.final_meld_only:
+            return True
+        seat = self.seat
+        side = self.rules.sides[seat]
+        if self.sizes[seat] == 0:
+            return False  # an empty hand that did not go out
+        if not self.opened[side]:
+            return not must_out or self._can_go_out_now()  # provisional: Retract is always there
+        if must_out:
+            return self._can_go_out_now()
+        counts = self.counts[seat]
+        if self.sizes[seat] >= 2 and any(counts[k] and self._discardable(k) for k in range(KIND_COUNT)):
+            return True
+        return self._can_go_out_now()
 
     def _meld_phase_actions(self) -> list[Action]:
         seat = self.seat
@@ -689,21 +722,7 @@ class HandState:
     def _simulate_meld_ok(self, rank: int, n: int, t: int, j: int, remaining: int, must_out: bool) -> bool:
         trial = self.copy()
         trial._do_meld(rank, n, t, j)
-        side = trial.rules.sides[trial.seat]
-        if trial.phase is Phase.OVER:
-            return True
-        if trial.sizes[trial.seat] == 0:
-            return False  # the meld-out was not a legal going out
-        pending = not trial.opened[side]
-        if pending and trial.sizes[trial.seat] >= 1:
-            return not must_out or trial._can_go_out_now()
-        if must_out:
-            return trial._can_go_out_now()
-        counts = trial.counts[trial.seat]
-        size = trial.sizes[trial.seat]
-        if size >= 2 and any(counts[k] and trial._discardable(k) for k in range(KIND_COUNT)):
-            return True
-        return trial._can_go_out_now()
+        return trial._turn_can_end(must_out=must_out)
 
     def _discard_ok(self, kind: int, size: int, must_out: bool) -> bool:
         if not self._discardable(kind):
@@ -838,6 +857,7 @@ class HandState:
                 meld.jokers += count
         if opened:
             self._pick_up(rest)
+            self._go_out_if_empty()
             return
         # SPEC.md §1: the minimum must be met before the rest of the pile is picked up.
         self.pending_pile = rest
@@ -908,8 +928,13 @@ class HandState:
                 if hand_naturals >= clean_need:
                     self.provisional_clean = True
             self._maybe_open()
+        self._go_out_if_empty()
+
+    def _go_out_if_empty(self) -> None:
+        """Melding the last card goes out, where allowed (SPEC.md §1 "Going out")."""
+        seat = self.seat
+        side = self.rules.sides[seat]
         if self.sizes[seat] == 0 and not self.final_meld_only:
-            # Melding the last card goes out (SPEC.md §1 "Going out").
             if not self.rules.going_out.final_discard_required and self._goes_out_ok(
                 side, self.canastas(side), self.provisional_count, self.provisional_clean
             ):

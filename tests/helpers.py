@@ -1,0 +1,225 @@
+"""Shared test helpers: rules, snapshots, and the invariant checks of random play.
+
+Used by the unit tests, the hypothesis tests and `benchmarks/random_invariants.py`
+(which puts this directory on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from typing import Any
+
+import pytest
+
+import canasta
+from canasta import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    Discard,
+    DrawStock,
+    EndHand,
+    HandState,
+    IllegalActionError,
+    Kind,
+    Meld,
+    Retract,
+    RuleCode,
+    TakePile,
+)
+
+
+@cache
+def classic_rules() -> canasta.Rules:
+    """The compiled classic rules (compiled once per test session)."""
+    return canasta.load_rules("classic")
+
+
+def position(**kwargs: Any) -> HandState:
+    """`canasta.build_position` with the classic rules."""
+    return canasta.build_position(classic_rules(), **kwargs)
+
+
+def snapshot(state: HandState) -> tuple[object, ...]:
+    """Everything a refused action must leave unchanged."""
+    return (
+        {k: sorted(v) for k, v in state.card_locations().items()},
+        list(state.stock),
+        list(state.pile),
+        state.phase,
+        state.seat,
+        state.turn,
+        [sorted((r, m.naturals, m.twos, m.jokers, tuple(m.cards)) for r, m in side.items()) for side in state.melds],
+        list(state.opened),
+        state.provisional_count,
+        state.pending_pile,
+        state.taken_top,
+        state.answer,
+        state.asker,
+        state.pile_refused,
+        state.end,
+        tuple(state.legal_actions()),
+    )
+
+
+def refused(state: HandState, action: object, code: RuleCode | None = None) -> IllegalActionError:
+    """Assert that ``action`` is refused (with ``code`` if given) and changes nothing."""
+    before = snapshot(state)
+    assert not state.is_legal(action)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(action)  # type: ignore[arg-type]
+    err = info.value
+    assert isinstance(err.code, RuleCode)
+    assert err.message and err.action == action
+    if code is not None:
+        assert err.code is code, f"{action}: expected {code}, got {err.code} ({err.message})"
+    assert snapshot(state) == before
+    return err
+
+
+def accepted(state: HandState, action: Action) -> None:
+    """Assert that ``action`` is legal, then apply it."""
+    assert state.is_legal(action), f"{action} not legal; legal: {state.legal_actions()}"
+    state.check(action)
+    state.apply(action)
+
+
+@contextmanager
+def unchanged(state: HandState) -> Iterator[None]:
+    """Assert the block leaves the state as it was."""
+    before = snapshot(state)
+    yield
+    assert snapshot(state) == before
+
+
+# --- invariants of random play --------------------------------------------------------
+
+
+class InvariantError(AssertionError):
+    """An invariant of the engine failed during random play."""
+
+
+def check_conservation(state: HandState) -> None:
+    """Every card of the deck is in exactly one place."""
+    locations = state.card_locations()
+    seen = [c for cards in locations.values() for c in cards]
+    total = len(state.deck)
+    if sorted(seen) != list(range(total)):
+        dupes = len(seen) - len(set(seen))
+        raise InvariantError(f"{len(seen)} cards placed, {dupes} twice, deck has {total}")
+    for seat in range(state.rules.players):
+        hand = [c for k in state.hands[seat] for c in k]
+        if len(hand) != state.sizes[seat] or [len(k) for k in state.hands[seat]] != state.counts[seat]:
+            raise InvariantError(f"hand {seat}: size/count bookkeeping is off")
+        if any(state.kinds[c] != k for k, cards in enumerate(state.hands[seat]) for c in cards):
+            raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
+    for side, melds in enumerate(state.melds):
+        for rank, m in melds.items():
+            ks = [state.kinds[c] for c in m.cards]
+            if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
+                raise InvariantError(f"side {side} meld {rank}: counts disagree with its cards")
+            if not state.rules.melds.is_valid(rank, m.naturals, m.twos, m.jokers) and state.opened[side]:
+                raise InvariantError(f"side {side} meld {Kind(rank).name} is not a legal meld: {m}")
+
+
+def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
+    """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
+    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), Retract(), AnswerGoOut(True), AnswerGoOut(False)]
+    cands += [Discard(Kind(k)) for k in range(15)]
+    cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
+    for _ in range(extra):
+        cands.append(Meld(Kind(rng.randrange(15)), rng.randrange(5), rng.randrange(4), rng.randrange(3)))
+        cands.append(TakePile(rng.randrange(3), rng.randrange(2), rng.randrange(2)))
+    # near misses around the legal melds: one more wild or natural
+    for a in state.legal_actions():
+        if isinstance(a, Meld) and rng.random() < 0.3:
+            cands.append(Meld(a.rank, a.naturals + 1, a.twos, a.jokers))
+            cands.append(Meld(a.rank, a.naturals, a.twos + 1, a.jokers))
+            cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers + 1))
+    return cands
+
+
+def check_state(state: HandState, rng: random.Random, *, legal_sample: int | None = 4, illegal_sample: int = 6) -> None:
+    """Check every invariant of one reachable state.
+
+    Args:
+        state: The hand (not changed).
+        rng: Randomness for the samples.
+        legal_sample: How many legal actions to apply on copies (``None``: all).
+        illegal_sample: How many illegal candidates to try.
+    """
+    check_conservation(state)
+    legal = state.legal_actions()
+    if state.is_over:
+        if legal:
+            raise InvariantError("a finished hand lists legal actions")
+        score = state.score()
+        for s in score.sides:
+            parts = (s.melded_cards, s.canasta_bonuses, s.red_threes, s.going_out, s.set_aside, s.cards_in_hand)
+            if sum(parts) + s.penalties != s.total:
+                raise InvariantError("a side's breakdown does not sum to its total")
+        return
+    if not legal:
+        raise InvariantError(f"dead end: no legal action in phase {state.phase} for seat {state.seat}")
+    if len(set(legal)) != len(legal):
+        raise InvariantError("duplicate legal actions")
+    before = snapshot(state)
+    chosen = legal if legal_sample is None or len(legal) <= legal_sample else rng.sample(legal, legal_sample)
+    for action in chosen:
+        trial = state.copy()
+        try:
+            trial.apply(action)
+        except IllegalActionError as exc:
+            raise InvariantError(f"listed action {action} refused: {exc}") from exc
+        check_conservation(trial)
+        if not trial.is_over and not trial.legal_actions():
+            raise InvariantError(f"dead end after {action}")
+    legal_set = set(legal)
+    cands = [a for a in action_universe(state, rng) if a not in legal_set]
+    for action in rng.sample(cands, min(illegal_sample, len(cands))):
+        try:
+            state.apply(action)  # type: ignore[arg-type]
+        except IllegalActionError as exc:
+            if not exc.message or not isinstance(exc.code, RuleCode):
+                raise InvariantError(f"refusal of {action} has no code or message") from exc
+        else:
+            raise InvariantError(f"unlisted action {action} was accepted")
+        if snapshot(state) != before:
+            raise InvariantError(f"refused {action} changed the state")
+    if snapshot(state) != before:
+        raise InvariantError("checking changed the state")
+
+
+def play_random_hand(
+    rng: random.Random,
+    *,
+    seed: object,
+    scores: list[int] | None = None,
+    dealer: int = 3,
+    check: bool = True,
+    legal_sample: int | None = 4,
+    illegal_sample: int = 6,
+) -> tuple[HandState, int]:
+    """Deal a classic hand and play it to the end with random legal actions.
+
+    Returns:
+        The finished hand and the number of actions played.
+    """
+    state = HandState.deal(classic_rules(), dealer=dealer, scores=scores or [0, 0], seed=seed)
+    actions = 0
+    while True:
+        if check:
+            check_state(state, rng, legal_sample=legal_sample, illegal_sample=illegal_sample)
+        if state.is_over:
+            return state, actions
+        legal = state.legal_actions()
+        # Prefer progress a little so hands do not all end by exhaustion.
+        melds = [a for a in legal if isinstance(a, Meld | TakePile)]
+        action = rng.choice(melds) if melds and rng.random() < 0.5 else rng.choice(legal)
+        state.apply(action)
+        actions += 1
+        if actions > 5000:
+            raise InvariantError("a hand did not finish in 5000 actions")
