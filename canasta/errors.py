@@ -6,7 +6,7 @@ the rule (for people). Catch `CanastaError` to catch them all.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 __all__ = [
     "CanastaError",
@@ -19,7 +19,7 @@ __all__ = [
 ]
 
 
-class RuleCode(str, Enum):
+class RuleCode(StrEnum):
     """Stable codes for refused actions. The value is the code's text."""
 
     WRONG_PHASE = "wrong-phase"

@@ -97,6 +97,11 @@ def _non_negative(_instance: object, attribute: object, value: int) -> None:
         raise ValueError(f"{name} must not be negative, got {value}")
 
 
+def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
+    """Accept any iterable of pairs (lists from JSON included)."""
+    return tuple((int(a), int(b)) for a, b in steps)  # type: ignore[attr-defined]
+
+
 @frozen
 class MeldMinimums:
     """The initial-meld minimum table (SPEC.md §1 "Initial meld").
@@ -109,7 +114,7 @@ class MeldMinimums:
     """
 
     below_zero: int
-    steps: tuple[tuple[int, int], ...] = field(converter=lambda s: tuple(tuple(p) for p in s))
+    steps: tuple[tuple[int, int], ...] = field(converter=_pairs)
 
     def minimum_for(self, score: int) -> int:
         """The minimum count for a side with this cumulative score.

@@ -46,7 +46,11 @@ def canasta_threes() -> ThreeRules:
 def canasta_going_out() -> canasta.GoingOutRules:
     """One canasta; final discard optional; 100, concealed 200; permission optional and binding."""
     return canasta.GoingOutRules(
-        canastas_required=1, final_discard_required=False, bonus=100, concealed_bonus=200, permission=Permission.OPTIONAL
+        canastas_required=1,
+        final_discard_required=False,
+        bonus=100,
+        concealed_bonus=200,
+        permission=Permission.OPTIONAL,
     )
 
 

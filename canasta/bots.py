@@ -1,0 +1,280 @@
+"""Bots: players that choose an action for a seat.
+
+A bot is anything with a ``choose(state, seat)`` method (the `Bot` protocol).
+It is handed the live `canasta.HandState` for speed, but a fair bot reads only
+what its seat may see (SPEC.md §7 "Hidden information"): its own hand
+(``state.counts[seat]``, ``state.hand_cards(seat)``), the table (melds, laid-out
+threes, the discard pile, the stock's size, every hand's size), the scores, and
+``state.legal_actions()``. It must never read another seat's hand or the order
+of the stock, and it must not change the state (copy it to look ahead; a copy
+carries the same hidden cards, so look-ahead must not peek at draws either).
+The built-in bots keep to this; `canasta.Observation` is the same information
+as a frozen value, for bots that want to be sure.
+
+Bots are registered by name (`BOTS`, `make_bot`) so the command line and
+`canasta.simulate` can pick them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.cards import KIND_COUNT, Kind
+from canasta.errors import CanastaError, UnknownNameError
+from canasta.hand import HandState, Phase
+
+__all__ = ["BOTS", "Bot", "GreedyBot", "NoLegalActionError", "RandomBot", "bot_names", "make_bot"]
+
+_JOKER = int(Kind.JOKER)
+_TWO = int(Kind.TWO)
+_B3 = int(Kind.BLACK_THREE)
+
+
+class NoLegalActionError(CanastaError):
+    """A bot was asked to act in a state with no legal action (an engine bug or a finished hand)."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: picks one legal action for the seat that must act.
+
+    Implementations read only what ``seat`` may see (see the module docs) and
+    return an element of ``state.legal_actions()``.
+    """
+
+    def choose(self, state: HandState, seat: int) -> Action:
+        """Pick an action.
+
+        Args:
+            state: The hand in play (read-only for the bot).
+            seat: The seat the bot plays; it is ``state.seat``.
+
+        Returns:
+            A legal action.
+        """
+        ...
+
+
+def _legal(state: HandState) -> list[Action]:
+    actions = state.legal_actions()
+    if not actions:
+        raise NoLegalActionError(
+            f"no legal action for seat {state.seat} in phase {state.phase.value} (turn {state.turn})"
+        )
+    return actions
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions.
+
+    Args:
+        seed: Seed of the bot's own random generator (same seed, same choices).
+    """
+
+    name = "random"
+
+    def __init__(self, seed: object = 0) -> None:
+        self._rng = random.Random(str(seed))
+
+    def choose(self, state: HandState, seat: int) -> Action:
+        """Pick a legal action uniformly at random.
+
+        Args:
+            state: The hand in play.
+            seat: The seat to play.
+
+        Returns:
+            One of ``state.legal_actions()``.
+        """
+        actions = _legal(state)
+        return actions[self._rng.randrange(len(actions))]
+
+
+class GreedyBot:
+    """Simple sensible play, deterministic given its seed.
+
+    - Takes the pile whenever it can use it (for a side that has not melded,
+      only if the opening then reaches the minimum, checked on a copy).
+    - Melds as much as is legal: opening melds only when they reach the
+      minimum, so it never needs to take melds back; natural cards first,
+      wild cards where they make a new meld or complete a canasta.
+    - Answers its partner "yes" when its own hand is cheap to be caught with.
+    - Discards the least useful card: a black three first (it stops the next
+      player), never a wild card while another card will do, preferring single
+      low cards of ranks the next side has not melded.
+
+    Args:
+        seed: Seed used to break ties (same seed, same choices).
+        answer_threshold: Answer "yes" when the count of the answering
+            player's hand is at most this.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: object = 0, *, answer_threshold: int = 60) -> None:
+        self._rng = random.Random(str(seed))
+        self.answer_threshold = answer_threshold
+
+    # --- decision ---------------------------------------------------------------------
+
+    def choose(self, state: HandState, seat: int) -> Action:
+        """Pick an action by the heuristics above.
+
+        Args:
+            state: The hand in play.
+            seat: The seat to play.
+
+        Returns:
+            One of ``state.legal_actions()``.
+        """
+        actions = _legal(state)
+        if len(actions) == 1:
+            return actions[0]
+        phase = state.phase
+        if phase is Phase.ANSWER:
+            return self._answer(state, seat, actions)
+        if phase is Phase.DRAW:
+            return self._draw(state, seat, actions)
+        return self._meld_or_discard(state, seat, actions)
+
+    def _answer(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+        values = state.rules.card_values
+        count = sum(values[k] * n for k, n in enumerate(state.counts[seat]))
+        yes = count <= self.answer_threshold
+        return next((a for a in actions if isinstance(a, AnswerGoOut) and a.yes is yes), actions[0])
+
+    def _draw(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+        takes = [a for a in actions if isinstance(a, TakePile)]
+        # Fewest cards from hand first: a layoff, then a natural pair, then natural + wild.
+        takes.sort(key=lambda t: (t.twos + t.jokers, t.naturals != 2, t.naturals))
+        side = state.side_of(seat)
+        for take in takes:
+            if state.opened[side] or self._opening_plan_opens(state, take):
+                return take
+        for action in actions:
+            if isinstance(action, DrawStock):
+                return action
+        for action in actions:
+            if isinstance(action, EndHand):
+                return action
+        # Only takes (forced, or ones we judged poor) or a question remain.
+        non_ask = [a for a in actions if not isinstance(a, AskGoOut)]
+        return (non_ask or actions)[0]
+
+    def _opening_plan_opens(self, state: HandState, first: Action) -> bool:
+        """Whether ``first`` followed by greedy melds opens the side (looked at on a copy)."""
+        trial = state.copy()
+        side = trial.side_of(trial.seat)
+        trial.apply(first)
+        for _ in range(KIND_COUNT * 4):  # each meld removes cards, so this ends quickly
+            if trial.opened[side] or trial.phase is not Phase.MELD:
+                break
+            meld = self._best_meld(trial, [a for a in trial.legal_actions() if isinstance(a, Meld)])
+            if meld is None:
+                break
+            trial.apply(meld)
+        return trial.opened[side] or trial.phase is Phase.OVER
+
+    def _meld_or_discard(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+        side = state.side_of(seat)
+        melds = [a for a in actions if isinstance(a, Meld)]
+        best = self._best_meld(state, melds)
+        if best is not None and (state.opened[side] or self._opening_plan_opens(state, best)):
+            return best
+        discards = [a for a in actions if isinstance(a, Discard)]
+        if discards:
+            return self._best_discard(state, seat, discards)
+        # No discard: an opening below its minimum (meld on if we can, else take it back),
+        # or a hand that must go out by melding.
+        if melds:
+            return best if best is not None else melds[0]
+        for action in actions:
+            if isinstance(action, Retract):
+                return action
+        return actions[0]
+
+    # --- scoring of candidate actions -------------------------------------------------------
+
+    def _best_meld(self, state: HandState, melds: list[Meld]) -> Meld | None:
+        if not melds:
+            return None
+        side = state.side_of(state.seat)
+        canasta = state.rules.melds.canasta_size
+        table = state.melds[side]
+        best: Meld | None = None
+        best_score = 0.0
+        for meld in melds:
+            wilds = meld.twos + meld.jokers
+            on_table = table.get(int(meld.rank))
+            size_before = on_table.size if on_table is not None else 0
+            size_after = size_before + meld.naturals + wilds
+            score = 10.0 * meld.naturals
+            if wilds:
+                completes = size_before < canasta <= size_after
+                opens_rank = on_table is None and meld.naturals >= 2
+                score += (4.0 if completes else 1.0 if opens_rank else -12.0) * wilds
+                score -= 2.0 * meld.jokers  # keep jokers for later if a 2 does the job
+            if score > best_score:
+                best, best_score = meld, score
+        return best
+
+    def _best_discard(self, state: HandState, seat: int, discards: list[Discard]) -> Discard:
+        counts = state.counts[seat]
+        values = state.rules.card_values
+        next_seat = (seat + 1) % state.rules.players
+        next_melds = state.melds[state.side_of(next_seat)]
+        own_melds = state.melds[state.side_of(seat)]
+        best: Discard | None = None
+        best_score = float("-inf")
+        for discard in discards:
+            kind = int(discard.kind)
+            if kind == _B3:
+                score = 1000.0
+            elif kind in (_TWO, _JOKER):
+                score = -1000.0 - values[kind]
+            else:
+                score = -10.0 * counts[kind] - values[kind]
+                if kind in next_melds:
+                    score -= 50.0  # the next side could add it to a meld
+                if kind in own_melds:
+                    score -= 30.0  # we can meld it ourselves
+            score += self._rng.random()  # break ties reproducibly
+            if score > best_score:
+                best, best_score = discard, score
+        assert best is not None
+        return best
+
+
+#: Bot factories by name: ``factory(seed) -> Bot``.
+BOTS: dict[str, Callable[[object], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+}
+
+
+def bot_names() -> list[str]:
+    """The names of the registered bots, sorted."""
+    return sorted(BOTS)
+
+
+def make_bot(name: str, seed: object = 0) -> Bot:
+    """Create a registered bot by name.
+
+    Args:
+        name: A name from `BOTS` (``"random"``, ``"greedy"``).
+        seed: The bot's seed.
+
+    Returns:
+        The bot.
+
+    Raises:
+        UnknownNameError: If no bot has that name.
+    """
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise UnknownNameError(f"unknown bot {name!r}; known: {', '.join(bot_names())}") from None
+    return factory(seed)
