@@ -12,6 +12,7 @@ Quick start::
 from __future__ import annotations
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
 from canasta.errors import (
     CanastaError,
@@ -27,6 +28,17 @@ from canasta.hand import HandEnd, HandState, MeldState, Phase
 from canasta.observation import MeldView, Observation
 from canasta.plugins import compile_rules, hookimpl, load_rules, make_plugin_manager
 from canasta.position import build_position
+from canasta.records import (
+    GameRecord,
+    GameRecorder,
+    RecordError,
+    action_from_json,
+    action_to_json,
+    load_record,
+    observation_to_json,
+    replay,
+    save_record,
+)
 from canasta.registry import (
     HouseRule,
     Registry,
@@ -46,6 +58,7 @@ from canasta.rules import (
     InitialMeldRules,
     MeldMinimums,
     MeldRules,
+    PartnershipRules,
     Permission,
     PileRules,
     Rules,
@@ -54,6 +67,8 @@ from canasta.rules import (
     Upcard,
 )
 from canasta.scoring import HandScore, SideScore
+from canasta.simulate import SimulationResult
+from canasta.summary import format_rules_summary, rules_summary
 
 __version__ = "0.1.0"
 
@@ -64,6 +79,7 @@ __all__ = [
     "AnswerGoOut",
     "AskGoOut",
     "BlackThreeRules",
+    "Bot",
     "CanastaBonuses",
     "CanastaError",
     "Card",
@@ -74,7 +90,10 @@ __all__ = [
     "EndHand",
     "ExhaustionRules",
     "Game",
+    "GameRecord",
+    "GameRecorder",
     "GoingOutRules",
+    "GreedyBot",
     "HandEnd",
     "HandScore",
     "HandState",
@@ -89,16 +108,20 @@ __all__ = [
     "MeldState",
     "MeldView",
     "Observation",
+    "PartnershipRules",
     "Permission",
     "Phase",
     "PileRules",
     "PluginError",
+    "RandomBot",
+    "RecordError",
     "Registry",
     "Retract",
     "RuleCode",
     "Rules",
     "RulesError",
     "SideScore",
+    "SimulationResult",
     "Suit",
     "TakePile",
     "ThreeRules",
@@ -106,16 +129,25 @@ __all__ = [
     "UnknownNameError",
     "Upcard",
     "Variant",
+    "action_from_json",
+    "action_to_json",
     "available_house_rules",
     "available_variants",
     "build_deck",
     "build_position",
     "compile_rules",
     "default_registry",
+    "format_rules_summary",
     "get_house_rule",
     "get_variant",
     "hookimpl",
+    "load_record",
     "load_rules",
+    "make_bot",
     "make_plugin_manager",
+    "observation_to_json",
     "register_plugin",
+    "replay",
+    "rules_summary",
+    "save_record",
 ]

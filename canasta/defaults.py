@@ -8,6 +8,7 @@ compiled.
 
 from __future__ import annotations
 
+from canasta.cards import Kind
 from canasta.plugins import hookimpl
 from canasta.rules import (
     DEFAULT_CARD_VALUES,
@@ -17,11 +18,11 @@ from canasta.rules import (
     GoingOutRules,
     InitialMeldRules,
     MeldRules,
+    PartnershipRules,
     PileRules,
     ThreeRules,
     Upcard,
 )
-from canasta.cards import Kind
 
 
 @hookimpl(trylast=True)
@@ -100,3 +101,9 @@ def canasta_stock_exhaustion() -> ExhaustionRules:
 def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:
     """No penalties for incomplete melds."""
     return ()
+
+
+@hookimpl(trylast=True)
+def canasta_partnerships() -> PartnershipRules:
+    """The seating holds for the whole hand."""
+    return PartnershipRules()

@@ -88,7 +88,10 @@ def _explain_take(state: HandState, action: TakePile) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     wild_shown = action.twos + action.jokers
     if state.pile_frozen_for(side) and (action.naturals != 2 or wild_shown):
-        return RuleCode.PILE_FROZEN, "the pile is frozen for your side: take it only with a natural pair of the top card's rank"
+        return (
+            RuleCode.PILE_FROZEN,
+            "the pile is frozen for your side: take it only with a natural pair of the top card's rank",
+        )
     if action.naturals > counts[top] or action.twos > counts[Kind.TWO] or action.jokers > counts[Kind.JOKER]:
         return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards to show ({action})"
     if not (action.naturals or wild_shown):
@@ -98,6 +101,11 @@ def _explain_take(state: HandState, action: TakePile) -> tuple[RuleCode, str]:
             return RuleCode.PILE_NEEDS_MATCH, "in this variant the pile is taken only with a natural pair"
     if (action.naturals, action.twos, action.jokers) not in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)):
         return RuleCode.PILE_NEEDS_MATCH, "show a natural pair, or one natural and one wild card, or nothing (layoff)"
+    existing = state.melds[side].get(int(top))
+    n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
+    if state.rules.melds.is_valid(int(top), n0 + 1 + action.naturals, t0 + action.twos, j0 + action.jokers):
+        # The meld is fine: the take fails because the turn could not end legally after it.
+        return _explain_going_out(state, "after this take you could end the turn only by going out")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 
 
@@ -133,8 +141,16 @@ def _explain_meld(state: HandState, action: Meld) -> tuple[RuleCode, str]:
             f"and at most {meld_rules.max_wilds} wild cards (SPEC §1 melds); {action} would give "
             f"{n} naturals and {t + j} wild cards",
         )
+    if state._opening_blocked():
+        return (
+            RuleCode.MINIMUM_NOT_MET,
+            "you took back your opening melds this turn: your side may try its initial meld again next turn "
+            "(SPEC §1 initial meld)",
+        )
     if state.answer is True:
         return RuleCode.MUST_GO_OUT, "your partner said yes: this meld would make going out this turn impossible"
+    if state.sizes[state.seat] - action.naturals - action.twos - action.jokers <= 1:
+        return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
         RuleCode.GOING_OUT_NOT_ALLOWED,
         "after this meld you could not end the turn: you would have to go out, which is not allowed now "
@@ -151,17 +167,33 @@ def _explain_discard(state: HandState, action: Discard) -> tuple[RuleCode, str]:
     if state.final_meld_only:
         return RuleCode.CANNOT_DISCARD, "after a red three as the last stock card you may not discard"
     if state.sizes[state.seat] == 1:
-        if state.answer is False:
-            return RuleCode.GOING_OUT_REFUSED, "your partner said no: you may not go out this turn"
-        return (
-            RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"discarding your last card goes out, which needs {state.rules.going_out.canastas_required} canasta(s)"
-            " and the initial minimum (SPEC §1 going out)",
-        )
+        return _explain_going_out(state, "discarding your last card goes out")
     if state.answer is True:
         return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
     return (
         RuleCode.MINIMUM_NOT_MET,
         f"your provisional melds count {state.provisional_count}, below the minimum of "
-        f"{state.minimums[state.side]}; meld more or retract them (SPEC §1 initial meld)",
+        f"{state.personal_minimum(state.seat)}; meld more or retract them (SPEC §1 initial meld)",
     )
+
+
+def _explain_going_out(state: HandState, what: str) -> tuple[RuleCode, str]:
+    """Why going out is not allowed now (SPEC.md §1 "Going out")."""
+    side = state.side
+    if state.answer is False:
+        return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
+    need = state.rules.going_out.canastas_required
+    if state.canastas(side) < need:
+        return (
+            RuleCode.GOING_OUT_NOT_ALLOWED,
+            f"{what}, which needs {need} canasta(s) on your side's table (SPEC §1 going out)",
+        )
+    if not state.opened[side]:
+        return (
+            RuleCode.MINIMUM_NOT_MET,
+            f"{what}, but your melds count {state.provisional_count}, below the minimum of "
+            f"{state.personal_minimum(state.seat)}, and going out concealed is open only to a player who drew "
+            "from the stock "
+            "(SPEC §1 initial meld)",
+        )
+    return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now (SPEC §1 going out)"

@@ -76,8 +76,8 @@ def _assign(
         if not meld_rules.is_valid(_B3, black, 0, 0):
             return False
         groups.append((_B3, black, 0, 0, True))
-    for rank in NATURAL_KINDS:
-        r = int(rank)
+    for kind in NATURAL_KINDS:
+        r = int(kind)
         n = counts[r]
         existing = melds.get(r)
         if existing is not None:

@@ -29,7 +29,7 @@ from canasta.actions import (
     TakePile,
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Card, Deck, Kind
-from canasta.errors import IllegalActionError, RuleCode
+from canasta.errors import IllegalActionError
 from canasta.goingout import can_meld_out
 from canasta.rules import Permission, Rules, ThreeRules, Upcard
 
@@ -151,8 +151,8 @@ class HandState:
         "asks_used",
         "concealed",
         "counts",
-        "deck",
         "dealer",
+        "deck",
         "drew_from_stock",
         "end",
         "final_meld_only",
@@ -164,17 +164,20 @@ class HandState:
         "minimums",
         "new_ranks",
         "opened",
+        "opening_retracted",
         "pending_pile",
         "phase",
         "pile",
         "pile_freezers",
         "pile_refused",
-        "provisional_count",
         "provisional_clean",
+        "provisional_count",
+        "regrouped",
         "resume_phase",
         "rules",
         "scores",
         "seat",
+        "seating",
         "set_aside",
         "sizes",
         "stock",
@@ -205,6 +208,10 @@ class HandState:
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
         self.melded_before = [False] * n
+        #: The side (meld-owning unit) of each seat in this hand: the variant's seating,
+        #: unless a partnership rule regroups the players (SPEC.md §3 cutthroat).
+        self.seating = list(rules.sides)
+        self.regrouped = False
         self.asks_used = [0] * sides
         self.seat = (dealer + 1) % n
         self.phase = Phase.DRAW
@@ -221,6 +228,7 @@ class HandState:
         self.melded_this_turn = False
         self.added_to_old = False
         self.new_ranks: set[int] = set()
+        self.opening_retracted = False
         self.provisional_count = 0
         self.provisional_clean = False
         self.pending_pile: list[int] | None = None
@@ -330,7 +338,7 @@ class HandState:
     @property
     def side(self) -> int:
         """The side of the acting seat."""
-        return self.rules.sides[self.seat]
+        return self.seating[self.seat]
 
     @property
     def is_over(self) -> bool:
@@ -346,7 +354,7 @@ class HandState:
         Returns:
             Its side.
         """
-        return self.rules.sides[seat]
+        return self.seating[seat]
 
     def canastas(self, side: int) -> int:
         """Number of canastas a side has on the table.
@@ -387,10 +395,24 @@ class HandState:
         """
         if self.opened[side]:
             return 0
-        remaining = self.minimums[side]
+        remaining = self.personal_minimum(self.seat) if side == self.side else self.minimums[side]
         if side == self.side and self.phase is not Phase.OVER:
             remaining -= self.provisional_count
         return max(remaining, 0)
+
+    def personal_minimum(self, seat: int) -> int:
+        """The initial-meld minimum of a seat, from its own side's score before the hand.
+
+        Equal to its side's minimum, except after a regrouping (SPEC.md §3
+        cutthroat), where each partner keeps a personal minimum.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            The minimum count.
+        """
+        return self.minimums[self.rules.sides[seat]]
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The cards in a seat's hand, sorted by kind.
@@ -517,7 +539,7 @@ class HandState:
         if top < 4 or top in pile_rules.blocked_top:
             return []
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         if pile_rules.one_card_rule and self.sizes[seat] == 1 and len(pile) == 1:
             return []
         opened = self.opened[side]
@@ -531,18 +553,18 @@ class HandState:
         frozen = self.pile_frozen_for(side)
         if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
             result.append(_TAKES[(2, 0, 0)])
-        if not frozen:
-            if pile_rules.natural_and_wild and counts[top] >= 1:
-                if counts[_TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
-                    result.append(_TAKES[(1, 1, 0)])
-                if counts[_JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
-                    result.append(_TAKES[(1, 0, 1)])
+        if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
+            if counts[_TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
+                result.append(_TAKES[(1, 1, 0)])
+            if counts[_JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
+                result.append(_TAKES[(1, 0, 1)])
         layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and self.rules.exhaustion.forced_take_by_layoff)
         if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
             result.append(_TAKES[(0, 0, 0)])
-        if opened and result:
+        if result:
             # A take that leaves at most one card in hand must still let the turn end
-            # legally (meld out, or discard the last card going out).
+            # legally (meld out, or discard the last card going out). An unmelded side
+            # is included: a take that meets the minimum at once opens the side.
             rest = sum(1 for c in pile[:-1] if not self._leaves_hand(self.kinds[c]))
             left = self.sizes[seat] + rest
             if left - 2 <= 1:
@@ -563,7 +585,7 @@ class HandState:
         if self.phase is Phase.OVER or self.final_meld_only:
             return True
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         if self.sizes[seat] == 0:
             return False  # an empty hand that did not go out
         if not self.opened[side]:
@@ -577,7 +599,7 @@ class HandState:
 
     def _meld_phase_actions(self) -> list[Action]:
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         counts = self.counts[seat]
         size = self.sizes[seat]
         rules = self.rules
@@ -589,7 +611,10 @@ class HandState:
         twos = counts[_TWO]
         jokers = counts[_JOKER]
         max_w = meld_rules.max_wilds
-        for rank in _NATURALS:
+        # After taking back opening melds made from the hand, the side may not try to
+        # open again this turn: this keeps every turn finite (no meld/retract cycles).
+        may_meld = not self._opening_blocked()
+        for rank in _NATURALS if may_meld else ():
             have = counts[rank]
             meld = melds.get(rank)
             if meld is None:
@@ -608,20 +633,27 @@ class HandState:
                             continue
                         if self._meld_leaves_turn_playable(rank, n, t, j, size - n - t - j, must_out):
                             actions.append(_meld_action(rank, n, t, j))
-        if meld_rules.wild_melds and (twos or jokers):
+        if may_meld and meld_rules.wild_melds and (twos or jokers):
             meld = melds.get(_JOKER)
             t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
             for t in range(twos + 1):
                 for j in range(jokers + 1):
-                    if t + j and is_valid(_JOKER, 0, t0 + t, j0 + j):
-                        if self._meld_leaves_turn_playable(_JOKER, 0, t, j, size - t - j, must_out):
-                            actions.append(_meld_action(_JOKER, 0, t, j))
+                    if (
+                        t + j
+                        and is_valid(_JOKER, 0, t0 + t, j0 + j)
+                        and self._meld_leaves_turn_playable(_JOKER, 0, t, j, size - t - j, must_out)
+                    ):
+                        actions.append(_meld_action(_JOKER, 0, t, j))
         black = counts[_B3]
-        if black >= 3 and meld_rules.black_threes_when_going_out:
+        if may_meld and black >= 3 and meld_rules.black_threes_when_going_out:
             for n in range(3, black + 1):
-                if is_valid(_B3, n, 0, 0) and size - n <= 1:
-                    if self._meld_leaves_turn_playable(_B3, n, 0, 0, size - n, must_out):
-                        actions.append(_meld_action(_B3, n, 0, 0))
+                # SPEC.md §1 "Melds": black threes only as the last meld of going out.
+                if (
+                    is_valid(_B3, n, 0, 0)
+                    and size - n <= 1
+                    and self._meld_leaves_turn_playable(_B3, n, 0, 0, size - n, must_out)
+                ):
+                    actions.append(_meld_action(_B3, n, 0, 0))
         if self.final_meld_only:
             if self._provisional_ok():
                 actions.append(_END)
@@ -637,8 +669,12 @@ class HandState:
 
     # --- the rules behind the meld phase -------------------------------------------------
 
+    def _opening_blocked(self) -> bool:
+        """Whether the acting side took back opening melds from the hand this turn."""
+        return self.opening_retracted and not self.opened[self.seating[self.seat]]
+
     def _has_provisional(self) -> bool:
-        return not self.opened[self.rules.sides[self.seat]] and bool(self.melds[self.rules.sides[self.seat]])
+        return not self.opened[self.seating[self.seat]] and bool(self.melds[self.seating[self.seat]])
 
     def _provisional_ok(self) -> bool:
         """Whether no opening is pending below its minimum."""
@@ -646,8 +682,7 @@ class HandState:
 
     def _opening_reached(self, count: int, clean: bool) -> bool:
         """SPEC.md §1 "Initial meld": the count reaches the side's minimum."""
-        side = self.rules.sides[self.seat]
-        if count < self.minimums[side]:
+        if count < self.personal_minimum(self.seat):
             return False
         return clean or self.rules.initial_meld.clean_meld_naturals == 0
 
@@ -674,7 +709,7 @@ class HandState:
     def _can_go_out_now(self) -> bool:
         """Exact: can the acting player still go out this turn from here?"""
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         if not self._going_out_permitted(side):
             return False
         minimum: int | None = None
@@ -682,8 +717,10 @@ class HandState:
             # The pile comes into the hand once the minimum is met; until then the
             # player cannot be held to going out (the binding "yes" waits for it).
             return False
+        if self._opening_blocked():
+            return False  # no melds at all are possible for the rest of this turn
         if not self.opened[side] and not self._concealed_exempt():
-            minimum = self.minimums[side] - self.provisional_count
+            minimum = self.personal_minimum(seat) - self.provisional_count
         return can_meld_out(
             self.rules, self.counts[seat], self._meld_counts(side), minimum=minimum, discardable=self._discardable
         )
@@ -705,7 +742,7 @@ class HandState:
         if self.final_meld_only:
             return True  # no discard follows: the hand ends after melding
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         if must_out or remaining <= 1 or rank == _B3:
             return self._simulate_meld_ok(rank, n, t, j, remaining, must_out)
         if not self.opened[side]:
@@ -727,7 +764,7 @@ class HandState:
     def _discard_ok(self, kind: int, size: int, must_out: bool) -> bool:
         if not self._discardable(kind):
             return False
-        side = self.rules.sides[self.seat]
+        side = self.seating[self.seat]
         if size == 1:
             # SPEC.md §1 "Going out": the final discard goes out.
             return self._goes_out_ok(side, self.canastas(side), self.provisional_count, self.provisional_clean)
@@ -824,7 +861,7 @@ class HandState:
     def _do_take(self, action: TakePile) -> None:
         """SPEC.md §1 "Taking": meld the top card with the shown cards, then take the rest."""
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         top = self.pile.pop()
         rank = self.kinds[top]
         rest = self.pile
@@ -879,7 +916,9 @@ class HandState:
     def _pick_up(self, cards: list[int]) -> None:
         """Pile cards go to hand; threes in them are laid out, not replaced (SPEC.md §1, §5)."""
         seat = self.seat
-        side = self.rules.sides[seat]
+        if self.rules.partnerships.first_taker_alone and not self.regrouped:
+            self._regroup(seat)  # SPEC.md §3 cutthroat: the first to take the pile plays alone
+        side = self.seating[seat]
         kinds = self.kinds
         set_aside = self.rules.black_threes.set_aside_from_pile
         for card in cards:
@@ -892,7 +931,7 @@ class HandState:
                 self._to_hand(seat, card)
 
     def _maybe_open(self) -> None:
-        side = self.rules.sides[self.seat]
+        side = self.seating[self.seat]
         if self._opening_reached(self.provisional_count, self.provisional_clean):
             self.opened[side] = True
             pending = self.pending_pile
@@ -902,7 +941,7 @@ class HandState:
 
     def _do_meld(self, rank: int, n: int, t: int, j: int) -> None:
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         melds = self.melds[side]
         meld = melds.get(rank)
         if meld is None:
@@ -924,7 +963,8 @@ class HandState:
             self.provisional_count += added
             clean_need = self.rules.initial_meld.clean_meld_naturals
             if clean_need and rank != _JOKER and meld.twos + meld.jokers == 0:
-                hand_naturals = meld.naturals - (1 if self.taken_top is not None and rank == self.kinds[self.taken_top] else 0)
+                from_pile = self.taken_top is not None and rank == self.kinds[self.taken_top]
+                hand_naturals = meld.naturals - (1 if from_pile else 0)
                 if hand_naturals >= clean_need:
                     self.provisional_clean = True
             self._maybe_open()
@@ -933,16 +973,20 @@ class HandState:
     def _go_out_if_empty(self) -> None:
         """Melding the last card goes out, where allowed (SPEC.md §1 "Going out")."""
         seat = self.seat
-        side = self.rules.sides[seat]
-        if self.sizes[seat] == 0 and not self.final_meld_only:
-            if not self.rules.going_out.final_discard_required and self._goes_out_ok(
-                side, self.canastas(side), self.provisional_count, self.provisional_clean
-            ):
+        side = self.seating[seat]
+        if (
+            self.sizes[seat] == 0
+            and not self.final_meld_only
+            and not self.rules.going_out.final_discard_required
+            and self._goes_out_ok(side, self.canastas(side), self.provisional_count, self.provisional_clean)
+        ):
                 self._go_out()
 
     def _go_out(self) -> None:
         seat = self.seat
-        side = self.rules.sides[seat]
+        if self.rules.partnerships.first_taker_alone and not self.regrouped:
+            self._regroup(seat)  # nobody took the pile: the player going out is the lone hand
+        side = self.seating[seat]
         size = self.rules.melds.canasta_size
         own_canasta = any(self.melds[side][r].size >= size for r in self.new_ranks if r in self.melds[side])
         concealed = (
@@ -962,17 +1006,75 @@ class HandState:
         if self.sizes[seat] == 0:
             self._go_out()
             return
+        if self.rules.initial_meld.bonus_cards:
+            self._draw_bonus_cards()
         self._next_turn()
+
+    def _regroup(self, lone: int) -> None:
+        """One player plays alone; everyone else becomes one side (SPEC.md §3 rule option cutthroat).
+
+        The joining players' melds are combined into the side of the first of
+        them: melds of the same rank become one meld holding all their cards (a
+        side has one meld per rank, SPEC.md §1 "Melds"). The side has melded if
+        any of them had. Each player keeps their personal score and minimum.
+        """
+        self.regrouped = True
+        lone_side = self.seating[lone]
+        joining = sorted({sd for sd in self.seating if sd != lone_side})
+        if len(joining) < 2:
+            return
+        unit = joining[0]
+        melds = self.melds[unit]
+        for side in joining[1:]:
+            for rank, meld in self.melds[side].items():
+                into = melds.get(rank)
+                if into is None:
+                    melds[rank] = meld
+                else:
+                    into.cards.extend(meld.cards)
+                    into.naturals += meld.naturals
+                    into.twos += meld.twos
+                    into.jokers += meld.jokers
+            self.melds[side] = {}
+            self.opened[unit] = self.opened[unit] or self.opened[side]
+            self.set_aside[unit].extend(self.set_aside[side])
+            self.set_aside[side] = []
+            self.asks_used[unit] += self.asks_used[side]
+        self.seating = [unit if sd in joining else sd for sd in self.seating]
+
+    def _opened_this_turn(self, side: int) -> bool:
+        # A side that had not melded before this turn had no melds then (provisional
+        # melds are retracted or stand), so all of its melds are this turn's.
+        return self.opened[side] and bool(self.melds[side]) and all(r in self.new_ranks for r in self.melds[side])
+
+    def _draw_bonus_cards(self) -> None:
+        """Rule option american-talon (SPEC.md §6): bonus cards after the discard ending the opening turn."""
+        seat = self.seat
+        side = self.seating[seat]
+        if not self._opened_this_turn(side):
+            return
+        initial = self.rules.initial_meld
+        earlier = sum(1 for sd, done in enumerate(self.opened) if done and sd != side)
+        if earlier >= len(initial.bonus_cards) or len(self.stock) <= initial.bonus_cards_stock_floor:
+            return
+        need = initial.bonus_cards[earlier]
+        while need and self.stock:
+            card = self.stock.pop()
+            if self._is_bonus_three(self.kinds[card]):
+                self.threes[seat].append(card)  # laid out at once and replaced
+                continue
+            self._to_hand(seat, card)
+            need -= 1
 
     def _do_ask(self) -> None:
         """SPEC.md §1 "Going out": ask the partner (the next partner in turn order)."""
-        side = self.rules.sides[self.seat]
+        side = self.seating[self.seat]
         self.asks_used[side] += 1
         self.asker = self.seat
         self.resume_phase = self.phase
         n = self.rules.players
         partner = next(
-            (self.seat + i) % n for i in range(1, n) if self.rules.sides[(self.seat + i) % n] == side
+            (self.seat + i) % n for i in range(1, n) if self.seating[(self.seat + i) % n] == side
         )
         self.seat = partner
         self.phase = Phase.ANSWER
@@ -986,7 +1088,7 @@ class HandState:
     def _do_retract(self) -> None:
         """Take back provisional opening melds; a taken pile goes back (SPEC.md §1 "Initial meld")."""
         seat = self.seat
-        side = self.rules.sides[seat]
+        side = self.seating[seat]
         top = self.taken_top
         for meld in self.melds[side].values():
             for card in meld.cards:
@@ -997,7 +1099,9 @@ class HandState:
         self.melded_this_turn = False  # retracted melds were never made
         self.provisional_count = 0
         self.provisional_clean = False
-        if top is not None:
+        if top is None:
+            self.opening_retracted = True  # no second opening attempt from the hand this turn
+        else:
             assert self.pending_pile is not None
             self.pile = self.pending_pile
             self.pending_pile = None
@@ -1035,6 +1139,8 @@ class HandState:
         new.set_aside = [s[:] for s in self.set_aside]
         new.opened = self.opened[:]
         new.melded_before = self.melded_before[:]
+        new.seating = self.seating[:]
+        new.regrouped = self.regrouped
         new.asks_used = self.asks_used[:]
         new.seat = self.seat
         new.phase = self.phase
@@ -1047,6 +1153,7 @@ class HandState:
         new.melded_this_turn = self.melded_this_turn
         new.added_to_old = self.added_to_old
         new.new_ranks = set(self.new_ranks)
+        new.opening_retracted = self.opening_retracted
         new.provisional_count = self.provisional_count
         new.provisional_clean = self.provisional_clean
         new.pending_pile = None if self.pending_pile is None else self.pending_pile[:]

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         InitialMeldRules,
         MeldMinimums,
         MeldRules,
+        PartnershipRules,
         PileRules,
         ThreeRules,
         Upcard,
@@ -246,6 +247,20 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type
     Returns:
         ``(rank, penalty)`` pairs; ``Kind.JOKER`` names the wild meld.
         Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_partnerships() -> PartnershipRules:  # type: ignore[empty-body]
+    """Partnerships that form during a hand (the ``cutthroat`` rule option of SPEC.md §3).
+
+    The core default is `canasta.PartnershipRules()`: the seating of
+    `canasta_sides` holds for the whole hand. With ``first_taker_alone``,
+    the first player to take the pile plays alone and the others become one
+    side sharing melds; each keeps a personal score and minimum.
+
+    Returns:
+        A `canasta.PartnershipRules`. Stops at first non-None result.
     """
 
 

@@ -91,7 +91,7 @@ def observe(state: HandState, seat: int) -> Observation:
         raise ValueError(f"no seat {seat}; seats are 0 to {state.rules.players - 1}")
     cards = state.deck.cards
     canasta_size = state.rules.melds.canasta_size
-    side = state.rules.sides[seat]
+    side = state.seating[seat]
     pile = list(state.pile)
     if state.pending_pile is not None:
         pile = state.pending_pile + pile  # still face up until picked up

@@ -7,14 +7,19 @@ The hooks are asked once, here, and the answers are validated and frozen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
 from canasta.cards import DeckSpec
-from canasta.errors import PluginError, RulesError
+from canasta.errors import RulesError
+from canasta.hookcheck import answering_plugin, ask, register
 from canasta.hookspecs import PROJECT
+
+if TYPE_CHECKING:
+    from canasta.registry import Registry
+    from canasta.rules import Rules
 
 __all__ = ["compile_rules", "hookimpl", "load_rules", "make_plugin_manager"]
 
@@ -37,7 +42,7 @@ def make_plugin_manager(stack: Sequence[tuple[str, object]]) -> pluggy.PluginMan
 
     Raises:
         PluginError: If a plugin implements an unknown hook or has a bad
-            signature; the message names the plugin.
+            signature; the message names the plugin and the hook.
     """
     from canasta import defaults, hookspecs
 
@@ -45,44 +50,30 @@ def make_plugin_manager(stack: Sequence[tuple[str, object]]) -> pluggy.PluginMan
     pm.add_hookspecs(hookspecs)
     pm.register(defaults, name="canasta.defaults")
     for name, plugin in stack:
-        try:
-            pm.register(plugin, name=name)
-        except (pluggy.PluginValidationError, ValueError) as exc:
-            raise PluginError(f"plugin {name!r} cannot be registered: {exc}") from exc
-        try:
-            pm.check_pending()
-        except pluggy.PluginValidationError as exc:
-            raise PluginError(f"plugin {name!r} implements a hook that does not exist: {exc}") from exc
+        register(pm, plugin, name)
     return pm
 
 
-def _ask(pm: pluggy.PluginManager, hook: str, expected: type[T] | tuple[type, ...], **kwargs: Any) -> T:
-    caller = getattr(pm.hook, hook)
-    try:
-        answer = caller(**kwargs)
-    except Exception as exc:  # a plugin raised: name it and the hook
-        raise PluginError(f"hook {hook} raised {type(exc).__name__}: {exc} (plugins: {_impl_names(caller)})") from exc
-    if answer is None:
-        raise RulesError(f"no plugin answers {hook}; the variant must state it")
-    if not isinstance(answer, expected):
-        raise RulesError(
-            f"hook {hook} returned {answer!r} ({type(answer).__name__}), "
-            f"expected {getattr(expected, '__name__', expected)} (plugins: {_impl_names(caller)})"
-        )
-    return answer  # type: ignore[return-value]
+def _ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -> T:
+    return ask(pm, hook, expected, **kwargs)
 
 
-def _impl_names(caller: Any) -> str:
-    return ", ".join(impl.plugin_name for impl in caller.get_hookimpls())
+class _AnswerError(RulesError):
+    """An answer failed a range check; `compile_rules` adds the plugin that gave it."""
 
 
 def _check(condition: bool, message: str) -> None:
+    # Messages start with the hook's name ("canasta_hand_size: ...").
     if not condition:
-        raise RulesError(message)
+        raise _AnswerError(message)
 
 
-def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str] = ()) -> Any:
+def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str] = ()) -> Rules:
     """Ask every rule hook once and freeze the answers.
+
+    Every answer is checked: its type (field by field for the policy objects)
+    and its range (a negative hand size, a deck too small for the deal, a
+    minimum table out of order, sides that are not numbered ``0..n-1``, ...).
 
     Args:
         pm: A manager from `make_plugin_manager`.
@@ -93,10 +84,20 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
         The validated `canasta.Rules`.
 
     Raises:
-        RulesError: If an answer is missing or invalid (a negative hand size,
-            a deck too small for the deal, a minimum table out of order, ...).
-        PluginError: If a hook raised.
+        RulesError: If an answer is missing or invalid; the message names the
+            hook and the plugin that gave the answer.
+        PluginError: If a hook raised; the message names the plugin and the hook.
     """
+    try:
+        return _compile(pm, variant, house_rules)
+    except _AnswerError as exc:
+        message = str(exc)
+        hook = message.split(":", 1)[0]
+        source = answering_plugin(pm, hook) if hook.startswith("canasta_") else "unknown plugin"
+        raise RulesError(f"{message} (answer from {source})") from None
+
+
+def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str]) -> Rules:
     from canasta import rules as r
 
     players = _ask(pm, "canasta_players", int)
@@ -133,10 +134,20 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
         all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
         "canasta_meld_minimums: minimums must not be negative",
     )
+    step_minimums = [m for _, m in minimums.steps]
+    _check(
+        step_minimums == sorted(step_minimums),
+        f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
+    )
     melds = _ask(pm, "canasta_meld_rules", r.MeldRules)
     _check(
         melds.min_size >= 2 and melds.min_naturals >= 1 and melds.max_wilds >= 0,
         f"canasta_meld_rules: invalid limits {melds}",
+    )
+    _check(
+        melds.min_naturals <= melds.min_size <= melds.canasta_size,
+        f"canasta_meld_rules: need min_naturals <= min_size <= canasta_size, got {melds.min_naturals}, "
+        f"{melds.min_size}, {melds.canasta_size}",
     )
     _check(
         melds.max_size is None or melds.max_size >= melds.canasta_size,
@@ -144,6 +155,10 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
     )
     going_out = _ask(pm, "canasta_going_out", r.GoingOutRules)
     _check(going_out.canastas_required >= 0, "canasta_going_out: canastas_required must not be negative")
+    _check(
+        going_out.bonus >= 0 and (going_out.concealed_bonus is None or going_out.concealed_bonus >= 0),
+        "canasta_going_out: bonuses must not be negative",
+    )
     permission = going_out.permission
     has_partners = len(set(sides)) < len(sides)
     if not has_partners and permission is not r.Permission.NONE:
@@ -152,8 +167,18 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
     _check(target > 0, f"canasta_target_score: must be positive, got {target}")
     threes = _ask(pm, "canasta_threes", r.ThreeRules)
     _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
+    _check(all(v >= 0 for v in threes.schedule), f"canasta_threes: scores must not be negative, got {threes.schedule}")
     penalties = tuple(_ask(pm, "canasta_incomplete_meld_penalties", tuple))
-    return r.Rules(
+    _check(
+        all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
+        f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
+    )
+    partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
+    _check(
+        not partnerships.first_taker_alone or len(set(sides)) >= 3,
+        "canasta_partnerships: first_taker_alone needs at least three sides",
+    )
+    rules = r.Rules(
         variant=variant,
         house_rules=tuple(house_rules),
         players=players,
@@ -174,6 +199,43 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
         target_score=target,
         incomplete_meld_penalties=penalties,
+        partnerships=partnerships,
+    )
+    _check_policies(rules)
+    return rules
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_kind(value: object) -> bool:
+    from canasta.cards import Kind
+
+    return _is_int(value) and value in Kind._value2member_map_
+
+
+def _check_policies(rules: Rules) -> None:
+    """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    im = rules.initial_meld
+    _check(
+        im.clean_meld_naturals <= rules.melds.canasta_size,
+        f"canasta_initial_meld: clean_meld_naturals {im.clean_meld_naturals} exceeds the canasta size",
+    )
+    _check(all(n >= 0 for n in im.bonus_cards), "canasta_initial_meld: bonus_cards must not be negative")
+    cb = rules.canasta_bonuses
+    bonus_values = [
+        cb.natural,
+        cb.mixed,
+        cb.wild,
+        *(v for _, v in cb.natural_by_rank),
+        *(v for _, v in cb.wild_by_jokers),
+    ]
+    _check(all(v >= 0 for v in bonus_values), f"canasta_canasta_bonuses: bonuses must not be negative, got {cb}")
+    bt = rules.black_threes
+    _check(
+        bt.in_hand_penalty >= 0 and all(v >= 0 for v in bt.set_aside_schedule),
+        f"canasta_black_threes: penalty and schedule must not be negative, got {bt}",
     )
 
 
@@ -183,10 +245,7 @@ def _evolve(value: T, **changes: Any) -> T:
     return attrs.evolve(value, **changes)  # type: ignore[misc]
 
 
-HookFunction = Callable[..., Any]
-
-
-def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Any = None) -> Any:
+def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Registry | None = None) -> Rules:
     """Compile the rules of a variant plus house rules, by name.
 
     Compiled rules are cached per registry, so creating many games is cheap.
@@ -209,9 +268,8 @@ def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Any =
 
     reg = registry if registry is not None else default_registry()
     key = (variant, tuple(house_rules))
-    cache: dict[tuple[str, tuple[str, ...]], Any] = reg.__dict__.setdefault("_rules_cache", {})
-    rules = cache.get(key)
+    rules = reg.rules_cache.get(key)
     if rules is None:
         pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))
-        rules = cache[key] = compile_rules(pm, variant, house_rules)
+        rules = reg.rules_cache[key] = compile_rules(pm, variant, house_rules)
     return rules

@@ -10,18 +10,26 @@ hooks make up the variant or house rule.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
+import attrs
 import pluggy
 from attrs import field, frozen
 
 from canasta.errors import PluginError, UnknownNameError
+from canasta.hookcheck import check_plugin, plugin_label, register
 from canasta.hookspecs import PROJECT
+
+if TYPE_CHECKING:
+    from canasta.rules import Rules
 
 __all__ = [
     "AUTOLOAD_ENV",
+    "BUILTIN_DISTRIBUTION",
     "HouseRule",
+    "PluginFailure",
     "Registry",
     "Variant",
     "available_house_rules",
@@ -32,7 +40,8 @@ __all__ = [
     "register_plugin",
 ]
 
-#: Set this environment variable to ``1`` to stop loading entry-point plugins.
+#: Set this environment variable to ``1`` to load only the built-in variants (the
+#: entry points of the ``canasta`` distribution itself), no third-party plugin.
 AUTOLOAD_ENV = "CANASTA_DISABLE_PLUGIN_AUTOLOAD"
 
 
@@ -89,95 +98,165 @@ class HouseRule:
     origin: str = ""
 
 
+class PluginFailure(NamedTuple):
+    """A plugin that could not be loaded, kept so that the others still work.
+
+    Attributes:
+        origin: Where the plugin was found (distribution and entry point).
+        message: What went wrong, naming the plugin and the hook.
+    """
+
+    origin: str
+    message: str
+
+
+#: The distribution whose entry points are the built-in variants.
+BUILTIN_DISTRIBUTION = "canasta"
+
+Autoload = bool | Literal["builtin"]
+
+
+def _normalize(dist_name: str) -> str:
+    return dist_name.lower().replace("_", "-").replace(".", "-")
+
+
 class Registry:
     """Knows every variant and house rule and where each came from.
 
+    Plugins are loaded lazily, on the first lookup: the entry points of the
+    ``canasta`` distribution itself (the built-in variants) first, then those
+    of every other installed distribution, in name order. A plugin that fails
+    to load is recorded in `failures` and the others still work.
+
     Args:
-        autoload: Load plugins from the ``canasta`` entry-point group on first
-            use. Defaults to true unless `AUTOLOAD_ENV` is set to ``1``.
+        autoload: Which entry points of the ``canasta`` group to load:
+            ``True`` every one; ``"builtin"`` only those of the ``canasta``
+            distribution itself (the built-in variants); ``False`` none (only
+            what you register). ``None`` (the default) means ``True``, or
+            ``"builtin"`` if the environment variable `AUTOLOAD_ENV`
+            (``CANASTA_DISABLE_PLUGIN_AUTOLOAD``) is set to ``1``.
+
+    Attributes:
+        failures: Plugins that failed to load, as `PluginFailure` values
+            (``(origin, message)`` tuples).
+        rules_cache: Compiled `canasta.Rules` by ``(variant, house rules)``,
+            filled by `canasta.load_rules`.
     """
 
-    def __init__(self, *, autoload: bool | None = None) -> None:
+    def __init__(self, *, autoload: Autoload | None = None) -> None:
         if autoload is None:
-            autoload = os.environ.get(AUTOLOAD_ENV, "") not in ("1", "true", "yes")
-        self._autoload = autoload
+            autoload = "builtin" if os.environ.get(AUTOLOAD_ENV, "").lower() in ("1", "true", "yes") else True
+        if autoload not in (True, False, "builtin"):
+            raise ValueError(f"autoload must be True, False or 'builtin', not {autoload!r}")
+        self._autoload: Autoload = autoload
         self._loaded = False
         self._variants: dict[str, Variant] = {}
         self._house_rules: dict[str, HouseRule] = {}
-        #: Plugins that failed to load: (origin, error message).
-        self.failures: list[tuple[str, str]] = []
+        self.failures: list[PluginFailure] = []
+        self.rules_cache: dict[tuple[str, tuple[str, ...]], Rules] = {}
 
     # --- registration --------------------------------------------------------------
 
     def register_plugin(self, plugin: object, *, origin: str | None = None) -> None:
         """Register a plugin object that answers `canasta_variants` / `canasta_house_rules`.
 
+        This is how code that is not installed adds variants (a test, a
+        notebook, an application's own rules). Nothing is registered if any
+        part of the plugin is invalid.
+
         Args:
             plugin: A module or object with those hook implementations.
-            origin: Where it comes from, for messages (defaults to its name).
+            origin: Where it comes from, for messages and listings (default:
+                ``"<its name> (registered in code)"``).
 
         Raises:
-            PluginError: If a hook raises or returns something invalid, or a
-                name is already taken; the message names both sources.
+            PluginError: If a hook is misspelled or has a bad signature, a hook
+                raises or returns something that is not a `Variant` /
+                `HouseRule`, a variant's own plugins are invalid, or a name is
+                already taken (the message names both sources).
         """
         self._ensure_loaded()
-        self._add_plugin(plugin, origin or getattr(plugin, "__name__", type(plugin).__name__))
+        self._add_plugin(plugin, origin or f"{plugin_label(plugin)} (registered in code)")
 
     def add_variant(self, variant: Variant) -> None:
         """Register one variant directly.
 
         Args:
-            variant: The descriptor.
+            variant: The descriptor (its ``origin`` is kept as given).
 
         Raises:
-            PluginError: If the name is already taken.
+            PluginError: If the descriptor or its plugins are invalid, or the
+                name is already taken.
         """
         self._ensure_loaded()
-        self._add_variant(variant)
+        self._commit([self._checked(variant, variant.origin if isinstance(variant, Variant) else "?")])
 
     def add_house_rule(self, house_rule: HouseRule) -> None:
         """Register one house rule directly.
 
         Args:
-            house_rule: The descriptor.
+            house_rule: The descriptor (its ``origin`` is kept as given).
 
         Raises:
-            PluginError: If the name is already taken.
+            PluginError: If the descriptor or its plugins are invalid, or the
+                name is already taken.
         """
         self._ensure_loaded()
-        self._add_house_rule(house_rule)
+        self._commit([self._checked(house_rule, house_rule.origin if isinstance(house_rule, HouseRule) else "?")])
 
-    def _add_variant(self, variant: Variant) -> None:
-        if not isinstance(variant, Variant):
-            raise PluginError(f"{variant!r} is not a canasta.Variant")
-        old = self._variants.get(variant.name)
-        if old is not None:
-            raise PluginError(
-                f"variant name {variant.name!r} is provided twice: by {old.origin or '?'} and by {variant.origin or '?'}"
-            )
-        self._variants[variant.name] = variant
+    def _checked(self, item: object, origin: str) -> Variant | HouseRule:
+        """Validate a descriptor and its plugins (SPEC: errors at registration, not at game creation)."""
+        where = f"{origin}: " if origin else ""
+        if not isinstance(item, (Variant, HouseRule)):
+            raise PluginError(f"{where}{item!r} is not a canasta.Variant or canasta.HouseRule")
+        what = "variant" if isinstance(item, Variant) else "house rule"
+        if not isinstance(item.name, str) or not item.name or item.name != item.name.strip():
+            raise PluginError(f"{where}{what} name {item.name!r} must be a non-empty string without spaces around it")
+        for attr in ("description", "version", "source"):
+            if not isinstance(getattr(item, attr), str):
+                raise PluginError(f"{where}{what} {item.name!r}: {attr} must be a string")
+        if isinstance(item, Variant) and item.base is not None and not isinstance(item.base, str):
+            raise PluginError(f"{where}variant {item.name!r}: base must be a variant name or None")
+        if isinstance(item, HouseRule) and not (
+            item.applies_to is None
+            or (isinstance(item.applies_to, frozenset) and all(isinstance(n, str) for n in item.applies_to))
+        ):
+            raise PluginError(f"{where}house rule {item.name!r}: applies_to must be a frozenset of names or None")
+        for plugin in item.plugins:
+            source = f" from {origin}" if origin else ""
+            check_plugin(plugin, f"{plugin_label(plugin)} ({what} {item.name!r}{source})")
+        return item
 
-    def _add_house_rule(self, rule: HouseRule) -> None:
-        if not isinstance(rule, HouseRule):
-            raise PluginError(f"{rule!r} is not a canasta.HouseRule")
-        old = self._house_rules.get(rule.name)
-        if old is not None:
-            raise PluginError(
-                f"house rule name {rule.name!r} is provided twice: by {old.origin or '?'} and by {rule.origin or '?'}"
+    def _commit(self, items: Sequence[Variant | HouseRule]) -> None:
+        """Add descriptors all or nothing, refusing a name that is already taken."""
+        seen: dict[tuple[str, str], str] = {}
+        for item in items:
+            what, table = (
+                ("variant", self._variants) if isinstance(item, Variant) else ("house rule", self._house_rules)
             )
-        self._house_rules[rule.name] = rule
+            old_origin = seen.get((what, item.name))
+            old = table.get(item.name)
+            if old is not None:
+                old_origin = old.origin
+            if old_origin is not None:
+                raise PluginError(
+                    f"{what} name {item.name!r} is provided twice: by {old_origin or '?'} and by {item.origin or '?'}"
+                )
+            seen[(what, item.name)] = item.origin
+        for item in items:
+            if isinstance(item, Variant):
+                self._variants[item.name] = item
+            else:
+                self._house_rules[item.name] = item
 
     def _add_plugin(self, plugin: object, origin: str) -> None:
         from canasta import hookspecs
 
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(hookspecs)
-        try:
-            pm.register(plugin, name=origin)
-        except (pluggy.PluginValidationError, ValueError) as exc:
-            raise PluginError(f"plugin {origin}: {exc}") from exc
+        register(pm, plugin, origin)
         contributed: list[Variant | HouseRule] = []
-        for hook_name in ("canasta_variants", "canasta_house_rules"):
+        for hook_name, expected in (("canasta_variants", Variant), ("canasta_house_rules", HouseRule)):
             try:
                 answers = getattr(pm.hook, hook_name)()
             except Exception as exc:
@@ -185,39 +264,43 @@ class Registry:
             for answer in answers:
                 items = answer if isinstance(answer, (list, tuple)) else [answer]
                 for item in items:
-                    expected = Variant if hook_name == "canasta_variants" else HouseRule
                     if not isinstance(item, expected):
                         raise PluginError(
                             f"plugin {origin}: hook {hook_name} returned {item!r}, expected canasta.{expected.__name__}"
                         )
-                    contributed.append(item)
-        for item in contributed:
-            import attrs
+                    stamped = attrs.evolve(item, origin=item.origin or origin)
+                    contributed.append(self._checked(stamped, stamped.origin))
+        self._commit(contributed)
 
-            stamped = attrs.evolve(item, origin=item.origin or origin)
-            if isinstance(stamped, Variant):
-                self._add_variant(stamped)
-            else:
-                self._add_house_rule(stamped)
+    def _entry_points(self) -> list[metadata.EntryPoint]:
+        if self._autoload is False:
+            return []
+        points = list(metadata.entry_points(group=PROJECT))
+
+        def builtin(ep: metadata.EntryPoint) -> bool:
+            return ep.dist is not None and _normalize(ep.dist.name) == BUILTIN_DISTRIBUTION
+
+        if self._autoload == "builtin":
+            points = [ep for ep in points if builtin(ep)]
+        # Built-ins first: a third-party plugin that reuses a built-in name is the one refused.
+        return sorted(points, key=lambda ep: (not builtin(ep), _normalize(ep.dist.name) if ep.dist else "", ep.name))
 
     def _ensure_loaded(self) -> None:
         if self._loaded:
             return
         self._loaded = True
-        if not self._autoload:
-            return
-        for ep in metadata.entry_points(group=PROJECT):
+        for ep in self._entry_points():
             dist = ep.dist.name if ep.dist is not None else "?"
             origin = f"{dist} (entry point {ep.name} = {ep.value})"
             try:
                 plugin = ep.load()
             except Exception as exc:  # isolate a broken plugin from the others
-                self.failures.append((origin, f"import failed: {type(exc).__name__}: {exc}"))
+                self.failures.append(PluginFailure(origin, f"import failed: {type(exc).__name__}: {exc}"))
                 continue
             try:
                 self._add_plugin(plugin, origin)
             except PluginError as exc:
-                self.failures.append((origin, str(exc)))
+                self.failures.append(PluginFailure(origin, str(exc)))
 
     # --- lookup ----------------------------------------------------------------------
 
@@ -268,10 +351,12 @@ class Registry:
         except KeyError:
             raise UnknownNameError(self._unknown("house rule", name, self._house_rules)) from None
 
-    def _unknown(self, what: str, name: str, known: dict[str, object]) -> str:
+    def _unknown(self, what: str, name: str, known: Mapping[str, object]) -> str:
         message = f"unknown {what} {name!r}; known: {', '.join(sorted(known)) or 'none'}"
         if self.failures:
-            message += "; plugins that failed to load: " + "; ".join(f"{o}: {e}" for o, e in self.failures)
+            message += "; plugins that failed to load (see Registry.failures): " + "; ".join(
+                f"{o}: {e}" for o, e in self.failures
+            )
         return message
 
     def variant_chain(self, name: str) -> list[Variant]:
@@ -284,6 +369,7 @@ class Registry:
             The chain of descriptors.
 
         Raises:
+            UnknownNameError: If the variant, or a base it names, is unknown.
             PluginError: If the base chain has a cycle.
         """
         chain: list[Variant] = []
@@ -293,6 +379,11 @@ class Registry:
             if current in seen:
                 raise PluginError(f"variant {name!r} has a cycle in its base chain: {sorted(seen)}")
             seen.add(current)
+            if current != name and current not in self._variants:
+                raise UnknownNameError(
+                    self._unknown("variant", current, self._variants)
+                    + f" (it is the base of variant {chain[-1].name!r} from {chain[-1].origin or '?'})"
+                )
             variant = self.variant(current)
             chain.append(variant)
             current = variant.base
@@ -317,8 +408,8 @@ class Registry:
         chain_names = {v.name for v in chain}
         stack: list[tuple[str, object]] = []
         for v in chain:
-            for i, plugin in enumerate(v.plugins):
-                stack.append((f"variant:{v.name}:{i}", plugin))
+            for plugin in v.plugins:
+                stack.append((_stack_name(stack, plugin, f"variant {v.name}"), plugin))
         if len(set(house_rules)) != len(house_rules):
             raise PluginError(f"a house rule is given twice: {list(house_rules)}")
         for name in house_rules:
@@ -328,9 +419,21 @@ class Registry:
                     f"house rule {name!r} does not fit variant {variant!r}; "
                     f"it applies to: {', '.join(sorted(rule.applies_to))}"
                 )
-            for i, plugin in enumerate(rule.plugins):
-                stack.append((f"house-rule:{name}:{i}", plugin))
+            for plugin in rule.plugins:
+                stack.append((_stack_name(stack, plugin, f"house rule {name}"), plugin))
         return stack
+
+
+def _stack_name(stack: Sequence[tuple[str, object]], plugin: object, owner: str) -> str:
+    """A plugin's name in a game's manager, as error messages show it: ``module (variant name)``."""
+    name = f"{plugin_label(plugin)} ({owner})"
+    taken = {n for n, _ in stack}
+    suffix = 2
+    unique = name
+    while unique in taken:
+        unique = f"{name} #{suffix}"
+        suffix += 1
+    return unique
 
 
 _DEFAULT: Registry | None = None

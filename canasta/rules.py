@@ -22,6 +22,7 @@ __all__ = [
     "InitialMeldRules",
     "MeldMinimums",
     "MeldRules",
+    "PartnershipRules",
     "Permission",
     "PileRules",
     "Rules",
@@ -145,11 +146,19 @@ class InitialMeldRules:
             the whole hand including a canasta needs no minimum.
         clean_meld_naturals: If above 0, the initial meld must include a meld of
             at least this many natural cards from the hand and no wild card.
+        bonus_cards: Cards the player who completes the side's initial meld
+            draws from the stock after that turn's discard, indexed by how many
+            other sides had melded before (rule option ``american-talon``:
+            ``(4, 3)``); a side past the end draws none.
+        bonus_cards_stock_floor: No bonus cards once the stock holds this many
+            cards or fewer (``american-talon``: 8).
     """
 
     top_card_counts: bool = True
     concealed_exemption: bool = True
     clean_meld_naturals: int = field(default=0, validator=_non_negative)
+    bonus_cards: tuple[int, ...] = field(default=(), converter=tuple)
+    bonus_cards_stock_floor: int = field(default=0, validator=_non_negative)
 
 
 @frozen
@@ -332,12 +341,16 @@ class BlackThreeRules:
             taking side instead of going to hand.
         set_aside_schedule: Score of ``n`` set-aside black threes, by ``n``.
         in_hand_penalty: What each black three left in hand costs.
+        melded_count_with_set_aside: Black threes melded when going out join the
+            set-aside ones: the side scores ``set_aside_schedule`` for the total
+            instead of their card values (SPEC.md §5 "100 for all four").
     """
 
     no_discard_first_round: bool = False
     set_aside_from_pile: bool = False
     set_aside_schedule: tuple[int, ...] = (0, 5, 10, 15, 20)
     in_hand_penalty: int = 5
+    melded_count_with_set_aside: bool = False
 
 
 @frozen
@@ -384,6 +397,24 @@ class ExhaustionRules:
 
 
 @frozen
+class PartnershipRules:
+    """Partnerships that form during a hand (SPEC.md §3 rule option ``cutthroat``).
+
+    Attributes:
+        first_taker_alone: The first player in a hand to take the discard pile
+            (or, if nobody has, the player who goes out) plays alone for the
+            rest of the hand, and every other player joins one side that shares
+            melds: their melds of one rank combine into one meld. Each player
+            keeps a personal score and minimum and is credited the side's result.
+        threes_per_player: On such a side, each player's red threes score for
+            that player alone rather than for the side.
+    """
+
+    first_taker_alone: bool = False
+    threes_per_player: bool = True
+
+
+@frozen
 class Rules:
     """A variant's compiled rules: every answer of its hooks, frozen.
 
@@ -413,6 +444,7 @@ class Rules:
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
+        partnerships: Partnerships formed during a hand.
     """
 
     variant: str
@@ -435,6 +467,7 @@ class Rules:
     exhaustion: ExhaustionRules
     target_score: int
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+    partnerships: PartnershipRules = PartnershipRules()
 
     @property
     def side_count(self) -> int:

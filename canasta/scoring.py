@@ -107,36 +107,46 @@ def score_hand(state: HandState) -> HandScore:
     kinds = state.kinds
     canasta_size = rules.melds.canasta_size
     bonuses = rules.canasta_bonuses
-    penalties_by_rank = dict(rules.incomplete_meld_penalties)
+    penalties_by_rank = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
     hand_values = list(values)
     hand_values[_B3] = rules.black_threes.in_hand_penalty
     result = []
+    seating = state.seating
     for side in range(rules.side_count):
-        seats = [s for s in range(rules.players) if rules.sides[s] == side]
+        # The side's unit at the table: itself, unless a partnership rule regrouped the
+        # players; each side is credited its unit's result (SPEC.md §3 cutthroat).
+        unit = seating[rules.seats_of(side)[0]]
+        seats = [s for s in range(rules.players) if seating[s] == unit]
+        three_seats = seats
+        if state.regrouped and rules.partnerships.threes_per_player:
+            three_seats = [s for s in seats if rules.sides[s] == side]
         melded = 0
         canasta_bonus = 0
         canastas = 0
         penalties = 0
-        for meld in state.melds[side].values():
+        set_aside_count = len(state.set_aside[unit])
+        for meld in state.melds[unit].values():
+            if meld.rank == _B3 and rules.black_threes.melded_count_with_set_aside:
+                set_aside_count += meld.size  # SPEC.md §5: scored with the set-aside ones
+                continue
             melded += sum(values[kinds[c]] for c in meld.cards)
             if meld.size >= canasta_size:
                 canastas += 1
                 canasta_bonus += bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
             elif meld.rank in penalties_by_rank:
                 penalties -= penalties_by_rank[meld.rank]
-        red = sum(1 for s in seats for c in state.threes[s] if kinds[c] == _R3)
-        black = sum(1 for s in seats for c in state.threes[s] if kinds[c] == _B3)
+        red = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _R3)
+        black = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _B3)
         three_rules = rules.threes
         threes = three_rules.score(red) if red else 0
         if black:
             threes += three_rules.score(black)
-        threes *= _sign(three_rules.sign, state.opened[side], canastas)
+        threes *= _sign(three_rules.sign, state.opened[unit], canastas)
         going_out = 0
-        if state.went_out is not None and rules.sides[state.went_out] == side:
+        if state.went_out is not None and seating[state.went_out] == unit:
             going_out = rules.going_out.bonus
             if state.concealed and rules.going_out.concealed_bonus is not None:
                 going_out = rules.going_out.concealed_bonus
-        set_aside_count = len(state.set_aside[side])
         schedule = rules.black_threes.set_aside_schedule
         set_aside = schedule[min(set_aside_count, len(schedule) - 1)] if set_aside_count else 0
         in_hand = 0

@@ -38,8 +38,30 @@ def classic_rules() -> canasta.Rules:
     return canasta.load_rules("classic")
 
 
-def position(**kwargs: Any) -> HandState:
-    """`canasta.build_position` with the classic rules."""
+def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
+    """`canasta.build_position` with the classic rules.
+
+    ``stock_top`` gives the top of the stock (top first); every card not placed
+    elsewhere follows it in deck order.
+    """
+    if stock_top is not None:
+        from collections import Counter
+
+        used = Counter(stock_top)
+        for key in ("hands", "threes"):
+            for cards in kwargs.get(key) or ():
+                used.update(cards)
+        used.update(kwargs.get("pile") or ())
+        for side in kwargs.get("melds") or ():
+            for meld in side:
+                used.update(meld)
+        rest = []
+        for card in canasta.Deck(classic_rules().deck).cards:
+            if used[card.code]:
+                used[card.code] -= 1
+            else:
+                rest.append(card.code)
+        kwargs["stock"] = list(stock_top) + rest
     return canasta.build_position(classic_rules(), **kwargs)
 
 
@@ -223,3 +245,26 @@ def play_random_hand(
         actions += 1
         if actions > 5000:
             raise InvariantError("a hand did not finish in 5000 actions")
+
+
+def short_stock(stock: list[str], *, dump: int = 3, **kwargs: Any) -> HandState:
+    """A classic position whose stock holds exactly ``stock`` (top first).
+
+    Every other unplaced card goes to seat ``dump``'s hand (red threes to its
+    laid-out threes), so that all 108 cards stay accounted for.
+    """
+    phase = kwargs.get("phase", "draw")
+    kwargs["phase"] = "meld"  # build without starting the turn, then start it below
+    state = position(stock_top=stock, **kwargs)
+    keep = len(stock)
+    extra, state.stock = state.stock[: len(state.stock) - keep], state.stock[len(state.stock) - keep :]
+    for card in extra:
+        if state.kinds[card] == int(Kind.RED_THREE):
+            state.threes[dump].append(card)
+        else:
+            state._to_hand(dump, card)
+    if phase == "draw":
+        state.drew_from_stock = False
+        state._begin_turn()
+    state._legal = None
+    return state

@@ -1,1 +1,72 @@
-"""Placeholder: this plugin is being written (issue 3); it contributes nothing yet."""
+"""The rule options of SPEC.md as stackable house-rule plugins.
+
+Each house rule is a small module of rule hooks that wraps the answer of the
+variant below it, so it stacks on any variant it fits:
+
+- ``black-three-freezes`` (`canasta_house_rules.black_three_freezes`), any variant;
+- ``wilds-at-most-naturals`` (`canasta_house_rules.wilds_at_most_naturals`), any variant;
+- ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
+- ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
+- ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only.
+"""
+
+from __future__ import annotations
+
+import canasta
+from canasta_house_rules import (
+    american_talon,
+    black_three_freezes,
+    cutthroat,
+    last_red_three_may_meld,
+    wilds_at_most_naturals,
+)
+
+__version__ = "1.0"
+
+HOUSE_RULES = (
+    canasta.HouseRule(
+        name="black-three-freezes",
+        description="A discarded or upcard black three freezes the pile until taken "
+        "(no effect where the pile is always frozen).",
+        plugins=(black_three_freezes,),
+        version=__version__,
+        source="SPEC.md §1 rule options (a reading of the 1950s rules)",
+    ),
+    canasta.HouseRule(
+        name="wilds-at-most-naturals",
+        description="A meld never holds more wild cards than naturals.",
+        plugins=(wilds_at_most_naturals,),
+        version=__version__,
+        source="SPEC.md §1 rule options",
+    ),
+    canasta.HouseRule(
+        name="last-red-three-may-meld",
+        description="When the last stock card is a red three, the player may meld (but not discard) first.",
+        plugins=(last_red_three_may_meld,),
+        version=__version__,
+        source="SPEC.md §1 rule options",
+    ),
+    canasta.HouseRule(
+        name="cutthroat",
+        description="The first player to take the pile plays alone against the other two as a partnership; "
+        "game to 7500.",
+        plugins=(cutthroat,),
+        applies_to=frozenset({"three-player"}),
+        version=__version__,
+        source="SPEC.md §3 rule option (pagat.com cutthroat canasta)",
+    ),
+    canasta.HouseRule(
+        name="american-talon",
+        description="Draw 1; after its initial meld a side takes 4 bonus cards if it melded first, 3 if second.",
+        plugins=(american_talon,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="SPEC.md §6 rule option (Canasta League of America)",
+    ),
+)
+
+
+@canasta.hookimpl
+def canasta_house_rules() -> list[canasta.HouseRule]:
+    """Contribute the house rules."""
+    return list(HOUSE_RULES)

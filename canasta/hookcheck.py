@@ -1,0 +1,310 @@
+"""Checks on plugins and on the answers of their hooks, with errors that name both.
+
+Two moments matter to a plugin author:
+
+- **Registration** (`check_plugin`): a hook implementation whose name is not a
+  hook (a misspelling), an argument the hook does not have, an argument with a
+  default value (pluggy never passes it), or a function named like a hook but
+  missing ``@canasta.hookimpl`` (pluggy would ignore it silently) is refused with
+  a `canasta.PluginError` naming the plugin and the hook.
+- **Compilation** (`ask`, used by `canasta.compile_rules`): an exception raised
+  inside a hook becomes a `canasta.PluginError` naming the plugin and the hook;
+  a missing answer or an answer of the wrong type (checked field by field for the
+  policy objects) becomes a `canasta.RulesError` naming the hook and the plugin
+  that answered.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import types
+import typing
+from enum import Enum
+from functools import cache
+from typing import Any, TypeVar
+
+import attrs
+import pluggy
+
+from canasta.errors import PluginError, RulesError
+from canasta.hookspecs import PROJECT
+
+__all__ = ["answering_plugin", "ask", "check_plugin", "hook_arguments", "plugin_label"]
+
+T = TypeVar("T")
+
+
+@cache
+def hook_arguments() -> dict[str, tuple[str, ...]]:
+    """Every hook of `canasta.hookspecs` and its argument names.
+
+    Returns:
+        ``{hook name: argument names}``.
+    """
+    from canasta import hookspecs
+
+    pm = pluggy.PluginManager(PROJECT)
+    pm.add_hookspecs(hookspecs)
+    result: dict[str, tuple[str, ...]] = {}
+    for name in dir(pm.hook):
+        caller = getattr(pm.hook, name)
+        if isinstance(caller, pluggy.HookCaller) and caller.spec is not None:
+            result[name] = tuple(caller.spec.argnames)
+    return result
+
+
+def plugin_label(plugin: object) -> str:
+    """A short name for a plugin object: its module name, or its class name.
+
+    Args:
+        plugin: A module, class or instance.
+
+    Returns:
+        The label.
+    """
+    name = getattr(plugin, "__name__", None)
+    return name if isinstance(name, str) else type(plugin).__name__
+
+
+def _suggest(name: str) -> str:
+    close = difflib.get_close_matches(name, hook_arguments(), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_plugin(plugin: object, name: str) -> None:
+    """Check a plugin's hook implementations against the hook specifications.
+
+    Args:
+        plugin: A module, class or instance holding ``@canasta.hookimpl`` functions.
+        name: How messages name the plugin (e.g. its module and the variant).
+
+    Raises:
+        PluginError: On an unknown (misspelled) hook, an argument the hook does
+            not have, an argument with a default value, or a function named
+            like a hook that lacks ``@canasta.hookimpl``.
+    """
+    specs = hook_arguments()
+    probe = pluggy.PluginManager(PROJECT)  # only to read the hookimpl markers
+    for attr in dir(plugin):
+        if attr.startswith("__"):
+            continue
+        try:
+            function = getattr(plugin, attr)
+        except Exception:  # a property that raises is not a hook
+            continue
+        if not callable(function):
+            continue
+        opts = probe.parse_hookimpl_opts(plugin, attr)
+        if opts is None:
+            # pluggy ignores unmarked functions: a forgotten decorator would silently do nothing.
+            if attr in specs and inspect.isroutine(function):
+                raise PluginError(
+                    f"plugin {name}: {attr} looks like a hook but is not marked with @canasta.hookimpl, "
+                    "so it would be ignored"
+                )
+            continue
+        hook = opts.get("specname") or attr
+        if hook not in specs:
+            if opts.get("optionalhook"):
+                continue
+            raise PluginError(f"plugin {name}: hook {hook!r} is not a canasta hook{_suggest(hook)}")
+        try:
+            parameters = inspect.signature(function).parameters.values()
+        except (TypeError, ValueError):  # builtins without a signature: let pluggy judge
+            continue
+        for parameter in parameters:
+            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                raise PluginError(f"plugin {name}: hook {hook} must name its arguments, not take *args/**kwargs")
+            if parameter.default is not parameter.empty:
+                raise PluginError(
+                    f"plugin {name}: hook {hook} gives argument {parameter.name!r} a default value; "
+                    "hooks are always called with their arguments, so remove the default"
+                )
+            if parameter.name not in specs[hook] and parameter.name not in ("self", "cls"):
+                accepted = ", ".join(specs[hook]) or "none"
+                raise PluginError(
+                    f"plugin {name}: hook {hook} takes an argument {parameter.name!r} that the hook does not "
+                    f"have (its arguments: {accepted})"
+                )
+
+
+def register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Check a plugin, then register it in a manager.
+
+    Args:
+        pm: The manager (with the canasta hook specifications added).
+        plugin: The plugin object.
+        name: Its name in the manager and in messages.
+
+    Raises:
+        PluginError: If the plugin fails `check_plugin` or pluggy refuses it.
+    """
+    check_plugin(plugin, name)
+    try:
+        pm.register(plugin, name=name)
+        pm.check_pending()
+    except (pluggy.PluginValidationError, ValueError) as exc:
+        raise PluginError(f"plugin {name} cannot be registered: {exc}") from exc
+
+
+# --- asking a hook -------------------------------------------------------------------------
+
+
+def _impls(pm: pluggy.PluginManager, hook: str) -> list[pluggy.HookImpl]:
+    caller: pluggy.HookCaller = getattr(pm.hook, hook)
+    return list(caller.get_hookimpls())
+
+
+def _raiser(pm: pluggy.PluginManager, hook: str, exc: BaseException) -> str:
+    """The plugin whose hook function raised, found by its frame in the traceback."""
+    codes = {
+        impl.function.__code__: impl.plugin_name for impl in _impls(pm, hook) if hasattr(impl.function, "__code__")
+    }
+    culprit = None
+    tb = exc.__traceback__
+    while tb is not None:  # the innermost matching frame is the one that raised
+        culprit = codes.get(tb.tb_frame.f_code, culprit)
+        tb = tb.tb_next
+    return culprit or ", ".join(impl.plugin_name for impl in _impls(pm, hook)) or "?"
+
+
+def answering_plugin(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any] | None = None) -> str:
+    """Which plugin gives a hook's answer (for error messages).
+
+    The plain implementations are asked again in call order (hooks have no
+    side effects) until one answers; wrappers that may have changed the answer
+    are named too.
+
+    Args:
+        pm: The manager.
+        hook: The hook's name.
+        kwargs: The hook's arguments (``players`` is recomputed if missing).
+
+    Returns:
+        A phrase such as ``"plugin 'my_variant.rules (variant mine)'"``.
+    """
+    impls = _impls(pm, hook)
+    kwargs = dict(kwargs or {})
+    if "players" in hook_arguments().get(hook, ()) and "players" not in kwargs:
+        try:
+            kwargs["players"] = pm.hook.canasta_players()
+        except Exception:
+            return "an unknown plugin"
+    wrappers = [i.plugin_name for i in impls if i.wrapper or i.hookwrapper]
+    answer = "no plugin"
+    for impl in reversed(impls):  # pluggy calls the last registered first
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        try:
+            value = impl.function(*[kwargs[a] for a in impl.argnames])
+        except Exception:
+            continue
+        if value is not None:
+            answer = f"plugin {impl.plugin_name!r}"
+            break
+    if wrappers:
+        answer += f", changed by wrapper(s) in {', '.join(repr(w) for w in reversed(wrappers))}"
+    return answer
+
+
+def ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -> T:
+    """Call a ``firstresult`` hook once and check the answer's type.
+
+    Args:
+        pm: The manager.
+        hook: The hook's name.
+        expected: The type the answer must have; for attrs classes every field is
+            checked against its annotation too.
+        **kwargs: The hook's arguments.
+
+    Returns:
+        The answer.
+
+    Raises:
+        PluginError: If a hook implementation raised (names the plugin and hook).
+        RulesError: If nobody answers, or the answer has the wrong type.
+    """
+    caller = getattr(pm.hook, hook)
+    try:
+        answer = caller(**kwargs)
+    except Exception as exc:  # a plugin raised: name it and the hook
+        raise PluginError(
+            f"hook {hook} of plugin {_raiser(pm, hook, exc)!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if answer is None:
+        raise RulesError(f"no plugin answers {hook}; the variant must state it")
+    problem = _mismatch(answer, expected)
+    if problem is None and attrs.has(type(answer)):
+        problem = _field_mismatch(answer)
+    if problem is not None:
+        raise RulesError(f"hook {hook} returned {problem} (answer from {answering_plugin(pm, hook, kwargs)})")
+    return answer  # type: ignore[no-any-return]
+
+
+def _name(tp: object) -> str:
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def _mismatch(value: object, tp: Any) -> str | None:
+    """Why ``value`` is not of type ``tp``, or None if it is (a small runtime type check)."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is Any or tp is object:
+        return None
+    if tp is None or tp is type(None):
+        return None if value is None else f"{value!r}, expected None"
+    if origin in (typing.Union, types.UnionType):
+        problems = [_mismatch(value, a) for a in args]
+        return None if any(p is None for p in problems) else f"{value!r}, expected {_name(tp)}"
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return f"{value!r} ({type(value).__name__}), expected a tuple"
+        items = args if not (len(args) == 2 and args[1] is Ellipsis) else (args[0],) * len(value)
+        if len(items) != len(value):
+            return f"{value!r}, expected a tuple of {len(items)} items"
+        for item, item_tp in zip(value, items, strict=True):
+            problem = _mismatch(item, item_tp)
+            if problem is not None:
+                return f"{value!r}: item {problem}"
+        return None
+    if origin in (frozenset, set):
+        if not isinstance(value, frozenset):
+            return f"{value!r} ({type(value).__name__}), expected a frozenset"
+        for item in value:
+            problem = _mismatch(item, args[0]) if args else None
+            if problem is not None:
+                return f"{value!r}: item {problem}"
+        return None
+    if isinstance(tp, type):
+        if tp is int and isinstance(value, bool):
+            return f"{value!r} (bool), expected int"
+        if tp is bool and not isinstance(value, bool):
+            return f"{value!r} ({type(value).__name__}), expected bool"
+        if issubclass(tp, Enum) and issubclass(tp, int) and isinstance(value, int) and not isinstance(value, bool):
+            return None if value in tp._value2member_map_ else f"{value!r}, expected a {tp.__name__}"
+        if not isinstance(value, tp):
+            return f"{value!r} ({type(value).__name__}), expected {tp.__name__}"
+    return None
+
+
+@cache
+def _field_types(cls: Any) -> dict[str, Any]:
+    import canasta.cards
+    import canasta.rules
+
+    namespace = {**vars(canasta.cards), **vars(canasta.rules), **vars(inspect.getmodule(cls) or canasta.rules)}
+    return typing.get_type_hints(cls, globalns=namespace)
+
+
+def _field_mismatch(value: object) -> str | None:
+    cls: Any = type(value)
+    try:
+        hints = _field_types(cls)
+    except Exception:  # an annotation we cannot resolve: skip the deep check
+        return None
+    for field in attrs.fields(cls):
+        problem = _mismatch(getattr(value, field.name), hints.get(field.name, Any))
+        if problem is not None:
+            return f"{cls.__name__} whose {field.name} is {problem}"
+    return None

@@ -1,0 +1,748 @@
+"""Game records and observations as JSON.
+
+A game record is what it takes to replay a game exactly: the variant (name and
+version), the house rules (names and versions), the seed, the seats, and the
+list of actions; the hands' totals and the final scores are stored too, for
+quick reading, and are checked on replay. Loading treats the file as untrusted:
+wrong types, unknown or missing keys, truncated JSON and any action that is
+illegal at its point raise `RecordError`, which names where (a JSON path, or a
+hand number and action index).
+
+Record format, version 1 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+as a JSON Schema)::
+
+    {
+      "format": "canasta-record",
+      "format_version": 1,
+      "variant": {"name": "classic", "version": "1.0"},
+      "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
+      "seed": 1,
+      "seats": ["you", "greedy", "greedy", "greedy"],
+      "actions": [{"type": "draw"}, {"type": "discard", "kind": "b3"}, ...],
+      "hands": [{"actions": 212, "totals": [1205, -35]}, ...],
+      "final_scores": [5105, 3020],
+      "complete": true
+    }
+
+Actions serialise losslessly (`action_to_json` / `action_from_json`)::
+
+    {"type": "draw"}
+    {"type": "take", "naturals": 2, "twos": 0, "jokers": 0}
+    {"type": "meld", "rank": "K", "naturals": 2, "twos": 1, "jokers": 0}
+    {"type": "discard", "kind": "7"}
+    {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "retract"}   {"type": "end"}
+
+Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
+``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
+A later format version will only add keys; a reader refuses versions it does not know.
+
+Per-seat observations (`observation_to_json`) use the same card and action
+notation, so a bot in any language can read its view of the table and answer
+with one of the ``legal_actions`` it was given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.cards import Card, Kind, kind_from_symbol
+from canasta.errors import CanastaError
+from canasta.game import Game
+from canasta.observation import MeldView, Observation
+from canasta.registry import Registry, default_registry
+from canasta.scoring import HandScore
+
+__all__ = [
+    "OBSERVATION_FORMAT_VERSION",
+    "RECORD_FORMAT_VERSION",
+    "RECORD_SCHEMA",
+    "GameRecord",
+    "GameRecorder",
+    "RecordError",
+    "ReplayStep",
+    "action_from_json",
+    "action_to_json",
+    "load_record",
+    "observation_to_json",
+    "record_from_json",
+    "replay",
+    "save_record",
+]
+
+#: Version of the record format written by this library.
+RECORD_FORMAT_VERSION = 1
+#: Version of the observation JSON written by `observation_to_json`.
+OBSERVATION_FORMAT_VERSION = 1
+_RECORD_FORMAT = "canasta-record"
+
+
+class RecordError(CanastaError, ValueError):
+    """A game record is malformed, or an action in it is illegal at its point.
+
+    Attributes:
+        where: Where the problem is: a JSON path such as ``actions[12].rank``,
+            or ``hand 2, action 31 (actions[412])``.
+        message: What is wrong.
+        hand: The hand number (0-based) for an illegal action, else ``None``.
+        index: The action's index in ``actions`` for a bad action, else ``None``.
+    """
+
+    def __init__(self, where: str, message: str, *, hand: int | None = None, index: int | None = None) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+        self.message = message
+        self.hand = hand
+        self.index = index
+
+
+# --- actions ---------------------------------------------------------------------------
+
+_ACTION_KEYS: dict[str, dict[str, type]] = {
+    "draw": {},
+    "take": {"naturals": int, "twos": int, "jokers": int},
+    "meld": {"rank": str, "naturals": int, "twos": int, "jokers": int},
+    "discard": {"kind": str},
+    "ask": {},
+    "answer": {"yes": bool},
+    "retract": {},
+    "end": {},
+}
+_SIMPLE: dict[str, Action] = {
+    "draw": DrawStock(),
+    "ask": AskGoOut(),
+    "retract": Retract(),
+    "end": EndHand(),
+}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """Serialise an action losslessly.
+
+    Args:
+        action: The action.
+
+    Returns:
+        A JSON-ready dict (see the module docs for the shapes).
+
+    Raises:
+        TypeError: If ``action`` is not a canasta action.
+    """
+    if isinstance(action, Meld):
+        return {
+            "type": "meld",
+            "rank": action.rank.symbol,
+            "naturals": action.naturals,
+            "twos": action.twos,
+            "jokers": action.jokers,
+        }
+    if isinstance(action, TakePile):
+        return {"type": "take", "naturals": action.naturals, "twos": action.twos, "jokers": action.jokers}
+    if isinstance(action, Discard):
+        return {"type": "discard", "kind": action.kind.symbol}
+    if isinstance(action, AnswerGoOut):
+        return {"type": "answer", "yes": action.yes}
+    if isinstance(action, (DrawStock, AskGoOut, Retract, EndHand)):
+        return {"type": action.name}
+    raise TypeError(f"not a canasta action: {action!r}")
+
+
+def action_from_json(data: object, where: str = "action") -> Action:
+    """Parse an action written by `action_to_json`, validating it strictly.
+
+    Args:
+        data: The decoded JSON value.
+        where: Where it is, for error messages.
+
+    Returns:
+        The action.
+
+    Raises:
+        RecordError: If the value is not a well-formed action (the legality of
+            the action is not checked here).
+    """
+    if not isinstance(data, dict):
+        raise RecordError(where, f"expected an object, got {_type_name(data)}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+        raise RecordError(f"{where}.type", f"expected one of {sorted(_ACTION_KEYS)}, got {kind!r}")
+    spec = _ACTION_KEYS[kind]
+    _check_keys(data, {"type", *spec}, set(spec) | {"type"}, where)
+    for key, expected in spec.items():
+        value = data[key]
+        if expected is int:
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 200:
+                raise RecordError(f"{where}.{key}", f"expected a count (an integer 0 to 200), got {value!r}")
+        elif not isinstance(value, expected):
+            raise RecordError(f"{where}.{key}", f"expected {expected.__name__}, got {_type_name(value)}")
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    if kind == "take":
+        return TakePile(data["naturals"], data["twos"], data["jokers"])
+    if kind == "answer":
+        return AnswerGoOut(data["yes"])
+    if kind == "discard":
+        return Discard(_kind(data["kind"], f"{where}.kind"))
+    return Meld(_kind(data["rank"], f"{where}.rank"), data["naturals"], data["twos"], data["jokers"])
+
+
+def _kind(symbol: str, where: str) -> Kind:
+    try:
+        return kind_from_symbol(symbol)
+    except ValueError as exc:
+        raise RecordError(where, str(exc)) from None
+
+
+def _type_name(value: object) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer"}
+    if value is None:
+        return "null"
+    return names.get(type(value), type(value).__name__)
+
+
+def _check_keys(data: Mapping[str, Any], allowed: set[str], required: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RecordError(where, f"unknown key(s) {', '.join(map(repr, unknown))}; allowed: {sorted(allowed)}")
+    missing = sorted(required - set(data))
+    if missing:
+        raise RecordError(where, f"missing key(s) {', '.join(map(repr, missing))}")
+
+
+# --- observations ----------------------------------------------------------------------
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [c.code for c in cards]
+
+
+def _meld_json(meld: MeldView) -> dict[str, Any]:
+    return {
+        "rank": meld.rank.symbol,
+        "cards": _cards(meld.cards),
+        "naturals": meld.naturals,
+        "twos": meld.twos,
+        "jokers": meld.jokers,
+        "canasta": meld.is_canasta,
+    }
+
+
+def observation_to_json(obs: Observation) -> dict[str, Any]:
+    """A seat's observation as a JSON-ready dict, for bots in any language.
+
+    Cards are codes such as ``"QH"``, ``"TS"``, ``"3D"`` and ``"*"`` (joker);
+    kinds and actions use the notation of `action_to_json`. A bot answers with
+    one element of ``legal_actions`` (parse it back with `action_from_json`).
+
+    Args:
+        obs: The observation (`canasta.Game.observation` or `HandState.observation`).
+
+    Returns:
+        A dict with ``format``, ``format_version`` and every field of `canasta.Observation`.
+    """
+    return {
+        "format": "canasta-observation",
+        "format_version": OBSERVATION_FORMAT_VERSION,
+        "seat": obs.seat,
+        "side": obs.side,
+        "hand": _cards(obs.hand),
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "pile": _cards(obs.pile),
+        "pile_frozen": obs.pile_frozen,
+        "melds": [[_meld_json(m) for m in side] for side in obs.melds],
+        "threes": [_cards(t) for t in obs.threes],
+        "set_aside": [_cards(s) for s in obs.set_aside],
+        "scores": list(obs.scores),
+        "minimum_needed": obs.minimum_needed,
+        "acting_seat": obs.acting_seat,
+        "phase": obs.phase,
+        "legal_actions": [action_to_json(a) for a in obs.legal_actions],  # type: ignore[arg-type]
+    }
+
+
+# --- records ---------------------------------------------------------------------------
+
+
+def _ints(value: Sequence[int]) -> tuple[int, ...]:
+    return tuple(value)
+
+
+@frozen
+class GameRecord:
+    """A recorded game (see the module docs for the JSON form).
+
+    Attributes:
+        variant: The variant's name.
+        variant_version: The variant's version when the game was played.
+        house_rules: ``(name, version)`` of each house rule, in stacking order.
+        seed: The game's seed.
+        seats: Who played each seat (bot names, ``"you"``, or any label).
+        actions: Every action, in order, across all hands.
+        hand_totals: Each finished hand's totals per side.
+        hand_lengths: Number of actions in each finished hand.
+        final_scores: Each side's total at the end of the record.
+        complete: Whether the game was played to its end.
+    """
+
+    variant: str
+    variant_version: str
+    house_rules: tuple[tuple[str, str], ...]
+    seed: int
+    seats: tuple[str, ...]
+    actions: tuple[Action, ...]
+    hand_totals: tuple[tuple[int, ...], ...]
+    hand_lengths: tuple[int, ...]
+    final_scores: tuple[int, ...] = field(converter=_ints)
+    complete: bool = True
+
+    @property
+    def house_rule_names(self) -> tuple[str, ...]:
+        """The house rules' names."""
+        return tuple(name for name, _ in self.house_rules)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (format version `RECORD_FORMAT_VERSION`)."""
+        return {
+            "format": _RECORD_FORMAT,
+            "format_version": RECORD_FORMAT_VERSION,
+            "variant": {"name": self.variant, "version": self.variant_version},
+            "house_rules": [{"name": n, "version": v} for n, v in self.house_rules],
+            "seed": self.seed,
+            "seats": list(self.seats),
+            "actions": [action_to_json(a) for a in self.actions],
+            "hands": [
+                {"actions": length, "totals": list(totals)}
+                for length, totals in zip(self.hand_lengths, self.hand_totals, strict=True)
+            ],
+            "final_scores": list(self.final_scores),
+            "complete": self.complete,
+        }
+
+    def dumps(self, *, indent: int | None = None) -> str:
+        """The record as JSON text.
+
+        Args:
+            indent: Indentation for pretty printing (``None``: one line per action list).
+
+        Returns:
+            The JSON text.
+        """
+        return json.dumps(self.to_json(), indent=indent)
+
+    def new_game(self, registry: Registry | None = None) -> Game:
+        """A fresh game with this record's variant, house rules and seed.
+
+        Args:
+            registry: Where to look the names up (default: the process-wide registry).
+
+        Returns:
+            The game before its first action.
+        """
+        return Game(self.variant, self.house_rule_names, seed=self.seed, registry=registry)
+
+
+class GameRecorder:
+    """Plays a game and records it: use `apply` instead of ``game.apply``.
+
+    Args:
+        game: A game created with a variant name and seed (not `Game.from_hand`)
+            and not yet played.
+        seats: Labels of the players, one per seat.
+        registry: The registry the game's names come from (for versions).
+
+    Attributes:
+        game: The game being recorded.
+    """
+
+    def __init__(self, game: Game, seats: Sequence[str] | None = None, *, registry: Registry | None = None) -> None:
+        registry = registry or default_registry()
+        players = game.rules.players
+        self.game = game
+        self._seats = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(players))
+        if len(self._seats) != players:
+            raise ValueError(f"{len(self._seats)} seat labels for {players} players")
+        self._variant_version = registry.variant(game.rules.variant).version
+        self._house_rules = tuple((h, registry.house_rule(h).version) for h in game.rules.house_rules)
+        self._actions: list[Action] = []
+        # A hand can end on its deal, before any action: it counts 0 actions.
+        self._lengths: list[int] = [0] * len(game.results)
+        self._in_hand = 0
+
+    def apply(self, action: Action) -> HandScore | None:
+        """Apply an action to the game and record it.
+
+        Args:
+            action: The action.
+
+        Returns:
+            The finished hand's score if the action ended a hand.
+        """
+        result = self.game.apply(action)  # raises before recording if illegal
+        self._actions.append(action)
+        self._in_hand += 1
+        for _ in range(len(self.game.results) - len(self._lengths)):
+            self._lengths.append(self._in_hand)
+            self._in_hand = 0
+        return result
+
+    def record(self) -> GameRecord:
+        """The record of the game so far."""
+        return GameRecord(
+            variant=self.game.rules.variant,
+            variant_version=self._variant_version,
+            house_rules=self._house_rules,
+            seed=self.game.seed,
+            seats=self._seats,
+            actions=tuple(self._actions),
+            hand_totals=tuple(r.totals for r in self.game.results),
+            hand_lengths=tuple(self._lengths),
+            final_scores=tuple(self.game.scores),
+            complete=self.game.is_over,
+        )
+
+
+_RECORD_KEYS = {
+    "format",
+    "format_version",
+    "variant",
+    "house_rules",
+    "seed",
+    "seats",
+    "actions",
+    "hands",
+    "final_scores",
+    "complete",
+}
+
+
+def _expect(value: object, expected: type | tuple[type, ...], where: str, what: str) -> Any:
+    ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in _as_tuple(expected))
+    if not ok:
+        raise RecordError(where, f"expected {what}, got {_type_name(value)}")
+    return value
+
+
+def _as_tuple(expected: type | tuple[type, ...]) -> tuple[type, ...]:
+    return expected if isinstance(expected, tuple) else (expected,)
+
+
+def _int_list(value: object, where: str) -> tuple[int, ...]:
+    items = _expect(value, list, where, "an array of integers")
+    return tuple(_expect(v, int, f"{where}[{i}]", "an integer") for i, v in enumerate(items))
+
+
+def _name_version(value: object, where: str) -> tuple[str, str]:
+    data = _expect(value, dict, where, "an object")
+    _check_keys(data, {"name", "version"}, {"name", "version"}, where)
+    return (
+        _expect(data["name"], str, f"{where}.name", "a string"),
+        _expect(data["version"], str, f"{where}.version", "a string"),
+    )
+
+
+def record_from_json(
+    data: object, *, validate: bool = True, registry: Registry | None = None, check_versions: bool = True
+) -> GameRecord:
+    """Build a record from decoded JSON, validating it as untrusted input.
+
+    Args:
+        data: The decoded JSON value.
+        validate: Also replay every action (re-checking each) and compare the
+            stored totals and final scores with the replay's.
+        registry: Where to look the variant and house rules up.
+        check_versions: Refuse a record whose variant or house-rule versions
+            differ from the installed ones (only when validating).
+
+    Returns:
+        The record.
+
+    Raises:
+        RecordError: If anything is malformed or illegal; the message names where.
+    """
+    root = _expect(data, dict, "record", "a JSON object")
+    _check_keys(root, _RECORD_KEYS, _RECORD_KEYS, "record")
+    if root["format"] != _RECORD_FORMAT:
+        raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {root['format']!r}")
+    version = _expect(root["format_version"], int, "format_version", "an integer")
+    if version != RECORD_FORMAT_VERSION:
+        raise RecordError("format_version", f"this library reads version {RECORD_FORMAT_VERSION}, got {version}")
+    variant, variant_version = _name_version(root["variant"], "variant")
+    house_rules = tuple(
+        _name_version(h, f"house_rules[{i}]")
+        for i, h in enumerate(_expect(root["house_rules"], list, "house_rules", "an array"))
+    )
+    seed = _expect(root["seed"], int, "seed", "an integer")
+    seat_list = _expect(root["seats"], list, "seats", "an array")
+    seats = tuple(_expect(s, str, f"seats[{i}]", "a string") for i, s in enumerate(seat_list))
+    actions = tuple(
+        action_from_json(a, f"actions[{i}]")
+        for i, a in enumerate(_expect(root["actions"], list, "actions", "an array"))
+    )
+    hands = _expect(root["hands"], list, "hands", "an array")
+    lengths: list[int] = []
+    totals: list[tuple[int, ...]] = []
+    for i, hand in enumerate(hands):
+        where = f"hands[{i}]"
+        hand = _expect(hand, dict, where, "an object")
+        _check_keys(hand, {"actions", "totals"}, {"actions", "totals"}, where)
+        lengths.append(_expect(hand["actions"], int, f"{where}.actions", "an integer"))
+        totals.append(_int_list(hand["totals"], f"{where}.totals"))
+    record = GameRecord(
+        variant=variant,
+        variant_version=variant_version,
+        house_rules=house_rules,
+        seed=seed,
+        seats=seats,
+        actions=actions,
+        hand_totals=tuple(totals),
+        hand_lengths=tuple(lengths),
+        final_scores=_int_list(root["final_scores"], "final_scores"),
+        complete=_expect(root["complete"], bool, "complete", "a boolean"),
+    )
+    if validate:
+        verify_record(record, registry=registry, check_versions=check_versions)
+    return record
+
+
+def verify_record(record: GameRecord, *, registry: Registry | None = None, check_versions: bool = True) -> Game:
+    """Replay a record, re-checking every action and the stored scores.
+
+    Args:
+        record: The record.
+        registry: Where to look the names up.
+        check_versions: Refuse installed variant or house-rule versions that
+            differ from the record's.
+
+    Returns:
+        The game after the last action.
+
+    Raises:
+        RecordError: If an action is illegal at its point, or the stored
+            totals, lengths, seats or scores differ from the replay's.
+    """
+    game: Game | None = None
+    for step in replay(record, registry=registry, check_versions=check_versions):
+        game = step.game
+    if game is None:
+        game = _start(record, registry, check_versions)
+    if tuple(tuple(r.totals) for r in game.results) != record.hand_totals:
+        raise RecordError("hands", "the stored hand totals differ from the replay's")
+    if tuple(game.scores) != record.final_scores:
+        raise RecordError(
+            "final_scores", f"stored {list(record.final_scores)}, but the replay gives {list(game.scores)}"
+        )
+    if record.complete != game.is_over:
+        raise RecordError("complete", f"stored {record.complete}, but the replayed game is_over={game.is_over}")
+    return game
+
+
+def _start(record: GameRecord, registry: Registry | None, check_versions: bool) -> Game:
+    reg = registry or default_registry()
+    try:
+        installed = reg.variant(record.variant)
+        if check_versions and installed.version != record.variant_version:
+            raise RecordError(
+                "variant.version",
+                f"the record was played with {record.variant} {record.variant_version}, "
+                f"installed is {installed.version}",
+            )
+        for i, (name, version) in enumerate(record.house_rules):
+            rule = reg.house_rule(name)
+            if check_versions and rule.version != version:
+                raise RecordError(
+                    f"house_rules[{i}].version",
+                    f"the record was played with {name} {version}, installed is {rule.version}",
+                )
+        game = record.new_game(reg)
+    except RecordError:
+        raise
+    except CanastaError as exc:
+        raise RecordError("variant", str(exc)) from None
+    if len(record.seats) != game.rules.players:
+        raise RecordError("seats", f"{len(record.seats)} seats for a {game.rules.players}-player variant")
+    return game
+
+
+@frozen
+class ReplayStep:
+    """One step of a replay: the game right after an action.
+
+    Attributes:
+        index: The action's index in the record.
+        hand: The hand number the action was played in.
+        seat: The seat that played it.
+        action: The action.
+        game: The game after it (the same object at every step: copy it to keep it).
+        hand_score: The finished hand's score if the action ended a hand.
+    """
+
+    index: int
+    hand: int
+    seat: int
+    action: Action
+    game: Game
+    hand_score: HandScore | None
+
+
+def replay(
+    record: GameRecord, *, registry: Registry | None = None, check_versions: bool = True
+) -> Iterator[ReplayStep]:
+    """Step through a record, re-checking every action.
+
+    Args:
+        record: The record.
+        registry: Where to look the names up.
+        check_versions: Refuse installed versions that differ from the record's.
+
+    Yields:
+        A `ReplayStep` after each action.
+
+    Raises:
+        RecordError: When an action is illegal at its point (naming the hand and
+            action index), or the stored hand lengths disagree with the replay.
+    """
+    game = _start(record, registry, check_versions)
+    in_hand = 0
+    checked = _check_lengths(record, game, 0, 0, None)
+    for index, action in enumerate(record.actions):
+        hand_number = game.hand_number
+        if game.is_over:
+            raise RecordError(f"actions[{index}]", "the game is already over", hand=hand_number, index=index)
+        seat = game.seat
+        if not game.is_legal(action):
+            try:
+                game.check(action)
+                reason = "illegal"
+            except CanastaError as exc:
+                reason = str(exc)
+            raise RecordError(
+                f"hand {hand_number}, action {in_hand} (actions[{index}])",
+                f"seat {seat} cannot {action}: {reason}",
+                hand=hand_number,
+                index=index,
+            )
+        hand_score = game.apply(action)
+        in_hand += 1
+        if hand_score is not None:
+            checked = _check_lengths(record, game, checked, in_hand, index)
+            in_hand = 0
+        yield ReplayStep(index, hand_number, seat, action, game, hand_score)
+
+
+def _check_lengths(record: GameRecord, game: Game, checked: int, in_hand: int, index: int | None) -> int:
+    """Compare the stored action counts of newly finished hands with the replay's; return hands checked."""
+    for number in range(checked, len(game.results)):
+        # A hand can end on its deal (no action): every hand after the first new one has 0 actions.
+        played = in_hand if number == checked else 0
+        stored = record.hand_lengths[number] if number < len(record.hand_lengths) else None
+        if stored != played:
+            raise RecordError(
+                f"hands[{number}].actions",
+                f"stored {stored}, but hand {number} ended after {played} actions",
+                hand=number,
+                index=index,
+            )
+    return len(game.results)
+
+
+def save_record(record: GameRecord, path: str | Path) -> None:
+    """Write a record as JSON.
+
+    Args:
+        record: The record.
+        path: The file to write.
+    """
+    Path(path).write_text(record.dumps(indent=None) + "\n", encoding="utf-8")
+
+
+def load_record(
+    path: str | Path, *, validate: bool = True, registry: Registry | None = None, check_versions: bool = True
+) -> GameRecord:
+    """Read and validate a record (untrusted input).
+
+    Args:
+        path: The file.
+        validate: Replay it, re-checking every action and the stored scores.
+        registry: Where to look the names up.
+        check_versions: Refuse installed variant versions that differ from the record's.
+
+    Returns:
+        The record.
+
+    Raises:
+        RecordError: If the file is not valid JSON (e.g. truncated), does not
+            follow the schema, or holds an illegal action.
+        OSError: If the file cannot be read.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})") from None
+    return record_from_json(data, validate=validate, registry=registry, check_versions=check_versions)
+
+
+def _action_schema() -> dict[str, Any]:
+    count = {"type": "integer", "minimum": 0, "maximum": 200}
+    kind = {"type": "string", "enum": [k.symbol for k in Kind]}
+    variants = []
+    for name, keys in _ACTION_KEYS.items():
+        props: dict[str, Any] = {"type": {"const": name}}
+        for key, typ in keys.items():
+            if key in ("rank", "kind"):
+                props[key] = kind
+            elif typ is bool:
+                props[key] = {"type": "boolean"}
+            else:
+                props[key] = count
+        variants.append(
+            {"type": "object", "properties": props, "required": ["type", *keys], "additionalProperties": False}
+        )
+    return {"oneOf": variants}
+
+
+def _name_version_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "version": {"type": "string"}},
+        "required": ["name", "version"],
+        "additionalProperties": False,
+    }
+
+
+_INT_ARRAY = {"type": "array", "items": {"type": "integer"}}
+
+#: The record format (version `RECORD_FORMAT_VERSION`) as a JSON Schema (draft 2020-12).
+RECORD_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "canasta game record",
+    "type": "object",
+    "properties": {
+        "format": {"const": _RECORD_FORMAT},
+        "format_version": {"const": RECORD_FORMAT_VERSION},
+        "variant": _name_version_schema(),
+        "house_rules": {"type": "array", "items": _name_version_schema()},
+        "seed": {"type": "integer"},
+        "seats": {"type": "array", "items": {"type": "string"}},
+        "actions": {"type": "array", "items": _action_schema()},
+        "hands": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"actions": {"type": "integer", "minimum": 0}, "totals": _INT_ARRAY},
+                "required": ["actions", "totals"],
+                "additionalProperties": False,
+            },
+        },
+        "final_scores": _INT_ARRAY,
+        "complete": {"type": "boolean"},
+    },
+    "required": sorted(_RECORD_KEYS),
+    "additionalProperties": False,
+}

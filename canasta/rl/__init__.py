@@ -1,0 +1,31 @@
+"""Reinforcement-learning interface: fixed action ids, legal masks, array observations, a PettingZoo env.
+
+Install the optional dependencies with ``pip install 'canasta[rl]'`` (numpy,
+gymnasium, pettingzoo). ``import canasta`` never needs them; importing
+``canasta.rl`` without them raises an `ImportError` that names the extra.
+
+- `ActionSpace`: every action of a compiled rule set as a fixed integer id,
+  and the boolean legal-action mask of any state.
+- `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector.
+- `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
+"""
+
+from __future__ import annotations
+
+_MISSING = []
+for _name in ("numpy", "gymnasium", "pettingzoo"):
+    try:
+        __import__(_name)
+    except ImportError:  # pragma: no cover - depends on the environment
+        _MISSING.append(_name)
+if _MISSING:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        f"canasta.rl needs the optional dependencies {', '.join(_MISSING)}; "
+        "install them with: pip install 'canasta[rl]'"
+    )
+
+from canasta.rl.actions import ActionSpace, ActionSpaceError  # noqa: E402
+from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
+from canasta.rl.observations import ObservationEncoder  # noqa: E402
+
+__all__ = ["ActionSpace", "ActionSpaceError", "CanastaEnv", "ObservationEncoder", "env", "raw_env"]

@@ -1,0 +1,238 @@
+"""Fixed integer ids for every action of a rule set, and legal-action masks.
+
+The id layout of a compiled `canasta.Rules` is fixed and documented (see
+`ActionSpace`): the non-meld actions come first, at the same ids in every
+variant, then one id per meld shape the rules allow. Ids are derived from the
+rules' numbers (deck size, wild-card limits, meld size caps), never from a
+variant's name, so a new variant or house rule gets its own space for free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    Retract,
+    TakePile,
+)
+from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
+from canasta.errors import CanastaError
+from canasta.rules import Rules
+
+__all__ = ["FIXED_ACTIONS", "MELD_OFFSET", "ActionSpace", "ActionSpaceError", "HasLegalActions"]
+
+
+class ActionSpaceError(CanastaError):
+    """An action or id is outside a rule set's action space.
+
+    For an id this is a caller error; for an action the engine listed as legal it
+    is a bug in the action space (or in a variant that added an action kind it
+    does not know), and the message says so.
+    """
+
+
+class HasLegalActions(Protocol):
+    """Anything with a ``legal_actions()`` list: `canasta.Game` or `canasta.HandState`."""
+
+    def legal_actions(self) -> list[Action]:
+        """The acting seat's legal actions."""
+        ...
+
+
+#: The actions at ids ``0 .. MELD_OFFSET - 1``, identical in every variant:
+#: draw (0), the four ways to take the pile (1-4), a discard of each kind by
+#: `Kind` value (5-19), ask (20), answer yes (21), answer no (22), retract (23),
+#: end the hand (24).
+FIXED_ACTIONS: tuple[Action, ...] = (
+    DrawStock(),
+    TakePile(2, 0, 0),
+    TakePile(1, 1, 0),
+    TakePile(1, 0, 1),
+    TakePile(0, 0, 0),
+    *(Discard(Kind(k)) for k in range(KIND_COUNT)),
+    AskGoOut(),
+    AnswerGoOut(True),
+    AnswerGoOut(False),
+    Retract(),
+    EndHand(),
+)
+
+#: The id of the first meld action.
+MELD_OFFSET: int = len(FIXED_ACTIONS)
+
+
+def _meld_shapes(rules: Rules) -> list[Meld]:
+    """Every ``Meld`` the engine can list under these rules, in id order.
+
+    The bounds are what the engine itself respects (see ``HandState._meld_phase_actions``):
+    never more naturals of a rank than the deck holds, never more 2s or jokers
+    than the deck holds, never more wild cards added to a natural meld than
+    ``max_wilds``, never a meld larger than ``max_size``, no wild card on a
+    ``natural_only`` rank, wild melds and black-three melds only where allowed.
+    """
+    meld_rules = rules.melds
+    packs, deck_jokers = rules.deck.packs, rules.deck.jokers
+    per_rank = 4 * packs  # copies of one natural rank, and of the 2
+    cap = meld_rules.max_size if meld_rules.max_size is not None else per_rank + per_rank + deck_jokers
+    shapes: list[Meld] = []
+    for rank in NATURAL_KINDS:
+        wild_room = 0 if rank in meld_rules.natural_only else meld_rules.max_wilds
+        for n in range(min(per_rank, cap) + 1):
+            for t in range(min(per_rank, wild_room, cap - n) + 1):
+                for j in range(min(deck_jokers, wild_room - t, cap - n - t) + 1):
+                    if n + t + j:
+                        shapes.append(Meld(rank, n, t, j))
+    if meld_rules.wild_melds:
+        # A wild meld is not bound by max_wilds (it is all wild), only by max_size.
+        for t in range(min(per_rank, cap) + 1):
+            for j in range(min(deck_jokers, cap - t) + 1):
+                if t + j:
+                    shapes.append(Meld(Kind.JOKER, 0, t, j))
+    if meld_rules.black_threes_when_going_out:
+        # SPEC.md §1 "Going out": 3 or 4 black threes, no wild card.
+        for n in range(3, min(4, 2 * packs, cap) + 1):
+            shapes.append(Meld(Kind.BLACK_THREE, n, 0, 0))
+    return shapes
+
+
+class ActionSpace:
+    """The fixed integer encoding of every action under one compiled rule set.
+
+    Layout (stable; it only grows if the rules' numbers change):
+
+    - ids ``0 .. 24`` (`FIXED_ACTIONS`, the same in every variant): ``0``
+      `DrawStock`; ``1`` ``TakePile(2, 0, 0)``; ``2`` ``TakePile(1, 1, 0)``;
+      ``3`` ``TakePile(1, 0, 1)``; ``4`` ``TakePile(0, 0, 0)``; ``5 + k``
+      ``Discard(Kind(k))`` for ``k`` in ``0 .. 14``; ``20`` `AskGoOut`;
+      ``21`` ``AnswerGoOut(True)``; ``22`` ``AnswerGoOut(False)``; ``23``
+      `Retract`; ``24`` `EndHand`.
+    - ids ``25 ..`` (`MELD_OFFSET` on): ``Meld(rank, naturals, twos, jokers)``
+      for each natural rank from 4 to ace, then the wild meld (``rank=JOKER``,
+      if the rules allow wild melds), then black threes (``rank=BLACK_THREE``,
+      if the rules allow them when going out); within a rank, ordered by
+      naturals, then 2s, then jokers, all ascending. The counts run over every
+      shape the rules can produce: at most ``4 × packs`` naturals or 2s, at
+      most the deck's jokers, at most ``max_wilds`` wild cards added to a
+      natural meld (none for a ``natural_only`` rank), at most ``max_size``
+      cards, at least one card.
+
+    `to_id` and `to_action` are inverse on every action in the space; an
+    action outside it raises `ActionSpaceError` (for a legal action that would
+    be a bug, and the message says so).
+
+    Args:
+        rules: The compiled rules (`canasta.load_rules`, or ``game.rules``).
+
+    Attributes:
+        rules: The rules the space was built for.
+        actions: Every action, indexed by id.
+        size: Number of ids.
+    """
+
+    __slots__ = ("_ids", "actions", "rules", "size")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.actions: tuple[Action, ...] = FIXED_ACTIONS + tuple(_meld_shapes(rules))
+        self.size: int = len(self.actions)
+        self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        house = f" + {', '.join(self.rules.house_rules)}" if self.rules.house_rules else ""
+        return f"ActionSpace({self.rules.variant}{house}, size={self.size})"
+
+    def to_id(self, action: Action) -> int:
+        """The id of an action.
+
+        Args:
+            action: Any action of `canasta.actions`.
+
+        Returns:
+            Its id, in ``0 .. size - 1``.
+
+        Raises:
+            ActionSpaceError: If the action has no id under these rules.
+        """
+        try:
+            return self._ids[action]
+        except (KeyError, TypeError):
+            raise ActionSpaceError(
+                f"{action!r} is outside the action space of {self!r}; if the engine listed it as legal, "
+                "this is a bug in canasta.rl (please report it with the variant and house rules)"
+            ) from None
+
+    def to_action(self, action_id: object) -> Action:
+        """The action with an id.
+
+        Args:
+            action_id: An id (a Python or numpy integer).
+
+        Returns:
+            The action.
+
+        Raises:
+            ActionSpaceError: If the id is not an integer in ``0 .. size - 1``.
+        """
+        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
+            raise ActionSpaceError(f"action id must be an integer, got {action_id!r}")
+        index = int(action_id)
+        if not 0 <= index < self.size:
+            raise ActionSpaceError(f"action id {action_id!r} is outside 0..{self.size - 1} of {self!r}")
+        return self.actions[index]
+
+    def to_ids(self, actions: Iterable[Action]) -> list[int]:
+        """The ids of several actions (see `to_id`).
+
+        Args:
+            actions: Actions.
+
+        Returns:
+            Their ids, in order.
+        """
+        return [self.to_id(a) for a in actions]
+
+    def legal_ids(self, state: HasLegalActions) -> list[int]:
+        """The ids of the acting seat's legal actions, in the engine's order.
+
+        Args:
+            state: A `canasta.Game` or `canasta.HandState`.
+
+        Returns:
+            The ids.
+
+        Raises:
+            ActionSpaceError: If the engine lists an action outside the space (a bug).
+        """
+        return self.to_ids(state.legal_actions())
+
+    def legal_mask(self, state: HasLegalActions) -> npt.NDArray[np.bool_]:
+        """The legal-action mask: ``mask[i]`` is True exactly when id ``i`` is legal now.
+
+        Args:
+            state: A `canasta.Game` or `canasta.HandState` (all False once over).
+
+        Returns:
+            A boolean array of length `size`.
+
+        Raises:
+            ActionSpaceError: If the engine lists an action outside the space (a bug).
+        """
+        mask = np.zeros(self.size, dtype=np.bool_)
+        ids: Sequence[int] = self.legal_ids(state)
+        if ids:
+            mask[list(ids)] = True
+        return mask

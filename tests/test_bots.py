@@ -1,0 +1,123 @@
+"""Bots: random and greedy players pick legal actions, reproducibly, and finish games."""
+
+from __future__ import annotations
+
+import pytest
+
+import canasta
+from canasta import Discard, DrawStock, Kind, Meld, Retract, TakePile, UnknownNameError, build_position
+from canasta.bots import BOTS, Bot, GreedyBot, NoLegalActionError, RandomBot, make_bot
+
+
+def play(variant: str, bot: str, seed: int, max_hands: int = 3) -> tuple[canasta.Game, list[canasta.Action]]:
+    game = canasta.Game(variant, seed=seed)
+    bots = [make_bot(bot, (seed, s)) for s in range(game.rules.players)]
+    log = []
+    while not game.is_over and len(game.results) < max_hands:
+        action = bots[game.seat].choose(game.hand, game.seat)
+        assert action in game.legal_actions()
+        game.apply(action)
+        log.append(action)
+    return game, log
+
+
+def test_registered_bots_satisfy_protocol() -> None:
+    assert set(BOTS) >= {"random", "greedy"}
+    for name in BOTS:
+        assert isinstance(make_bot(name, 1), Bot)
+
+
+def test_unknown_bot_is_refused() -> None:
+    with pytest.raises(UnknownNameError, match="unknown bot 'nobody'"):
+        make_bot("nobody")
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_same_seed_same_game(bot: str) -> None:
+    first = play("classic", bot, 5, max_hands=1)
+    second = play("classic", bot, 5, max_hands=1)
+    assert first[1] == second[1]
+    assert first[0].scores == second[0].scores
+
+
+def test_greedy_bots_play_whole_classic_game() -> None:
+    game, _ = play("classic", "greedy", 11, max_hands=100)
+    assert game.is_over
+    assert max(game.scores) >= game.rules.target_score
+
+
+@pytest.mark.parametrize("variant", [v.name for v in canasta.available_variants()])
+def test_bots_play_every_variant(variant: str) -> None:
+    for bot in ("greedy", "random"):
+        game, log = play(variant, bot, 3, max_hands=1)
+        assert len(game.results) == 1 or game.is_over
+        assert log
+
+
+def test_greedy_never_retracts_in_a_game() -> None:
+    _, log = play("classic", "greedy", 2, max_hands=4)
+    assert Retract() not in log
+
+
+def test_greedy_takes_a_pile_it_can_use() -> None:
+    rules = canasta.load_rules("classic")
+    state = build_position(
+        rules,
+        hands=[["KH", "KS", "5C", "6D", "9H"], ["4C", "4S", "5S"], ["7C", "7S", "6S"], ["8C", "8S", "9S"]],
+        pile=["4D", "JD", "KD"],
+        melds=[[["QH", "QS", "QD"]], []],
+        phase="draw",
+        seat=0,
+    )
+    assert isinstance(GreedyBot(0).choose(state, 0), TakePile)
+
+
+def test_greedy_opening_only_when_minimum_is_reached() -> None:
+    rules = canasta.load_rules("classic")
+    # 5 5 5 counts 15, below the minimum of 50: the greedy bot discards instead of melding.
+    state = build_position(
+        rules,
+        hands=[["5H", "5S", "5C", "6D", "9H", "JC"], ["4C", "4S", "5S"], ["7C", "7S", "6S"], ["8C", "8S", "9S"]],
+        pile=["4D"],
+        phase="meld",
+        seat=0,
+    )
+    choice = GreedyBot(0).choose(state, 0)
+    assert isinstance(choice, Discard)
+    # With A A A + K K K (120 > 50) it melds.
+    state = build_position(
+        rules,
+        hands=[
+            ["AH", "AS", "AC", "KD", "KH", "KC", "9H", "JC"],
+            ["4C", "4S", "5S"],
+            ["7C", "7S", "6S"],
+            ["8C", "8S", "9S"],
+        ],
+        pile=["4D"],
+        phase="meld",
+        seat=0,
+    )
+    assert isinstance(GreedyBot(0).choose(state, 0), Meld)
+
+
+def test_greedy_discards_black_three_and_keeps_wilds() -> None:
+    rules = canasta.load_rules("classic")
+    state = build_position(
+        rules,
+        hands=[["3S", "2C", "*", "9H", "JC"], ["4C", "4S", "5S"], ["7C", "7S", "6S"], ["8C", "8S", "9S"]],
+        pile=["4D"],
+        melds=[[["QH", "QS", "QD"]], []],
+        phase="meld",
+        seat=0,
+    )
+    actions = state.legal_actions()
+    assert Discard(Kind.BLACK_THREE) in actions
+    choice = GreedyBot(0).choose(state, 0)
+    assert choice == Discard(Kind.BLACK_THREE)
+
+
+def test_bot_in_finished_hand_raises_typed_error() -> None:
+    game, _ = play("classic", "greedy", 1, max_hands=100)
+    with pytest.raises(NoLegalActionError):
+        RandomBot(0).choose(game.hand, 0)
+    assert isinstance(DrawStock(), DrawStock)

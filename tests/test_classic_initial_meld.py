@@ -1,0 +1,161 @@
+"""SPEC.md §1 "Initial meld": the minimum by score, what counts, provisional melds, the concealed exemption."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import accepted, classic_rules, position, refused
+
+from canasta import AskGoOut, Discard, DrawStock, HandEnd, Kind, Meld, Phase, Retract, RuleCode, TakePile
+
+K, Q, A, N9 = Kind.KING, Kind.QUEEN, Kind.ACE, Kind.NINE
+OTHERS = [["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]]
+
+
+@pytest.mark.parametrize(
+    ("score", "minimum"),
+    [(-5000, 15), (-5, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120), (9000, 120)],
+)
+def test_minimum_follows_the_score(score: int, minimum: int) -> None:
+    assert classic_rules().minimums.minimum_for(score) == minimum
+    state = position(hands=[["5C", "6C"], *OTHERS], scores=[score, 0])
+    assert state.minimums == [minimum, 50]
+    assert state.minimum_needed(0) == minimum
+
+
+def opening(hand: list[str], score: int = 0, **kwargs: object):  # type: ignore[no-untyped-def]
+    return position(hands=[hand, *OTHERS], scores=[score, 0], phase="meld", **kwargs)
+
+
+def test_melds_below_the_minimum_are_provisional_and_block_the_discard() -> None:
+    state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C"])
+    accepted(state, Meld(K, 3, 0, 0))  # 30 < 50
+    assert not state.opened[0] and state.minimum_needed(0) == 20
+    refused(state, Discard(Kind.FIVE), RuleCode.MINIMUM_NOT_MET)
+    assert Retract() in state.legal_actions()
+    accepted(state, Retract())
+    assert state.melds[0] == {} and state.sizes[0] == 7 and state.phase is Phase.MELD
+    refused(state, Retract(), RuleCode.NOTHING_TO_RETRACT)
+    # No second opening attempt this turn: every turn stays finite (no meld/retract cycle).
+    refused(state, Meld(K, 3, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    assert all(isinstance(a, Discard) or a == AskGoOut() for a in state.legal_actions())
+    accepted(state, Discard(Kind.FIVE))
+    assert state.seat == 1
+
+
+def test_after_a_pile_retract_the_side_may_open_from_the_hand() -> None:
+    hand = ["QH", "QS", "KH", "KS", "KD", "AH", "AS", "AD", "5C"]
+    state = pile_opening(hand, ["7C", "QD"], score=1500)  # minimum 90
+    accepted(state, TakePile(2, 0, 0))  # 30 < 90
+    accepted(state, Retract())
+    accepted(state, DrawStock())
+    accepted(state, Meld(K, 3, 0, 0))
+    accepted(state, Meld(A, 3, 0, 0))  # 30 + 60 = 90
+    assert state.opened[0]
+
+
+def test_several_melds_in_the_turn_add_up() -> None:
+    state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C", "6C"])
+    accepted(state, Meld(K, 3, 0, 0))
+    accepted(state, Meld(N9, 2, 1, 0))  # 30 + 20 + 20 = 70 >= 50
+    assert state.opened[0] and Retract() not in state.legal_actions()
+    accepted(state, Discard(Kind.FIVE))
+    assert state.seat == 1
+
+
+def test_exactly_the_minimum_is_enough() -> None:
+    state = opening(["KH", "KS", "KD", "KC", "9C", "5C"], score=-10)  # minimum 15
+    accepted(state, Meld(K, 3, 0, 0))  # 30 >= 15
+    assert state.opened[0]
+    high = opening(["AH", "AS", "2C", "9C", "5C"], score=1500)  # minimum 90
+    accepted(high, Meld(A, 2, 1, 0))  # 60
+    assert not high.opened[0]
+    refused(high, Discard(Kind.FIVE), RuleCode.MINIMUM_NOT_MET)
+
+
+def test_once_opened_either_partner_melds_freely() -> None:
+    state = position(
+        hands=[["5C", "6C"], ["4H", "5H", "6H"], ["QH", "QS", "QD", "8C", "7C"], ["4D", "5D", "6D"]],
+        melds=[[["AH", "AS", "AD"]], []],
+        seat=2,
+        phase="meld",
+    )
+    accepted(state, Meld(Q, 3, 0, 0))  # 30, no minimum any more
+    accepted(state, Discard(Kind.EIGHT))
+
+
+def pile_opening(hand: list[str], pile: list[str], score: int = 0):  # type: ignore[no-untyped-def]
+    return position(hands=[hand, *OTHERS], pile=pile, scores=[score, 0])
+
+
+def test_the_pile_top_card_counts() -> None:
+    state = pile_opening(["AH", "AS", "9C", "5C"], ["7D", "AD"])
+    accepted(state, TakePile(2, 0, 0))  # 3 aces = 60 >= 50: opens, pile picked up
+    assert state.opened[0] and state.pending_pile is None
+    assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "7D", "9C"]
+
+
+def test_other_pile_cards_do_not_count_and_wait_for_the_minimum() -> None:
+    state = pile_opening(["QH", "QS", "KH", "KS", "KD", "5C"], ["KC", "AD", "QD"])
+    accepted(state, TakePile(2, 0, 0))  # 3 queens = 30 < 50
+    assert not state.opened[0]
+    assert sorted(state.deck.cards[c].code for c in state.pending_pile or []) == ["AD", "KC"]
+    assert state.sizes[0] == 4  # the rest of the pile is not in hand yet
+    refused(state, Discard(Kind.FIVE), RuleCode.MINIMUM_NOT_MET)
+    accepted(state, Meld(K, 3, 0, 0))  # 30 + 30 = 60 >= 50: now the pile is picked up
+    assert state.opened[0] and state.pending_pile is None
+    assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "AD", "KC"]
+
+
+def test_the_pile_is_given_back_when_the_minimum_cannot_be_met() -> None:
+    state = pile_opening(["QH", "QS", "KH", "5C"], ["KC", "KD", "QD"])
+    pile_before = list(state.pile)
+    accepted(state, TakePile(2, 0, 0))  # 30 < 50; the kings in the pile do not help
+    assert Meld(K, 1, 0, 0) not in state.legal_actions()
+    assert [a for a in state.legal_actions() if not isinstance(a, Meld)] == [Retract()]
+    accepted(state, Retract())
+    assert state.pile == pile_before and state.phase is Phase.DRAW
+    assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "KH", "QH", "QS"]
+    refused(state, TakePile(2, 0, 0), RuleCode.PILE_ALREADY_REFUSED)
+    assert DrawStock() in state.legal_actions()
+    assert not any(isinstance(a, TakePile) for a in state.legal_actions())
+
+
+def test_concealed_exemption_needs_no_minimum() -> None:
+    fours = ["4S", "4S", "4C", "4C", "4H", "4D", "4D"]
+    state = position(
+        hands=[[*fours, "5S", "5S", "5C", "9C"], ["6H", "7H", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "8D"]],
+        scores=[3000, 0],  # minimum 120; the whole hand counts 60
+        phase="meld",
+    )
+    accepted(state, Meld(Kind.FOUR, 7, 0, 0))
+    accepted(state, Meld(Kind.FIVE, 3, 0, 0))
+    assert not state.opened[0]
+    accepted(state, Discard(N9))
+    assert state.end is HandEnd.WENT_OUT and state.concealed
+    assert state.score().sides[0].going_out == 200
+
+
+def test_no_concealed_exemption_if_a_card_stays() -> None:
+    fours = ["4S", "4S", "4C", "4C", "4H", "4D", "4D"]
+    state = position(
+        hands=[[*fours, "5S", "5S", "5C", "9C", "TC"], ["6H", "7H", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "8D"]],
+        scores=[3000, 0],
+        phase="meld",
+    )
+    accepted(state, Meld(Kind.FOUR, 7, 0, 0))
+    accepted(state, Meld(Kind.FIVE, 3, 0, 0))
+    refused(state, Discard(N9), RuleCode.MINIMUM_NOT_MET)
+
+
+def test_no_concealed_exemption_after_taking_the_pile() -> None:
+    fours = ["4S", "4S", "4C", "4C", "4H", "4D"]
+    state = position(
+        hands=[[*fours, "5S", "5S", "5C", "9C"], ["6H", "7H", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "8D"]],
+        pile=["4D"],
+        scores=[3000, 0],
+    )
+    accepted(state, TakePile(2, 0, 0))
+    accepted(state, Meld(Kind.FOUR, 4, 0, 0))  # the seven fours
+    accepted(state, Meld(Kind.FIVE, 3, 0, 0))
+    refused(state, Discard(N9), RuleCode.MINIMUM_NOT_MET)  # 35 + 15 < 120: the minimum applies
+    assert state.legal_actions() == [Retract()]
