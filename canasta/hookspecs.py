@@ -14,7 +14,9 @@ variant. To *change* an answer rather than replace it, write a wrapper::
         rules = yield            # the answer of the plugins below
         return attrs.evolve(rules, canastas_required=2)
 
-Hook implementations may accept any subset of the arguments listed.
+Hook implementations may accept any subset of the arguments listed (never with
+default values). When each hook is called, what it must return and how its answer
+is checked: ``docs/hooks.md``; a test fails if a hook here is missing there.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any
+from typing import Any, cast
 
 import attrs
 from mkdocs.exceptions import PluginError
@@ -124,7 +124,7 @@ def _format(value: object) -> str:
             return ", ".join(f"{_format(a)}: {_format(b)}" for a, b in value)
         return ", ".join(_format(v) for v in value)
     if attrs.has(type(value)):
-        return ", ".join(f"{f.name}={_format(getattr(value, f.name))}" for f in attrs.fields(type(value)))
+        return ", ".join(f"{f.name}={_format(getattr(value, f.name))}" for f in attrs.fields(cast(Any, type(value))))
     return str(value)
 
 

@@ -8,6 +8,9 @@
   while the page runs, so later blocks can import it (TOML files are parsed, so
   a broken one fails). A ``python`` block with other attributes still runs.
 - ``<!-- skip: next -->`` skips the next example (for an interactive session).
+
+Each example gets at most `EXAMPLE_TIMEOUT` seconds, so a bug that makes a game
+endless fails the docs test instead of hanging CI.
 """
 
 from __future__ import annotations
@@ -15,13 +18,16 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sybil import Document, Example, Region, Sybil
 from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.markdown import PythonCodeBlockParser, SkipParser
@@ -30,6 +36,7 @@ from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 _INFO_WITH_ATTRIBUTES = re.compile(r"(?P<language>[\w+-]+)[ \t]+(?P<attributes>[^\n]*\S)[ \t]*$\n", re.MULTILINE)
 _TITLE = re.compile(r'title="(?P<title>[^"]+)"')
 _FILES_DIR = "_docs_files_dir"
+EXAMPLE_TIMEOUT = 120
 
 
 class AttributedBlockParser:
@@ -84,6 +91,24 @@ def _teardown(namespace: dict[str, Any]) -> None:
         if module_file.startswith(namespace[_FILES_DIR]):
             del sys.modules[name]
     shutil.rmtree(namespace[_FILES_DIR], ignore_errors=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """Run a docs example with a time limit (where the platform has SIGALRM)."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        return (yield)
+
+    def too_slow(signum: int, frame: object) -> None:
+        raise TimeoutError(f"{item.nodeid}: the example took more than {EXAMPLE_TIMEOUT} s")
+
+    previous = signal.signal(signal.SIGALRM, too_slow)
+    signal.alarm(EXAMPLE_TIMEOUT)
+    try:
+        return (yield)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 pytest_collect_file = Sybil(

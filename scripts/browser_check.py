@@ -63,6 +63,7 @@ PAGES = [
     "hooks/",
     "testing/",
     "cli/",
+    "rl/",
     "reference/",
     "reference/game/",
     "reference/rules/",

@@ -195,3 +195,33 @@ def test_render_ansi_describes_the_acting_seat() -> None:
     e.reset(seed=0)
     text = e.render()
     assert text is not None and "seat 0 to act (draw)" in text
+
+
+def test_cutthroat_partners_are_not_each_others_opponents() -> None:
+    # SPEC.md §3 cutthroat: the first to take the pile plays alone; the other two become partners.
+    if "cutthroat" not in {h.name for h in canasta.available_house_rules()}:
+        pytest.skip("the cutthroat house rule is not installed")
+    regrouped = 0
+    for seed in range(6):
+        e = env("three-player", ["cutthroat"], max_hands=1)
+        e.reset(seed=seed)
+        hand = e.unwrapped.game.hand  # mutated in place until the hand ends
+        rng = np.random.default_rng(seed)
+        totals: dict[str, float] = dict.fromkeys(e.possible_agents, 0.0)
+        while e.agents:
+            random_step(e, rng)
+            for agent, reward in e.rewards.items():
+                totals[agent] += reward
+        result = e.unwrapped.game.results[0].totals
+        rewards = [totals[f"player_{i}"] for i in range(3)]
+        if not hand.regrouped:
+            assert rewards == [t - max(o for j, o in enumerate(result) if j != i) for i, t in enumerate(result)]
+            continue
+        regrouped += 1
+        lone = next(s for s in range(3) if hand.seating.count(hand.seating[s]) == 1)
+        partners = [s for s in range(3) if s != lone]
+        # Each partner is measured against the lone player only (their own totals may differ:
+        # threes count per player), never against each other.
+        assert [rewards[p] for p in partners] == [result[p] - result[lone] for p in partners]
+        assert rewards[lone] == result[lone] - max(result[s] for s in partners)
+    assert regrouped  # random play takes the pile in some of these hands

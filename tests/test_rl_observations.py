@@ -147,3 +147,27 @@ def test_bad_seat_and_foreign_state_are_refused() -> None:
     other = attrs.evolve(rules, target_score=1)
     with pytest.raises(ValueError, match="encoder was built for"):
         ObservationEncoder(other).encode(game, 0)
+
+
+def test_partners_follow_a_regrouping() -> None:
+    if "cutthroat" not in {h.name for h in canasta.available_house_rules()}:
+        pytest.skip("the cutthroat house rule is not installed")
+    rules = canasta.load_rules("three-player", ["cutthroat"])
+    encoder = ObservationEncoder(rules)
+    for seed in range(10):
+        game = Game(rules=rules, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over and game.hand_number == 0 and not game.hand.regrouped:
+            before = [encoder.field(encoder.encode(game, s), "partners").tolist() for s in range(3)]
+            assert before == [[1, 0, 0]] * 3  # everyone alone before anyone takes the pile
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+        if game.hand_number == 0 and game.hand.regrouped:
+            break
+    else:
+        pytest.fail("no random hand regrouped")
+    seating = game.hand.seating
+    for seat in range(3):
+        expected = [float(seating[(seat + i) % 3] == seating[seat]) for i in range(3)]
+        assert encoder.field(encoder.encode(game, seat), "partners").tolist() == expected
+    assert sorted(sum(encoder.field(encoder.encode(game, s), "partners")) for s in range(3)) == [1, 2, 2]

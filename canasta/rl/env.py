@@ -48,8 +48,10 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
     Rewards, for every agent, given on the step that earns them:
 
     - ``reward="hand"``: at the end of each hand, the hand's score of the
-      agent's side minus the best hand score among the other sides (raw
-      points; partners get the same reward).
+      agent's side minus the best hand score among the sides that played
+      against it in that hand (raw points; partners share a side and so a
+      reward; players a partnership rule joins up for the hand, as in
+      cutthroat, are not each other's opponents).
     - ``reward="game"``: at the end of the game, +1 if the agent's side alone
       has the highest total, −1 if another side is ahead of it, 0 if it ties
       for the lead (and 0 for every agent on truncation).
@@ -211,6 +213,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         if action is None:
             raise ValueError(f"{agent} must act: None is only for terminated or truncated agents")
         finished_before = len(game.results)
+        hand = game.hand  # kept: when the hand ends, the game deals a new one
         game.apply(self.action_encoding.to_action(action))  # raises before changing anything
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -218,19 +221,27 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         self._hands_played += len(new_results)
         if self.reward_mode == "hand":
             for result in new_results:
-                self._add_hand_rewards(result)
+                self._add_hand_rewards(result, hand.seating)
         self.agent_selection = self.possible_agents[game.seat]
         self._end_if_over(len(new_results))
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _add_hand_rewards(self, result: HandScore) -> None:
+    def _add_hand_rewards(self, result: HandScore, seating: Sequence[int]) -> None:
+        """Own side's hand total minus the best total among the sides that played against it.
+
+        ``seating`` is the hand's final grouping: under a partnership rule such as
+        cutthroat (SPEC.md §3) sides that joined up are partners, not opponents.
+        """
         totals = result.totals
+        sides = self.rules.sides
+        unit_of_side = {sides[seat]: seating[seat] for seat in range(self.rules.players)}
         for agent in self.agents:
-            side = self.rules.sides[self._seat_of[agent]]
-            best_other = max(t for s, t in enumerate(totals) if s != side)
-            self.rewards[agent] += float(totals[side] - best_other)
+            seat = self._seat_of[agent]
+            side = sides[seat]
+            others = [t for s, t in enumerate(totals) if unit_of_side[s] != seating[seat]]
+            self.rewards[agent] += float(totals[side] - (max(others) if others else 0))
 
     def _end_if_over(self, new_hands: int) -> None:
         game = self._game()

@@ -59,6 +59,7 @@ class ObservationEncoder:
     | ``pile_pending`` | 1 | 1 while a pile taken for an opening waits for the minimum |
     | ``stock_size`` | 1 | cards in the stock |
     | ``hand_sizes`` | ``P`` | cards in each seat's hand |
+    | ``partners`` | ``P`` | 1 for each seat that shares the observer's melds this hand (itself included) |
     | ``scores`` | ``S`` | each side's total before this hand |
     | ``minimum_needed`` | ``S`` | what each side's initial meld still needs (0 once opened) |
     | ``opened`` | ``S`` | 1 if the side has made its initial meld |
@@ -68,7 +69,8 @@ class ObservationEncoder:
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
 
-    `fields` gives each field's slice. Values are raw counts and points (no
+    After a regrouping (SPEC.md §3 cutthroat) the joined players' melds sit
+    under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
     scaling), so that nothing is lost; normalise in your model if you like.
 
     Args:
@@ -103,6 +105,7 @@ class ObservationEncoder:
             ("pile_pending", 1, 0.0, 1.0),
             ("stock_size", 1, 0.0, cards),
             ("hand_sizes", p, 0.0, cards),
+            ("partners", p, 0.0, 1.0),
             ("scores", s, -_INF, _INF),
             ("minimum_needed", s, 0.0, _INF),
             ("opened", s, 0.0, 1.0),
@@ -202,10 +205,14 @@ class ObservationEncoder:
         for c in pile:
             out[i + kinds[c]] += 1.0
         out[fields["pile_size"].start] = len(pile)
-        out[fields["pile_frozen"].start] = float(hand.pile_frozen_for(self.rules.sides[seat]))
+        # The seat's meld-owning unit this hand: its side, unless a partnership rule
+        # regrouped the players (SPEC.md §3 cutthroat).
+        seating = hand.seating
+        out[fields["pile_frozen"].start] = float(hand.pile_frozen_for(seating[seat]))
         out[fields["pile_pending"].start] = float(hand.pending_pile is not None)
         out[fields["stock_size"].start] = len(hand.stock)
         out[fields["hand_sizes"]] = [hand.sizes[s] for s in seats]
+        out[fields["partners"]] = [float(seating[s] == seating[seat]) for s in seats]
         out[fields["scores"]] = [hand.scores[side] for side in sides]
         out[fields["minimum_needed"]] = [hand.minimum_needed(side) for side in sides]
         out[fields["opened"]] = [float(hand.opened[side]) for side in sides]
