@@ -42,7 +42,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -254,12 +254,17 @@ def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, list[str]]:
 # --- the browser -------------------------------------------------------------------------
 
 
+def _setup_error(message: str) -> NoReturn:
+    print(f"browser_check: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def find_chromium(explicit: str | None) -> str:
     """The browser executable: the one given, $CHROMIUM, or chromium on PATH."""
     for candidate in [explicit, os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"]:
         if candidate and (path := shutil.which(candidate)):
             return path
-    raise SystemExit("browser_check: no chromium found (Debian: apt-get install -y chromium)")
+    _setup_error("no chromium found (Debian: apt-get install -y chromium)")
 
 
 def start_browser(chromium: str, profile: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -275,10 +280,10 @@ def start_browser(chromium: str, profile: Path) -> tuple[subprocess.Popen[bytes]
         if port_file.exists() and (text := port_file.read_text().split()):
             return process, int(text[0])
         if process.poll() is not None:
-            raise SystemExit(f"browser_check: chromium exited with status {process.returncode}")
+            _setup_error(f"chromium exited with status {process.returncode}")
         time.sleep(0.1)
     process.kill()
-    raise SystemExit("browser_check: chromium did not open its DevTools port within 60 s")
+    _setup_error("chromium did not open its DevTools port within 60 s")
 
 
 def open_page(port: int) -> DevTools:

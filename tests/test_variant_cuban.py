@@ -39,7 +39,8 @@ def test_the_pile_is_always_frozen_natural_pair_only() -> None:
 def test_a_side_that_has_not_melded_may_not_take_the_pile() -> None:
     state = pos(pile=["7S", "QD"], melds=[[], []])
     refused(state, PAIR, RuleCode.PILE_NOT_MELDED)
-    assert PAIR in pos(CLASSIC, pile=["7S", "QD"], melds=[[], []], hands=[["QH", "QS", "KS", "KD", "KH", "2C"], *OTHERS]).legal_actions()
+    classic_hand = [["QH", "QS", "KS", "KD", "KH", "2C"], *OTHERS]
+    assert PAIR in pos(CLASSIC, pile=["7S", "QD"], melds=[[], []], hands=classic_hand).legal_actions()
 
 
 def test_black_three_on_top_blocks_and_black_threes_in_a_taken_pile_are_set_aside() -> None:
