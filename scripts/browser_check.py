@@ -261,7 +261,9 @@ def _setup_error(message: str) -> NoReturn:
 
 def find_chromium(explicit: str | None) -> str:
     """The browser executable: the one given, $CHROMIUM, or chromium on PATH."""
-    for candidate in [explicit, os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"]:
+    if explicit is not None:
+        return shutil.which(explicit) or _setup_error(f"{explicit!r} is not an executable browser")
+    for candidate in [os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome"]:
         if candidate and (path := shutil.which(candidate)):
             return path
     _setup_error("no chromium found (Debian: apt-get install -y chromium)")

@@ -504,8 +504,9 @@ def check_score(state: HandState) -> HandScore | None:
         )
         if side.melded_cards != melded:
             raise InvariantError(f"side {side.side}: melded cards score {side.melded_cards}, the melds count {melded}")
-        if side.canastas != state.canastas(unit):
-            raise InvariantError(f"side {side.side}: {side.canastas} canastas scored, {state.canastas(unit)} on the table")
+        on_table = state.canastas(unit)
+        if side.canastas != on_table:
+            raise InvariantError(f"side {side.side}: {side.canastas} canastas scored, {on_table} on the table")
         if side.going_out and unit != out_unit:
             raise InvariantError(f"side {side.side} has a going-out bonus but did not go out")
         if side.cards_in_hand > 0:
