@@ -2,9 +2,11 @@
 
 import pytest
 
-pytest.importorskip("canasta_example_viennese", reason="example plugin not installed; run `pip install ./tests/example_plugin`")
+pytest.importorskip(
+    "canasta_example_viennese", reason="example plugin not installed; run `pip install ./tests/example_plugin`"
+)
 
-from canasta.testing import conformance_machine  # noqa: E402
+from canasta.testing import conformance_machine
 
 TestVienneseConformance = conformance_machine("viennese").TestCase
 TestVienneseWildCanastaConformance = conformance_machine("viennese", ("viennese-wild-canasta",)).TestCase
