@@ -19,6 +19,7 @@ __all__ = ["can_meld_out"]
 _TWO = int(Kind.TWO)
 _JOKER = int(Kind.JOKER)
 _B3 = int(Kind.BLACK_THREE)
+_NATURAL_INTS = tuple(int(k) for k in NATURAL_KINDS)
 
 
 def can_meld_out(
@@ -57,9 +58,30 @@ def can_meld_out(
             melded_value = sum(values[k] * counts[k] for k in range(len(counts)))
             if melded_value < minimum:
                 continue
+        if _stranded(rules, counts, melds):
+            continue
         if _assign(rules, counts, melds, need, meld_rules.canasta_size):
             return True
     return False
+
+
+def _stranded(rules: Rules, counts: list[int], melds: Mapping[int, tuple[int, int, int]]) -> bool:
+    """A cheap necessary test: some card can go nowhere (skips most dynamic programmes)."""
+    meld_rules = rules.melds
+    min_naturals = meld_rules.min_naturals
+    max_size = meld_rules.max_size
+    for rank in _NATURAL_INTS:
+        n = counts[rank]
+        if not n:
+            continue
+        existing = melds.get(rank)
+        if existing is None:
+            if n < min_naturals:
+                return True  # a new meld needs more naturals than the hand holds
+        elif max_size is not None and existing[0] + existing[1] + existing[2] + n > max_size:
+            return True
+    black = counts[_B3]
+    return bool(black) and not meld_rules.is_valid(_B3, black, 0, 0)
 
 
 def _assign(
@@ -89,21 +111,26 @@ def _assign(
         groups.append((_JOKER, 0, wild[1], wild[2], False))
     elif meld_rules.wild_melds:
         groups.append((_JOKER, 0, 0, 0, False))
-    states = {(counts[_TWO], counts[_JOKER], 0)}
+    total_twos, total_jokers = counts[_TWO], counts[_JOKER]
+    states = {(total_twos, total_jokers, 0)}
+    is_valid = meld_rules.is_valid
     for rank, n, t0, j0, changed in groups:
+        # The valid wild additions to this group, computed once (not per state).
+        options = []
+        for dt in range(total_twos + 1):
+            for dj in range(total_jokers + 1):
+                size = n + t0 + dt + j0 + dj
+                if size == 0:
+                    options.append((dt, dj, 0))
+                elif not (changed or dt or dj) or is_valid(rank, n, t0 + dt, j0 + dj):
+                    options.append((dt, dj, 1 if size >= canasta_size else 0))
+        if not options:
+            return False
         new_states: set[tuple[int, int, int]] = set()
         for twos, jokers, canastas in states:
-            for dt in range(twos + 1):
-                for dj in range(jokers + 1):
-                    t, j = t0 + dt, j0 + dj
-                    size = n + t + j
-                    if size == 0:
-                        new_states.add((twos, jokers, canastas))
-                        continue
-                    if (changed or dt or dj) and not meld_rules.is_valid(rank, n, t, j):
-                        continue
-                    done = canastas + (1 if size >= canasta_size else 0)
-                    new_states.add((twos - dt, jokers - dj, min(done, need)))
+            for dt, dj, canasta in options:
+                if dt <= twos and dj <= jokers:
+                    new_states.add((twos - dt, jokers - dj, min(canastas + canasta, need)))
         states = new_states
         if not states:
             return False

@@ -14,6 +14,7 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +67,28 @@ def _meld_action(rank: int, n: int, t: int, j: int) -> Meld:
     if action is None:
         action = _MELDS[key] = Meld(Kind(rank), n, t, j)
     return action
+
+
+#: Per meld-rules object (kept alive beside its cache so the id stays unique).
+_COMBO_CACHE: dict[int, tuple[dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], object]] = {}
+
+
+def _valid_additions(
+    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, int, int, int, int, int, int]
+) -> tuple[tuple[int, int, int, int], ...]:
+    """Every ``(naturals, twos, jokers, cards)`` addition to a natural meld that keeps it valid.
+
+    ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
+    jokers available)``; the result depends on nothing else, so it is cached.
+    """
+    rank, n0, t0, j0, have, twos, jokers = key
+    return tuple(
+        (n, t, j, n + t + j)
+        for n in range(have + 1)
+        for t in range(twos + 1)
+        for j in range(jokers + 1)
+        if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
+    )
 
 
 class Phase(Enum):
@@ -144,6 +167,7 @@ class HandState:
     """
 
     __slots__ = (
+        "_combos",
         "_legal",
         "added_to_old",
         "answer",
@@ -221,6 +245,8 @@ class HandState:
         self.concealed = False
         self._reset_turn()
         self._legal: list[Action] | None = None
+        # Valid meld additions by situation, shared by every hand of these rules.
+        self._combos = _COMBO_CACHE.setdefault(id(rules.melds), ({}, rules.melds))[0]
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
@@ -614,6 +640,12 @@ class HandState:
         # After taking back opening melds made from the hand, the side may not try to
         # open again this turn: this keeps every turn finite (no meld/retract cycles).
         may_meld = not self._opening_blocked()
+        # Fast path: with no binding "yes", no last-card red three, and every card
+        # discardable, a meld that leaves two or more cards always lets the turn end.
+        simple = not must_out and not self.final_meld_only and (
+            not self.opened[side] or not (rules.black_threes.no_discard_first_round and self.turn < rules.players)
+        )
+        combos_for = self._combos
         for rank in _NATURALS if may_meld else ():
             have = counts[rank]
             meld = melds.get(rank)
@@ -624,15 +656,14 @@ class HandState:
             else:
                 n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
             room = max_w - t0 - j0
-            for n in range(have + 1):
-                for t in range(min(twos, room) + 1 if room > 0 else 1):
-                    for j in range(min(jokers, room - t) + 1 if room - t > 0 else 1):
-                        if n + t + j == 0:
-                            continue
-                        if not is_valid(rank, n0 + n, t0 + t, j0 + j):
-                            continue
-                        if self._meld_leaves_turn_playable(rank, n, t, j, size - n - t - j, must_out):
-                            actions.append(_meld_action(rank, n, t, j))
+            key = (rank, n0, t0, j0, have, max(0, min(twos, room)), max(0, min(jokers, room)))
+            combos = combos_for.get(key)
+            if combos is None:
+                combos = combos_for[key] = _valid_additions(is_valid, key)
+            for n, t, j, added in combos:
+                remaining = size - added
+                if (simple and remaining >= 2) or self._meld_leaves_turn_playable(rank, n, t, j, remaining, must_out):
+                    actions.append(_meld_action(rank, n, t, j))
         if may_meld and meld_rules.wild_melds and (twos or jokers):
             meld = melds.get(_JOKER)
             t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
@@ -1163,6 +1194,7 @@ class HandState:
         new.resume_phase = self.resume_phase
         new.final_meld_only = self.final_meld_only
         new._legal = self._legal
+        new._combos = self._combos
         return new
 
     def __copy__(self) -> HandState:

@@ -66,8 +66,8 @@ MAX_MELD_NATURALS = 12
 MAX_MELD_TWOS = 8
 MAX_MELD_JOKERS = 6
 
-# Slots that are configuration or caches, not state.
-_NOT_STATE = frozenset({"_legal", "rules", "deck", "kinds"})
+# Slots that are configuration or caches (legal actions, valid meld additions), not state.
+_NOT_STATE = frozenset({"_legal", "_combos", "rules", "deck", "kinds"})
 
 
 def simple_actions() -> list[Action]:
