@@ -14,7 +14,7 @@ from canasta.cards import Kind
 from canasta.errors import RuleCode
 
 if TYPE_CHECKING:
-    from canasta.hand import HandState
+    from canasta.legality import Legality
 
 __all__ = ["explain"]
 
@@ -28,7 +28,7 @@ _PHASE_OF = {
 }
 
 
-def explain(state: HandState, action: object) -> tuple[RuleCode, str]:
+def explain(state: Legality, action: object) -> tuple[RuleCode, str]:
     """Explain why an action is not legal in a state.
 
     Args:
@@ -71,7 +71,7 @@ def explain(state: HandState, action: object) -> tuple[RuleCode, str]:
     return RuleCode.ILLEGAL, f"{action} is not legal now"
 
 
-def _explain_take(state: HandState, action: TakePile) -> tuple[RuleCode, str]:
+def _explain_take(state: Legality, action: TakePile) -> tuple[RuleCode, str]:
     pile_rules = state.rules.pile
     side = state.side
     if state.pile_refused:
@@ -109,7 +109,7 @@ def _explain_take(state: HandState, action: TakePile) -> tuple[RuleCode, str]:
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 
 
-def _explain_meld(state: HandState, action: Meld) -> tuple[RuleCode, str]:
+def _explain_meld(state: Legality, action: Meld) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     rank = int(action.rank)
     if min(action.naturals, action.twos, action.jokers) < 0 or action.naturals + action.twos + action.jokers == 0:
@@ -158,7 +158,7 @@ def _explain_meld(state: HandState, action: Meld) -> tuple[RuleCode, str]:
     )
 
 
-def _explain_discard(state: HandState, action: Discard) -> tuple[RuleCode, str]:
+def _explain_discard(state: Legality, action: Discard) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     if counts[action.kind] == 0:
         return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {action.kind.name.lower()}"
@@ -177,7 +177,7 @@ def _explain_discard(state: HandState, action: Discard) -> tuple[RuleCode, str]:
     )
 
 
-def _explain_going_out(state: HandState, what: str) -> tuple[RuleCode, str]:
+def _explain_going_out(state: Legality, what: str) -> tuple[RuleCode, str]:
     """Why going out is not allowed now (SPEC.md §1 "Going out")."""
     side = state.side
     if state.answer is False:

@@ -1,0 +1,378 @@
+"""The table of one hand: every card's place, the turn's bookkeeping, derived facts.
+
+`TableState` is the data half of `canasta.HandState`: flat lists of card ids and
+counts (fast to copy), the low-level card moves, and read-only facts such as
+canastas, freezing and minimums. Legality lives in `canasta.legality`, the
+transitions in `canasta.transitions`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Self
+
+from canasta.cards import KIND_COUNT, Card, Deck, Kind
+from canasta.rules import Rules
+
+if TYPE_CHECKING:
+    from canasta.actions import Action
+
+__all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"]
+
+_TWO = 1
+_R3 = 2
+_B3 = 3
+
+#: Valid meld additions by situation, per meld-rules object (kept alive beside
+#: its cache so the id stays unique); filled by `canasta.legality`.
+MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], object]] = {}
+
+
+class Phase(Enum):
+    """Where the acting player is in the turn."""
+
+    #: Draw from the stock or take the pile.
+    DRAW = "draw"
+    #: Drawn: meld (optional), then discard.
+    MELD = "meld"
+    #: A partner must answer "may I go out?".
+    ANSWER = "answer"
+    #: The hand is over.
+    OVER = "over"
+
+
+class HandEnd(Enum):
+    """Why a hand ended."""
+
+    WENT_OUT = "went-out"
+    STOCK_EXHAUSTED = "stock-exhausted"
+    RED_THREE_LAST = "red-three-last"
+
+
+class MeldState:
+    """A meld on the table (mutable inside the engine; copy before keeping it).
+
+    Attributes:
+        rank: The meld's kind (``JOKER`` for a wild meld).
+        cards: Card ids in the meld.
+        naturals: Natural cards (or black threes).
+        twos: 2s.
+        jokers: Jokers.
+    """
+
+    __slots__ = ("cards", "jokers", "naturals", "rank", "twos")
+
+    def __init__(self, rank: int, cards: list[int], naturals: int, twos: int, jokers: int) -> None:
+        self.rank = rank
+        self.cards = cards
+        self.naturals = naturals
+        self.twos = twos
+        self.jokers = jokers
+
+    @property
+    def size(self) -> int:
+        """Number of cards."""
+        return self.naturals + self.twos + self.jokers
+
+    def copy(self) -> MeldState:
+        """An independent copy."""
+        return MeldState(self.rank, self.cards[:], self.naturals, self.twos, self.jokers)
+
+    def __repr__(self) -> str:
+        return f"MeldState({Kind(self.rank).name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"
+
+
+class TableState:
+    """The data of a hand (see `canasta.HandState` for the public class)."""
+
+    __slots__ = (
+        "_combos",
+        "_legal",
+        "added_to_old",
+        "answer",
+        "asker",
+        "asks_used",
+        "concealed",
+        "counts",
+        "dealer",
+        "deck",
+        "drew_from_stock",
+        "end",
+        "final_meld_only",
+        "hands",
+        "kinds",
+        "melded_before",
+        "melded_this_turn",
+        "melds",
+        "minimums",
+        "new_ranks",
+        "opened",
+        "opening_retracted",
+        "pending_pile",
+        "phase",
+        "pile",
+        "pile_freezers",
+        "pile_refused",
+        "provisional_clean",
+        "provisional_count",
+        "regrouped",
+        "resume_phase",
+        "rules",
+        "scores",
+        "seat",
+        "seating",
+        "set_aside",
+        "sizes",
+        "stock",
+        "taken_top",
+        "threes",
+        "turn",
+        "went_out",
+    )
+
+    def __init__(self, rules: Rules, deck: Deck, dealer: int, scores: list[int]) -> None:
+        """Create an empty table; use `deal` or `build_position` instead."""
+        n = rules.players
+        sides = rules.side_count
+        self.rules = rules
+        self.deck = deck
+        self.kinds = deck.kinds
+        self.dealer = dealer
+        self.scores = list(scores)
+        self.minimums = [rules.minimums.minimum_for(s) for s in self.scores]
+        self.stock: list[int] = []
+        self.pile: list[int] = []
+        self.pile_freezers = 0
+        self.hands: list[list[list[int]]] = [[[] for _ in range(KIND_COUNT)] for _ in range(n)]
+        self.counts: list[list[int]] = [[0] * KIND_COUNT for _ in range(n)]
+        self.sizes = [0] * n
+        self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
+        self.threes: list[list[int]] = [[] for _ in range(n)]
+        self.set_aside: list[list[int]] = [[] for _ in range(sides)]
+        self.opened = [False] * sides
+        self.melded_before = [False] * n
+        #: The side (meld-owning unit) of each seat in this hand: the variant's seating,
+        #: unless a partnership rule regroups the players (SPEC.md §3 cutthroat).
+        self.seating = list(rules.sides)
+        self.regrouped = False
+        self.asks_used = [0] * sides
+        self.seat = (dealer + 1) % n
+        self.phase = Phase.DRAW
+        self.turn = 0
+        self.end: HandEnd | None = None
+        self.went_out: int | None = None
+        self.concealed = False
+        self._reset_turn()
+        self._legal: list[Action] | None = None
+        # Valid meld additions by situation, shared by every hand of these rules.
+        self._combos = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, rules.melds))[0]
+
+    def _reset_turn(self) -> None:
+        self.drew_from_stock = False
+        self.pile_refused = False
+        self.melded_this_turn = False
+        self.added_to_old = False
+        self.new_ranks: set[int] = set()
+        self.opening_retracted = False
+        self.provisional_count = 0
+        self.provisional_clean = False
+        self.pending_pile: list[int] | None = None
+        self.taken_top: int | None = None
+        self.answer: bool | None = None
+        self.asker: int | None = None
+        self.resume_phase = Phase.DRAW
+        self.final_meld_only = False
+
+    def _push_pile(self, card: int) -> None:
+        self.pile.append(card)
+        if self._freezes(self.kinds[card]):
+            self.pile_freezers += 1
+
+    def _freezes(self, kind: int) -> bool:
+        pile_rules = self.rules.pile
+        if kind <= _TWO:
+            return pile_rules.wild_freezes
+        if kind == _R3:
+            return pile_rules.red_three_freezes
+        if kind == _B3:
+            return pile_rules.black_three_freezes
+        return False
+
+    def _is_bonus_three(self, kind: int) -> bool:
+        return kind == _R3 or (kind == _B3 and self.rules.threes.black_threes_are_bonus)
+
+    def _to_hand(self, seat: int, card: int) -> None:
+        kind = self.kinds[card]
+        self.hands[seat][kind].append(card)
+        self.counts[seat][kind] += 1
+        self.sizes[seat] += 1
+
+    def _from_hand(self, seat: int, kind: int) -> int:
+        self.counts[seat][kind] -= 1
+        self.sizes[seat] -= 1
+        return self.hands[seat][kind].pop()
+
+    # --- derived facts ----------------------------------------------------------------
+
+    @property
+    def side(self) -> int:
+        """The side of the acting seat."""
+        return self.seating[self.seat]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended."""
+        return self.phase is Phase.OVER
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat belongs to.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            Its side.
+        """
+        return self.seating[seat]
+
+    def canastas(self, side: int) -> int:
+        """Number of canastas a side has on the table.
+
+        Args:
+            side: The side.
+
+        Returns:
+            Its count of melds of canasta size or more.
+        """
+        size = self.rules.melds.canasta_size
+        return sum(1 for m in self.melds[side].values() if m.size >= size)
+
+    def pile_frozen_for(self, side: int) -> bool:
+        """Whether the pile is frozen for a side (SPEC.md §1 "frozen and taking").
+
+        Args:
+            side: The side.
+
+        Returns:
+            True if the side may take it only with a natural pair.
+        """
+        pile_rules = self.rules.pile
+        return (
+            pile_rules.always_frozen
+            or self.pile_freezers > 0
+            or (pile_rules.unmelded_side_frozen and not self.opened[side])
+        )
+
+    def minimum_needed(self, side: int) -> int:
+        """The count the side's initial meld still needs (0 once it has melded).
+
+        Args:
+            side: The side.
+
+        Returns:
+            The remaining minimum.
+        """
+        if self.opened[side]:
+            return 0
+        remaining = self.personal_minimum(self.seat) if side == self.side else self.minimums[side]
+        if side == self.side and self.phase is not Phase.OVER:
+            remaining -= self.provisional_count
+        return max(remaining, 0)
+
+    def personal_minimum(self, seat: int) -> int:
+        """The initial-meld minimum of a seat, from its own side's score before the hand.
+
+        Equal to its side's minimum, except after a regrouping (SPEC.md §3
+        cutthroat), where each partner keeps a personal minimum.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            The minimum count.
+        """
+        return self.minimums[self.rules.sides[seat]]
+
+    def hand_cards(self, seat: int) -> list[Card]:
+        """The cards in a seat's hand, sorted by kind.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            Its cards.
+        """
+        cards = self.deck.cards
+        return [cards[c] for kind in range(KIND_COUNT) for c in self.hands[seat][kind]]
+
+    def hand_counts(self, seat: int) -> tuple[int, ...]:
+        """Card counts by kind in a seat's hand.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            15 counts indexed by `Kind`.
+        """
+        return tuple(self.counts[seat])
+
+    def card_locations(self) -> dict[str, list[int]]:
+        """Where every card is: a list of card ids per location (for conservation checks)."""
+        where: dict[str, list[int]] = {"stock": list(self.stock), "pile": list(self.pile)}
+        if self.pending_pile is not None:
+            where["pile (being taken)"] = list(self.pending_pile)
+        for seat in range(self.rules.players):
+            where[f"hand {seat}"] = [c for kind in self.hands[seat] for c in kind]
+            where[f"threes {seat}"] = list(self.threes[seat])
+        for side in range(self.rules.side_count):
+            where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
+            where[f"set aside {side}"] = list(self.set_aside[side])
+        return where
+
+
+    def copy(self) -> Self:
+        """An independent copy (cheap: flat lists of ints)."""
+        new = type(self).__new__(type(self))
+        new.rules = self.rules
+        new.deck = self.deck
+        new.kinds = self.kinds
+        new.dealer = self.dealer
+        new.scores = self.scores[:]
+        new.minimums = self.minimums[:]
+        new.stock = self.stock[:]
+        new.pile = self.pile[:]
+        new.pile_freezers = self.pile_freezers
+        new.hands = [[k[:] for k in h] for h in self.hands]
+        new.counts = [c[:] for c in self.counts]
+        new.sizes = self.sizes[:]
+        new.melds = [{r: m.copy() for r, m in side.items()} for side in self.melds]
+        new.threes = [t[:] for t in self.threes]
+        new.set_aside = [s[:] for s in self.set_aside]
+        new.opened = self.opened[:]
+        new.melded_before = self.melded_before[:]
+        new.seating = self.seating[:]
+        new.regrouped = self.regrouped
+        new.asks_used = self.asks_used[:]
+        new.seat = self.seat
+        new.phase = self.phase
+        new.turn = self.turn
+        new.end = self.end
+        new.went_out = self.went_out
+        new.concealed = self.concealed
+        new.drew_from_stock = self.drew_from_stock
+        new.pile_refused = self.pile_refused
+        new.melded_this_turn = self.melded_this_turn
+        new.added_to_old = self.added_to_old
+        new.new_ranks = set(self.new_ranks)
+        new.opening_retracted = self.opening_retracted
+        new.provisional_count = self.provisional_count
+        new.provisional_clean = self.provisional_clean
+        new.pending_pile = None if self.pending_pile is None else self.pending_pile[:]
+        new.taken_top = self.taken_top
+        new.answer = self.answer
+        new.asker = self.asker
+        new.resume_phase = self.resume_phase
+        new.final_meld_only = self.final_meld_only
+        new._legal = self._legal
+        new._combos = self._combos
+        return new
