@@ -60,8 +60,13 @@ class TakePile:
     def __str__(self) -> str:
         if not (self.naturals or self.twos or self.jokers):
             return "take the pile (top card onto a meld)"
-        parts = [f"{self.naturals} natural"] + (["a 2"] if self.twos else []) + (["a joker"] if self.jokers else [])
-        return "take the pile with " + " + ".join(parts)
+        if self.naturals == 2:
+            return "take the pile with a natural pair"
+        wild = "a 2" if self.twos else "a joker"
+        return f"take the pile with a natural and {wild}"
+
+
+_PLURALS = {Kind.SIX: "sixes", Kind.BLACK_THREE: "black threes"}
 
 
 @frozen(cache_hash=True)
@@ -90,7 +95,7 @@ class Meld:
             parts.append(f"{self.twos}×2")
         if self.jokers:
             parts.append(f"{self.jokers}×joker")
-        target = "wild meld" if self.rank == Kind.JOKER else f"{self.rank.name.lower()}s"
+        target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
         return f"meld {' + '.join(parts)} ({target})"
 
 
