@@ -168,7 +168,7 @@ def rules_diff(name: str, base: str = "classic") -> str:
     ours = flatten_rules(canasta.load_rules(name))
     theirs = flatten_rules(canasta.load_rules(base))
     rows = [
-        f"| `{path}` | `{hook}` | {theirs[path][1] if path in theirs else '—'} | {value} |"
+        f"| `{path}` | {_hook_link(hook)} | {theirs[path][1] if path in theirs else '—'} | {value} |"
         for path, (hook, value) in ours.items()
         if theirs.get(path, ("", None))[1] != value
     ]
@@ -176,6 +176,11 @@ def rules_diff(name: str, base: str = "classic") -> str:
         return f"*No compiled rule value differs from {base}.*\n"
     header = f"| rule value | set by hook | {base} | {name} |\n|---|---|---|---|\n"
     return header + "\n".join(rows) + "\n"
+
+
+def _hook_link(hook: str) -> str:
+    """The hook's name linked to its section of the hook reference (variant pages sit in variants/)."""
+    return f"[`{hook}`](../hooks.md#{hook})" if hook else ""
 
 
 def _built_in(origin: str) -> bool:

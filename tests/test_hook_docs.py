@@ -25,8 +25,12 @@ def spec_hooks() -> dict[str, tuple[str, ...]]:
 
 
 def documented_hooks() -> dict[str, tuple[str, ...]]:
-    headings = re.findall(r"^#+ `(canasta_\w+)\(([^)]*)\)`\s*$", HOOKS_PAGE.read_text(), re.MULTILINE)
-    return {name: tuple(a.strip() for a in args.split(",") if a.strip()) for name, args in headings}
+    headings = re.findall(
+        r"^#+ `(canasta_\w+)\(([^)]*)\)` \{#(canasta_\w+)\}\s*$", HOOKS_PAGE.read_text(), re.MULTILINE
+    )
+    # Each heading carries its hook's name as a stable anchor (docs link to hooks.md#canasta_x).
+    assert all(name == anchor for name, _, anchor in headings), "a hook heading's anchor differs from its name"
+    return {name: tuple(a.strip() for a in args.split(",") if a.strip()) for name, args, _ in headings}
 
 
 def test_the_spec_has_hooks() -> None:
