@@ -10,6 +10,7 @@ hooks make up the variant or house rule.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import TYPE_CHECKING, Literal, NamedTuple
@@ -30,6 +31,7 @@ __all__ = [
     "BUILTIN_DISTRIBUTION",
     "HouseRule",
     "PluginFailure",
+    "PluginLoadWarning",
     "Registry",
     "Variant",
     "available_house_rules",
@@ -96,6 +98,10 @@ class HouseRule:
     version: str = "1.0"
     source: str = ""
     origin: str = ""
+
+
+class PluginLoadWarning(UserWarning):
+    """Warned when an installed plugin fails to load (the other variants keep working)."""
 
 
 class PluginFailure(NamedTuple):
@@ -295,12 +301,19 @@ class Registry:
             try:
                 plugin = ep.load()
             except Exception as exc:  # isolate a broken plugin from the others
-                self.failures.append(PluginFailure(origin, f"import failed: {type(exc).__name__}: {exc}"))
+                self._fail(PluginFailure(origin, f"import failed: {type(exc).__name__}: {exc}"))
                 continue
             try:
                 self._add_plugin(plugin, origin)
             except PluginError as exc:
-                self.failures.append(PluginFailure(origin, str(exc)))
+                self._fail(PluginFailure(origin, str(exc)))
+
+    def _fail(self, failure: PluginFailure) -> None:
+        """Record a broken plugin and warn once, so that it is not silently missing."""
+        self.failures.append(failure)
+        warnings.warn(
+            f"canasta plugin {failure.origin} was not loaded: {failure.message}", PluginLoadWarning, stacklevel=4
+        )
 
     # --- lookup ----------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import pytest
 
 import canasta
 from canasta import HouseRule, PluginError, Registry, UnknownNameError, Variant
-from canasta.registry import AUTOLOAD_ENV, PluginFailure
+from canasta.registry import AUTOLOAD_ENV, PluginFailure, PluginLoadWarning
 
 FakeDist = Callable[..., None]
 
@@ -189,6 +189,7 @@ def test_a_clash_inside_one_plugin_is_refused() -> None:
     assert registry.house_rules() == []
 
 
+@pytest.mark.filterwarnings("ignore::canasta.registry.PluginLoadWarning")
 def test_a_third_party_reusing_a_built_in_name_is_the_one_refused(fake_dist: FakeDist) -> None:
     fake_dist("canasta-fake", {"fake": "canasta_fake"}, {"canasta_fake": GOOD_PLUGIN.format(name="classic")})
     registry = Registry()
@@ -210,7 +211,9 @@ def test_an_import_error_is_recorded_and_the_others_still_work(fake_dist: FakeDi
     fake_dist("canasta-broken", {"broken": "canasta_broken"}, {"canasta_broken": "import not_a_module_anywhere\n"})
     fake_dist("canasta-strict", {"strict": "canasta_strict"}, {"canasta_strict": GOOD_PLUGIN.format(name="strict")})
     registry = Registry()
-    assert canasta.load_rules("strict", registry=registry).going_out.canastas_required == 2
+    warned = r"canasta plugin canasta-broken \(entry point .*\) was not loaded: import failed"
+    with pytest.warns(PluginLoadWarning, match=warned):
+        assert canasta.load_rules("strict", registry=registry).going_out.canastas_required == 2
     assert canasta.Game("classic", registry=registry).rules.variant == "classic"
     [failure] = registry.failures
     origin, message = failure  # a (origin, message) pair
@@ -224,6 +227,7 @@ def test_an_import_error_is_recorded_and_the_others_still_work(fake_dist: FakeDi
     assert "No module named 'not_a_module_anywhere'" in str(unknown.value)
 
 
+@pytest.mark.filterwarnings("ignore::canasta.registry.PluginLoadWarning")
 def test_a_discovery_hook_that_raises_names_the_plugin_and_the_hook(fake_dist: FakeDist) -> None:
     source = """
         import canasta
@@ -244,6 +248,7 @@ def test_a_discovery_hook_that_raises_names_the_plugin_and_the_hook(fake_dist: F
     ]
 
 
+@pytest.mark.filterwarnings("ignore::canasta.registry.PluginLoadWarning")
 def test_a_discovery_hook_returning_the_wrong_thing_names_the_hook(fake_dist: FakeDist) -> None:
     source = """
         import canasta
@@ -261,6 +266,7 @@ def test_a_discovery_hook_returning_the_wrong_thing_names_the_hook(fake_dist: Fa
     )
 
 
+@pytest.mark.filterwarnings("ignore::canasta.registry.PluginLoadWarning")
 def test_a_misspelled_discovery_hook_is_refused(fake_dist: FakeDist) -> None:
     source = """
         import canasta
