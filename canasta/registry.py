@@ -86,6 +86,9 @@ class HouseRule:
         plugins: Objects holding rule hooks that override the variant's.
         applies_to: Variant names it fits (a variant also fits if its base
             chain reaches one of them); ``None`` for every variant.
+        excludes: Variant names it does not fit even where ``applies_to``
+            admits them (matched along the base chain too), e.g. variants
+            whose rules make the option meaningless.
         version: The option's version.
         source: Where the option comes from.
         origin: Where it was found (set by the registry).
@@ -95,9 +98,16 @@ class HouseRule:
     description: str
     plugins: tuple[object, ...] = field(converter=_tuple)
     applies_to: frozenset[str] | None = None
+    excludes: frozenset[str] = frozenset()
     version: str = "1.0"
     source: str = ""
     origin: str = ""
+
+    @property
+    def fits_description(self) -> str:
+        """Which variants it fits, for listings, e.g. ``"every variant except cuban"``."""
+        fits = "every variant" if self.applies_to is None else ", ".join(sorted(self.applies_to))
+        return fits + (f" except {', '.join(sorted(self.excludes))}" if self.excludes else "")
 
 
 class PluginLoadWarning(UserWarning):
@@ -228,6 +238,10 @@ class Registry:
             or (isinstance(item.applies_to, frozenset) and all(isinstance(n, str) for n in item.applies_to))
         ):
             raise PluginError(f"{where}house rule {item.name!r}: applies_to must be a frozenset of names or None")
+        if isinstance(item, HouseRule) and not (
+            isinstance(item.excludes, frozenset) and all(isinstance(n, str) for n in item.excludes)
+        ):
+            raise PluginError(f"{where}house rule {item.name!r}: excludes must be a frozenset of names")
         for plugin in item.plugins:
             source = f" from {origin}" if origin else ""
             check_plugin(plugin, f"{plugin_label(plugin)} ({what} {item.name!r}{source})")
@@ -403,6 +417,22 @@ class Registry:
         chain.reverse()
         return chain
 
+    def fits(self, house_rule: str, variant: str) -> bool:
+        """Whether a house rule may be stacked on a variant.
+
+        Args:
+            house_rule: The house rule's name.
+            variant: The variant's name.
+
+        Returns:
+            True if ``applies_to`` admits the variant (or a variant of its base
+            chain) and ``excludes`` names none of them.
+
+        Raises:
+            UnknownNameError: If a name is unknown.
+        """
+        return _fits(self.house_rule(house_rule), frozenset(v.name for v in self.variant_chain(variant)))
+
     def plugin_stack(self, variant: str, house_rules: Sequence[str] = ()) -> list[tuple[str, object]]:
         """The ``(name, plugin)`` stack of a game: base variants, variant, house rules.
 
@@ -418,7 +448,7 @@ class Registry:
             PluginError: If a house rule does not fit the variant, or is given twice.
         """
         chain = self.variant_chain(variant)
-        chain_names = {v.name for v in chain}
+        chain_names = frozenset(v.name for v in chain)
         stack: list[tuple[str, object]] = []
         for v in chain:
             for plugin in v.plugins:
@@ -427,14 +457,19 @@ class Registry:
             raise PluginError(f"a house rule is given twice: {list(house_rules)}")
         for name in house_rules:
             rule = self.house_rule(name)
-            if rule.applies_to is not None and not (rule.applies_to & chain_names):
+            if not _fits(rule, chain_names):
                 raise PluginError(
-                    f"house rule {name!r} does not fit variant {variant!r}; "
-                    f"it applies to: {', '.join(sorted(rule.applies_to))}"
+                    f"house rule {name!r} does not fit variant {variant!r}; it applies to: {rule.fits_description}"
                 )
             for plugin in rule.plugins:
                 stack.append((_stack_name(stack, plugin, f"house rule {name}"), plugin))
         return stack
+
+
+def _fits(rule: HouseRule, chain_names: frozenset[str]) -> bool:
+    if rule.excludes & chain_names:
+        return False
+    return rule.applies_to is None or bool(rule.applies_to & chain_names)
 
 
 def _stack_name(stack: Sequence[tuple[str, object]], plugin: object, owner: str) -> str:

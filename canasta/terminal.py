@@ -268,7 +268,7 @@ def render_variants(
     for column in ("name", "version", "applies to", "description", "rules from", "found in"):
         ht.add_column(column)
     for h in house_rules:
-        fits = ", ".join(sorted(h.applies_to)) if h.applies_to is not None else "any variant"
+        fits = h.fits_description
         ht.add_row(h.name, h.version, fits, h.description, h.source or "—", h.origin or "—")
     parts: list[RenderableType] = [vt, ht]
     if failures:

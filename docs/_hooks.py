@@ -221,7 +221,7 @@ def house_rules_list() -> str:
         return "*No house rule is installed.*\n"
     rows = [
         f"| `{h.name}` | {h.description} | "
-        f"{', '.join(sorted(h.applies_to)) if h.applies_to is not None else 'every variant'} | {h.source or '—'} |"
+        f"{h.fits_description} | {h.source or '—'} |"
         for h in rules
     ]
     return "| house rule | description | applies to | rules from |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"

@@ -31,11 +31,7 @@ def _house_rule_cases() -> list[tuple[str, str]]:
     registry = canasta.default_registry()
     cases = []
     for rule in canasta.available_house_rules():
-        fitting = [
-            v
-            for v in _variant_names()
-            if rule.applies_to is None or rule.applies_to & {b.name for b in registry.variant_chain(v)}
-        ]
+        fitting = [v for v in _variant_names() if registry.fits(rule.name, v)]
         fitting.sort(key=lambda v: v != "classic")
         if fitting:
             cases.append((fitting[0], rule.name))

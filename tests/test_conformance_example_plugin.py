@@ -30,9 +30,7 @@ def _house_rules() -> list[tuple[str, str]]:
         if not _third_party(rule.origin):
             continue
         names = [v.name for v in registry.variants()]
-        fitting = [
-            v for v in names if rule.applies_to is None or rule.applies_to & {b.name for b in registry.variant_chain(v)}
-        ]
+        fitting = [v for v in names if registry.fits(rule.name, v)]
         if fitting:
             cases.append(("classic" if "classic" in fitting else fitting[0], rule.name))
     return cases

@@ -10,8 +10,10 @@ import canasta
 from canasta import Discard, DrawStock, EndHand, HandEnd, Kind, Meld, PluginError, RuleCode, TakePile
 
 VARIANTS = ["classic", "two-player", "three-player", "six-player", "cuban", "modern-american"]
-ANYWHERE = ["black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld"]
+ANYWHERE = ["wilds-at-most-naturals", "last-red-three-may-meld"]
 ONLY = {"cutthroat": "three-player", "american-talon": "modern-american"}
+#: Fits every variant but these (where the pile is always frozen anyway).
+EXCEPT = {"black-three-freezes": {"cuban", "modern-american"}}
 CANASTA_K = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 CANASTA_A = ["AH", "AS", "AD", "AC", "AH", "AS", "AD"]
 OTHERS = [["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
@@ -28,6 +30,13 @@ def test_house_rules_stack_where_they_fit_and_are_recorded(variant: str) -> None
         else:
             with pytest.raises(PluginError, match=f"house rule '{name}' does not fit variant '{variant}'"):
                 canasta.Game(variant, (name,))
+    for name, excluded in EXCEPT.items():
+        if variant in excluded:
+            expected = f"does not fit variant '{variant}'; it applies to: every variant except cuban, modern-american"
+            with pytest.raises(PluginError, match=expected):
+                canasta.Game(variant, (name,))
+        else:
+            assert canasta.Game(variant, (name,), seed=1).rules.house_rules == (name,)
 
 
 def test_black_three_freezes() -> None:

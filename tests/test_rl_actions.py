@@ -38,10 +38,11 @@ def variant_names() -> list[str]:
 
 def house_rule_cases() -> list[tuple[str, str]]:
     """(variant, house rule) pairs the registry says fit."""
-    names = set(variant_names())
+    registry = canasta.default_registry()
     cases = []
     for rule in canasta.available_house_rules():
-        targets = ["classic"] if rule.applies_to is None else sorted(rule.applies_to & names)
+        targets = sorted(v for v in variant_names() if registry.fits(rule.name, v))
+        targets.sort(key=lambda v: v != "classic")
         cases.extend((v, rule.name) for v in targets[:1])
     return sorted(cases)
 

@@ -61,10 +61,11 @@ def test_api_test_plays_through_the_end_of_an_episode(kwargs: dict[str, Any], en
 
 
 def house_rule_cases() -> list[tuple[str, str]]:
-    names = set(variant_names())
+    registry = canasta.default_registry()
     cases = []
     for rule in canasta.available_house_rules():
-        targets = ["classic"] if rule.applies_to is None else sorted(rule.applies_to & names)
+        targets = sorted(v for v in variant_names() if registry.fits(rule.name, v))
+        targets.sort(key=lambda v: v != "classic")
         cases.extend((v, rule.name) for v in targets[:1])
     return sorted(cases)
 

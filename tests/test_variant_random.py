@@ -24,7 +24,7 @@ COMBOS = [
     ("three-player", ("cutthroat",)),
     ("three-player", ("cutthroat", "wilds-at-most-naturals")),
     ("modern-american", ("american-talon",)),
-    ("cuban", ("black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld")),
+    ("cuban", ("wilds-at-most-naturals", "last-red-three-may-meld")),
     ("six-player", ("last-red-three-may-meld", "black-three-freezes")),
 ]
 DECK = {"six-player": 162}

@@ -218,10 +218,7 @@ def melds(*, rules: Rules, valid: bool | None = True) -> SearchStrategy[Meld]:
 
 
 def _fits(registry: Registry, variant: str, house_rule: str) -> bool:
-    applies_to = registry.house_rule(house_rule).applies_to
-    if applies_to is None:
-        return True
-    return bool(applies_to & {v.name for v in registry.variant_chain(variant)})
+    return registry.fits(house_rule, variant)
 
 
 def variant_names(*, registry: Registry | None = None) -> SearchStrategy[str]:

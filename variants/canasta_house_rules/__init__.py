@@ -26,9 +26,11 @@ __version__ = "1.0"
 HOUSE_RULES = (
     canasta.HouseRule(
         name="black-three-freezes",
-        description="A discarded or upcard black three freezes the pile until taken "
-        "(no effect where the pile is always frozen).",
+        description="A discarded or upcard black three freezes the pile until taken.",
         plugins=(black_three_freezes,),
+        # Meaningless where the pile is always frozen (and, in modern American,
+        # black threes never reach the pile).
+        excludes=frozenset({"cuban", "modern-american"}),
         version=__version__,
         source="SPEC.md §1 rule options (a reading of the 1950s rules)",
     ),
