@@ -8,7 +8,7 @@ integers indexing a deck) so that users always see real cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import IntEnum
 
 from attrs import frozen
@@ -292,15 +292,3 @@ def build_deck(spec: DeckSpec) -> list[Card]:
     cards = [Card(rank, suit, pack) for pack in range(spec.packs) for suit in Suit for rank in range(2, 15)]
     cards.extend(Card(0, None, i) for i in range(spec.jokers))
     return cards
-
-
-def kinds_of(cards: Sequence[Card]) -> list[Kind]:
-    """The kinds of a sequence of cards (a convenience for display and tests).
-
-    Args:
-        cards: Cards.
-
-    Returns:
-        Their kinds, in order.
-    """
-    return [c.kind for c in cards]

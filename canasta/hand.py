@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from canasta.actions import Action
 from canasta.cards import Deck
-from canasta.rules import Rules, ThreeRules
+from canasta.rules import Rules
 from canasta.table import HandEnd, MeldState, Phase
 from canasta.transitions import Transitions
 
@@ -131,7 +131,3 @@ class HandState(Transitions):
         from canasta.observation import observe
 
         return observe(self, seat)
-
-    def three_rules(self) -> ThreeRules:
-        """The bonus-three rules in force (a shortcut for displays)."""
-        return self.rules.threes

@@ -145,12 +145,7 @@ class Transitions(Legality):
         self.taken_top = top
         self.phase = Phase.MELD
         opened = self.opened[side]
-        meld = self.melds[side].get(rank)
-        if meld is None:
-            meld = self.melds[side][rank] = MeldState(rank, [], 0, 0, 0)
-            self.new_ranks.add(rank)
-        elif self.melded_before_turn(side, rank):
-            self.added_to_old = True
+        meld = self._meld_to_extend(side, rank)
         meld.cards.append(top)
         meld.naturals += 1
         self.melded_this_turn = True
@@ -176,17 +171,15 @@ class Transitions(Legality):
         self.provisional_count += value
         self._maybe_open()
 
-    def melded_before_turn(self, side: int, rank: int) -> bool:
-        """Whether the side's meld of this rank existed before this turn.
-
-        Args:
-            side: The side.
-            rank: The meld's rank.
-
-        Returns:
-            True for a meld from an earlier turn.
-        """
-        return rank in self.melds[side] and rank not in self.new_ranks
+    def _meld_to_extend(self, side: int, rank: int) -> MeldState:
+        """The side's meld of a rank, created if new; adding to an earlier turn's meld spoils concealed."""
+        meld = self.melds[side].get(rank)
+        if meld is None:
+            meld = self.melds[side][rank] = MeldState(rank, [], 0, 0, 0)
+            self.new_ranks.add(rank)
+        elif rank not in self.new_ranks:
+            self.added_to_old = True
+        return meld
 
     def _pick_up(self, cards: list[int]) -> None:
         """Pile cards go to hand; threes in them are laid out, not replaced (SPEC.md §1, §5)."""
@@ -217,13 +210,7 @@ class Transitions(Legality):
     def _do_meld(self, rank: int, n: int, t: int, j: int) -> None:
         seat = self.seat
         side = self.seating[seat]
-        melds = self.melds[side]
-        meld = melds.get(rank)
-        if meld is None:
-            meld = melds[rank] = MeldState(rank, [], 0, 0, 0)
-            self.new_ranks.add(rank)
-        elif rank not in self.new_ranks:
-            self.added_to_old = True
+        meld = self._meld_to_extend(side, rank)
         values = self.rules.card_values
         added = 0
         for kind, count in ((rank, n), (_TWO, t), (_JOKER, j)):

@@ -217,10 +217,6 @@ def melds(*, rules: Rules, valid: bool | None = True) -> SearchStrategy[Meld]:
 # --- rule sets ----------------------------------------------------------------------------
 
 
-def _fits(registry: Registry, variant: str, house_rule: str) -> bool:
-    return registry.fits(house_rule, variant)
-
-
 def variant_names(*, registry: Registry | None = None) -> SearchStrategy[str]:
     """Names of the variants known to a registry (every installed one by default).
 
@@ -248,7 +244,7 @@ def house_rule_names(*, variant: str, registry: Registry | None = None, max_size
 
     def build() -> SearchStrategy[list[str]]:
         reg = registry or default_registry()
-        names = [h.name for h in reg.house_rules() if _fits(reg, variant, h.name)]
+        names = [h.name for h in reg.house_rules() if reg.fits(h.name, variant)]
         if not names:
             return st.just([])
         return st.lists(st.sampled_from(names), max_size=max_size, unique=True)
@@ -268,7 +264,7 @@ def _rules(
     names = list(variants) if variants is not None else [v.name for v in reg.variants()]
     variant = draw(st.sampled_from(names))
     pool = list(house_rules) if house_rules is not None else [h.name for h in reg.house_rules()]
-    fitting = [h for h in pool if _fits(reg, variant, h)]
+    fitting = [h for h in pool if reg.fits(h, variant)]
     chosen: list[str] = []
     if fitting and max_house_rules:
         chosen = draw(st.lists(st.sampled_from(fitting), max_size=max_house_rules, unique=True))
