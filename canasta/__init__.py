@@ -11,7 +11,7 @@ Quick start::
 
 from __future__ import annotations
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
 from canasta.errors import (
@@ -116,7 +116,6 @@ __all__ = [
     "RandomBot",
     "RecordError",
     "Registry",
-    "Retract",
     "RuleCode",
     "Rules",
     "RulesError",

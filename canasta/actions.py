@@ -1,7 +1,9 @@
 """Actions: small frozen values in kind terms.
 
 Actions are lossless: a player says how many 2s and how many jokers go into a
-meld, never "some wild card". Non-decisions (dealing, laying out red threes,
+meld, never "some wild card". There is no take-back action: taking back moves
+is not a rule of Canasta (SPEC §0); `canasta.Game.undo` gives interfaces an
+undo from the game's history. Non-decisions (dealing, laying out red threes,
 replacing them, the upcard, picking up the pile once the minimum is met) happen
 automatically.
 """
@@ -22,7 +24,6 @@ __all__ = [
     "DrawStock",
     "EndHand",
     "Meld",
-    "Retract",
     "TakePile",
 ]
 
@@ -140,20 +141,6 @@ class AnswerGoOut:
 
 
 @frozen(cache_hash=True)
-class Retract:
-    """Take back this turn's provisional opening melds (below the minimum).
-
-    If the pile was taken for them, its top card returns to the pile and the
-    player draws from the stock instead.
-    """
-
-    name: ClassVar[str] = "retract"
-
-    def __str__(self) -> str:
-        return "take back this turn's provisional melds"
-
-
-@frozen(cache_hash=True)
 class EndHand:
     """End the hand where the rules let the player end it.
 
@@ -167,4 +154,4 @@ class EndHand:
         return "end the hand"
 
 
-Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | Retract | EndHand
+Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import KIND_COUNT, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
@@ -98,9 +98,9 @@ class GreedyBot:
 
     - Takes the pile whenever it can use it (for a side that has not melded,
       only if the opening then reaches the minimum, checked on a copy).
-    - Melds as much as is legal: opening melds only when they reach the
-      minimum, so it never needs to take melds back; natural cards first,
-      wild cards where they make a new meld or complete a canasta.
+    - Melds as much as is legal: opening melds only when its greedy plan
+      reaches the minimum that turn; natural cards first, wild cards where
+      they make a new meld or complete a canasta.
     - Answers its partner "yes" when its own hand is cheap to be caught with.
     - Discards the least useful card: a black three first (it stops the next
       player), never a wild card while another card will do, preferring single
@@ -187,13 +187,10 @@ class GreedyBot:
         discards = [a for a in actions if isinstance(a, Discard)]
         if discards:
             return self._best_discard(state, seat, discards)
-        # No discard: an opening below its minimum (meld on if we can, else take it back),
-        # or a hand that must go out by melding.
+        # No discard: an opening still below its minimum, or a hand that must go out
+        # by melding; the engine lists only melds that let the turn be completed (SPEC.md §0).
         if melds:
             return best if best is not None else melds[0]
-        for action in actions:
-            if isinstance(action, Retract):
-                return action
         return actions[0]
 
     # --- scoring of candidate actions -------------------------------------------------------

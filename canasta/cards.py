@@ -14,8 +14,13 @@ from enum import IntEnum
 from attrs import frozen
 
 __all__ = [
+    "BLACK_THREE",
+    "JOKER",
     "KIND_COUNT",
+    "NATURAL_INTS",
     "NATURAL_KINDS",
+    "RED_THREE",
+    "TWO",
     "WILD_KINDS",
     "Card",
     "Deck",
@@ -71,6 +76,19 @@ class Kind(IntEnum):
 KIND_COUNT = 15
 NATURAL_KINDS: tuple[Kind, ...] = tuple(Kind(k) for k in range(4, 15))
 WILD_KINDS: tuple[Kind, ...] = (Kind.TWO, Kind.JOKER)
+
+# Plain-int kind indices for the engine's inner loops, defined once here: an
+# IntEnum member lookup costs an attribute access per use, an int does not.
+#: ``int(Kind.JOKER)``: the joker, and the rank of a wild meld.
+JOKER = 0
+#: ``int(Kind.TWO)``.
+TWO = 1
+#: ``int(Kind.RED_THREE)``.
+RED_THREE = 2
+#: ``int(Kind.BLACK_THREE)``.
+BLACK_THREE = 3
+#: The natural ranks as plain ints, 4 (four) to 14 (ace).
+NATURAL_INTS: tuple[int, ...] = tuple(range(4, 15))
 
 _KIND_SYMBOLS = {
     Kind.JOKER: "*",

@@ -9,7 +9,7 @@ compiled.
 from __future__ import annotations
 
 from canasta.cards import Kind
-from canasta.plugins import hookimpl
+from canasta.markers import hookimpl
 from canasta.rules import (
     DEFAULT_CARD_VALUES,
     BlackThreeRules,

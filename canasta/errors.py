@@ -32,7 +32,6 @@ class RuleCode(StrEnum):
     PILE_NOT_MELDED = "pile-side-not-melded"
     PILE_NEEDS_MATCH = "pile-needs-match"
     ONE_CARD_RULE = "one-card-rule"
-    PILE_ALREADY_REFUSED = "pile-already-refused"
     MUST_TAKE_PILE = "must-take-pile"
     CARDS_NOT_IN_HAND = "cards-not-in-hand"
     INVALID_MELD = "invalid-meld"
@@ -46,7 +45,8 @@ class RuleCode(StrEnum):
     GOING_OUT_REFUSED = "going-out-refused"
     MUST_GO_OUT = "must-go-out"
     PERMISSION_NOT_AVAILABLE = "permission-not-available"
-    NOTHING_TO_RETRACT = "nothing-to-retract"
+    #: SPEC §0: the rules allow the action, but the turn could not be completed after it.
+    TURN_CANNOT_COMPLETE = "turn-cannot-complete"
     NOT_AN_ACTION = "not-an-action"
     ILLEGAL = "illegal"
 

@@ -1,20 +1,18 @@
 """Why an action is refused: the rule code and a sentence naming the rule.
 
-Legality itself is decided by `HandState.legal_actions` (so it is exact by
-construction); this module only explains a refusal, checking the rules in the
-order a player would think of them.
+Legality itself is decided by `canasta.legality.legal_actions` (so it is exact
+by construction); this module only explains a refusal, checking the rules in
+the order a player would think of them, and last SPEC §0: an action the rules
+allow is refused when the turn could not be completed after it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import Kind
 from canasta.errors import RuleCode
-
-if TYPE_CHECKING:
-    from canasta.legality import Legality
+from canasta.legality import allowed_actions, discardable_kinds
+from canasta.table import Phase, TableState
 
 __all__ = ["explain"]
 
@@ -23,12 +21,11 @@ _PHASE_OF = {
     TakePile: "draw",
     Meld: "meld",
     Discard: "meld",
-    Retract: "meld",
     AnswerGoOut: "answer",
 }
 
 
-def explain(state: Legality, action: object) -> tuple[RuleCode, str]:
+def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     """Explain why an action is not legal in a state.
 
     Args:
@@ -38,9 +35,7 @@ def explain(state: Legality, action: object) -> tuple[RuleCode, str]:
     Returns:
         ``(code, sentence)``.
     """
-    from canasta.hand import Phase
-
-    if not isinstance(action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, Retract, EndHand)):
+    if not isinstance(action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand)):
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:
         return RuleCode.HAND_OVER, "the hand is over; no action is possible"
@@ -56,26 +51,42 @@ def explain(state: Legality, action: object) -> tuple[RuleCode, str]:
     if isinstance(action, Discard):
         return _explain_discard(state, action)
     if isinstance(action, AskGoOut):
+        if action in allowed_actions(state):
+            return (
+                RuleCode.TURN_CANNOT_COMPLETE,
+                "whatever your partner answered, you could not complete the turn (SPEC §0)",
+            )
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,
             "you may ask your partner only once, before melding anything this turn, where the variant has partners",
         )
-    if isinstance(action, Retract):
-        return RuleCode.NOTHING_TO_RETRACT, "there are no provisional opening melds to take back"
+    if isinstance(action, AnswerGoOut):
+        if action.yes:
+            return (
+                RuleCode.MUST_GO_OUT,
+                "after \"yes\" your partner would have to go out this turn, which is impossible from here (SPEC §1)",
+            )
+        return (
+            RuleCode.TURN_CANNOT_COMPLETE,
+            "after \"no\" your partner could not complete the turn without going out (SPEC §0)",
+        )
     if isinstance(action, EndHand):
+        if state.bound:
+            return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn (SPEC §1 going out)"
         if not state.stock and state.phase is Phase.DRAW:
             return RuleCode.MUST_TAKE_PILE, "the discard matches one of your side's melds: you must take it (SPEC §1)"
         if state.final_meld_only:
-            return RuleCode.MINIMUM_NOT_MET, "your provisional melds do not reach the minimum; meld more or retract"
+            return (
+                RuleCode.MINIMUM_NOT_MET,
+                "your opening melds do not reach the minimum yet; meld more before the hand ends (SPEC §1 initial meld)",
+            )
         return RuleCode.WRONG_PHASE, "the hand can be ended only when the stock is exhausted"
     return RuleCode.ILLEGAL, f"{action} is not legal now"
 
 
-def _explain_take(state: Legality, action: TakePile) -> tuple[RuleCode, str]:
+def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     pile_rules = state.rules.pile
     side = state.side
-    if state.pile_refused:
-        return RuleCode.PILE_ALREADY_REFUSED, "you took back a pile this turn; draw from the stock"
     if not state.pile:
         return RuleCode.PILE_EMPTY, "the discard pile is empty"
     top = Kind(state.kinds[state.pile[-1]])
@@ -104,12 +115,29 @@ def _explain_take(state: Legality, action: TakePile) -> tuple[RuleCode, str]:
     existing = state.melds[side].get(int(top))
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     if state.rules.melds.is_valid(int(top), n0 + 1 + action.naturals, t0 + action.twos, j0 + action.jokers):
-        # The meld is fine: the take fails because the turn could not end legally after it.
-        return _explain_going_out(state, "after this take you could end the turn only by going out")
+        # The meld is fine: the take fails because the turn could not be completed after it.
+        return _explain_incomplete(state, "this take")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 
 
-def _explain_meld(state: Legality, action: Meld) -> tuple[RuleCode, str]:
+def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
+    """SPEC §0: the rules allow the action, but the turn could not be completed after it."""
+    side = state.side
+    if state.bound:
+        return (
+            RuleCode.MUST_GO_OUT,
+            f"your partner said yes: after {what} you could not go out this turn (SPEC §1 going out)",
+        )
+    if not state.opened[side]:
+        return (
+            RuleCode.MINIMUM_NOT_MET,
+            f"after {what} your side could not complete its initial meld of "
+            f"{state.personal_minimum(state.seat)} this turn and then end the turn (SPEC §0, §1 initial meld)",
+        )
+    return _explain_going_out(state, f"after {what} you could end the turn only by going out")
+
+
+def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     rank = int(action.rank)
     if min(action.naturals, action.twos, action.jokers) < 0 or action.naturals + action.twos + action.jokers == 0:
@@ -141,43 +169,37 @@ def _explain_meld(state: Legality, action: Meld) -> tuple[RuleCode, str]:
             f"and at most {meld_rules.max_wilds} wild cards (SPEC §1 melds); {action} would give "
             f"{n} naturals and {t + j} wild cards",
         )
-    if state._opening_blocked():
-        return (
-            RuleCode.MINIMUM_NOT_MET,
-            "you took back your opening melds this turn: your side may try its initial meld again next turn "
-            "(SPEC §1 initial meld)",
-        )
-    if state.answer is True:
-        return RuleCode.MUST_GO_OUT, "your partner said yes: this meld would make going out this turn impossible"
+    if state.bound or not state.opened[state.side]:
+        return _explain_incomplete(state, "this meld")
     if state.sizes[state.seat] - action.naturals - action.twos - action.jokers <= 1:
         return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
-        RuleCode.GOING_OUT_NOT_ALLOWED,
-        "after this meld you could not end the turn: you would have to go out, which is not allowed now "
-        "(a canasta is needed, the partner said no, or the minimum is not met)",
+        RuleCode.TURN_CANNOT_COMPLETE,
+        "after this meld you could not end the turn: no card you kept could be discarded and going out "
+        "is not possible (SPEC §0)",
     )
 
 
-def _explain_discard(state: Legality, action: Discard) -> tuple[RuleCode, str]:
+def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     if counts[action.kind] == 0:
         return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {action.kind.name.lower()}"
-    if not state._discardable(int(action.kind)):
+    if not discardable_kinds(state.rules, state.turn)[action.kind]:
         return RuleCode.CANNOT_DISCARD, f"a {action.kind.name.lower()} may not be discarded now"
     if state.final_meld_only:
         return RuleCode.CANNOT_DISCARD, "after a red three as the last stock card you may not discard"
     if state.sizes[state.seat] == 1:
         return _explain_going_out(state, "discarding your last card goes out")
-    if state.answer is True:
-        return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
+    if state.bound:
+        return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn (SPEC §1 going out)"
     return (
         RuleCode.MINIMUM_NOT_MET,
-        f"your provisional melds count {state.provisional_count}, below the minimum of "
-        f"{state.personal_minimum(state.seat)}; meld more or retract them (SPEC §1 initial meld)",
+        f"your opening melds count {state.provisional_count}, below the minimum of "
+        f"{state.personal_minimum(state.seat)}; meld more before you discard (SPEC §1 initial meld)",
     )
 
 
-def _explain_going_out(state: Legality, what: str) -> tuple[RuleCode, str]:
+def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     """Why going out is not allowed now (SPEC.md §1 "Going out")."""
     side = state.side
     if state.answer is False:

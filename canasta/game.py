@@ -1,4 +1,9 @@
-"""The multi-hand game: cumulative scores, dealer rotation, the end at the target."""
+"""The multi-hand game: cumulative scores, dealer rotation, the end at the target, undo.
+
+Taking back moves is not a rule of Canasta (SPEC.md §0); `Game.undo` is the
+game's history, for interfaces (a person who clicked the wrong card) and for
+search code, in the manner of python-chess's ``Board.pop()``.
+"""
 
 from __future__ import annotations
 
@@ -17,11 +22,30 @@ from canasta.scoring import HandScore
 __all__ = ["Game"]
 
 
+class _HandLog:
+    """One hand of a game's history: its start, the scores before it, its actions.
+
+    ``start`` is never changed (undo replays a copy of it). ``actions`` is
+    appended to only while the hand is the game's last one; an undo that goes
+    back into a hand builds a new log, so games made by `Game.copy` can share
+    the logs of earlier hands.
+    """
+
+    __slots__ = ("actions", "scores", "start")
+
+    def __init__(self, start: HandState, scores: Sequence[int], actions: list[Action]) -> None:
+        self.start = start
+        self.scores = tuple(scores)
+        self.actions = actions
+
+
 class Game:
     """A game of canasta: hands dealt until a side reaches the target score.
 
     Drive it with `legal_actions` and `apply`; when a hand ends it is scored
-    and the next hand is dealt automatically (the deal passes left).
+    and the next hand is dealt automatically (the deal passes left). `undo`
+    takes the last applied action back, across hand boundaries too, and
+    `history` lists the actions applied so far.
 
     Args:
         variant: Variant name (default ``"classic"``).
@@ -38,6 +62,7 @@ class Game:
         scores: Each side's cumulative total.
         results: The score breakdown of every finished hand.
         hand: The hand in play (or the last hand, once the game is over).
+            `undo` replaces it with a new object: re-read it after an undo.
         hand_number: 0 for the first hand.
     """
 
@@ -62,6 +87,7 @@ class Game:
             self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(0), deck=self._deck
         )
         self._over = False
+        self._logs: list[_HandLog] = [_HandLog(self.hand.copy(), self.scores, [])]
         self._settle()
 
     @classmethod
@@ -85,6 +111,8 @@ class Game:
         game._deck = hand.deck
         game.hand = hand
         game._over = False
+        # Undo goes back at most to this hand as given.
+        game._logs = [_HandLog(hand.copy(), game.scores, [])]
         game._settle()
         return game
 
@@ -158,7 +186,64 @@ class Game:
         """
         self.check(action)
         self.hand._apply_unchecked(action)
+        self._logs[-1].actions.append(action)
         return self._settle()
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied so far in this game, oldest first (undone ones excluded).
+
+        A game made by `from_hand` starts its history at the hand it was given.
+        """
+        return tuple(action for log in self._logs for action in log.actions)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether `undo` has an action to take back."""
+        return any(log.actions for log in self._logs)
+
+    def undo(self) -> Action:
+        """Take back the last applied action and restore the game exactly as it was before it.
+
+        The hand in play, the scores, the results, `hand_number` and `is_over`
+        are restored; undoing the action that ended a hand brings that hand
+        back, un-scored (and undoes the deal of the next hand, which the same
+        seed deals again identically). This is the game's history, not a rule
+        (SPEC.md §0): an undone draw puts a card the player has seen back on
+        the stock, so an interface decides when to offer it.
+
+        It replays the hand's actions from a copy of the hand's start, so
+        `apply` stays cheap; an undo costs one hand copy and at most one hand's
+        actions. `hand` is a new object afterwards.
+
+        Returns:
+            The action taken back.
+
+        Raises:
+            IllegalActionError: If no action has been applied (or all have been
+                undone): there is nothing to undo; check `can_undo` first.
+        """
+        if not self.can_undo:
+            raise IllegalActionError(RuleCode.ILLEGAL, "nothing to undo: no action of this game is left to take back")
+        logs = self._logs
+        # Hands after the last one with an action were dealt by that action (more than
+        # one only when hands ended on their deal): the undo takes their deals back too.
+        while not logs[-1].actions:
+            logs.pop()
+        number = len(logs) - 1
+        log = logs[number]
+        action = log.actions[-1]
+        kept = log.actions[:-1]
+        logs[number] = _HandLog(log.start, log.scores, kept)  # a new log: copies of the game may share the old
+        hand = log.start.copy()
+        for earlier in kept:
+            hand._apply_unchecked(earlier)
+        self.hand = hand
+        self.hand_number = number
+        self.scores[:] = log.scores
+        del self.results[number:]
+        self._over = False  # the game had a legal action, the one undone, so it was not over
+        return action
 
     def _settle(self) -> HandScore | None:
         """Score a finished hand, then deal the next unless the game is over."""
@@ -177,6 +262,7 @@ class Game:
         self.hand = HandState.deal(
             self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(self.hand_number), deck=self._deck
         )
+        self._logs.append(_HandLog(self.hand.copy(), self.scores, []))
         self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
         return result
 
@@ -192,7 +278,11 @@ class Game:
         return self.hand.observation(seat)
 
     def copy(self) -> Game:
-        """An independent copy (cheap: the hand's flat lists are copied)."""
+        """An independent copy, history included (cheap: the hand's flat lists are copied).
+
+        Returns:
+            The copy; `undo` on it takes back the same actions as on the original.
+        """
         new = Game.__new__(Game)
         new.rules = self.rules
         new.seed = self.seed
@@ -202,4 +292,7 @@ class Game:
         new._deck = self._deck
         new.hand = self.hand.copy()
         new._over = self._over
+        # Earlier hands' logs are never changed again (see _HandLog); only the last is appended to.
+        last = self._logs[-1]
+        new._logs = [*self._logs[:-1], _HandLog(last.start, last.scores, last.actions[:])]
         return new

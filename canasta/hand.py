@@ -2,9 +2,11 @@
 
 `HandState` holds everything on the table during a hand: the stock, the discard
 pile, the hands, each side's melds and laid-out threes, the turn phase and who
-acts. It generates the exact set of legal actions (`canasta.legality`) and
-applies them (`canasta.transitions`); its data lives in `canasta.table`. Rule
-values come from the compiled `canasta.Rules`.
+acts. Its data lives in `canasta.table`; it generates the exact set of legal
+actions with `canasta.legality` (SPEC §0: allowed by the rules and completable,
+decided by the oracle in `canasta.completion`), explains refusals with
+`canasta.explain` and applies actions with `canasta.transitions`. Rule values
+come from the compiled `canasta.Rules`.
 
 For speed the state is mutable and kept in flat lists of card ids and counts;
 `apply` refuses an illegal action *before* changing anything, and `copy` is
@@ -14,22 +16,24 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from canasta import legality, transitions
+from canasta import observation as observing
+from canasta import scoring
 from canasta.actions import Action
 from canasta.cards import Deck
+from canasta.errors import IllegalActionError
+from canasta.explain import explain
+from canasta.observation import Observation
 from canasta.rules import Rules
-from canasta.table import HandEnd, MeldState, Phase
-from canasta.transitions import Transitions
-
-if TYPE_CHECKING:
-    from canasta.observation import Observation
-    from canasta.scoring import HandScore
+from canasta.scoring import HandScore
+from canasta.table import HandEnd, MeldState, Phase, TableState
 
 __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
 
 
-class HandState(Transitions):
+class HandState(TableState):
     """One hand of canasta: table state, legal actions and their application.
 
     Create one with `HandState.deal` (shuffled from a seed) or
@@ -80,13 +84,67 @@ class HandState(Transitions):
         for _ in range(rules.hand_size):
             for i in range(n):
                 state._to_hand((first + i) % n, state.stock.pop())
-        state._turn_upcard()
+        transitions.turn_upcard(state)
         # Deal-time threes: each player in turn lays out and replaces them.
         for i in range(n):
             seat = (first + i) % n
-            state._lay_out_and_replace(seat)
-        state._begin_turn()
+            transitions.lay_out_and_replace(state, seat)
+        transitions.begin_turn(state)
         return state
+
+    # --- legality -------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the acting seat may take now, exactly (SPEC §0).
+
+        An action is legal when the rules allow it and the turn can still be
+        completed legally after it.
+
+        Returns:
+            The legal actions (cached until the state changes; do not mutate).
+        """
+        legal = self._legal
+        if legal is None:
+            legal = legality.legal_actions(self)
+        return legal
+
+    def allowed_actions(self) -> list[Action]:
+        """What the rules allow now, before the completion filter of SPEC §0.
+
+        A superset of `legal_actions`, for references and explanations (see
+        `canasta.testing.reference`); play uses `legal_actions`.
+
+        Returns:
+            The allowed actions.
+        """
+        return legality.allowed_actions(self)
+
+    def is_legal(self, action: object) -> bool:
+        """Whether an action is legal now, without applying it.
+
+        Args:
+            action: The action.
+
+        Returns:
+            True if `apply` would accept it.
+        """
+        return action in self.legal_actions()
+
+    def check(self, action: object) -> None:
+        """Raise if an action is illegal now; change nothing.
+
+        Args:
+            action: The action.
+
+        Raises:
+            IllegalActionError: With the rule's code and a sentence naming it.
+        """
+        if action not in self.legal_actions():
+            code, message = explain(self, action)
+            raise IllegalActionError(code, message, action)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        transitions.apply_unchecked(self, action)
 
     def apply(self, action: Action) -> None:
         """Apply a legal action, or raise and change nothing.
@@ -115,9 +173,7 @@ class HandState(Transitions):
         Raises:
             ValueError: If the hand is not over.
         """
-        from canasta.scoring import score_hand
-
-        return score_hand(self)
+        return scoring.score_hand(self)
 
     def observation(self, seat: int) -> Observation:
         """What a seat may see (SPEC.md §7 "Hidden information").
@@ -128,6 +184,4 @@ class HandState(Transitions):
         Returns:
             Its observation.
         """
-        from canasta.observation import observe
-
-        return observe(self, seat)
+        return observing.observe(self, seat)

@@ -27,8 +27,11 @@ from typing import Any, TypeVar
 import attrs
 import pluggy
 
+import canasta.cards
+import canasta.rules
+from canasta import hookspecs
 from canasta.errors import PluginError, RulesError
-from canasta.hookspecs import PROJECT
+from canasta.markers import PROJECT
 
 __all__ = ["answering_plugin", "ask", "check_plugin", "hook_arguments", "plugin_label"]
 
@@ -42,8 +45,6 @@ def hook_arguments() -> dict[str, tuple[str, ...]]:
     Returns:
         ``{hook name: argument names}``.
     """
-    from canasta import hookspecs
-
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     result: dict[str, tuple[str, ...]] = {}
@@ -290,9 +291,6 @@ def _mismatch(value: object, tp: Any) -> str | None:
 
 @cache
 def _field_types(cls: Any) -> dict[str, Any]:
-    import canasta.cards
-    import canasta.rules
-
     namespace = {**vars(canasta.cards), **vars(canasta.rules), **vars(inspect.getmodule(cls) or canasta.rules)}
     return typing.get_type_hints(cls, globalns=namespace)
 

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import pluggy
+# Re-exported: both were defined here before `canasta.markers` held them.
+from canasta.markers import PROJECT as PROJECT
+from canasta.markers import hookspec as hookspec
 
 if TYPE_CHECKING:
     from canasta.cards import DeckSpec, Kind
-    from canasta.registry import HouseRule, Variant
+    from canasta.descriptors import HouseRule, Variant
     from canasta.rules import (
         BlackThreeRules,
         CanastaBonuses,
@@ -41,9 +43,6 @@ if TYPE_CHECKING:
         ThreeRules,
         Upcard,
     )
-
-PROJECT = "canasta"
-hookspec = pluggy.HookspecMarker(PROJECT)
 
 
 # --- discovery -------------------------------------------------------------------

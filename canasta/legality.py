@@ -1,53 +1,47 @@
-"""Exact legal actions: what the acting seat may do now, and the rules behind it.
+"""Exact legal actions (SPEC.md §0): what the rules allow, filtered by the turn-completion oracle.
 
-Everything `legal_actions` lists is accepted and everything else is refused; an
-action is checked by membership, so generation *is* the legality rule. Comments
-cite SPEC.md where a rule is enforced.
+`allowed_actions` lists what the rules allow now; `legal_actions` keeps those
+after which the acting player can still complete the turn legally, decided by
+`canasta.completion` on card counts (no copy, no trial move). Everything listed
+is accepted and everything else is refused, because `check` tests membership:
+generation *is* the legality rule. Comments cite SPEC.md where a rule enters.
+
+The functions take the hand's data (`canasta.table.TableState`); `HandState`
+exposes them as methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from canasta.actions import (
-    Action,
-    AnswerGoOut,
-    AskGoOut,
-    Discard,
-    DrawStock,
-    EndHand,
-    Meld,
-    Retract,
-    TakePile,
-)
-from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
-from canasta.errors import IllegalActionError
-from canasta.goingout import can_meld_out
-from canasta.rules import Permission
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
+from canasta.completion import MeldCounts, Turn, can_complete, opening_reached
+from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
-__all__ = ["Legality"]
+__all__ = [
+    "allowed_actions",
+    "discardable_kinds",
+    "goes_out_ok",
+    "legal_actions",
+    "legal_takes",
+    "meld_counts",
+    "pile_to_hand",
+    "turn_facts",
+]
 
-_JOKER = 0
-_TWO = 1
-_R3 = 2
-_B3 = 3
-_NATURALS = tuple(int(k) for k in NATURAL_KINDS)
 _DRAW = DrawStock()
 _END = EndHand()
 _ASK = AskGoOut()
-_RETRACT = Retract()
 _YES = AnswerGoOut(True)
 _NO = AnswerGoOut(False)
 _MELDS: dict[tuple[int, int, int, int], Meld] = {}
 _DISCARDS = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
-_TAKES = {
-    (2, 0, 0): TakePile(2, 0, 0),
-    (1, 1, 0): TakePile(1, 1, 0),
-    (1, 0, 1): TakePile(1, 0, 1),
-    (0, 0, 0): TakePile(0, 0, 0),
-}
+_TAKE_SHAPES = ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
+_TAKES = {shape: TakePile(*shape) for shape in _TAKE_SHAPES}
+_DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
+_KEEP_RULES: dict[int, Rules] = {}
 
 
 def _meld_action(rank: int, n: int, t: int, j: int) -> Meld:
@@ -56,6 +50,399 @@ def _meld_action(rank: int, n: int, t: int, j: int) -> Meld:
     if action is None:
         action = _MELDS[key] = Meld(Kind(rank), n, t, j)
     return action
+
+
+# --- facts of the turn ------------------------------------------------------------------
+
+
+def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
+    """For each kind, whether it may be discarded in a turn.
+
+    Bonus threes are never discarded (SPEC §1 "Melds"; §6: all threes in modern
+    American); black threes not during the first round of turns where the
+    variant says so (SPEC §5).
+
+    Args:
+        rules: The compiled rules.
+        turn: The hand's turn number (0 for the first turn).
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    first_round = rules.black_threes.no_discard_first_round and turn < rules.players
+    key = (id(rules), first_round)
+    found = _DISCARDABLE.get(key)
+    if found is None:
+        bonus_black = rules.threes.black_threes_are_bonus
+        found = tuple(
+            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
+        )
+        _DISCARDABLE[key] = found
+        _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
+    return found
+
+
+def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:
+    """A side's melds as ``rank -> (naturals, twos, jokers)``.
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        A new dict (safe to change).
+    """
+    return {r: (m.naturals, m.twos, m.jokers) for r, m in t.melds[side].items()}
+
+
+def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
+    """Counts by kind of the pile cards that go into the hand when the pile is picked up.
+
+    Bonus threes are laid out and black threes set aside where the variant
+    says so (SPEC §1 "Taking", §5), so they never reach the hand.
+
+    Args:
+        t: The hand.
+        cards: The pile cards picked up.
+
+    Returns:
+        15 counts indexed by kind.
+    """
+    counts = [0] * KIND_COUNT
+    kinds = t.kinds
+    for card in cards:
+        counts[kinds[card]] += 1
+    counts[RED_THREE] = 0
+    if t.rules.threes.black_threes_are_bonus or t.rules.black_threes.set_aside_from_pile:
+        counts[BLACK_THREE] = 0
+    return counts
+
+
+def _top_rank(t: TableState) -> int:
+    return -1 if t.taken_top is None else t.kinds[t.taken_top]
+
+
+def turn_facts(
+    t: TableState, seat: int, *, bound: bool | None = None, out_allowed: bool | None = None, drew: bool | None = None
+) -> Turn:
+    """The oracle's view of a seat's turn now (see `canasta.completion.Turn`).
+
+    Args:
+        t: The hand.
+        seat: The acting seat (the asker, while a partner answers).
+        bound: Override: a binding "yes" is in force.
+        out_allowed: Override: going out is allowed.
+        drew: Override: the player drew from the stock (for the concealed exemption).
+
+    Returns:
+        The facts.
+    """
+    rules = t.rules
+    final_only = t.final_meld_only
+    drew_from_stock = t.drew_from_stock if drew is None else drew
+    return Turn(
+        rules,
+        minimum=t.personal_minimum(seat),
+        exempt=rules.initial_meld.concealed_exemption and drew_from_stock and t.taken_top is None,
+        out_allowed=(t.answer is not False and not final_only) if out_allowed is None else out_allowed,
+        bound=t.bound if bound is None else bound,
+        final_only=final_only,
+        discardable=discardable_kinds(rules, t.turn),
+        top_rank=_top_rank(t),
+        pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
+    )
+
+
+def goes_out_ok(t: TableState, side: int, melds: MeldCounts | None = None) -> bool:
+    """SPEC §1 "Going out": permission, the canastas required, and the opening or the concealed exemption.
+
+    Args:
+        t: The hand (its acting seat is the one going out).
+        side: The acting side.
+        melds: The side's melds (default: as on the table).
+
+    Returns:
+        True if emptying the hand now goes out.
+    """
+    if t.answer is False or t.final_meld_only:  # SPEC §1: "no" binds for this turn
+        return False
+    canastas = t.canastas(side)
+    rules = t.rules
+    if canastas < rules.going_out.canastas_required:
+        return False
+    if t.opened[side]:
+        return True
+    counts = meld_counts(t, side) if melds is None else melds
+    if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), counts, _top_rank(t)):
+        return True
+    return (
+        rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+    )
+
+
+# --- the draw phase ---------------------------------------------------------------------
+
+
+def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int, int, int]]:
+    """The ways the rules allow to take the pile now (SPEC §1 "The discard pile")."""
+    pile = t.pile
+    if not pile:
+        return []
+    rules = t.rules
+    pile_rules = rules.pile
+    top = t.kinds[pile[-1]]
+    if top < 4 or top in pile_rules.blocked_top:
+        return []
+    side = t.seating[seat]
+    if pile_rules.one_card_rule and t.sizes[seat] == 1 and len(pile) == 1:
+        return []
+    opened = t.opened[side]
+    if not opened and not pile_rules.unmelded_side_may_take:
+        return []  # SPEC §5: the initial meld comes from the hand
+    counts = t.counts[seat]
+    meld = t.melds[side].get(top)
+    n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
+    is_valid = rules.melds.is_valid
+    shapes: list[tuple[int, int, int]] = []
+    frozen = t.pile_frozen_for(side)
+    if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
+        shapes.append((2, 0, 0))
+    if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
+        if counts[TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
+            shapes.append((1, 1, 0))
+        if counts[JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
+            shapes.append((1, 0, 1))
+    layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and rules.exhaustion.forced_take_by_layoff)
+    if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
+        shapes.append((0, 0, 0))
+    return shapes
+
+
+def _take_completes(
+    t: TableState, seat: int, shape: tuple[int, int, int], *, bound: bool, out_allowed: bool
+) -> bool:
+    """SPEC §0 for a pile take: after it, the turn can still be completed (the pile is face up)."""
+    rules = t.rules
+    side = t.seating[seat]
+    pile = t.pile
+    top = t.kinds[pile[-1]]
+    n, tw, jk = shape
+    hand = list(t.counts[seat])
+    hand[top] -= n
+    hand[TWO] -= tw
+    hand[JOKER] -= jk
+    rest = pile_to_hand(t, pile[:-1])
+    opened = t.opened[side]
+    discardable = discardable_kinds(rules, t.turn)
+    if opened and not bound and (sum(hand) + sum(rest)) >= 2:
+        # The usual case: the pile comes into the hand; any discardable card ends the turn.
+        for k in range(KIND_COUNT):
+            if (hand[k] + rest[k]) and discardable[k]:
+                return True
+    melds = meld_counts(t, side)
+    m0 = melds.get(top, (0, 0, 0))
+    melds[top] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
+    values = rules.card_values
+    minimum = t.personal_minimum(seat)
+    provisional = 0
+    pending: list[int] | None = None
+    if not opened:
+        # SPEC §1: the top card counts with the shown cards (not in modern American, §6).
+        provisional = values[top] * ((1 if rules.initial_meld.top_card_counts else 0) + n)
+        provisional += values[TWO] * tw + values[JOKER] * jk
+        if opening_reached(rules, provisional, minimum, melds, top):
+            opened = True
+        else:
+            pending = rest
+    if opened:
+        hand = [a + b for a, b in zip(hand, rest, strict=True)]
+    turn = Turn(
+        rules,
+        minimum=minimum,
+        exempt=False,
+        out_allowed=out_allowed,
+        bound=bound,
+        final_only=False,
+        discardable=discardable,
+        top_rank=top,
+        pending=pending,
+    )
+    return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
+
+
+def legal_takes(
+    t: TableState, seat: int, *, exhausted: bool, bound: bool = False, out_allowed: bool = True
+) -> list[TakePile]:
+    """The legal pile takes of a seat now: allowed by the rules and completable (SPEC §0).
+
+    Args:
+        t: The hand.
+        seat: The seat about to draw.
+        exhausted: Whether the stock is empty.
+        bound: A binding "yes" is in force.
+        out_allowed: Going out is allowed this turn.
+
+    Returns:
+        The takes.
+    """
+    return [
+        _TAKES[s]
+        for s in _take_shapes(t, seat, exhausted=exhausted)
+        if _take_completes(t, seat, s, bound=bound, out_allowed=out_allowed)
+    ]
+
+
+def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, filtered: bool) -> list[Action]:
+    """Draw-phase actions: draw, take, or end the hand when the stock is out (SPEC §1 "Stock exhaustion")."""
+    exhausted = not t.stock
+    actions: list[Action] = []
+    if not exhausted:
+        actions.append(_DRAW)  # a stock draw is always legal; see SPEC §1 ⟨A⟩ on "yes"
+    if filtered:
+        takes = legal_takes(t, seat, exhausted=exhausted, bound=bound, out_allowed=out_allowed)
+    else:
+        takes = [_TAKES[s] for s in _take_shapes(t, seat, exhausted=exhausted)]
+    actions.extend(takes)
+    if exhausted and not bound:
+        # SPEC §1: a discard that can be added to a meld must be taken.
+        forced = t.rules.exhaustion.forced_take and _TAKES[(0, 0, 0)] in takes
+        if not forced:
+            actions.append(_END)
+    return actions
+
+
+# --- permission -------------------------------------------------------------------------
+
+
+def _may_ask(t: TableState) -> bool:
+    """SPEC §1 "Going out": ask before melding anything this turn, where the variant has permission."""
+    permission = t.rules.going_out.permission
+    if permission is Permission.NONE or t.asker is not None or t.melded_this_turn or t.answer is not None:
+        return False
+    if permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]]:
+        return False
+    return not t.final_meld_only
+
+
+def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> bool:
+    """Whether the asker can complete the turn after this answer (SPEC §0, §1 ⟨A⟩ on "yes")."""
+    if phase is Phase.DRAW:
+        # A stock draw is always possible and always legal (SPEC §1 ⟨A⟩ on "yes").
+        return bool(t.stock) or bool(_draw_options(t, asker, bound=yes, out_allowed=yes, filtered=True))
+    turn = turn_facts(t, asker, bound=yes, out_allowed=yes)
+    side = t.seating[asker]
+    return can_complete(
+        turn, t.counts[asker], meld_counts(t, side), opened=t.opened[side], provisional=t.provisional_count
+    )
+
+
+# --- the meld phase ---------------------------------------------------------------------
+
+
+def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
+    seat = t.seat
+    side = t.seating[seat]
+    rules = t.rules
+    counts = t.counts[seat]
+    size = t.sizes[seat]
+    meld_rules = rules.melds
+    is_valid = meld_rules.is_valid
+    melds = t.melds[side]
+    opened = t.opened[side]
+    bound = t.bound
+    final_only = t.final_meld_only
+    discardable = discardable_kinds(rules, t.turn)
+    all_discardable = all(discardable[k] for k in range(KIND_COUNT) if k != RED_THREE)
+    # Fast path: opened, no binding "yes", every held card discardable: a meld
+    # that leaves two or more cards always lets a discard end the turn.
+    simple = opened and not bound and not final_only and all_discardable
+    turn: Turn | None = None
+    counts_now: dict[int, tuple[int, int, int]] | None = None
+    values = rules.card_values
+    minimum = t.personal_minimum(seat)
+    top_rank = _top_rank(t)
+
+    def completes(rank: int, n: int, tw: int, jk: int) -> bool:
+        nonlocal turn, counts_now
+        if turn is None:
+            turn = turn_facts(t, seat)
+            counts_now = meld_counts(t, side)
+        assert counts_now is not None
+        hand = list(counts)
+        hand[rank] -= n
+        hand[TWO] -= tw
+        hand[JOKER] -= jk
+        after = dict(counts_now)
+        m0 = after.get(rank, (0, 0, 0))
+        after[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
+        now_open = opened
+        provisional = t.provisional_count
+        if not opened:
+            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+            if opening_reached(rules, provisional, minimum, after, top_rank):
+                now_open = True
+                if turn.pending is not None:
+                    hand = [a + b for a, b in zip(hand, turn.pending, strict=True)]
+        return can_complete(turn, hand, after, opened=now_open, provisional=provisional)
+
+    actions: list[Action] = []
+    twos = counts[TWO]
+    jokers = counts[JOKER]
+    max_w = meld_rules.max_wilds
+    combos_for = t._combos
+    for rank in NATURAL_INTS:
+        have = counts[rank]
+        meld = melds.get(rank)
+        if meld is None:
+            if have < 1:
+                continue
+            n0 = t0 = j0 = 0
+        else:
+            n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
+        room = max_w - t0 - j0
+        key = (rank, n0, t0, j0, have, max(0, min(twos, room)), max(0, min(jokers, room)))
+        combos = combos_for.get(key)
+        if combos is None:
+            combos = combos_for[key] = _valid_additions(is_valid, key)
+        for n, tw, jk, added in combos:
+            if not filtered or (simple and size - added >= 2) or completes(rank, n, tw, jk):
+                actions.append(_meld_action(rank, n, tw, jk))
+    if meld_rules.wild_melds and (twos or jokers):
+        meld = melds.get(JOKER)
+        t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
+        for tw in range(twos + 1):
+            for jk in range(jokers + 1):
+                if tw + jk and is_valid(JOKER, 0, t0 + tw, j0 + jk):
+                    if not filtered or (simple and size - tw - jk >= 2) or completes(JOKER, 0, tw, jk):
+                        actions.append(_meld_action(JOKER, 0, tw, jk))
+    black = counts[BLACK_THREE]
+    if black >= 3 and meld_rules.black_threes_when_going_out:
+        for n in range(3, black + 1):
+            # SPEC §1 "Melds": black threes meld only as the last meld of going out.
+            if is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1:
+                if not filtered or completes(BLACK_THREE, n, 0, 0):
+                    actions.append(_meld_action(BLACK_THREE, n, 0, 0))
+    provisional_pending = not opened and bool(melds)
+    if final_only:
+        # Rule option last-red-three-may-meld: meld, then end the hand (no discard).
+        if not provisional_pending:
+            actions.append(_END)
+    else:
+        for kind in range(KIND_COUNT):
+            if counts[kind] and discardable[kind]:
+                if size == 1:
+                    ok = goes_out_ok(t, side)  # SPEC §1 "Going out": the final discard goes out
+                else:
+                    # SPEC §1 ⟨A⟩: after "yes" the player must go out; SPEC §1 "Initial
+                    # meld": no discard while the opening is below its minimum.
+                    ok = not bound and not provisional_pending
+                if ok:
+                    actions.append(_DISCARDS[kind])
+    if _may_ask(t) and (
+        not filtered or _answer_completes(t, seat, Phase.MELD, False) or _answer_completes(t, seat, Phase.MELD, True)
+    ):
+        actions.append(_ASK)
+    return actions
 
 
 def _valid_additions(
@@ -68,350 +455,72 @@ def _valid_additions(
     """
     rank, n0, t0, j0, have, twos, jokers = key
     return tuple(
-        (n, t, j, n + t + j)
+        (n, tw, jk, n + tw + jk)
         for n in range(have + 1)
-        for t in range(twos + 1)
-        for j in range(jokers + 1)
-        if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
+        for tw in range(twos + 1)
+        for jk in range(jokers + 1)
+        if n + tw + jk and is_valid(rank, n0 + n, t0 + tw, j0 + jk)
     )
 
 
-class Legality(TableState):
-    """Legal-action generation and checking (mixed into `canasta.HandState`)."""
+# --- the entry points -------------------------------------------------------------------
 
-    __slots__ = ()
 
-    if TYPE_CHECKING:  # provided by canasta.transitions.Transitions
-
-        def _do_meld(self, rank: int, n: int, t: int, j: int) -> None: ...
-
-        def _do_take(self, action: TakePile) -> None: ...
-
-    # --- legal actions -----------------------------------------------------------------
-
-    def legal_actions(self) -> list[Action]:
-        """Every action the acting seat may take now, exactly.
-
-        Returns:
-            The legal actions (cached until the state changes; do not mutate).
-        """
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._generate()
-        return legal
-
-    def _generate(self) -> list[Action]:
-        phase = self.phase
-        if phase is Phase.DRAW:
-            return self._draw_actions()
-        if phase is Phase.MELD:
-            return self._meld_phase_actions()
-        if phase is Phase.ANSWER:
-            return [_YES, _NO]
-        return []
-
-    def _can_ask(self) -> bool:
-        permission = self.rules.going_out.permission
-        if permission is Permission.NONE or self.asker is not None or self.melded_this_turn:
-            return False
-        if self.answer is not None:
-            return False
-        if permission is Permission.ONCE_PER_HAND and self.asks_used[self.side]:
-            return False
-        return self.final_meld_only is False
-
-    def _draw_actions(self) -> list[Action]:
-        actions: list[Action] = []
-        exhausted = not self.stock
-        if not exhausted:
-            actions.append(_DRAW)
-        takes = self._take_options(exhausted=exhausted)
-        actions.extend(takes)
-        if exhausted and not self._forced_take(takes):
-            actions.append(_END)
-        if self._can_ask():
+def _generate(t: TableState, filtered: bool) -> list[Action]:
+    phase = t.phase
+    if phase is Phase.MELD:
+        return _meld_phase(t, filtered)
+    if phase is Phase.DRAW:
+        seat = t.seat
+        answer = t.answer
+        actions = _draw_options(
+            t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered
+        )
+        if _may_ask(t) and (
+            not filtered
+            or _answer_completes(t, seat, Phase.DRAW, False)
+            or _answer_completes(t, seat, Phase.DRAW, True)
+        ):
             actions.append(_ASK)
         return actions
+    if phase is Phase.ANSWER:
+        asker = t.asker
+        assert asker is not None
+        resume = t.resume_phase
+        return [
+            a
+            for a, yes in ((_YES, True), (_NO, False))
+            if not filtered or _answer_completes(t, asker, resume, yes)
+        ]
+    return []
 
-    def _forced_take(self, takes: list[TakePile]) -> bool:
-        """SPEC.md §1 "Stock exhaustion": a matching discard must be taken."""
-        if not self.rules.exhaustion.forced_take:
-            return False
-        return any(t.naturals == 0 and t.twos == 0 and t.jokers == 0 for t in takes)
 
-    def _take_options(self, *, exhausted: bool) -> list[TakePile]:
-        """The legal ways to take the pile now (SPEC.md §1 "The discard pile")."""
-        pile = self.pile
-        if not pile or self.pile_refused:
-            return []
-        pile_rules = self.rules.pile
-        top = self.kinds[pile[-1]]
-        if top < 4 or top in pile_rules.blocked_top:
-            return []
-        seat = self.seat
-        side = self.seating[seat]
-        if pile_rules.one_card_rule and self.sizes[seat] == 1 and len(pile) == 1:
-            return []
-        opened = self.opened[side]
-        if not opened and not pile_rules.unmelded_side_may_take:
-            return []
-        counts = self.counts[seat]
-        meld = self.melds[side].get(top)
-        n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
-        is_valid = self.rules.melds.is_valid
-        result: list[TakePile] = []
-        frozen = self.pile_frozen_for(side)
-        if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
-            result.append(_TAKES[(2, 0, 0)])
-        if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
-            if counts[_TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
-                result.append(_TAKES[(1, 1, 0)])
-            if counts[_JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
-                result.append(_TAKES[(1, 0, 1)])
-        layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and self.rules.exhaustion.forced_take_by_layoff)
-        if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
-            result.append(_TAKES[(0, 0, 0)])
-        if result:
-            # A take that leaves at most one card in hand must still let the turn end
-            # legally (meld out, or discard the last card going out). An unmelded side
-            # is included: a take that meets the minimum at once opens the side.
-            rest = sum(1 for c in pile[:-1] if not self._leaves_hand(self.kinds[c]))
-            left = self.sizes[seat] + rest
-            if left - 2 <= 1:
-                result = [a for a in result if left - a.naturals - a.twos - a.jokers > 1 or self._take_ok(a)]
-        return result
+def allowed_actions(t: TableState) -> list[Action]:
+    """What the rules allow now, before SPEC §0's completion filter.
 
-    def _leaves_hand(self, kind: int) -> bool:
-        """Whether a pile card of this kind is laid out or set aside instead of going to hand."""
-        return self._is_bonus_three(kind) or (kind == _B3 and self.rules.black_threes.set_aside_from_pile)
+    A superset of `legal_actions`: it includes actions after which the turn
+    could not be completed. Test references (`canasta.testing.reference`) and
+    explanations use it; players use `legal_actions`.
 
-    def _take_ok(self, action: TakePile) -> bool:
-        trial = self.copy()
-        trial._do_take(action)
-        return trial._turn_can_end(must_out=False)
+    Args:
+        t: The hand.
 
-    def _turn_can_end(self, *, must_out: bool) -> bool:
-        """Whether the acting player, from here, can still end the turn legally."""
-        if self.phase is Phase.OVER or self.final_meld_only:
-            return True
-        seat = self.seat
-        side = self.seating[seat]
-        if self.sizes[seat] == 0:
-            return False  # an empty hand that did not go out
-        if not self.opened[side]:
-            return not must_out or self._can_go_out_now()  # provisional: Retract is always there
-        if must_out:
-            return self._can_go_out_now()
-        counts = self.counts[seat]
-        if self.sizes[seat] >= 2 and any(counts[k] and self._discardable(k) for k in range(KIND_COUNT)):
-            return True
-        return self._can_go_out_now()
+    Returns:
+        The allowed actions.
+    """
+    return _generate(t, filtered=False)
 
-    def _meld_phase_actions(self) -> list[Action]:
-        seat = self.seat
-        side = self.seating[seat]
-        counts = self.counts[seat]
-        size = self.sizes[seat]
-        rules = self.rules
-        meld_rules = rules.melds
-        is_valid = meld_rules.is_valid
-        melds = self.melds[side]
-        must_out = self.answer is True and self._can_go_out_now()
-        actions: list[Action] = []
-        twos = counts[_TWO]
-        jokers = counts[_JOKER]
-        max_w = meld_rules.max_wilds
-        # After taking back opening melds made from the hand, the side may not try to
-        # open again this turn: this keeps every turn finite (no meld/retract cycles).
-        may_meld = not self._opening_blocked()
-        # Fast path: with no binding "yes", no last-card red three, and every card
-        # discardable, a meld that leaves two or more cards always lets the turn end.
-        simple = not must_out and not self.final_meld_only and (
-            not self.opened[side] or not (rules.black_threes.no_discard_first_round and self.turn < rules.players)
-        )
-        combos_for = self._combos
-        for rank in _NATURALS if may_meld else ():
-            have = counts[rank]
-            meld = melds.get(rank)
-            if meld is None:
-                if have < 1:
-                    continue
-                n0 = t0 = j0 = 0
-            else:
-                n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
-            room = max_w - t0 - j0
-            key = (rank, n0, t0, j0, have, max(0, min(twos, room)), max(0, min(jokers, room)))
-            combos = combos_for.get(key)
-            if combos is None:
-                combos = combos_for[key] = _valid_additions(is_valid, key)
-            for n, t, j, added in combos:
-                remaining = size - added
-                if (simple and remaining >= 2) or self._meld_leaves_turn_playable(rank, n, t, j, remaining, must_out):
-                    actions.append(_meld_action(rank, n, t, j))
-        if may_meld and meld_rules.wild_melds and (twos or jokers):
-            meld = melds.get(_JOKER)
-            t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-            for t in range(twos + 1):
-                for j in range(jokers + 1):
-                    if (
-                        t + j
-                        and is_valid(_JOKER, 0, t0 + t, j0 + j)
-                        and self._meld_leaves_turn_playable(_JOKER, 0, t, j, size - t - j, must_out)
-                    ):
-                        actions.append(_meld_action(_JOKER, 0, t, j))
-        black = counts[_B3]
-        if may_meld and black >= 3 and meld_rules.black_threes_when_going_out:
-            for n in range(3, black + 1):
-                # SPEC.md §1 "Melds": black threes only as the last meld of going out.
-                if (
-                    is_valid(_B3, n, 0, 0)
-                    and size - n <= 1
-                    and self._meld_leaves_turn_playable(_B3, n, 0, 0, size - n, must_out)
-                ):
-                    actions.append(_meld_action(_B3, n, 0, 0))
-        if self.final_meld_only:
-            if self._provisional_ok():
-                actions.append(_END)
-        else:
-            for kind in range(KIND_COUNT):
-                if counts[kind] and self._discard_ok(kind, size, must_out):
-                    actions.append(_DISCARDS[kind])
-        if self._has_provisional():
-            actions.append(_RETRACT)
-        if self._can_ask():
-            actions.append(_ASK)
-        return actions
 
-    # --- the rules behind the meld phase -------------------------------------------------
+def legal_actions(t: TableState) -> list[Action]:
+    """Every action the acting seat may take now, exactly (SPEC §0).
 
-    def _opening_blocked(self) -> bool:
-        """Whether the acting side took back opening melds from the hand this turn."""
-        return self.opening_retracted and not self.opened[self.seating[self.seat]]
+    Args:
+        t: The hand.
 
-    def _has_provisional(self) -> bool:
-        return not self.opened[self.seating[self.seat]] and bool(self.melds[self.seating[self.seat]])
-
-    def _provisional_ok(self) -> bool:
-        """Whether no opening is pending below its minimum."""
-        return not self._has_provisional()
-
-    def _opening_reached(self, count: int, clean: bool) -> bool:
-        """SPEC.md §1 "Initial meld": the count reaches the side's minimum."""
-        if count < self.personal_minimum(self.seat):
-            return False
-        return clean or self.rules.initial_meld.clean_meld_naturals == 0
-
-    def _concealed_exempt(self) -> bool:
-        """SPEC.md §1 "Initial meld" exception: stock draw, whole hand melded with a canasta."""
-        return self.rules.initial_meld.concealed_exemption and self.drew_from_stock and self.taken_top is None
-
-    def _going_out_permitted(self, side: int) -> bool:
-        if self.answer is False:  # SPEC.md §1 "Going out": "no" binds for this turn
-            return False
-        # After a last-card red three the hand ends without going out (rule option
-        # last-red-three-may-meld lets the player meld first, never go out).
-        return not self.final_meld_only
-
-    def _discardable(self, kind: int) -> bool:
-        if self._is_bonus_three(kind):
-            return False
-        # SPEC.md §5: no black-three discard during the first round of turns.
-        return not (kind == _B3 and self.rules.black_threes.no_discard_first_round and self.turn < self.rules.players)
-
-    def _meld_counts(self, side: int) -> dict[int, tuple[int, int, int]]:
-        return {r: (m.naturals, m.twos, m.jokers) for r, m in self.melds[side].items()}
-
-    def _can_go_out_now(self) -> bool:
-        """Exact: can the acting player still go out this turn from here?"""
-        seat = self.seat
-        side = self.seating[seat]
-        if not self._going_out_permitted(side):
-            return False
-        minimum: int | None = None
-        if self.pending_pile is not None:
-            # The pile comes into the hand once the minimum is met; until then the
-            # player cannot be held to going out (the binding "yes" waits for it).
-            return False
-        if self._opening_blocked():
-            return False  # no melds at all are possible for the rest of this turn
-        if not self.opened[side] and not self._concealed_exempt():
-            minimum = self.personal_minimum(seat) - self.provisional_count
-        return can_meld_out(
-            self.rules, self.counts[seat], self._meld_counts(side), minimum=minimum, discardable=self._discardable
-        )
-
-    def _goes_out_ok(self, side: int, canastas_after: int, count_after: int, clean_after: bool) -> bool:
-        """SPEC.md §1 "Going out": canastas, permission, and the minimum or the concealed exemption."""
-        if not self._going_out_permitted(side):
-            return False
-        if canastas_after < self.rules.going_out.canastas_required:
-            return False
-        if self.opened[side]:
-            return True
-        if self._opening_reached(count_after, clean_after):
-            return True
-        return self._concealed_exempt() and canastas_after >= 1
-
-    def _meld_leaves_turn_playable(self, rank: int, n: int, t: int, j: int, remaining: int, must_out: bool) -> bool:
-        """Refuse a meld after which the player could not legally end the turn."""
-        if self.final_meld_only:
-            return True  # no discard follows: the hand ends after melding
-        seat = self.seat
-        side = self.seating[seat]
-        if must_out or remaining <= 1 or rank == _B3:
-            return self._simulate_meld_ok(rank, n, t, j, remaining, must_out)
-        if not self.opened[side]:
-            return True  # still provisional or opening now: a card is left to discard
-        if not (self.rules.black_threes.no_discard_first_round and self.turn < self.rules.players):
-            return True  # every card left is discardable
-        counts = self.counts[seat]
-        for kind in range(KIND_COUNT):
-            left = counts[kind] - (n if kind == rank else t if kind == _TWO else j if kind == _JOKER else 0)
-            if left > 0 and self._discardable(kind):
-                return True
-        return self._simulate_meld_ok(rank, n, t, j, remaining, must_out)
-
-    def _simulate_meld_ok(self, rank: int, n: int, t: int, j: int, remaining: int, must_out: bool) -> bool:
-        trial = self.copy()
-        trial._do_meld(rank, n, t, j)
-        return trial._turn_can_end(must_out=must_out)
-
-    def _discard_ok(self, kind: int, size: int, must_out: bool) -> bool:
-        if not self._discardable(kind):
-            return False
-        side = self.seating[self.seat]
-        if size == 1:
-            # SPEC.md §1 "Going out": the final discard goes out.
-            return self._goes_out_ok(side, self.canastas(side), self.provisional_count, self.provisional_clean)
-        if must_out:
-            return False  # SPEC.md §1: after "yes" the player must go out this turn
-        # SPEC.md §1 "Initial meld": no discard while the opening is below its minimum.
-        return self._provisional_ok()
-
-    # --- applying actions ---------------------------------------------------------------
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether an action is legal now, without applying it.
-
-        Args:
-            action: The action.
-
-        Returns:
-            True if `apply` would accept it.
-        """
-        return action in self.legal_actions()
-
-    def check(self, action: Action) -> None:
-        """Raise if an action is illegal now; change nothing.
-
-        Args:
-            action: The action.
-
-        Raises:
-            IllegalActionError: With the rule's code and a sentence naming it.
-        """
-        if action not in self.legal_actions():
-            from canasta.explain import explain
-
-            code, message = explain(self, action)
-            raise IllegalActionError(code, message, action)
+    Returns:
+        The legal actions (cached on the hand until it changes; do not mutate).
+    """
+    legal = t._legal
+    if legal is None:
+        legal = t._legal = _generate(t, filtered=True)
+    return legal

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from attrs import frozen
 
 from canasta.cards import Card, Kind
+from canasta.legality import legal_actions
+from canasta.table import TableState
 
-if TYPE_CHECKING:
-    from canasta.hand import HandState
 
 __all__ = ["MeldView", "Observation", "observe"]
 
@@ -74,7 +72,7 @@ class Observation:
     legal_actions: tuple[object, ...]
 
 
-def observe(state: HandState, seat: int) -> Observation:
+def observe(state: TableState, seat: int) -> Observation:
     """Build a seat's observation.
 
     Args:
@@ -125,5 +123,5 @@ def observe(state: HandState, seat: int) -> Observation:
         minimum_needed=state.minimum_needed(side),
         acting_seat=acting,
         phase=state.phase.value,
-        legal_actions=tuple(state.legal_actions()) if acting == seat else (),
+        legal_actions=tuple(legal_actions(state)) if acting == seat else (),
     )

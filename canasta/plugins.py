@@ -8,23 +8,22 @@ The hooks are asked once, here, and the answers are validated and frozen.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
+import attrs
 import pluggy
 
-from canasta.cards import DeckSpec
+from canasta import defaults, hookspecs
+from canasta import rules as r
+from canasta.cards import DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register
-from canasta.hookspecs import PROJECT
+from canasta.markers import PROJECT, hookimpl
+from canasta.registry import Registry, default_registry
+from canasta.rules import Rules
 
-if TYPE_CHECKING:
-    from canasta.registry import Registry
-    from canasta.rules import Rules
-
+# `hookimpl` is re-exported (``canasta.plugins.hookimpl``, ``canasta.hookimpl``); it lives in `canasta.markers`.
 __all__ = ["compile_rules", "hookimpl", "load_rules", "make_plugin_manager"]
-
-#: Marker for hook implementations: ``@canasta.hookimpl``.
-hookimpl = pluggy.HookimplMarker(PROJECT)
 
 T = TypeVar("T")
 
@@ -44,8 +43,6 @@ def make_plugin_manager(stack: Sequence[tuple[str, object]]) -> pluggy.PluginMan
         PluginError: If a plugin implements an unknown hook or has a bad
             signature; the message names the plugin and the hook.
     """
-    from canasta import defaults, hookspecs
-
     pm = pluggy.PluginManager(PROJECT)
     pm.add_hookspecs(hookspecs)
     pm.register(defaults, name="canasta.defaults")
@@ -98,8 +95,6 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
 
 
 def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str]) -> Rules:
-    from canasta import rules as r
-
     players = _ask(pm, "canasta_players", int)
     _check(2 <= players <= 8, f"canasta_players: {players} players is not supported (2 to 8)")
     sides = tuple(_ask(pm, "canasta_sides", tuple, players=players))
@@ -210,8 +205,6 @@ def _is_int(value: object) -> bool:
 
 
 def _is_kind(value: object) -> bool:
-    from canasta.cards import Kind
-
     return _is_int(value) and value in Kind._value2member_map_
 
 
@@ -240,8 +233,6 @@ def _check_policies(rules: Rules) -> None:
 
 
 def _evolve(value: T, **changes: Any) -> T:
-    import attrs
-
     return attrs.evolve(value, **changes)  # type: ignore[misc]
 
 
@@ -264,8 +255,6 @@ def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Regis
         PluginError: If a plugin is broken or a house rule does not fit.
         RulesError: If the hooks' answers are invalid.
     """
-    from canasta.registry import default_registry
-
     reg = registry if registry is not None else default_registry()
     key = (variant, tuple(house_rules))
     rules = reg.rules_cache.get(key)

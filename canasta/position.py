@@ -14,6 +14,7 @@ from canasta.cards import Card, Deck, Kind
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
 from canasta.rules import Rules
+from canasta.transitions import begin_turn
 
 __all__ = ["build_position"]
 
@@ -151,7 +152,7 @@ def build_position(
     else:
         if any(size == 0 for size in state.sizes):
             raise InvalidPositionError("a player with no cards would have gone out")
-        state._begin_turn()
+        begin_turn(state)
     state._legal = None
     return state
 

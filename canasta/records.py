@@ -8,12 +8,12 @@ wrong types, unknown or missing keys, truncated JSON and any action that is
 illegal at its point raise `RecordError`, which names where (a JSON path, or a
 hand number and action index).
 
-Record format, version 1 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+Record format, version 2 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
 
     {
       "format": "canasta-record",
-      "format_version": 1,
+      "format_version": 2,
       "variant": {"name": "classic", "version": "1.0"},
       "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
       "seed": 1,
@@ -30,11 +30,18 @@ Actions serialise losslessly (`action_to_json` / `action_from_json`)::
     {"type": "take", "naturals": 2, "twos": 0, "jokers": 0}
     {"type": "meld", "rank": "K", "naturals": 2, "twos": 1, "jokers": 0}
     {"type": "discard", "kind": "7"}
-    {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "retract"}   {"type": "end"}
+    {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "end"}
 
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
-A later format version will only add keys; a reader refuses versions it does not know.
+
+Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 2.
+Version 1 is the same format plus a ``{"type": "retract"}`` action (taking back
+a provisional opening). Taking back moves is not a rule of Canasta (SPEC.md §0),
+so version 2 has no such action; a version-1 record still loads and replays
+unless it holds one, which is refused with a `RecordError` naming the action's
+index. Saving a loaded version-1 record writes version 2. A reader refuses
+versions it does not know.
 
 Per-seat observations (`observation_to_json`) use the same card and action
 notation, so a bot in any language can read its view of the table and answer
@@ -50,9 +57,9 @@ from typing import Any
 
 from attrs import field, frozen
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import Card, Kind, kind_from_symbol
-from canasta.errors import CanastaError
+from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.observation import MeldView, Observation
 from canasta.registry import Registry, default_registry
@@ -60,6 +67,7 @@ from canasta.scoring import HandScore
 
 __all__ = [
     "OBSERVATION_FORMAT_VERSION",
+    "READABLE_RECORD_FORMAT_VERSIONS",
     "RECORD_FORMAT_VERSION",
     "RECORD_SCHEMA",
     "GameRecord",
@@ -76,7 +84,9 @@ __all__ = [
 ]
 
 #: Version of the record format written by this library.
-RECORD_FORMAT_VERSION = 1
+RECORD_FORMAT_VERSION = 2
+#: Record format versions this library reads (version 1 only without take-backs).
+READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 1
 _RECORD_FORMAT = "canasta-record"
@@ -110,15 +120,19 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "discard": {"kind": str},
     "ask": {},
     "answer": {"yes": bool},
-    "retract": {},
     "end": {},
 }
 _SIMPLE: dict[str, Action] = {
     "draw": DrawStock(),
     "ask": AskGoOut(),
-    "retract": Retract(),
     "end": EndHand(),
 }
+#: The take-back of record format version 1 (removed in version 2).
+_RETRACT = "retract"
+_RETRACT_REMOVED = (
+    "the 'retract' action (taking back a provisional opening) was removed from the rules: "
+    "taking back moves is not a rule of Canasta (SPEC.md §0)"
+)
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -147,7 +161,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "discard", "kind": action.kind.symbol}
     if isinstance(action, AnswerGoOut):
         return {"type": "answer", "yes": action.yes}
-    if isinstance(action, (DrawStock, AskGoOut, Retract, EndHand)):
+    if isinstance(action, (DrawStock, AskGoOut, EndHand)):
         return {"type": action.name}
     raise TypeError(f"not a canasta action: {action!r}")
 
@@ -169,6 +183,8 @@ def action_from_json(data: object, where: str = "action") -> Action:
     if not isinstance(data, dict):
         raise RecordError(where, f"expected an object, got {_type_name(data)}")
     kind = data.get("type")
+    if kind == _RETRACT:
+        raise RecordError(f"{where}.type", _RETRACT_REMOVED)
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise RecordError(f"{where}.type", f"expected one of {sorted(_ACTION_KEYS)}, got {kind!r}")
     spec = _ACTION_KEYS[kind]
@@ -348,7 +364,7 @@ class GameRecord:
 
 
 class GameRecorder:
-    """Plays a game and records it: use `apply` instead of ``game.apply``.
+    """Plays a game and records it: use `apply` and `undo` instead of ``game.apply`` and ``game.undo``.
 
     Args:
         game: A game created with a variant name and seed (not `Game.from_hand`)
@@ -391,8 +407,42 @@ class GameRecorder:
             self._in_hand = 0
         return result
 
+    def undo(self) -> Action:
+        """Take the last action back in the game and in the record (see `canasta.Game.undo`).
+
+        The record holds only the actions that stand: an undone action is not recorded.
+
+        Returns:
+            The action taken back.
+
+        Raises:
+            IllegalActionError: If no recorded action is left to take back.
+        """
+        if not self._actions:
+            raise IllegalActionError(RuleCode.ILLEGAL, "nothing to undo: no recorded action is left to take back")
+        action = self.game.undo()
+        self._actions.pop()
+        # Hands the undone action finished are unfinished again (or were never dealt).
+        del self._lengths[len(self.game.results) :]
+        self._in_hand = len(self._actions) - sum(self._lengths)
+        return action
+
     def record(self) -> GameRecord:
-        """The record of the game so far."""
+        """The record of the game so far.
+
+        Returns:
+            The record.
+
+        Raises:
+            RecordError: If the game was played or undone outside the recorder, so
+                the recorded actions are not the game's history.
+        """
+        if self.game.history != tuple(self._actions):
+            raise RecordError(
+                "actions",
+                "the game's history differs from the recorded actions: "
+                "apply and undo through the GameRecorder, not the game",
+            )
         return GameRecord(
             variant=self.game.rules.variant,
             variant_version=self._variant_version,
@@ -470,8 +520,9 @@ def record_from_json(
     if root["format"] != _RECORD_FORMAT:
         raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {root['format']!r}")
     version = _expect(root["format_version"], int, "format_version", "an integer")
-    if version != RECORD_FORMAT_VERSION:
-        raise RecordError("format_version", f"this library reads version {RECORD_FORMAT_VERSION}, got {version}")
+    if version not in READABLE_RECORD_FORMAT_VERSIONS:
+        readable = ", ".join(map(str, READABLE_RECORD_FORMAT_VERSIONS))
+        raise RecordError("format_version", f"this library reads versions {readable}, got {version}")
     variant, variant_version = _name_version(root["variant"], "variant")
     house_rules = tuple(
         _name_version(h, f"house_rules[{i}]")
@@ -480,10 +531,8 @@ def record_from_json(
     seed = _expect(root["seed"], int, "seed", "an integer")
     seat_list = _expect(root["seats"], list, "seats", "an array")
     seats = tuple(_expect(s, str, f"seats[{i}]", "a string") for i, s in enumerate(seat_list))
-    actions = tuple(
-        action_from_json(a, f"actions[{i}]")
-        for i, a in enumerate(_expect(root["actions"], list, "actions", "an array"))
-    )
+    action_list = _expect(root["actions"], list, "actions", "an array")
+    actions = tuple(_record_action(a, i, version) for i, a in enumerate(action_list))
     hands = _expect(root["hands"], list, "hands", "an array")
     lengths: list[int] = []
     totals: list[tuple[int, ...]] = []
@@ -508,6 +557,21 @@ def record_from_json(
     if validate:
         verify_record(record, registry=registry, check_versions=check_versions)
     return record
+
+
+def _record_action(data: object, index: int, version: int) -> Action:
+    """Parse ``actions[index]`` of a record; a version-1 take-back is refused with the reason."""
+    if version == 1 and isinstance(data, dict) and data.get("type") == _RETRACT:
+        raise RecordError(
+            f"actions[{index}]",
+            f"this version-1 record takes a move back at action {index}, so it cannot be replayed: "
+            f"{_RETRACT_REMOVED}; record format version 2 has no take-back",
+            index=index,
+        )
+    try:
+        return action_from_json(data, f"actions[{index}]")
+    except RecordError as exc:
+        raise RecordError(exc.where, exc.message, index=index) from None
 
 
 def verify_record(record: GameRecord, *, registry: Registry | None = None, check_versions: bool = True) -> Game:

@@ -1,8 +1,9 @@
-"""Variants and house rules: descriptors, discovery and lookup.
+"""Variants and house rules: discovery and lookup.
 
 Plugins are found through the ``canasta`` entry-point group (the built-in
 variants are found the same way) or registered with `register_plugin`. A plugin
-contributes descriptors through the `canasta_variants` and
+contributes descriptors (`Variant`, `HouseRule`, defined in
+`canasta.descriptors` and re-exported here) through the `canasta_variants` and
 `canasta_house_rules` hooks; each descriptor names the plugin objects whose rule
 hooks make up the variant or house rule.
 """
@@ -11,17 +12,18 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import attrs
 import pluggy
-from attrs import field, frozen
 
+from canasta import hookspecs
+from canasta.descriptors import HouseRule, Variant
 from canasta.errors import PluginError, UnknownNameError
 from canasta.hookcheck import check_plugin, plugin_label, register
-from canasta.hookspecs import PROJECT
+from canasta.markers import PROJECT
 
 if TYPE_CHECKING:
     from canasta.rules import Rules
@@ -45,69 +47,6 @@ __all__ = [
 #: Set this environment variable to ``1`` to load only the built-in variants (the
 #: entry points of the ``canasta`` distribution itself), no third-party plugin.
 AUTOLOAD_ENV = "CANASTA_DISABLE_PLUGIN_AUTOLOAD"
-
-
-def _tuple(value: Iterable[object]) -> tuple[object, ...]:
-    return tuple(value)
-
-
-@frozen
-class Variant:
-    """A named rule set: a stack of plugins answering the rule hooks.
-
-    Attributes:
-        name: Unique name, e.g. ``"classic"``.
-        description: One sentence for listings.
-        plugins: Objects (modules or instances) holding ``@canasta.hookimpl``
-            rule hooks, in registration order.
-        base: Name of the variant this one changes; its plugins are stacked
-            first. ``None`` for a variant that states every rule.
-        version: The rule set's version (recorded in game records).
-        source: Where its rules come from (e.g. ``"SPEC.md §2"``).
-        origin: Where the variant was found (set by the registry).
-    """
-
-    name: str
-    description: str
-    plugins: tuple[object, ...] = field(converter=_tuple)
-    base: str | None = None
-    version: str = "1.0"
-    source: str = ""
-    origin: str = ""
-
-
-@frozen
-class HouseRule:
-    """A stackable rule option.
-
-    Attributes:
-        name: Unique name, e.g. ``"black-three-freezes"``.
-        description: One sentence for listings.
-        plugins: Objects holding rule hooks that override the variant's.
-        applies_to: Variant names it fits (a variant also fits if its base
-            chain reaches one of them); ``None`` for every variant.
-        excludes: Variant names it does not fit even where ``applies_to``
-            admits them (matched along the base chain too), e.g. variants
-            whose rules make the option meaningless.
-        version: The option's version.
-        source: Where the option comes from.
-        origin: Where it was found (set by the registry).
-    """
-
-    name: str
-    description: str
-    plugins: tuple[object, ...] = field(converter=_tuple)
-    applies_to: frozenset[str] | None = None
-    excludes: frozenset[str] = frozenset()
-    version: str = "1.0"
-    source: str = ""
-    origin: str = ""
-
-    @property
-    def fits_description(self) -> str:
-        """Which variants it fits, for listings, e.g. ``"every variant except cuban"``."""
-        fits = "every variant" if self.applies_to is None else ", ".join(sorted(self.applies_to))
-        return fits + (f" except {', '.join(sorted(self.excludes))}" if self.excludes else "")
 
 
 class PluginLoadWarning(UserWarning):
@@ -270,8 +209,6 @@ class Registry:
                 self._house_rules[item.name] = item
 
     def _add_plugin(self, plugin: object, origin: str) -> None:
-        from canasta import hookspecs
-
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(hookspecs)
         register(pm, plugin, origin)

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from attrs import frozen
 
+from canasta.cards import BLACK_THREE as _B3
 from canasta.cards import KIND_COUNT, Kind
+from canasta.cards import RED_THREE as _R3
 from canasta.rules import ThreeSign
-
-if TYPE_CHECKING:
-    from canasta.hand import HandState
+from canasta.table import TableState
 
 __all__ = ["HandScore", "SideScore", "score_hand"]
-
-_B3 = int(Kind.BLACK_THREE)
-_R3 = int(Kind.RED_THREE)
 
 
 @frozen
@@ -88,7 +83,7 @@ def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
     return -1 if canastas == 0 else (0 if canastas == 1 else 1)
 
 
-def score_hand(state: HandState) -> HandScore:
+def score_hand(state: TableState) -> HandScore:
     """Score a finished hand.
 
     Args:

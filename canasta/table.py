@@ -1,9 +1,10 @@
 """The table of one hand: every card's place, the turn's bookkeeping, derived facts.
 
-`TableState` is the data half of `canasta.HandState`: flat lists of card ids and
+`TableState` is the data of `canasta.HandState`: flat lists of card ids and
 counts (fast to copy), the low-level card moves, and read-only facts such as
-canastas, freezing and minimums. Legality lives in `canasta.legality`, the
-transitions in `canasta.transitions`.
+canastas, freezing and minimums. Legality lives in `canasta.legality` (with the
+turn-completion oracle in `canasta.completion`), the transitions in
+`canasta.transitions`; all three are plain functions of this data.
 """
 
 from __future__ import annotations
@@ -11,17 +12,13 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Self
 
-from canasta.cards import KIND_COUNT, Card, Deck, Kind
+from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.rules import Rules
 
 if TYPE_CHECKING:
     from canasta.actions import Action
 
 __all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"]
-
-_TWO = 1
-_R3 = 2
-_B3 = 3
 
 #: Valid meld additions by situation, per meld-rules object (kept alive beside
 #: its cache so the id stays unique); filled by `canasta.legality`.
@@ -92,6 +89,7 @@ class TableState:
         "answer",
         "asker",
         "asks_used",
+        "bound",
         "concealed",
         "counts",
         "dealer",
@@ -107,13 +105,10 @@ class TableState:
         "minimums",
         "new_ranks",
         "opened",
-        "opening_retracted",
         "pending_pile",
         "phase",
         "pile",
         "pile_freezers",
-        "pile_refused",
-        "provisional_clean",
         "provisional_count",
         "regrouped",
         "resume_phase",
@@ -169,16 +164,16 @@ class TableState:
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
-        self.pile_refused = False
         self.melded_this_turn = False
         self.added_to_old = False
         self.new_ranks: set[int] = set()
-        self.opening_retracted = False
         self.provisional_count = 0
-        self.provisional_clean = False
         self.pending_pile: list[int] | None = None
         self.taken_top: int | None = None
         self.answer: bool | None = None
+        # SPEC §1 ⟨A⟩: after "yes" the player must go out this turn, unless a stock
+        # draw made it impossible.
+        self.bound = False
         self.asker: int | None = None
         self.resume_phase = Phase.DRAW
         self.final_meld_only = False
@@ -190,16 +185,16 @@ class TableState:
 
     def _freezes(self, kind: int) -> bool:
         pile_rules = self.rules.pile
-        if kind <= _TWO:
+        if kind <= TWO:
             return pile_rules.wild_freezes
-        if kind == _R3:
+        if kind == RED_THREE:
             return pile_rules.red_three_freezes
-        if kind == _B3:
+        if kind == BLACK_THREE:
             return pile_rules.black_three_freezes
         return False
 
     def _is_bonus_three(self, kind: int) -> bool:
-        return kind == _R3 or (kind == _B3 and self.rules.threes.black_threes_are_bonus)
+        return kind == RED_THREE or (kind == BLACK_THREE and self.rules.threes.black_threes_are_bonus)
 
     def _to_hand(self, seat: int, card: int) -> None:
         kind = self.kinds[card]
@@ -360,16 +355,14 @@ class TableState:
         new.went_out = self.went_out
         new.concealed = self.concealed
         new.drew_from_stock = self.drew_from_stock
-        new.pile_refused = self.pile_refused
         new.melded_this_turn = self.melded_this_turn
         new.added_to_old = self.added_to_old
         new.new_ranks = set(self.new_ranks)
-        new.opening_retracted = self.opening_retracted
         new.provisional_count = self.provisional_count
-        new.provisional_clean = self.provisional_clean
         new.pending_pile = None if self.pending_pile is None else self.pending_pile[:]
         new.taken_top = self.taken_top
         new.answer = self.answer
+        new.bound = self.bound
         new.asker = self.asker
         new.resume_phase = self.resume_phase
         new.final_meld_only = self.final_meld_only

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import canasta
+from canasta.transitions import begin_turn
 from canasta import (
     Action,
     AnswerGoOut,
@@ -26,7 +27,6 @@ from canasta import (
     IllegalActionError,
     Kind,
     Meld,
-    Retract,
     RuleCode,
     TakePile,
 )
@@ -81,7 +81,7 @@ def snapshot(state: HandState) -> tuple[object, ...]:
         state.taken_top,
         state.answer,
         state.asker,
-        state.pile_refused,
+        state.bound,
         state.end,
         tuple(state.legal_actions()),
     )
@@ -149,7 +149,7 @@ def check_conservation(state: HandState) -> None:
 
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
     """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
-    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), Retract(), AnswerGoOut(True), AnswerGoOut(False)]
+    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False)]
     cands += [Discard(Kind(k)) for k in range(15)]
     cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
     for _ in range(extra):
@@ -265,6 +265,6 @@ def short_stock(stock: list[str], *, dump: int = 3, **kwargs: Any) -> HandState:
             state._to_hand(dump, card)
     if phase == "draw":
         state.drew_from_stock = False
-        state._begin_turn()
+        begin_turn(state)
     state._legal = None
     return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import canasta
-from canasta import Discard, DrawStock, Kind, Meld, Retract, TakePile, UnknownNameError, build_position
+from canasta import Discard, DrawStock, Kind, Meld, TakePile, UnknownNameError, build_position
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalActionError, RandomBot, make_bot
 
 
@@ -54,9 +54,27 @@ def test_bots_play_every_variant(variant: str) -> None:
         assert log
 
 
-def test_greedy_never_retracts_in_a_game() -> None:
-    _, log = play("classic", "greedy", 2, max_hands=4)
-    assert Retract() not in log
+@pytest.mark.parametrize("variant", [v.name for v in canasta.available_variants()])
+def test_greedy_openings_reach_the_minimum_in_the_turn_they_start(variant: str) -> None:
+    # The bot starts an opening only when its plan opens the side that turn.
+    game = canasta.Game(variant, seed=2)
+    bots = [make_bot("greedy", (2, s)) for s in range(game.rules.players)]
+    openings = 0
+    opening: int | None = None  # the side that laid melds this turn without having opened yet
+    while not game.is_over and len(game.results) < 3:
+        hand, seat = game.hand, game.seat
+        action = bots[seat].choose(hand, seat)
+        if isinstance(action, Meld) and not hand.opened[hand.side_of(seat)]:
+            opening = hand.side_of(seat)
+        if isinstance(action, Discard) and opening is not None:
+            assert hand.opened[opening], (variant, hand.turn)
+            openings += 1
+            opening = None
+        hands_before = len(game.results)
+        game.apply(action)
+        if len(game.results) > hands_before:
+            opening = None  # went out: the hand is over
+    assert openings
 
 
 def test_greedy_takes_a_pile_it_can_use() -> None:

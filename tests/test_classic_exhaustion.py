@@ -12,12 +12,14 @@ KINGS = ["KH", "KS", "KD"]
 LAYOFF, PAIR = TakePile(0, 0, 0), TakePile(2, 0, 0)
 
 
-def empty_stock(hand: list[str], pile: list[str], side0: list[list[str]], seat1: tuple[str, ...] = ("4H",)):  # type: ignore[no-untyped-def]
-    return short_stock([], hands=[hand, list(seat1), ["4C"], []], pile=pile, melds=[side0, []])
+def empty_stock(  # type: ignore[no-untyped-def]
+    hand: list[str], pile: list[str], side0: list[list[str]], seat1: tuple[str, ...] = ("4H",), side1=()
+):
+    return short_stock([], hands=[hand, list(seat1), ["4C"], []], pile=pile, melds=[side0, list(side1)])
 
 
 def test_a_matching_discard_must_be_taken() -> None:
-    state = empty_stock(["9C", "8C"], ["7S", "QC"], [QUEENS], seat1=("7H", "7C", "5C"))
+    state = empty_stock(["9C", "8C"], ["7S", "QC"], [QUEENS], seat1=("7H", "7C", "5C", "6C"), side1=[KINGS])
     assert state.phase is Phase.DRAW and not state.stock
     assert state.legal_actions() == [LAYOFF, AskGoOut()]
     refused(state, EndHand(), RuleCode.MUST_TAKE_PILE)

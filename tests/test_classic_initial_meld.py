@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import accepted, classic_rules, position, refused
 
-from canasta import AskGoOut, Discard, DrawStock, HandEnd, Kind, Meld, Phase, Retract, RuleCode, TakePile
+from canasta import AskGoOut, Discard, DrawStock, HandEnd, Kind, Meld, Phase, RuleCode, TakePile
 
 K, Q, A, N9 = Kind.KING, Kind.QUEEN, Kind.ACE, Kind.NINE
 OTHERS = [["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]]
@@ -27,37 +27,48 @@ def opening(hand: list[str], score: int = 0, **kwargs: object):  # type: ignore[
 
 
 def test_melds_below_the_minimum_are_provisional_and_block_the_discard() -> None:
-    state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C"])
-    accepted(state, Meld(K, 3, 0, 0))  # 30 < 50
+    state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C", "6C"])
+    accepted(state, Meld(K, 3, 0, 0))  # 30 < 50, and 9-9-2 can still complete the opening
     assert not state.opened[0] and state.minimum_needed(0) == 20
     refused(state, Discard(Kind.FIVE), RuleCode.MINIMUM_NOT_MET)
-    assert Retract() in state.legal_actions()
-    accepted(state, Retract())
-    assert state.melds[0] == {} and state.sizes[0] == 7 and state.phase is Phase.MELD
-    refused(state, Retract(), RuleCode.NOTHING_TO_RETRACT)
-    # No second opening attempt this turn: every turn stays finite (no meld/retract cycle).
-    refused(state, Meld(K, 3, 0, 0), RuleCode.MINIMUM_NOT_MET)
-    assert all(isinstance(a, Discard) or a == AskGoOut() for a in state.legal_actions())
+    accepted(state, Meld(N9, 2, 1, 0))  # 30 + 40 = 70 >= 50
+    assert state.opened[0]
     accepted(state, Discard(Kind.FIVE))
     assert state.seat == 1
 
 
-def test_after_a_pile_retract_the_side_may_open_from_the_hand() -> None:
+def test_a_provisional_meld_is_legal_only_if_the_opening_can_still_be_completed() -> None:
+    # SPEC §0: after K-K-K (30) nothing in 9 9 5 6 can be melded to reach 50.
+    state = opening(["KH", "KS", "KD", "9C", "9D", "5C", "6C"])
+    assert not any(isinstance(a, Meld) for a in state.legal_actions())
+    refused(state, Meld(K, 3, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    accepted(state, Discard(Kind.FIVE))
+
+
+def test_an_unopened_side_takes_the_pile_when_the_minimum_can_be_reached() -> None:
     hand = ["QH", "QS", "KH", "KS", "KD", "AH", "AS", "AD", "5C"]
     state = pile_opening(hand, ["7C", "QD"], score=1500)  # minimum 90
     accepted(state, TakePile(2, 0, 0))  # 30 < 90
-    accepted(state, Retract())
-    accepted(state, DrawStock())
-    accepted(state, Meld(K, 3, 0, 0))
-    accepted(state, Meld(A, 3, 0, 0))  # 30 + 60 = 90
+    accepted(state, Meld(K, 3, 0, 0))  # 60
+    assert not state.opened[0]
+    accepted(state, Meld(A, 3, 0, 0))  # 30 + 30 + 60 = 120 >= 90
     assert state.opened[0]
+    assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "7C"]
+
+
+def test_the_issue_example_offers_no_pile_take() -> None:
+    # 5-5-5 counts 15 of the 50 needed, and the 8 and 9 cannot meld.
+    state = pile_opening(["5C", "5D", "8C", "9C"], ["*", "4C", "5H"])
+    assert not any(isinstance(a, TakePile) for a in state.legal_actions())
+    refused(state, TakePile(2, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    assert DrawStock() in state.legal_actions()
 
 
 def test_several_melds_in_the_turn_add_up() -> None:
     state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C", "6C"])
     accepted(state, Meld(K, 3, 0, 0))
     accepted(state, Meld(N9, 2, 1, 0))  # 30 + 20 + 20 = 70 >= 50
-    assert state.opened[0] and Retract() not in state.legal_actions()
+    assert state.opened[0]
     accepted(state, Discard(Kind.FIVE))
     assert state.seat == 1
 
@@ -66,10 +77,12 @@ def test_exactly_the_minimum_is_enough() -> None:
     state = opening(["KH", "KS", "KD", "KC", "9C", "5C"], score=-10)  # minimum 15
     accepted(state, Meld(K, 3, 0, 0))  # 30 >= 15
     assert state.opened[0]
-    high = opening(["AH", "AS", "2C", "9C", "5C"], score=1500)  # minimum 90
+    high = opening(["AH", "AS", "2C", "KH", "KS", "KD", "5C", "6C"], score=1500)  # minimum 90
     accepted(high, Meld(A, 2, 1, 0))  # 60
     assert not high.opened[0]
     refused(high, Discard(Kind.FIVE), RuleCode.MINIMUM_NOT_MET)
+    accepted(high, Meld(K, 3, 0, 0))  # 60 + 30 = 90
+    assert high.opened[0]
 
 
 def test_once_opened_either_partner_melds_freely() -> None:
@@ -106,18 +119,13 @@ def test_other_pile_cards_do_not_count_and_wait_for_the_minimum() -> None:
     assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "AD", "KC"]
 
 
-def test_the_pile_is_given_back_when_the_minimum_cannot_be_met() -> None:
+def test_no_pile_take_when_the_minimum_cannot_be_met() -> None:
     state = pile_opening(["QH", "QS", "KH", "5C"], ["KC", "KD", "QD"])
-    pile_before = list(state.pile)
-    accepted(state, TakePile(2, 0, 0))  # 30 < 50; the kings in the pile do not help
-    assert Meld(K, 1, 0, 0) not in state.legal_actions()
-    assert [a for a in state.legal_actions() if not isinstance(a, Meld)] == [Retract()]
-    accepted(state, Retract())
-    assert state.pile == pile_before and state.phase is Phase.DRAW
-    assert sorted(c.code for c in state.hand_cards(0)) == ["5C", "KH", "QH", "QS"]
-    refused(state, TakePile(2, 0, 0), RuleCode.PILE_ALREADY_REFUSED)
-    assert DrawStock() in state.legal_actions()
-    assert not any(isinstance(a, TakePile) for a in state.legal_actions())
+    before = list(state.pile)
+    # 30 < 50, and the kings in the pile do not help: they come to hand only after the opening.
+    refused(state, TakePile(2, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    assert state.pile == before and state.phase is Phase.DRAW
+    assert state.legal_actions() == [DrawStock(), AskGoOut()]
 
 
 def test_concealed_exemption_needs_no_minimum() -> None:
@@ -142,9 +150,9 @@ def test_no_concealed_exemption_if_a_card_stays() -> None:
         scores=[3000, 0],
         phase="meld",
     )
-    accepted(state, Meld(Kind.FOUR, 7, 0, 0))
-    accepted(state, Meld(Kind.FIVE, 3, 0, 0))
-    refused(state, Discard(N9), RuleCode.MINIMUM_NOT_MET)
+    # 9 and 10 cannot meld, so the hand cannot go out concealed, and 70 < 120.
+    refused(state, Meld(Kind.FOUR, 7, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    assert all(isinstance(a, Discard) or a == AskGoOut() for a in state.legal_actions())
 
 
 def test_no_concealed_exemption_after_taking_the_pile() -> None:
@@ -154,8 +162,6 @@ def test_no_concealed_exemption_after_taking_the_pile() -> None:
         pile=["4D"],
         scores=[3000, 0],
     )
-    accepted(state, TakePile(2, 0, 0))
-    accepted(state, Meld(Kind.FOUR, 4, 0, 0))  # the seven fours
-    accepted(state, Meld(Kind.FIVE, 3, 0, 0))
-    refused(state, Discard(N9), RuleCode.MINIMUM_NOT_MET)  # 35 + 15 < 120: the minimum applies
-    assert state.legal_actions() == [Retract()]
+    # Taking the pile rules the exemption out, and 4s and 5s count 50 < 120.
+    refused(state, TakePile(2, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    assert state.legal_actions() == [DrawStock(), AskGoOut()]

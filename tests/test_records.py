@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 import canasta
-from canasta import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Kind, Meld, Retract, TakePile
+from canasta import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Kind, Meld, TakePile
 from canasta.bots import make_bot
 from canasta.records import (
+    READABLE_RECORD_FORMAT_VERSIONS,
     RECORD_FORMAT_VERSION,
     RECORD_SCHEMA,
     GameRecord,
@@ -60,7 +61,6 @@ ALL_ACTIONS = [
     AskGoOut(),
     AnswerGoOut(True),
     AnswerGoOut(False),
-    Retract(),
     EndHand(),
 ]
 
@@ -89,6 +89,7 @@ def test_action_json_shape() -> None:
         ({"type": "meld", "rank": "Z", "naturals": 2, "twos": 1, "jokers": 0}, "action.rank"),
         ({"type": "take", "naturals": -1, "twos": 0, "jokers": 0}, "action.naturals"),
         ({"type": "answer", "yes": 1}, "action.yes"),
+        ({"type": "retract"}, "action.type"),  # removed from the rules (SPEC.md §0)
     ],
 )
 def test_malformed_actions_are_refused(bad: object, where: str) -> None:
@@ -148,6 +149,80 @@ def test_house_rules_are_recorded_and_replayed(house_rule: str, variant: str, tm
     assert record.house_rules == ((house_rule, canasta.get_house_rule(house_rule).version),)
     save_record(record, tmp_path / "game.json")
     assert load_record(tmp_path / "game.json") == record
+
+
+def test_records_are_written_as_version_2(data: dict[str, Any]) -> None:
+    assert RECORD_FORMAT_VERSION == data["format_version"] == 2
+    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2)
+    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 2}
+    # The schema's action types are exactly the ones written; the take-back is gone.
+    types = {v["properties"]["type"]["const"] for v in RECORD_SCHEMA["properties"]["actions"]["items"]["oneOf"]}
+    assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end"}
+
+
+def test_version_2_round_trip(record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "v2.json"
+    save_record(record, path)
+    assert json.loads(path.read_text())["format_version"] == 2
+    loaded = load_record(path)
+    assert loaded == record
+    assert [s.game.scores[:] for s in replay(loaded)][-1] == list(record.final_scores)
+
+
+def test_version_1_record_without_take_backs_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
+    data["format_version"] = 1
+    loaded = record_from_json(data)
+    assert loaded == record
+    assert len(list(replay(loaded))) == len(record.actions)
+    assert loaded.to_json()["format_version"] == 2  # saved again, it is a version-2 record
+
+
+@pytest.mark.parametrize("validate", [True, False])
+def test_version_1_record_with_a_take_back_is_refused_naming_where(data: dict[str, Any], validate: bool) -> None:
+    data["format_version"] = 1
+    data["actions"].insert(7, {"type": "retract"})
+    with pytest.raises(RecordError) as info:
+        record_from_json(data, validate=validate)
+    assert info.value.where == "actions[7]"
+    assert info.value.index == 7
+    assert "SPEC.md §0" in str(info.value)
+    assert "removed" in str(info.value) and "action 7" in str(info.value)
+
+
+def test_version_2_record_with_a_take_back_is_malformed(data: dict[str, Any]) -> None:
+    data["actions"].insert(3, {"type": "retract"})
+    with pytest.raises(RecordError, match="removed") as info:
+        record_from_json(data)
+    assert info.value.where == "actions[3].type"
+    assert info.value.index == 3
+
+
+def test_undo_through_the_recorder_keeps_only_the_actions_that_stand(tmp_path: Path) -> None:
+    game = canasta.Game("classic", seed=4)
+    recorder = GameRecorder(game)
+    bots = [make_bot("greedy", s) for s in range(4)]
+    while len(game.results) < 1:
+        recorder.apply(bots[game.seat].choose(game.hand, game.seat))
+    while game.results or len(game.history) % 7:  # back across the hand's end, and a few more
+        recorder.undo()
+    others = [make_bot("random", s) for s in range(4)]  # play the rest of the hand differently
+    while len(game.results) < 2 and not game.is_over:
+        recorder.apply(others[game.seat].choose(game.hand, game.seat))
+    record = recorder.record()
+    assert record.actions == game.history
+    save_record(record, tmp_path / "undone.json")
+    assert load_record(tmp_path / "undone.json") == record  # replays to the same scores
+
+
+def test_undo_outside_the_recorder_is_caught() -> None:
+    game = canasta.Game("classic", seed=4)
+    recorder = GameRecorder(game)
+    with pytest.raises(canasta.CanastaError, match="nothing to undo"):
+        recorder.undo()
+    recorder.apply(game.legal_actions()[0])
+    game.undo()
+    with pytest.raises(RecordError, match="through the GameRecorder"):
+        recorder.record()
 
 
 def test_replay_steps_through_states(record: GameRecord) -> None:

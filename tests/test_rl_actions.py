@@ -22,12 +22,11 @@ from canasta import (
     IllegalActionError,
     Kind,
     Meld,
-    Retract,
     RuleCode,
     TakePile,
 )
-from canasta.rl import ActionSpace, ActionSpaceError
-from canasta.rl.actions import MELD_OFFSET
+from canasta.rl import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError
+from canasta.rl.actions import FIXED_ACTIONS, MELD_OFFSET
 
 STATES_PER_VARIANT = 1000
 
@@ -110,24 +109,34 @@ def test_fixed_ids_are_the_same_in_every_variant() -> None:
         AskGoOut(): 20,
         AnswerGoOut(True): 21,
         AnswerGoOut(False): 22,
-        Retract(): 23,
-        EndHand(): 24,
+        EndHand(): 23,
     }
     for name in variant_names():
         space = ActionSpace(canasta.load_rules(name))
         for action, action_id in expected.items():
             assert space.to_id(action) == action_id, (name, action)
-    assert MELD_OFFSET == 25
+    assert MELD_OFFSET == 24
+
+
+def test_version_2_has_no_take_back_and_no_gap() -> None:
+    # Version 1 had Retract at 23; version 2 removed it and moved every later id down by one.
+    assert ACTION_SPACE_VERSION == 2
+    assert ActionSpace(canasta.load_rules("classic")).version == ACTION_SPACE_VERSION
+    assert len(FIXED_ACTIONS) == MELD_OFFSET == 24
+    assert len(set(FIXED_ACTIONS)) == len(FIXED_ACTIONS)
+    assert all(type(a).__name__ != "Retract" for a in FIXED_ACTIONS)
+    names = {type(a).__name__ for a in FIXED_ACTIONS}
+    assert names == {"DrawStock", "TakePile", "Discard", "AskGoOut", "AnswerGoOut", "EndHand"}
 
 
 def test_classic_layout_is_pinned() -> None:
     # Changing the layout breaks trained agents: this pins it for classic.
     space = ActionSpace(canasta.load_rules("classic"))
     # 11 ranks x (9 natural counts x 10 (2s, jokers) pairs with at most 3 wilds - the empty meld) + 3 and 4 black threes
-    assert space.size == 25 + 11 * (9 * 10 - 1) + 2 == 1006
-    assert space.to_action(25) == Meld(Kind.FOUR, 0, 0, 1)
-    assert space.to_action(26) == Meld(Kind.FOUR, 0, 0, 2)
-    assert space.to_id(Meld(Kind.FIVE, 0, 0, 1)) == 25 + 89
+    assert space.size == 24 + 11 * (9 * 10 - 1) + 2 == 1005
+    assert space.to_action(24) == Meld(Kind.FOUR, 0, 0, 1)
+    assert space.to_action(25) == Meld(Kind.FOUR, 0, 0, 2)
+    assert space.to_id(Meld(Kind.FIVE, 0, 0, 1)) == 24 + 89
     assert space.to_action(space.size - 1) == Meld(Kind.BLACK_THREE, 4, 0, 0)
     assert space.to_action(space.size - 2) == Meld(Kind.BLACK_THREE, 3, 0, 0)
     # Deterministic: a second build gives the same table.
@@ -176,7 +185,7 @@ def test_an_action_outside_the_space_is_a_clear_error() -> None:
         space.to_id("draw")  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [-1, 1006, 10**9, "3", 2.0, True, None])
+@pytest.mark.parametrize("bad", [-1, 1005, 10**9, "3", 2.0, True, None])
 def test_bad_ids_are_refused(bad: object) -> None:
     space = ActionSpace(canasta.load_rules("classic"))
     with pytest.raises(ActionSpaceError):
@@ -188,7 +197,7 @@ def test_numpy_integers_are_ids() -> None:
 
     space = ActionSpace(canasta.load_rules("classic"))
     assert space.to_action(np.int64(0)) == DrawStock()
-    assert space.to_action(np.int32(24)) == EndHand()
+    assert space.to_action(np.int32(23)) == EndHand()
 
 
 def test_masked_out_ids_are_refused_by_the_engine() -> None:

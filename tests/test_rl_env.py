@@ -226,3 +226,14 @@ def test_cutthroat_partners_are_not_each_others_opponents() -> None:
         assert [rewards[p] for p in partners] == [result[p] - result[lone] for p in partners]
         assert rewards[lone] == result[lone] - max(result[s] for s in partners)
     assert regrouped  # random play takes the pile in some of these hands
+
+
+def test_env_name_and_spaces_follow_the_action_space_version() -> None:
+    # Version 2 of the ids (no take-back) is a new environment version for trained agents.
+    from canasta.rl import ACTION_SPACE_VERSION
+
+    e = raw_env("classic")
+    assert ACTION_SPACE_VERSION == 2
+    assert e.metadata["name"] == "canasta_v1"
+    assert e.action_space("player_0").n == e.action_encoding.size == 1005
+    assert e.observation_space("player_0")["action_mask"].shape == (1005,)

@@ -89,12 +89,17 @@ def test_initial_meld_needs_a_clean_meld_and_the_top_card_does_not_count() -> No
     accepted(state, Meld(Kind.QUEEN, 3, 0, 0))
     assert state.opened[0]
     accepted(state, Discard(Kind.NINE))
-    taking = pos(hands=[["KH", "KS", "9C", "9D"], *OTHERS], melds=[[], []], pile=["7S", "KC"])
+    # A pile take is legal only if the opening can still be completed (SPEC §0):
+    # K-K-K counts 20 here, Q-Q-Q, A-A-A and J-J-J bring it to 140 with a clean meld.
+    rich = ["KH", "KS", "QH", "QS", "QD", "AH", "AS", "AD", "JH", "JS", "JD", "9C", "9D"]
+    taking = pos(hands=[rich, *OTHERS], melds=[[], []], pile=["7S", "KC"])
     accepted(taking, PAIR)
     assert taking.provisional_count == 20  # the top king does not count
-    classic = pos(CLASSIC, hands=[["KH", "KS", "9C", "9D"], *OTHERS], melds=[[], []], pile=["7S", "KC"])
+    classic = pos(CLASSIC, hands=[rich, *OTHERS], melds=[[], []], pile=["7S", "KC"])
     accepted(classic, PAIR)
     assert classic.provisional_count == 30
+    poor = pos(hands=[["KH", "KS", "9C", "9D"], *OTHERS], melds=[[], []], pile=["7S", "KC"])
+    refused(poor, PAIR, RuleCode.MINIMUM_NOT_MET)
 
 
 def test_canasta_bonuses() -> None:

@@ -5,7 +5,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
 ``canasta.rl`` without them raises an `ImportError` that names the extra.
 
 - `ActionSpace`: every action of a compiled rule set as a fixed integer id,
-  and the boolean legal-action mask of any state.
+  and the boolean legal-action mask of any state (id layout version
+  `ACTION_SPACE_VERSION`).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector.
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
 """
@@ -24,8 +25,16 @@ if _MISSING:  # pragma: no cover - depends on the environment
         "install them with: pip install 'canasta[rl]'"
     )
 
-from canasta.rl.actions import ActionSpace, ActionSpaceError  # noqa: E402
+from canasta.rl.actions import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError  # noqa: E402
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
 from canasta.rl.observations import ObservationEncoder  # noqa: E402
 
-__all__ = ["ActionSpace", "ActionSpaceError", "CanastaEnv", "ObservationEncoder", "env", "raw_env"]
+__all__ = [
+    "ACTION_SPACE_VERSION",
+    "ActionSpace",
+    "ActionSpaceError",
+    "CanastaEnv",
+    "ObservationEncoder",
+    "env",
+    "raw_env",
+]

@@ -5,12 +5,18 @@ The id layout of a compiled `canasta.Rules` is fixed and documented (see
 variant, then one id per meld shape the rules allow. Ids are derived from the
 rules' numbers (deck size, wild-card limits, meld size caps), never from a
 variant's name, so a new variant or house rule gets its own space for free.
+
+The layout is versioned (`ACTION_SPACE_VERSION`): a change of ids breaks
+trained agents, so it gets a new version. Version 2 removed the take-back
+(``Retract``, id 23 in version 1; taking back moves is not a rule of Canasta,
+SPEC.md §0) and renumbered the ids after it down by one: `EndHand` is 23 and
+the melds start at 24.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -23,14 +29,24 @@ from canasta.actions import (
     DrawStock,
     EndHand,
     Meld,
-    Retract,
     TakePile,
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.errors import CanastaError
 from canasta.rules import Rules
 
-__all__ = ["FIXED_ACTIONS", "MELD_OFFSET", "ActionSpace", "ActionSpaceError", "HasLegalActions"]
+__all__ = [
+    "ACTION_SPACE_VERSION",
+    "FIXED_ACTIONS",
+    "MELD_OFFSET",
+    "ActionSpace",
+    "ActionSpaceError",
+    "HasLegalActions",
+]
+
+#: Version of the id layout. 2: no take-back (version 1 had ``Retract`` at id 23),
+#: `EndHand` at 23, melds from 24.
+ACTION_SPACE_VERSION: int = 2
 
 
 class ActionSpaceError(CanastaError):
@@ -52,8 +68,7 @@ class HasLegalActions(Protocol):
 
 #: The actions at ids ``0 .. MELD_OFFSET - 1``, identical in every variant:
 #: draw (0), the four ways to take the pile (1-4), a discard of each kind by
-#: `Kind` value (5-19), ask (20), answer yes (21), answer no (22), retract (23),
-#: end the hand (24).
+#: `Kind` value (5-19), ask (20), answer yes (21), answer no (22), end the hand (23).
 FIXED_ACTIONS: tuple[Action, ...] = (
     DrawStock(),
     TakePile(2, 0, 0),
@@ -64,7 +79,6 @@ FIXED_ACTIONS: tuple[Action, ...] = (
     AskGoOut(),
     AnswerGoOut(True),
     AnswerGoOut(False),
-    Retract(),
     EndHand(),
 )
 
@@ -109,15 +123,16 @@ def _meld_shapes(rules: Rules) -> list[Meld]:
 class ActionSpace:
     """The fixed integer encoding of every action under one compiled rule set.
 
-    Layout (stable; it only grows if the rules' numbers change):
+    Layout, version `ACTION_SPACE_VERSION` (stable within a version; it only
+    grows if the rules' numbers change):
 
-    - ids ``0 .. 24`` (`FIXED_ACTIONS`, the same in every variant): ``0``
+    - ids ``0 .. 23`` (`FIXED_ACTIONS`, the same in every variant): ``0``
       `DrawStock`; ``1`` ``TakePile(2, 0, 0)``; ``2`` ``TakePile(1, 1, 0)``;
       ``3`` ``TakePile(1, 0, 1)``; ``4`` ``TakePile(0, 0, 0)``; ``5 + k``
       ``Discard(Kind(k))`` for ``k`` in ``0 .. 14``; ``20`` `AskGoOut`;
       ``21`` ``AnswerGoOut(True)``; ``22`` ``AnswerGoOut(False)``; ``23``
-      `Retract`; ``24`` `EndHand`.
-    - ids ``25 ..`` (`MELD_OFFSET` on): ``Meld(rank, naturals, twos, jokers)``
+      `EndHand`.
+    - ids ``24 ..`` (`MELD_OFFSET` on): ``Meld(rank, naturals, twos, jokers)``
       for each natural rank from 4 to ace, then the wild meld (``rank=JOKER``,
       if the rules allow wild melds), then black threes (``rank=BLACK_THREE``,
       if the rules allow them when going out); within a rank, ordered by
@@ -138,9 +153,12 @@ class ActionSpace:
         rules: The rules the space was built for.
         actions: Every action, indexed by id.
         size: Number of ids.
+        version: The layout's version, `ACTION_SPACE_VERSION`.
     """
 
     __slots__ = ("_ids", "actions", "rules", "size")
+
+    version: ClassVar[int] = ACTION_SPACE_VERSION
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

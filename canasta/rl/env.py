@@ -41,7 +41,8 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
     ``float32`` vector of `canasta.rl.ObservationEncoder`, and
     ``"action_mask"``, an ``int8`` vector over the ids of
     `canasta.rl.ActionSpace` (all zeros for an agent that is not to act).
-    Actions are ids (``Discrete(size)``). An id that is illegal now raises
+    Actions are ids (``Discrete(size)``, id layout version
+    `canasta.rl.ACTION_SPACE_VERSION`). An id that is illegal now raises
     `canasta.IllegalActionError` (an id outside the space,
     `canasta.rl.ActionSpaceError`) and changes nothing: mask your policy.
 
@@ -78,8 +79,10 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         render_mode: The render mode.
     """
 
+    # The name's version follows PettingZoo's convention: it changes when trained agents
+    # would not carry over (v1: action ids of ActionSpace version 2, no take-back).
     metadata: dict[str, Any] = {  # noqa: RUF012 - pettingzoo's convention
-        "name": "canasta_v0",
+        "name": "canasta_v1",
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, Retract, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import KIND_COUNT, Card, DeckSpec, Kind, build_deck
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
@@ -71,12 +71,12 @@ _NOT_STATE = frozenset({"_legal", "_combos", "rules", "deck", "kinds"})
 
 
 def simple_actions() -> list[Action]:
-    """The actions that take no card counts (draw, end, ask, retract, answers, takes, discards).
+    """The actions that take no card counts (draw, end, ask, answers, takes, discards).
 
     Returns:
         A fresh list, in a fixed order.
     """
-    actions: list[Action] = [DrawStock(), EndHand(), AskGoOut(), Retract(), AnswerGoOut(True), AnswerGoOut(False)]
+    actions: list[Action] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False)]
     actions += [Discard(kind) for kind in Kind]
     actions += [
         TakePile(n, t, j)

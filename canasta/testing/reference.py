@@ -1,0 +1,275 @@
+"""A brute-force reference for SPEC.md §0, to prove the engine's legal actions exact.
+
+SPEC.md §0: an action is legal when the rules allow it **and** the player can
+still complete the turn legally after it (end it with a legal discard, go out,
+or end the hand where the rules end it), without taking anything back. The
+engine decides the second half with a fast oracle on card counts
+(`canasta.completion`); this module decides it the slow, obvious way, by trying
+every continuation on copies of the hand:
+
+- the rules' half is `canasta.HandState.allowed_actions` (what the rules allow,
+  before the completion filter), so the reference never consults the oracle it
+  checks;
+- an allowed action is legal iff, after applying it to a copy, some sequence of
+  further *allowed* actions reaches the end of the turn: the hand is over
+  (``phase is Phase.OVER``: gone out, or ended by the stock), or the turn
+  counter moved on (a discard passed the turn);
+- the partner's answer to "may I go out?" is one more choice in that search
+  (some answer must lead to a completion);
+- a stock draw always counts as completing the turn, where it is the action
+  judged and where the search reaches one: its outcome is random, and SPEC §1
+  ⟨A⟩ lets a player whose binding "yes" a draw made impossible play on.
+
+The search is exhaustive and memoized on the whole state (one table per call),
+so its cost grows exponentially with the number of cards the player can meld
+this turn; a node budget (``max_nodes``) makes a position that is too big fail
+loudly with `ReferenceBudgetExceeded` instead of running for hours. Keep the
+positions small: about ten cards in the acting hand, plus the pile if it can be
+taken.
+
+Plain Python (no hypothesis needed)::
+
+    from canasta.testing.reference import check_exact_legality
+
+    check_exact_legality(state)  # raises InvariantError listing any difference
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+
+from canasta.actions import Action, DrawStock, Meld
+from canasta.hand import HandState, MeldState, Phase
+from canasta.testing.errors import InvariantError
+
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "ReferenceBudgetExceeded",
+    "check_exact_legality",
+    "check_no_dead_end",
+    "reference_legal_actions",
+    "turn_cards",
+]
+
+#: Default node budget of one `reference_legal_actions` call: a few seconds at most.
+DEFAULT_MAX_NODES = 50_000
+
+#: Slots that are not part of the position: caches and the immutable rule data.
+_NOT_POSITION = frozenset({"_legal", "_combos", "rules", "deck", "kinds"})
+
+
+class ReferenceBudgetExceeded(RuntimeError):
+    """The reference explored more states than its budget allows.
+
+    Not an invariant failure (it is a `RuntimeError`, not an `AssertionError`):
+    the position is too big for a brute-force proof. Choose a smaller position
+    or raise ``max_nodes``.
+    """
+
+
+# --- the fingerprint --------------------------------------------------------------------
+
+
+def _freeze(value: object) -> Hashable:
+    """A hashable, lossless image of a state field (meld cards as a multiset)."""
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, MeldState):
+        # The order of the cards inside a meld is part of no rule.
+        return ("meld", value.rank, value.naturals, value.twos, value.jokers, tuple(sorted(value.cards)))
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, set | frozenset):
+        return tuple(sorted(value))
+    if isinstance(value, Hashable):
+        return value
+    raise TypeError(f"cannot fingerprint a state field of type {type(value).__name__}")  # pragma: no cover
+
+
+def _fields(state: HandState) -> Iterator[str]:
+    seen: set[str] = set()
+    for cls in type(state).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if name not in seen and name not in _NOT_POSITION:
+                seen.add(name)
+                yield name
+    for name in getattr(state, "__dict__", {}):  # a subclass with extra fields
+        if name not in seen and name not in _NOT_POSITION:
+            yield name
+
+
+def _fingerprint(state: HandState) -> Hashable:
+    """Every field of the position (all slots but caches and rule data), frozen."""
+    return tuple((name, _freeze(getattr(state, name))) for name in _fields(state))
+
+
+# --- the search -------------------------------------------------------------------------
+
+
+class _Search:
+    """One exhaustive search: the starting turn, the memo table and the node budget."""
+
+    def __init__(self, start: HandState, max_nodes: int) -> None:
+        self.turn = start.turn
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo: dict[Hashable, bool] = {}
+        self.where = _describe(start)
+
+    def completes_after(self, state: HandState, action: Action) -> bool:
+        """Whether the turn can be completed after ``action`` (``state`` is not changed)."""
+        if isinstance(action, DrawStock):
+            return True  # random outcome; SPEC §1 ⟨A⟩: the player then plays on
+        child = state.copy()
+        child._apply_unchecked(action)
+        return self.completable(child)
+
+    def completable(self, state: HandState) -> bool:
+        """Whether some sequence of allowed actions from ``state`` ends the turn."""
+        if state.phase is Phase.OVER or state.turn != self.turn:
+            return True
+        key = _fingerprint(state)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise ReferenceBudgetExceeded(
+                f"the SPEC §0 reference explored more than {self.max_nodes} states of one turn; "
+                f"choose a smaller position or raise max_nodes ({self.where})"
+            )
+        # Actions that end the turn are tried first: the answer is the same, found sooner.
+        actions = sorted(state.allowed_actions(), key=lambda a: isinstance(a, Meld))
+        result = any(self.completes_after(state, a) for a in actions)
+        self.memo[key] = result
+        return result
+
+
+def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> list[Action]:
+    """The legal actions of SPEC.md §0, by brute force.
+
+    Each action of ``state.allowed_actions()`` is kept iff it is a stock draw,
+    or, applied to a copy, some sequence of further allowed actions (the
+    partner's answer included) reaches the end of the turn: the hand is over,
+    or the turn counter moved on. A stock draw met inside that search also
+    completes the turn.
+
+    What it proves: compared with ``state.legal_actions()`` (see
+    `check_exact_legality`), that the engine's completion oracle agrees with an
+    exhaustive search over the engine's own transitions and rules, in this
+    position. It takes `canasta.HandState.allowed_actions` and the transitions
+    as given; their agreement with SPEC.md is what the other tests check.
+
+    Cost: exponential in the cards the player can meld this turn; memoized on
+    the whole state within the call, and at most ``max_nodes`` states are
+    expanded (each one a copy, a transition and an ``allowed_actions`` call,
+    some tens of microseconds).
+
+    Args:
+        state: The hand (not changed).
+        max_nodes: Most states the search may expand before it gives up.
+
+    Returns:
+        The legal actions, in the order of ``state.allowed_actions()``
+        (empty once the hand is over).
+
+    Raises:
+        ReferenceBudgetExceeded: If the search needs more than ``max_nodes`` states.
+    """
+    if state.phase is Phase.OVER:
+        return []
+    search = _Search(state, max_nodes)
+    return [a for a in state.allowed_actions() if search.completes_after(state, a)]
+
+
+def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> None:
+    """The engine's legal actions are exactly those of the SPEC §0 reference.
+
+    Compares ``state.legal_actions()`` with `reference_legal_actions`: an
+    action the engine lists that the reference rejects is "listed but cannot
+    be completed" (or "listed but not allowed by the rules", if
+    ``allowed_actions()`` does not have it either); one the reference accepts
+    that the engine does not list is "completable but not listed".
+
+    Cost: that of `reference_legal_actions` (bounded by ``max_nodes``).
+
+    Args:
+        state: The hand (not changed).
+        max_nodes: Node budget of the reference search.
+
+    Raises:
+        InvariantError: If the two sets differ, listing each difference and the position.
+        ReferenceBudgetExceeded: If the position is too big for the reference.
+    """
+    engine = state.legal_actions()
+    reference = reference_legal_actions(state, max_nodes=max_nodes)
+    allowed = set(state.allowed_actions())
+    ref_set = set(reference)
+    problems: list[str] = []
+    for action in engine:
+        if action not in allowed:
+            problems.append(f"{action!r} is listed but not allowed by the rules (allowed_actions() lacks it)")
+        elif action not in ref_set:
+            problems.append(f"{action!r} is listed but cannot be completed")
+    engine_set = set(engine)
+    for action in reference:
+        if action not in engine_set:
+            problems.append(f"{action!r} is completable but not listed")
+    if problems:
+        raise InvariantError(
+            "legal_actions() differs from the SPEC §0 reference: " + "; ".join(problems) + f" ({_describe(state)})"
+        )
+
+
+def check_no_dead_end(state: HandState) -> None:
+    """A hand that is not over always has a legal action.
+
+    Cost: one ``legal_actions()`` call.
+
+    Args:
+        state: The hand (not changed).
+
+    Raises:
+        InvariantError: If the hand is not over and nothing is legal.
+    """
+    if state.phase is not Phase.OVER and not state.legal_actions():
+        raise InvariantError(f"dead end: the hand is not over and nothing is legal ({_describe(state)})")
+
+
+def turn_cards(state: HandState) -> int:
+    """Cards the acting player could hold during the rest of the turn without drawing.
+
+    The acting hand (the asker's while a partner answers), plus the discard
+    pile, which a take brings into the hand, plus a taken pile still waiting
+    for the opening. The reference's cost grows with it, so callers use it to
+    decide whether a position is small enough to check.
+
+    Args:
+        state: The hand.
+
+    Returns:
+        The number of cards.
+    """
+    seat = state.asker if state.phase is Phase.ANSWER and state.asker is not None else state.seat
+    waiting = len(state.pending_pile) if state.pending_pile is not None else 0
+    return state.sizes[seat] + len(state.pile) + waiting
+
+
+def _describe(state: HandState) -> str:
+    """A short description of the position, to reproduce a difference."""
+    rules = state.rules
+    seat = state.asker if state.phase is Phase.ANSWER and state.asker is not None else state.seat
+    side = state.seating[seat]
+    cards = state.deck.cards
+    hand = " ".join(c.code for c in state.hand_cards(seat))
+    pile = " ".join(cards[c].code for c in state.pile)
+    melds = "; ".join(
+        " ".join(cards[c].code for c in sorted(m.cards, key=lambda c: state.kinds[c])) for m in state.melds[side].values()
+    )
+    house = f" + {', '.join(rules.house_rules)}" if rules.house_rules else ""
+    return (
+        f"{rules.variant}{house}; phase {state.phase.value}, seat {state.seat}, turn {state.turn}; "
+        f"hand {hand or '-'}; pile {pile or '-'}; side {side} melds [{melds}], opened {state.opened[side]}; "
+        f"stock {len(state.stock)}; bound {state.bound}, answer {state.answer}, "
+        f"provisional {state.provisional_count}, final_meld_only {state.final_meld_only}"
+    )
