@@ -36,7 +36,15 @@ from collections.abc import Mapping, Sequence
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO
 from canasta.rules import MeldRules, Rules
 
-__all__ = ["MeldCounts", "Turn", "can_complete", "can_meld_out", "has_clean_meld", "opening_reached"]
+__all__ = [
+    "MeldCounts",
+    "Turn",
+    "can_complete",
+    "can_meld_out",
+    "has_clean_meld",
+    "meld_may_complete",
+    "opening_reached",
+]
 
 #: A side's melds as ``rank -> (naturals, twos, jokers)``.
 MeldCounts = Mapping[int, tuple[int, int, int]]
@@ -165,6 +173,41 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True  # SPEC §1 concealed exemption: go out without the minimum
+    return _opening_completes(turn, hand, melds, provisional)
+
+
+def meld_may_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
+    """A necessary condition for any meld from here to leave a completable turn.
+
+    Every completion after a meld is also a completion from here that melds
+    first, so if no such completion exists, no meld is legal: the caller skips
+    the per-candidate checks. For an opened side without a binding "yes" it is
+    simply True (most melds keep a card to discard).
+
+    Args:
+        turn: The turn's facts.
+        hand: The player's card counts by kind.
+        melds: The side's melds.
+        opened: Whether the side has completed its initial meld.
+        provisional: The count of the side's provisional opening melds this turn.
+
+    Returns:
+        False only if no meld can be followed by a completion.
+    """
+    if opened:
+        if turn.final_only or not turn.bound:
+            return True
+        return turn.out_allowed and can_meld_out(
+            turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required
+        )
+    rules = turn.rules
+    if (
+        turn.exempt
+        and turn.out_allowed
+        and not turn.final_only
+        and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
+    ):
+        return True
     return _opening_completes(turn, hand, melds, provisional)
 
 
@@ -342,6 +385,25 @@ def can_meld_out(
     if hand[RED_THREE]:
         return False
     meld_rules = rules.melds
+    canasta_size = meld_rules.canasta_size
+    size = sum(hand)
+    if size <= 1:
+        return _meld_out_small(rules, hand, melds, discardable, need, size)
+    # A cheap necessary test: enough melds can still reach canasta size.
+    wilds = hand[TWO] + hand[JOKER]
+    possible = 0
+    for rank, (n, t, j) in melds.items():
+        cards = n + t + j
+        if cards >= canasta_size or cards + (hand[rank] if rank >= 4 else 0) + wilds >= canasta_size:
+            possible += 1
+    if possible < need:
+        for rank in NATURAL_INTS:
+            if rank not in melds and hand[rank] >= 2 and hand[rank] + wilds >= canasta_size:
+                possible += 1
+        if meld_rules.wild_melds and JOKER not in melds and wilds >= canasta_size:
+            possible += 1
+        if possible < need:
+            return False
     problems = _stranded(meld_rules, hand, melds)
     if len(problems) > 1:
         return False  # a final discard removes one card: it cannot rescue two groups
@@ -361,6 +423,37 @@ def can_meld_out(
                 continue
         if _assign(meld_rules, counts, melds, need):
             return True
+    return False
+
+
+def _meld_out_small(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, size: int
+) -> bool:
+    """`can_meld_out` for a hand of at most one card: no dynamic programme needed."""
+    canasta_size = rules.melds.canasta_size
+    canastas = sum(1 for n, t, j in melds.values() if n + t + j >= canasta_size)
+    meld_allowed = not rules.going_out.final_discard_required
+    if size == 0:
+        return meld_allowed and canastas >= need  # the hand was melded out
+    kind = next(k for k in range(KIND_COUNT) if hand[k])
+    if discardable[kind] and canastas >= need:
+        return True  # the final discard goes out
+    if not meld_allowed:
+        return False
+    is_valid = rules.melds.is_valid
+    for rank, (n, t, j) in melds.items():
+        if kind == rank and rank >= 4:
+            shape = (n + 1, t, j)
+        elif kind == TWO:
+            shape = (n, t + 1, j)
+        elif kind == JOKER:
+            shape = (n, t, j + 1)
+        else:
+            continue
+        if is_valid(rank, *shape):
+            grown = canastas + (1 if n + t + j + 1 == canasta_size else 0)
+            if grown >= need:
+                return True
     return False
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
-from canasta.completion import MeldCounts, Turn, can_complete, opening_reached
+from canasta.completion import MeldCounts, Turn, can_complete, meld_may_complete, opening_reached
 from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
@@ -29,6 +29,7 @@ __all__ = [
     "meld_counts",
     "pile_to_hand",
     "turn_facts",
+    "yes_binds",
 ]
 
 _DRAW = DrawStock()
@@ -352,7 +353,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     bound = t.bound
     final_only = t.final_meld_only
     discardable = discardable_kinds(rules, t.turn)
-    all_discardable = all(discardable[k] for k in range(KIND_COUNT) if k != RED_THREE)
+    # Every card a hand can hold is discardable, except black threes in the first
+    # round where the variant says so (bonus threes never stay in a hand).
+    all_discardable = not (rules.black_threes.no_discard_first_round and t.turn < rules.players)
     # Fast path: opened, no binding "yes", every held card discardable: a meld
     # that leaves two or more cards always lets a discard end the turn.
     simple = opened and not bound and not final_only and all_discardable
@@ -362,11 +365,19 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     minimum = t.personal_minimum(seat)
     top_rank = _top_rank(t)
 
+    hopeless = False
+
     def completes(rank: int, n: int, tw: int, jk: int) -> bool:
-        nonlocal turn, counts_now
+        nonlocal turn, counts_now, hopeless
         if turn is None:
             turn = turn_facts(t, seat)
             counts_now = meld_counts(t, side)
+            # One search for the whole list: if no meld can lead to a completion, none is legal.
+            hopeless = not meld_may_complete(
+                turn, counts, counts_now, opened=opened, provisional=t.provisional_count
+            )
+        if hopeless:
+            return False
         assert counts_now is not None
         hand = list(counts)
         hand[rank] -= n
@@ -401,12 +412,16 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
         room = max_w - t0 - j0
         key = (rank, n0, t0, j0, have, max(0, min(twos, room)), max(0, min(jokers, room)))
-        combos = combos_for.get(key)
-        if combos is None:
-            combos = combos_for[key] = _valid_additions(is_valid, key)
-        for n, tw, jk, added in combos:
-            if not filtered or (simple and size - added >= 2) or completes(rank, n, tw, jk):
-                actions.append(_meld_action(rank, n, tw, jk))
+        entry = combos_for.get(key)
+        if entry is None:
+            entry = combos_for[key] = _valid_additions(is_valid, key)
+        acts, shapes, most = entry
+        if not filtered or (simple and size - most >= 2):
+            actions.extend(acts)  # the usual case: every addition leaves two cards or more
+            continue
+        for i, (n, tw, jk, added) in enumerate(shapes):
+            if (simple and size - added >= 2) or completes(rank, n, tw, jk):
+                actions.append(acts[i])
     if meld_rules.wild_melds and (twos or jokers):
         meld = melds.get(JOKER)
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
@@ -446,21 +461,24 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
 
 
 def _valid_additions(
-    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, int, int, int, int, int, int]
-) -> tuple[tuple[int, int, int, int], ...]:
-    """Every ``(naturals, twos, jokers, cards)`` addition to a natural meld that keeps it valid.
+    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]
+) -> tuple[tuple[Meld, ...], tuple[tuple[int, int, int, int], ...], int]:
+    """Every addition to a natural meld that keeps it valid: the actions, their shapes, the most cards added.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
+    Shapes are ``(naturals, twos, jokers, cards)``.
     """
     rank, n0, t0, j0, have, twos, jokers = key
-    return tuple(
+    shapes = tuple(
         (n, tw, jk, n + tw + jk)
         for n in range(have + 1)
         for tw in range(twos + 1)
         for jk in range(jokers + 1)
         if n + tw + jk and is_valid(rank, n0 + n, t0 + tw, j0 + jk)
     )
+    acts = tuple(_meld_action(rank, n, tw, jk) for n, tw, jk, _ in shapes)
+    return acts, shapes, max((s[3] for s in shapes), default=0)
 
 
 # --- the entry points -------------------------------------------------------------------
@@ -484,15 +502,29 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
             actions.append(_ASK)
         return actions
     if phase is Phase.ANSWER:
-        asker = t.asker
-        assert asker is not None
-        resume = t.resume_phase
-        return [
-            a
-            for a, yes in ((_YES, True), (_NO, False))
-            if not filtered or _answer_completes(t, asker, resume, yes)
-        ]
+        # Both answers are always legal: the partner cannot see the asker's hand
+        # (SPEC §7), and a "yes" binds only where going out is still possible
+        # (`yes_binds`), so the asker can complete the turn after either.
+        return [_YES, _NO]
     return []
+
+
+def yes_binds(t: TableState) -> bool:
+    """Whether a "yes" now obliges the asker to go out (SPEC §1 ⟨A⟩ on "yes").
+
+    A "yes" binds when going out is still possible this turn; where it is not
+    (the asker drew cards that cannot go out), the asker plays the turn out
+    normally, as after a stock draw that made going out impossible.
+
+    Args:
+        t: The hand, in its answer phase.
+
+    Returns:
+        True if the asker must go out after "yes".
+    """
+    asker = t.asker
+    assert asker is not None
+    return _answer_completes(t, asker, t.resume_phase, True)
 
 
 def allowed_actions(t: TableState) -> list[Action]:

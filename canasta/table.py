@@ -10,7 +10,7 @@ turn-completion oracle in `canasta.completion`), the transitions in
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.rules import Rules
@@ -22,7 +22,7 @@ __all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"
 
 #: Valid meld additions by situation, per meld-rules object (kept alive beside
 #: its cache so the id stays unique); filled by `canasta.legality`.
-MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]], object]] = {}
+MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], Any], object]] = {}
 
 
 class Phase(Enum):

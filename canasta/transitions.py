@@ -10,7 +10,7 @@ from __future__ import annotations
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from canasta.completion import can_complete, opening_reached
-from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts
+from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
 from canasta.table import HandEnd, MeldState, Phase, TableState
 
@@ -369,8 +369,8 @@ def _do_ask(t: TableState) -> None:
 def _do_answer(t: TableState, yes: bool) -> None:
     """SPEC.md §1 "Going out": the answer binds for this turn."""
     assert t.asker is not None
+    t.bound = yes and yes_binds(t)
     t.answer = yes
-    t.bound = yes
     t.seat = t.asker
     t.phase = t.resume_phase
 

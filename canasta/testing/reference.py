@@ -264,7 +264,8 @@ def _describe(state: HandState) -> str:
     hand = " ".join(c.code for c in state.hand_cards(seat))
     pile = " ".join(cards[c].code for c in state.pile)
     melds = "; ".join(
-        " ".join(cards[c].code for c in sorted(m.cards, key=lambda c: state.kinds[c])) for m in state.melds[side].values()
+        " ".join(cards[c].code for c in sorted(m.cards, key=lambda c: state.kinds[c]))
+        for m in state.melds[side].values()
     )
     house = f" + {', '.join(rules.house_rules)}" if rules.house_rules else ""
     return (
