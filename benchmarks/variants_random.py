@@ -30,6 +30,10 @@ import canasta
 from canasta.testing import check_all, check_conservation, random_play
 
 COMBOS: list[tuple[str, tuple[str, ...]]] = [
+    ("classic", ()),
+    ("classic", ("black-three-freezes",)),
+    ("classic", ("wilds-at-most-naturals",)),
+    ("classic", ("last-red-three-may-meld",)),
     ("two-player", ()),
     ("three-player", ()),
     ("six-player", ()),

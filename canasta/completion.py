@@ -120,10 +120,7 @@ def has_clean_meld(meld_rules: MeldRules, clean_need: int, melds: MeldCounts, to
     """
     if not clean_need:
         return True
-    for rank, (n, t, j) in melds.items():
-        if rank >= 4 and not (t or j) and n - (rank == top_rank) >= clean_need:
-            return True
-    return False
+    return any(rank >= 4 and not (t or j) and n - (rank == top_rank) >= clean_need for rank, (n, t, j) in melds.items())
 
 
 def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:
@@ -176,7 +173,15 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
     return _opening_completes(turn, hand, melds, provisional)
 
 
-def meld_may_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
+def meld_may_complete(
+    turn: Turn,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    *,
+    opened: bool,
+    provisional: int,
+    witness: dict[int, tuple[int, int, int]] | None = None,
+) -> bool:
     """A necessary condition for any meld from here to leave a completable turn.
 
     Every completion after a meld is also a completion from here that melds
@@ -190,6 +195,9 @@ def meld_may_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, ope
         melds: The side's melds.
         opened: Whether the side has completed its initial meld.
         provisional: The count of the side's provisional opening melds this turn.
+        witness: Filled, when an opening completes the turn, with the melds of
+            one such opening: any meld that adds no more to a rank than the
+            witness does starts a completion too (the rest of the witness follows).
 
     Returns:
         False only if no meld can be followed by a completion.
@@ -208,11 +216,11 @@ def meld_may_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, ope
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True
-    return _opening_completes(turn, hand, melds, provisional)
+    return _opening_completes(turn, hand, melds, provisional, witness)
 
 
 def _has_discard(discardable: Sequence[bool], hand: Sequence[int]) -> bool:
-    for kind in range(KIND_COUNT):
+    for kind in range(KIND_COUNT):  # noqa: SIM110 - a plain loop: this runs per candidate, any() is slower
         if hand[kind] and discardable[kind]:
             return True
     return False
@@ -229,14 +237,21 @@ def _opened_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, size: 
     return can_meld_out(turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required)
 
 
-def _opening_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, provisional: int) -> bool:
+def _opening_completes(
+    turn: Turn,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    provisional: int,
+    witness: dict[int, tuple[int, int, int]] | None = None,
+) -> bool:
     """Search for melds from the hand that complete the opening, after which the turn can end.
 
     Melds commute until the opening is complete, so the search takes the
     groups in a fixed order (natural ranks, the wild meld, black threes) and
     adds to each at most once. As soon as the opening is complete the side is
     opened: the pending pile comes into the hand and `_opened_completes`
-    decides the rest (any later meld is possible there too).
+    decides the rest (any later meld is possible there too). On success the
+    melds of the completed opening are written into ``witness`` if given.
     """
     rules = turn.rules
     meld_rules = rules.melds
@@ -273,7 +288,7 @@ def _opening_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, provi
         remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
-    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0)
+    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0, witness)
 
 
 def _search(
@@ -285,6 +300,7 @@ def _search(
     groups: list[int],
     group_values: list[int],
     index: int,
+    witness: dict[int, tuple[int, int, int]] | None,
 ) -> bool:
     if index == len(groups) or provisional + remaining < turn.minimum:
         return False
@@ -312,9 +328,19 @@ def _search(
             if opening_reached(rules, count, turn.minimum, melds, turn.top_rank):
                 after = hand if turn.pending is None else [a + b for a, b in zip(hand, turn.pending, strict=True)]
                 if _opened_completes(turn, after, melds, size - added + (sum(turn.pending) if turn.pending else 0)):
+                    if witness is not None:
+                        witness.update(melds)
                     return True
             elif size - added and _search(
-                turn, hand, melds, count, later - values[TWO] * t - values[JOKER] * j, groups, group_values, index + 1
+                turn,
+                hand,
+                melds,
+                count,
+                later - values[TWO] * t - values[JOKER] * j,
+                groups,
+                group_values,
+                index + 1,
+                witness,
             ):
                 return True
         finally:
@@ -325,7 +351,7 @@ def _search(
                 del melds[rank]
             else:
                 melds[rank] = existing
-    return _search(turn, hand, melds, provisional, later, groups, group_values, index + 1)
+    return _search(turn, hand, melds, provisional, later, groups, group_values, index + 1, witness)
 
 
 _ADDITIONS: dict[tuple[int, int, int, int, int, int, int, int], tuple[tuple[int, int, int], ...]] = {}

@@ -64,11 +64,11 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         if action.yes:
             return (
                 RuleCode.MUST_GO_OUT,
-                "after \"yes\" your partner would have to go out this turn, which is impossible from here (SPEC §1)",
+                'after "yes" your partner would have to go out this turn, which is impossible from here (SPEC §1)',
             )
         return (
             RuleCode.TURN_CANNOT_COMPLETE,
-            "after \"no\" your partner could not complete the turn without going out (SPEC §0)",
+            'after "no" your partner could not complete the turn without going out (SPEC §0)',
         )
     if isinstance(action, EndHand):
         if state.bound:
@@ -78,10 +78,10 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         if state.final_meld_only:
             return (
                 RuleCode.MINIMUM_NOT_MET,
-                "your opening melds do not reach the minimum yet; meld more before the hand ends (SPEC §1 initial meld)",
+                "your opening melds do not reach the minimum yet; meld more before the hand ends "
+                "(SPEC §1 initial meld)",
             )
         return RuleCode.WRONG_PHASE, "the hand can be ended only when the stock is exhausted"
-    return RuleCode.ILLEGAL, f"{action} is not legal now"
 
 
 def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:

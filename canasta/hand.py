@@ -18,9 +18,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from canasta import legality, transitions
+from canasta import legality, scoring, transitions
 from canasta import observation as observing
-from canasta import scoring
 from canasta.actions import Action
 from canasta.cards import Deck
 from canasta.errors import IllegalActionError
@@ -53,7 +52,6 @@ class HandState(TableState):
         went_out: The seat that went out, if one did.
         concealed: Whether that player went out concealed.
     """
-
 
     __slots__ = ()
 

@@ -176,9 +176,7 @@ def goes_out_ok(t: TableState, side: int, melds: MeldCounts | None = None) -> bo
     counts = meld_counts(t, side) if melds is None else melds
     if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), counts, _top_rank(t)):
         return True
-    return (
-        rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
-    )
+    return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
 
 
 # --- the draw phase ---------------------------------------------------------------------
@@ -219,9 +217,7 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     return shapes
 
 
-def _take_completes(
-    t: TableState, seat: int, shape: tuple[int, int, int], *, bound: bool, out_allowed: bool
-) -> bool:
+def _take_completes(t: TableState, seat: int, shape: tuple[int, int, int], *, bound: bool, out_allowed: bool) -> bool:
     """SPEC §0 for a pile take: after it, the turn can still be completed (the pile is face up)."""
     rules = t.rules
     side = t.seating[seat]
@@ -366,6 +362,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     top_rank = _top_rank(t)
 
     hopeless = False
+    witness: dict[int, tuple[int, int, int]] = {}
 
     def completes(rank: int, n: int, tw: int, jk: int) -> bool:
         nonlocal turn, counts_now, hopeless
@@ -374,11 +371,18 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             counts_now = meld_counts(t, side)
             # One search for the whole list: if no meld can lead to a completion, none is legal.
             hopeless = not meld_may_complete(
-                turn, counts, counts_now, opened=opened, provisional=t.provisional_count
+                turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=witness
             )
         if hopeless:
             return False
         assert counts_now is not None
+        if witness:
+            # This meld is part of an opening already found to complete the turn.
+            w = witness.get(rank)
+            if w is not None:
+                b = counts_now.get(rank, (0, 0, 0))
+                if b[0] + n <= w[0] and b[1] + tw <= w[1] and b[2] + jk <= w[2]:
+                    return True
         hand = list(counts)
         hand[rank] -= n
         hand[TWO] -= tw
@@ -427,16 +431,18 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
         for tw in range(twos + 1):
             for jk in range(jokers + 1):
-                if tw + jk and is_valid(JOKER, 0, t0 + tw, j0 + jk):
-                    if not filtered or (simple and size - tw - jk >= 2) or completes(JOKER, 0, tw, jk):
-                        actions.append(_meld_action(JOKER, 0, tw, jk))
+                if (
+                    tw + jk
+                    and is_valid(JOKER, 0, t0 + tw, j0 + jk)
+                    and (not filtered or (simple and size - tw - jk >= 2) or completes(JOKER, 0, tw, jk))
+                ):
+                    actions.append(_meld_action(JOKER, 0, tw, jk))
     black = counts[BLACK_THREE]
     if black >= 3 and meld_rules.black_threes_when_going_out:
         for n in range(3, black + 1):
             # SPEC §1 "Melds": black threes meld only as the last meld of going out.
-            if is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1:
-                if not filtered or completes(BLACK_THREE, n, 0, 0):
-                    actions.append(_meld_action(BLACK_THREE, n, 0, 0))
+            if is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1 and (not filtered or completes(BLACK_THREE, n, 0, 0)):
+                actions.append(_meld_action(BLACK_THREE, n, 0, 0))
     provisional_pending = not opened and bool(melds)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard).
@@ -491,9 +497,7 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
     if phase is Phase.DRAW:
         seat = t.seat
         answer = t.answer
-        actions = _draw_options(
-            t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered
-        )
+        actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
             not filtered
             or _answer_completes(t, seat, Phase.DRAW, False)

@@ -8,7 +8,6 @@ from canasta.cards import Card, Kind
 from canasta.legality import legal_actions
 from canasta.table import TableState
 
-
 __all__ = ["MeldView", "Observation", "observe"]
 
 

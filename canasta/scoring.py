@@ -5,7 +5,7 @@ from __future__ import annotations
 from attrs import frozen
 
 from canasta.cards import BLACK_THREE as _B3
-from canasta.cards import KIND_COUNT, Kind
+from canasta.cards import KIND_COUNT
 from canasta.cards import RED_THREE as _R3
 from canasta.rules import ThreeSign
 from canasta.table import TableState

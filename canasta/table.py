@@ -324,7 +324,6 @@ class TableState:
             where[f"set aside {side}"] = list(self.set_aside[side])
         return where
 
-
     def copy(self) -> Self:
         """An independent copy (cheap: flat lists of ints)."""
         new = type(self).__new__(type(self))

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 import canasta
-from canasta.transitions import begin_turn
 from canasta import (
     Action,
     AnswerGoOut,
@@ -30,6 +29,7 @@ from canasta import (
     RuleCode,
     TakePile,
 )
+from canasta.transitions import begin_turn
 
 
 @cache

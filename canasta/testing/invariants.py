@@ -239,7 +239,7 @@ def check_refused(state: HandState, action: object) -> IllegalActionError:
 
 
 def _check_refused(state: HandState, action: object, before: dict[str, object]) -> IllegalActionError:
-    if state.is_legal(action):  # type: ignore[arg-type]
+    if state.is_legal(action):
         raise InvariantError(f"is_legal({action!r}) is true but the action is not listed")
     errors: list[IllegalActionError] = []
     for attempt in (state.check, state.apply):

@@ -36,9 +36,9 @@ Plain Python (no hypothesis needed)::
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 
-from canasta.actions import Action, DrawStock, Meld
+from canasta.actions import Action, AnswerGoOut, DrawStock, Meld
 from canasta.hand import HandState, MeldState, Phase
 from canasta.testing.errors import InvariantError
 
@@ -73,7 +73,9 @@ class ReferenceBudgetExceeded(RuntimeError):
 def _freeze(value: object) -> Hashable:
     """A hashable, lossless image of a state field (meld cards as a multiset)."""
     if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
+        if all(type(v) is int for v in value):  # the engine's flat lists of card ids and counts
+            return tuple(value)
+        return tuple(map(_freeze, value))
     if isinstance(value, MeldState):
         # The order of the cards inside a meld is part of no rule.
         return ("meld", value.rank, value.naturals, value.twos, value.jokers, tuple(sorted(value.cards)))
@@ -86,21 +88,25 @@ def _freeze(value: object) -> Hashable:
     raise TypeError(f"cannot fingerprint a state field of type {type(value).__name__}")  # pragma: no cover
 
 
-def _fields(state: HandState) -> Iterator[str]:
-    seen: set[str] = set()
-    for cls in type(state).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if name not in seen and name not in _NOT_POSITION:
-                seen.add(name)
-                yield name
-    for name in getattr(state, "__dict__", {}):  # a subclass with extra fields
-        if name not in seen and name not in _NOT_POSITION:
-            yield name
+_SLOT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(state: HandState) -> tuple[str, ...]:
+    """The position's fields: every slot of the class and its bases, and any instance attribute."""
+    cls = type(state)
+    slots = _SLOT_FIELDS.get(cls)
+    if slots is None:
+        names = dict.fromkeys(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
+        slots = _SLOT_FIELDS[cls] = tuple(name for name in names if name not in _NOT_POSITION)
+    extra = getattr(state, "__dict__", None)
+    if extra:  # a subclass with fields of its own
+        return slots + tuple(name for name in extra if name not in _NOT_POSITION and name not in slots)
+    return slots
 
 
 def _fingerprint(state: HandState) -> Hashable:
     """Every field of the position (all slots but caches and rule data), frozen."""
-    return tuple((name, _freeze(getattr(state, name))) for name in _fields(state))
+    return tuple(_freeze(getattr(state, name)) for name in _fields(state))
 
 
 # --- the search -------------------------------------------------------------------------
@@ -182,6 +188,39 @@ def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NO
     return [a for a in state.allowed_actions() if search.completes_after(state, a)]
 
 
+def _binding_problems(state: HandState, max_nodes: int) -> list[str]:
+    """Where a transition itself decides whether a "yes" binds, decide it again by search.
+
+    SPEC §1 ⟨A⟩: after "yes" the player must go out this turn, unless going
+    out is impossible (only a stock draw can make it so); then the turn is
+    played out normally. The engine records the obligation in ``bound`` when
+    the answer is given and again after a stock draw, with its oracle; here
+    the obligation must hold exactly when the search, with the obligation
+    imposed, still finds a completion.
+    """
+    if state.phase is Phase.ANSWER:
+        trigger: Action = AnswerGoOut(True)
+    elif state.phase is Phase.DRAW and state.bound and state.stock:
+        trigger = DrawStock()
+    else:
+        return []
+    if trigger not in state.allowed_actions():
+        return []
+    after = state.copy()
+    after._apply_unchecked(trigger)
+    if after.phase is Phase.OVER or after.final_meld_only:
+        return []  # a last-card red three ends the obligation with the hand
+    imposed = after.copy()
+    imposed.bound = True
+    imposed._legal = None
+    possible = _Search(imposed, max_nodes).completable(imposed)
+    if after.bound == possible:
+        return []
+    if possible:
+        return [f"after {trigger!r} going out is still possible, but the engine does not hold the player to it"]
+    return [f"after {trigger!r} going out is impossible, but the engine still holds the player to it"]
+
+
 def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> None:
     """The engine's legal actions are exactly those of the SPEC §0 reference.
 
@@ -191,7 +230,14 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
     ``allowed_actions()`` does not have it either); one the reference accepts
     that the engine does not list is "completable but not listed".
 
-    Cost: that of `reference_legal_actions` (bounded by ``max_nodes``).
+    It also re-decides, by the same search, the two places where a transition
+    consults the engine's oracle (so the reference does not simply inherit its
+    answer): whether a partner's "yes" binds the asker to go out, and whether
+    a stock draw after "yes" releases the obligation (SPEC §1 ⟨A⟩).
+
+    Cost: that of `reference_legal_actions`, plus one more search of the
+    same size where a "yes" or a bound draw is possible (each bounded by
+    ``max_nodes``).
 
     Args:
         state: The hand (not changed).
@@ -215,6 +261,7 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
     for action in reference:
         if action not in engine_set:
             problems.append(f"{action!r} is completable but not listed")
+    problems += _binding_problems(state, max_nodes)
     if problems:
         raise InvariantError(
             "legal_actions() differs from the SPEC §0 reference: " + "; ".join(problems) + f" ({_describe(state)})"
