@@ -301,8 +301,11 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
         takes = [_TAKES[s] for s in _take_shapes(t, seat, exhausted=exhausted)]
     actions.extend(takes)
     if exhausted and not bound:
-        # SPEC §1: a discard that can be added to a meld must be taken.
-        forced = t.rules.exhaustion.forced_take and _TAKES[(0, 0, 0)] in takes
+        # SPEC §1: a discard that can be added to a meld must be taken, if taking it
+        # is legal (SPEC §0: a take after which the turn cannot be completed is not).
+        forced = t.rules.exhaustion.forced_take and _TAKES[(0, 0, 0)] in (
+            takes if filtered else legal_takes(t, seat, exhausted=True, bound=bound, out_allowed=out_allowed)
+        )
         if not forced:
             actions.append(_END)
     return actions

@@ -4,11 +4,14 @@
   functions (`check_all` and friends); no hypothesis needed.
 - `canasta.testing.strategies`: hypothesis strategies for cards, melds, hands,
   rule sets, reachable states and legal or illegal actions.
+- `canasta.testing.reference`: a brute-force reference for SPEC §0 (what
+  "legal" means), to prove the legal actions exact in small positions
+  (`check_exact_legality`, `reference_legal_actions`); no hypothesis needed.
 - `canasta.testing.conformance`: a stateful conformance suite
   (`conformance_machine`, `run_conformance`).
 
-The last two need hypothesis: ``pip install 'canasta[testing]'``. Importing
-`canasta` itself never does.
+The strategies and the conformance suite need hypothesis:
+``pip install 'canasta[testing]'``. Importing `canasta` itself never does.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ from canasta.testing.invariants import (
     snapshot,
 )
 from canasta.testing.play import random_play
+from canasta.testing.reference import (
+    ReferenceBudgetExceeded,
+    check_exact_legality,
+    check_no_dead_end,
+    reference_legal_actions,
+)
 
 if TYPE_CHECKING:
     from canasta.testing.conformance import CanastaConformance, conformance_machine, run_conformance
@@ -37,18 +46,22 @@ if TYPE_CHECKING:
 __all__ = [
     "CanastaConformance",
     "InvariantError",
+    "ReferenceBudgetExceeded",
     "check_all",
     "check_conservation",
     "check_copy_independence",
+    "check_exact_legality",
     "check_game",
     "check_hidden_information",
     "check_legal_actions",
+    "check_no_dead_end",
     "check_observations",
     "check_record_round_trip",
     "check_refused",
     "check_score",
     "conformance_machine",
     "random_play",
+    "reference_legal_actions",
     "run_conformance",
     "snapshot",
 ]

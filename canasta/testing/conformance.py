@@ -32,6 +32,7 @@ from canasta.testing import invariants as inv
 from canasta.testing import strategies as cst
 from canasta.testing.errors import InvariantError
 from canasta.testing.play import random_play
+from canasta.testing.reference import DEFAULT_MAX_NODES, check_exact_legality, check_no_dead_end, turn_cards
 
 try:
     from hypothesis import settings as Settings
@@ -67,9 +68,16 @@ class CanastaConformance(RuleBasedStateMachine):
 
     After every step it checks card conservation, exact legal actions (a
     sample of listed actions accepted on copies, unlisted ones refused with
-    `canasta.IllegalActionError` and the state unchanged), every seat's
-    observation against the state, score breakdowns of finished hands and the
-    game's totals. Its rules additionally check refusals of hypothesis-chosen
+    `canasta.IllegalActionError` and the state unchanged), that a hand that
+    is not over has a legal action, every seat's observation against the
+    state, score breakdowns of finished hands and the game's totals. Where the
+    acting player holds few cards (at most ``reference_max_cards``, counting
+    the pile a take would bring in), after each step and before each action
+    of its random stretches, it also proves the legal actions exact against
+    the brute-force SPEC §0 reference
+    (`canasta.testing.reference.check_exact_legality`): everything listed can
+    be completed, and everything the rules allow that can be completed is
+    listed. Its rules additionally check refusals of hypothesis-chosen
     illegal actions, observations under resampled hidden cards, and copies.
     At the end of each run the game's record round-trips through JSON and
     replays identically, once `canasta.records` exists (skipped before).
@@ -82,6 +90,16 @@ class CanastaConformance(RuleBasedStateMachine):
         illegal_sample: Unlisted actions tried after each step.
         max_warmup: Most random actions played right after the deal.
         max_jump: Most random actions played by one ``play_random`` step.
+        reference_max_cards: Run the SPEC §0 reference after a step when the
+            acting hand plus the pile hold at most this many cards
+            (`canasta.testing.reference.turn_cards`); its cost grows
+            exponentially with them. ``0`` turns the reference off.
+        reference_max_nodes: The reference's node budget per position; a
+            position that needs more fails with
+            `canasta.testing.reference.ReferenceBudgetExceeded` (lower
+            ``reference_max_cards`` then).
+        reference_in_play: Also run it (and the dead-end check) before
+            every action of the random stretches, not only after each step.
     """
 
     variant: ClassVar[str] = "classic"
@@ -91,6 +109,9 @@ class CanastaConformance(RuleBasedStateMachine):
     illegal_sample: ClassVar[int] = 4
     max_warmup: ClassVar[int] = 250
     max_jump: ClassVar[int] = 150
+    reference_max_cards: ClassVar[int] = 12
+    reference_max_nodes: ClassVar[int] = DEFAULT_MAX_NODES
+    reference_in_play: ClassVar[bool] = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -115,6 +136,8 @@ class CanastaConformance(RuleBasedStateMachine):
     def _apply(self, action: Action) -> None:
         game = self.game
         finished = game.hand
+        if self.reference_in_play:
+            self._check_reference(finished)
         result = game.apply(action) if self._recorder is None else self._recorder.apply(action)
         if result is not None:
             # The hand just scored is the state the action finished.
@@ -200,6 +223,19 @@ class CanastaConformance(RuleBasedStateMachine):
         inv.check_observations(state)
         inv.check_score(state)
         inv.check_game(self.game)
+
+    @invariant()
+    def legal_actions_match_the_reference(self) -> None:
+        """No dead end; in small positions, the legal actions equal the SPEC §0 reference's."""
+        if self._game is None:  # pragma: no cover
+            return
+        state = self.hand
+        self._check_reference(state)
+
+    def _check_reference(self, state: HandState) -> None:
+        check_no_dead_end(state)
+        if 0 < turn_cards(state) <= self.reference_max_cards:
+            check_exact_legality(state, max_nodes=self.reference_max_nodes)
 
     def teardown(self) -> None:
         """Round-trip the game's record, when records exist."""
