@@ -10,13 +10,15 @@ automatically.
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeAlias
+import operator
+from typing import ClassVar, SupportsIndex, TypeAlias
 
-from attrs import frozen
+from attrs import field, frozen
 
 from canasta.cards import Kind
 
 __all__ = [
+    "ACTION_TYPES",
     "Action",
     "AnswerGoOut",
     "AskGoOut",
@@ -26,6 +28,49 @@ __all__ = [
     "Meld",
     "TakePile",
 ]
+
+
+def _count(value: object) -> int:
+    """Validate a card count at construction: an ``int`` of 0 or more.
+
+    Look-alikes are refused rather than kept: ``2.0 == 2`` would pass the
+    engine's membership test and then corrupt a state. Integer types that say
+    they are exact integers (numpy's, via ``__index__``) are converted to ``int``.
+    """
+    if type(value) is int:
+        result = value
+    elif isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise TypeError(f"a card count must be an int, got {value!r} ({type(value).__name__})")
+    else:
+        result = operator.index(value)
+    if result < 0:
+        raise ValueError(f"a card count must not be negative, got {result}")
+    return int(result)
+
+
+def _kind(value: object) -> Kind:
+    """Validate a card kind at construction: a `Kind`, or an exact integer naming one."""
+    if type(value) is Kind:
+        return value
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise TypeError(f"a card kind must be a canasta.Kind, got {value!r} ({type(value).__name__})")
+    number = operator.index(value)
+    try:
+        return Kind(number)
+    except ValueError:
+        raise ValueError(f"no card kind has the number {number} (0 to {len(Kind) - 1})") from None
+
+
+def _yes(value: object) -> bool:
+    """Validate an answer: ``True`` or ``False`` (numpy's bool converted), nothing else.
+
+    ``AnswerGoOut(0)`` would otherwise slip past the engine's ``is False`` checks.
+    """
+    if type(value) is bool:
+        return value
+    if type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy":
+        return bool(value)
+    raise TypeError(f"an answer must be True or False, got {value!r} ({type(value).__name__})")
 
 
 @frozen(cache_hash=True)
@@ -53,9 +98,9 @@ class TakePile:
         jokers: Jokers shown.
     """
 
-    naturals: int = 2
-    twos: int = 0
-    jokers: int = 0
+    naturals: int = field(default=2, converter=_count)
+    twos: int = field(default=0, converter=_count)
+    jokers: int = field(default=0, converter=_count)
     name: ClassVar[str] = "take"
 
     def __str__(self) -> str:
@@ -82,10 +127,10 @@ class Meld:
         jokers: Jokers.
     """
 
-    rank: Kind
-    naturals: int = 0
-    twos: int = 0
-    jokers: int = 0
+    rank: Kind = field(converter=_kind)
+    naturals: int = field(default=0, converter=_count)
+    twos: int = field(default=0, converter=_count)
+    jokers: int = field(default=0, converter=_count)
     name: ClassVar[str] = "meld"
 
     def __str__(self) -> str:
@@ -108,7 +153,7 @@ class Discard:
         kind: The kind discarded.
     """
 
-    kind: Kind
+    kind: Kind = field(converter=_kind)
     name: ClassVar[str] = "discard"
 
     def __str__(self) -> str:
@@ -133,7 +178,7 @@ class AnswerGoOut:
         yes: True for "yes".
     """
 
-    yes: bool
+    yes: bool = field(converter=_yes)
     name: ClassVar[str] = "answer"
 
     def __str__(self) -> str:
@@ -155,3 +200,6 @@ class EndHand:
 
 
 Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand
+
+#: The action classes, for a cheap exact type test at the engine's edge.
+ACTION_TYPES: frozenset[type] = frozenset({DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand})

@@ -20,9 +20,9 @@ from typing import Any
 
 from canasta import legality, scoring, transitions
 from canasta import observation as observing
-from canasta.actions import Action
+from canasta.actions import ACTION_TYPES, Action
 from canasta.cards import Deck
-from canasta.errors import IllegalActionError
+from canasta.errors import IllegalActionError, RuleCode
 from canasta.explain import explain
 from canasta.observation import Observation
 from canasta.rules import Rules
@@ -30,6 +30,15 @@ from canasta.scoring import HandScore
 from canasta.table import HandEnd, MeldState, Phase, TableState
 
 __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
+
+
+def _safe_repr(value: object, limit: int = 80) -> str:
+    """A short repr of untrusted input (a repr may raise, or be huge)."""
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class HandState(TableState):
@@ -121,12 +130,12 @@ class HandState(TableState):
         """Whether an action is legal now, without applying it.
 
         Args:
-            action: The action.
+            action: The action (anything: a non-action is simply not legal).
 
         Returns:
             True if `apply` would accept it.
         """
-        return action in self.legal_actions()
+        return type(action) in ACTION_TYPES and action in self.legal_actions()
 
     def check(self, action: object) -> None:
         """Raise if an action is illegal now; change nothing.
@@ -135,10 +144,20 @@ class HandState(TableState):
             action: The action.
 
         Raises:
-            IllegalActionError: With the rule's code and a sentence naming it.
+            IllegalActionError: With the rule's code and a sentence naming it
+                (``not-an-action`` for anything that is not an action value).
         """
+        if type(action) not in ACTION_TYPES:
+            # Exact types only: the membership test below compares with ==,
+            # which a look-alike (or a numpy array) could answer wrongly.
+            raise IllegalActionError(
+                RuleCode.NOT_AN_ACTION, f"{_safe_repr(action)} is not a canasta action", action
+            )
         if action not in self.legal_actions():
-            code, message = explain(self, action)
+            try:
+                code, message = explain(self, action)
+            except Exception:  # an explanation must never hide the refusal itself
+                code, message = RuleCode.ILLEGAL, f"{action} is not legal now"
             raise IllegalActionError(code, message, action)
 
     def _apply_unchecked(self, action: Action) -> None:
