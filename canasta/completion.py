@@ -206,7 +206,7 @@ def meld_may_complete(
         if turn.final_only or not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required
+            turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required, witness=witness
         )
     rules = turn.rules
     if (
@@ -391,6 +391,7 @@ def can_meld_out(
     discardable: Sequence[bool],
     *,
     need: int,
+    witness: dict[int, tuple[int, int, int]] | None = None,
 ) -> bool:
     """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
 
@@ -404,6 +405,9 @@ def can_meld_out(
         melds: The side's melds.
         discardable: For each kind, whether it may be the final discard.
         need: Canastas the side must have when it goes out.
+        witness: Filled on success with the side's melds after one such
+            assignment (``rank -> (naturals, twos, jokers)``, including melds
+            the hand does not touch).
 
     Returns:
         True if some assignment of the hand's cards goes out legally.
@@ -413,7 +417,7 @@ def can_meld_out(
     meld_rules = rules.melds
     canasta_size = meld_rules.canasta_size
     size = sum(hand)
-    if size <= 1:
+    if size <= 1 and witness is None:
         return _meld_out_small(rules, hand, melds, discardable, need, size)
     # A cheap necessary test: enough melds can still reach canasta size.
     wilds = hand[TWO] + hand[JOKER]
@@ -447,7 +451,7 @@ def can_meld_out(
             counts[discard] -= 1
             if problems and _stranded(meld_rules, counts, melds):
                 continue
-        if _assign(meld_rules, counts, melds, need):
+        if _assign(meld_rules, counts, melds, need, witness):
             return True
     return False
 
@@ -504,7 +508,13 @@ def _stranded(meld_rules: MeldRules, counts: Sequence[int], melds: MeldCounts) -
     return problems
 
 
-def _assign(meld_rules: MeldRules, counts: list[int], melds: MeldCounts, need: int) -> bool:
+def _assign(
+    meld_rules: MeldRules,
+    counts: list[int],
+    melds: MeldCounts,
+    need: int,
+    witness: dict[int, tuple[int, int, int]] | None = None,
+) -> bool:
     canasta_size = meld_rules.canasta_size
     groups: list[tuple[int, int, int, int, bool]] = []  # rank, naturals, twos, jokers, changed
     black = counts[BLACK_THREE]
@@ -523,7 +533,10 @@ def _assign(meld_rules: MeldRules, counts: list[int], melds: MeldCounts, need: i
     elif meld_rules.wild_melds:
         groups.append((JOKER, 0, 0, 0, False))
     total_twos, total_jokers = counts[TWO], counts[JOKER]
-    states = {(total_twos, total_jokers, 0)}
+    State = tuple[int, int, int]
+    states: set[State] | dict[State, tuple[State, int, int]] = {(total_twos, total_jokers, 0)}
+    # With a witness wanted, each layer remembers how it reached a state.
+    layers: list[dict[State, tuple[State, int, int]]] = []
     is_valid = meld_rules.is_valid
     for rank, n, t0, j0, changed in groups:
         # The valid wild additions to this group, computed once (not per state).
@@ -537,12 +550,32 @@ def _assign(meld_rules: MeldRules, counts: list[int], melds: MeldCounts, need: i
                     options.append((dt, dj, 1 if size >= canasta_size else 0))
         if not options:
             return False
-        new_states: set[tuple[int, int, int]] = set()
-        for twos, jokers, canastas in states:
-            for dt, dj, canasta in options:
-                if dt <= twos and dj <= jokers:
-                    new_states.add((twos - dt, jokers - dj, min(canastas + canasta, need)))
-        states = new_states
+        if witness is None:
+            new_states: set[State] = set()
+            for twos, jokers, canastas in states:
+                for dt, dj, canasta in options:
+                    if dt <= twos and dj <= jokers:
+                        new_states.add((twos - dt, jokers - dj, min(canastas + canasta, need)))
+            states = new_states
+        else:
+            reached: dict[State, tuple[State, int, int]] = {}
+            for state in states:
+                twos, jokers, canastas = state
+                for dt, dj, canasta in options:
+                    if dt <= twos and dj <= jokers:
+                        reached.setdefault((twos - dt, jokers - dj, min(canastas + canasta, need)), (state, dt, dj))
+            layers.append(reached)
+            states = reached
         if not states:
             return False
-    return any(t == 0 and j == 0 and c >= need for t, j, c in states)
+    final = next((st for st in states if st[0] == 0 and st[1] == 0 and st[2] >= need), None)
+    if final is None:
+        return False
+    if witness is not None:
+        witness.update(melds)
+        state = final
+        for (rank, n, t0, j0, _changed), layer in zip(reversed(groups), reversed(layers), strict=True):
+            state, dt, dj = layer[state]
+            if n + t0 + dt + j0 + dj:
+                witness[rank] = (n, t0 + dt, j0 + dj)
+    return True

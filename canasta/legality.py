@@ -42,6 +42,13 @@ _DISCARDS = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 _TAKE_SHAPES = ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
 _TAKES = {shape: TakePile(*shape) for shape in _TAKE_SHAPES}
 _DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
+# The discards of a hand holding every kind, by "first round" (SPEC §5 black threes);
+# red threes and bonus black threes never stay in a hand, so only kinds a hand
+# can hold matter: the discardable-kind rules are those of `discardable_kinds`.
+_DISCARD_PAIRS = {
+    False: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k != RED_THREE),
+    True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
+}
 _KEEP_RULES: dict[int, Rules] = {}
 
 
@@ -339,6 +346,87 @@ def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> boo
 # --- the meld phase ---------------------------------------------------------------------
 
 
+class _MeldChecks:
+    """SPEC §0 for the candidate melds of one meld phase: built lazily, shared by the candidates."""
+
+    __slots__ = (
+        "canastas_now",
+        "counts",
+        "counts_now",
+        "hopeless",
+        "opened",
+        "plain_out",
+        "size",
+        "t",
+        "turn",
+        "witness",
+    )
+
+    def __init__(self, t: TableState, seat: int, side: int) -> None:
+        self.t = t
+        self.counts = counts = t.counts[seat]
+        self.size = t.sizes[seat]
+        self.opened = opened = t.opened[side]
+        self.turn = turn = turn_facts(t, seat)
+        self.counts_now = counts_now = meld_counts(t, side)
+        self.canastas_now = t.canastas(side)
+        # Going out by this meld (or a discard after it) is decided from canasta
+        # counts when the side has opened and nothing binds or ends the turn early.
+        self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
+        self.witness: dict[int, tuple[int, int, int]] = {}
+        # One search for the whole list: if no meld can lead to a completion, none is legal.
+        self.hopeless = not meld_may_complete(
+            turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
+        )
+
+    def completes(self, rank: int, n: int, tw: int, jk: int) -> bool:
+        """Whether the turn can still be completed after melding these cards."""
+        if self.hopeless:
+            return False
+        t = self.t
+        rules = t.rules
+        counts = self.counts
+        counts_now = self.counts_now
+        left = self.size - n - tw - jk
+        m0 = counts_now.get(rank, (0, 0, 0))
+        if left <= 1 and self.plain_out:
+            # SPEC §1 "Going out": with this meld, or with a discard right after it.
+            before = m0[0] + m0[1] + m0[2]
+            canasta_size = rules.melds.canasta_size
+            if self.canastas_now + (before < canasta_size <= before + n + tw + jk) >= rules.going_out.canastas_required:
+                if left == 0:
+                    return not rules.going_out.final_discard_required
+                discardable = self.turn.discardable
+                for k in range(KIND_COUNT):
+                    if counts[k] - (n if k == rank else tw if k == TWO else jk if k == JOKER else 0):
+                        if discardable[k]:
+                            return True
+                        break
+        witness = self.witness
+        if witness:
+            # This meld is part of a completion already found: the rest of it follows.
+            w = witness.get(rank)
+            if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
+                return True
+        hand = list(counts)
+        hand[rank] -= n
+        hand[TWO] -= tw
+        hand[JOKER] -= jk
+        after = dict(counts_now)
+        after[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
+        opened = self.opened
+        provisional = t.provisional_count
+        turn = self.turn
+        if not opened:
+            values = rules.card_values
+            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
+                opened = True
+                if turn.pending is not None:
+                    hand = [a + b for a, b in zip(hand, turn.pending, strict=True)]
+        return can_complete(turn, hand, after, opened=opened, provisional=provisional)
+
+
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
@@ -346,63 +434,16 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     counts = t.counts[seat]
     size = t.sizes[seat]
     meld_rules = rules.melds
-    is_valid = meld_rules.is_valid
     melds = t.melds[side]
     opened = t.opened[side]
     bound = t.bound
     final_only = t.final_meld_only
-    discardable = discardable_kinds(rules, t.turn)
-    # Every card a hand can hold is discardable, except black threes in the first
-    # round where the variant says so (bonus threes never stay in a hand).
-    all_discardable = not (rules.black_threes.no_discard_first_round and t.turn < rules.players)
-    # Fast path: opened, no binding "yes", every held card discardable: a meld
-    # that leaves two or more cards always lets a discard end the turn.
-    simple = opened and not bound and not final_only and all_discardable
-    turn: Turn | None = None
-    counts_now: dict[int, tuple[int, int, int]] | None = None
-    values = rules.card_values
-    minimum = t.personal_minimum(seat)
-    top_rank = _top_rank(t)
-
-    hopeless = False
-    witness: dict[int, tuple[int, int, int]] = {}
-
-    def completes(rank: int, n: int, tw: int, jk: int) -> bool:
-        nonlocal turn, counts_now, hopeless
-        if turn is None:
-            turn = turn_facts(t, seat)
-            counts_now = meld_counts(t, side)
-            # One search for the whole list: if no meld can lead to a completion, none is legal.
-            hopeless = not meld_may_complete(
-                turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=witness
-            )
-        if hopeless:
-            return False
-        assert counts_now is not None
-        if witness:
-            # This meld is part of an opening already found to complete the turn.
-            w = witness.get(rank)
-            if w is not None:
-                b = counts_now.get(rank, (0, 0, 0))
-                if b[0] + n <= w[0] and b[1] + tw <= w[1] and b[2] + jk <= w[2]:
-                    return True
-        hand = list(counts)
-        hand[rank] -= n
-        hand[TWO] -= tw
-        hand[JOKER] -= jk
-        after = dict(counts_now)
-        m0 = after.get(rank, (0, 0, 0))
-        after[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
-        now_open = opened
-        provisional = t.provisional_count
-        if not opened:
-            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
-            if opening_reached(rules, provisional, minimum, after, top_rank):
-                now_open = True
-                if turn.pending is not None:
-                    hand = [a + b for a, b in zip(hand, turn.pending, strict=True)]
-        return can_complete(turn, hand, after, opened=now_open, provisional=provisional)
-
+    first_round = rules.black_threes.no_discard_first_round and t.turn < rules.players
+    # Fast path: opened, no binding "yes", every card a hand can hold discardable
+    # (bonus threes never stay in a hand): a meld that leaves two or more cards
+    # always lets a discard end the turn.
+    simple = opened and not bound and not final_only and not first_round
+    checks: _MeldChecks | None = None
     actions: list[Action] = []
     twos = counts[TWO]
     jokers = counts[JOKER]
@@ -412,58 +453,84 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         have = counts[rank]
         meld = melds.get(rank)
         if meld is None:
-            if have < 1:
+            if not have:
                 continue
-            n0 = t0 = j0 = 0
+            key = (rank, 0, 0, 0, have, twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
         else:
-            n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
-        room = max_w - t0 - j0
-        key = (rank, n0, t0, j0, have, max(0, min(twos, room)), max(0, min(jokers, room)))
+            room = max_w - meld.twos - meld.jokers
+            if room < 0:
+                room = 0
+            key = (
+                rank,
+                meld.naturals,
+                meld.twos,
+                meld.jokers,
+                have,
+                twos if twos < room else room,
+                jokers if jokers < room else room,
+            )
         entry = combos_for.get(key)
         if entry is None:
-            entry = combos_for[key] = _valid_additions(is_valid, key)
+            entry = combos_for[key] = _valid_additions(meld_rules.is_valid, key)
         acts, shapes, most = entry
         if not filtered or (simple and size - most >= 2):
             actions.extend(acts)  # the usual case: every addition leaves two cards or more
             continue
         for i, (n, tw, jk, added) in enumerate(shapes):
-            if (simple and size - added >= 2) or completes(rank, n, tw, jk):
+            if simple and size - added >= 2:
+                actions.append(acts[i])
+                continue
+            if checks is None:
+                checks = _MeldChecks(t, seat, side)
+            if checks.completes(rank, n, tw, jk):
                 actions.append(acts[i])
     if meld_rules.wild_melds and (twos or jokers):
+        is_valid = meld_rules.is_valid
         meld = melds.get(JOKER)
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
         for tw in range(twos + 1):
             for jk in range(jokers + 1):
-                if (
-                    tw + jk
-                    and is_valid(JOKER, 0, t0 + tw, j0 + jk)
-                    and (not filtered or (simple and size - tw - jk >= 2) or completes(JOKER, 0, tw, jk))
-                ):
-                    actions.append(_meld_action(JOKER, 0, tw, jk))
+                if not (tw + jk and is_valid(JOKER, 0, t0 + tw, j0 + jk)):
+                    continue
+                if filtered and not (simple and size - tw - jk >= 2):
+                    if checks is None:
+                        checks = _MeldChecks(t, seat, side)
+                    if not checks.completes(JOKER, 0, tw, jk):
+                        continue
+                actions.append(_meld_action(JOKER, 0, tw, jk))
     black = counts[BLACK_THREE]
     if black >= 3 and meld_rules.black_threes_when_going_out:
         for n in range(3, black + 1):
             # SPEC §1 "Melds": black threes meld only as the last meld of going out.
-            if is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1 and (not filtered or completes(BLACK_THREE, n, 0, 0)):
-                actions.append(_meld_action(BLACK_THREE, n, 0, 0))
+            if not (meld_rules.is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1):
+                continue
+            if filtered:
+                if checks is None:
+                    checks = _MeldChecks(t, seat, side)
+                if not checks.completes(BLACK_THREE, n, 0, 0):
+                    continue
+            actions.append(_meld_action(BLACK_THREE, n, 0, 0))
     provisional_pending = not opened and bool(melds)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard).
         if not provisional_pending:
             actions.append(_END)
-    else:
-        for kind in range(KIND_COUNT):
-            if counts[kind] and discardable[kind]:
-                if size == 1:
-                    ok = goes_out_ok(t, side)  # SPEC §1 "Going out": the final discard goes out
-                else:
-                    # SPEC §1 ⟨A⟩: after "yes" the player must go out; SPEC §1 "Initial
-                    # meld": no discard while the opening is below its minimum.
-                    ok = not bound and not provisional_pending
-                if ok:
-                    actions.append(_DISCARDS[kind])
+    elif size == 1:
+        # SPEC §1 "Going out": the final discard goes out.
+        discardable = discardable_kinds(rules, t.turn)
+        kind = next(k for k in range(KIND_COUNT) if counts[k])
+        if discardable[kind] and goes_out_ok(t, side):
+            actions.append(_DISCARDS[kind])
+    elif not bound and not provisional_pending:
+        # SPEC §1 ⟨A⟩: after "yes" the player must go out; SPEC §1 "Initial meld":
+        # no discard while the opening is below its minimum.
+        discards = _DISCARD_PAIRS[first_round]
+        actions.extend([a for k, a in discards if counts[k]])
     if _may_ask(t) and (
-        not filtered or _answer_completes(t, seat, Phase.MELD, False) or _answer_completes(t, seat, Phase.MELD, True)
+        not filtered
+        or (simple and size >= 2)  # "no" leaves a discard: the turn can be completed
+        or _answer_completes(t, seat, Phase.MELD, False)
+        or _answer_completes(t, seat, Phase.MELD, True)
     ):
         actions.append(_ASK)
     return actions
