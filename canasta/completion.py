@@ -41,6 +41,7 @@ __all__ = [
     "Turn",
     "can_complete",
     "can_meld_out",
+    "going_out_options",
     "has_clean_meld",
     "meld_may_complete",
     "opening_reached",
@@ -456,6 +457,117 @@ def can_meld_out(
     return False
 
 
+#: For each group of a going-out assignment (by rank), the feasible additions
+#: ``(naturals, twos, jokers)``: the most of each that some full assignment adds.
+OutOptions = dict[int, list[tuple[int, int, int]]]
+
+
+def going_out_options(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], *, need: int
+) -> OutOptions | None:
+    """Every way a meld can start going out from here, in one pass (SPEC §1 "Going out").
+
+    A meld of ``(n, t, j)`` cards onto a rank's group starts a going-out line
+    exactly when some complete assignment of the hand adds at least that much
+    to the group (the rest of the assignment follows it), so one forward and
+    backward pass of the dynamic programme of `can_meld_out` answers every
+    candidate meld of a phase at once.
+
+    Args:
+        rules: The compiled rules.
+        hand: Card counts by kind of the player's hand.
+        melds: The side's melds.
+        discardable: For each kind, whether it may be the final discard.
+        need: Canastas the side must have when it goes out.
+
+    Returns:
+        The feasible additions by rank, or ``None`` if the hand cannot go out.
+    """
+    if hand[RED_THREE]:
+        return None
+    meld_rules = rules.melds
+    choices: list[int] = [] if rules.going_out.final_discard_required else [-1]
+    choices.extend(k for k in range(KIND_COUNT) if hand[k] and discardable[k])
+    found: OutOptions = {}
+    for discard in choices:
+        counts = list(hand)
+        if discard >= 0:
+            counts[discard] -= 1
+        if not _stranded(meld_rules, counts, melds):
+            _feasible(meld_rules, counts, melds, need, found)
+    return found or None
+
+
+def _feasible(meld_rules: MeldRules, counts: list[int], melds: MeldCounts, need: int, found: OutOptions) -> None:
+    """Add the feasible group additions of one discard choice to ``found`` (forward-backward pass)."""
+    canasta_size = meld_rules.canasta_size
+    groups = _groups(meld_rules, counts, melds)
+    total_twos, total_jokers = counts[TWO], counts[JOKER]
+    is_valid = meld_rules.is_valid
+    layers: list[set[tuple[int, int, int]]] = [{(total_twos, total_jokers, 0)}]
+    group_options = []
+    for rank, n, t0, j0, changed in groups:
+        options = []
+        for dt in range(total_twos + 1):
+            for dj in range(total_jokers + 1):
+                size = n + t0 + dt + j0 + dj
+                if size == 0:
+                    options.append((dt, dj, 0))
+                elif not (changed or dt or dj) or is_valid(rank, n, t0 + dt, j0 + dj):
+                    options.append((dt, dj, 1 if size >= canasta_size else 0))
+        if not options:
+            return
+        group_options.append(options)
+        reached = {
+            (tw - dt, jk - dj, min(c + canasta, need))
+            for tw, jk, c in layers[-1]
+            for dt, dj, canasta in options
+            if dt <= tw and dj <= jk
+        }
+        if not reached:
+            return
+        layers.append(reached)
+    alive = {st for st in layers[-1] if st[0] == 0 and st[1] == 0 and st[2] >= need}
+    if not alive:
+        return
+    for index in range(len(groups) - 1, -1, -1):
+        rank, n, t0, j0, _changed = groups[index]
+        existing = melds.get(rank)
+        base_n = existing[0] if existing is not None else 0
+        before: set[tuple[int, int, int]] = set()
+        feasible = found.setdefault(rank, [])
+        for state in layers[index]:
+            tw, jk, c = state
+            for dt, dj, canasta in group_options[index]:
+                if dt <= tw and dj <= jk and (tw - dt, jk - dj, min(c + canasta, need)) in alive:
+                    before.add(state)
+                    option = (n - base_n, dt, dj)
+                    if option not in feasible:
+                        feasible.append(option)
+        alive = before
+
+
+def _groups(meld_rules: MeldRules, counts: list[int], melds: MeldCounts) -> list[tuple[int, int, int, int, bool]]:
+    """The groups of a going-out assignment: ``(rank, naturals, twos, jokers, changed)``."""
+    groups: list[tuple[int, int, int, int, bool]] = []
+    black = counts[BLACK_THREE]
+    if black:
+        groups.append((BLACK_THREE, black, 0, 0, True))
+    for rank in NATURAL_INTS:
+        n = counts[rank]
+        existing = melds.get(rank)
+        if existing is not None:
+            groups.append((rank, existing[0] + n, existing[1], existing[2], n > 0))
+        elif n:
+            groups.append((rank, n, 0, 0, True))
+    wild = melds.get(JOKER)
+    if wild is not None:
+        groups.append((JOKER, 0, wild[1], wild[2], False))
+    elif meld_rules.wild_melds:
+        groups.append((JOKER, 0, 0, 0, False))
+    return groups
+
+
 def _meld_out_small(
     rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, size: int
 ) -> bool:
@@ -516,22 +628,7 @@ def _assign(
     witness: dict[int, tuple[int, int, int]] | None = None,
 ) -> bool:
     canasta_size = meld_rules.canasta_size
-    groups: list[tuple[int, int, int, int, bool]] = []  # rank, naturals, twos, jokers, changed
-    black = counts[BLACK_THREE]
-    if black:
-        groups.append((BLACK_THREE, black, 0, 0, True))
-    for rank in NATURAL_INTS:
-        n = counts[rank]
-        existing = melds.get(rank)
-        if existing is not None:
-            groups.append((rank, existing[0] + n, existing[1], existing[2], n > 0))
-        elif n:
-            groups.append((rank, n, 0, 0, True))
-    wild = melds.get(JOKER)
-    if wild is not None:
-        groups.append((JOKER, 0, wild[1], wild[2], False))
-    elif meld_rules.wild_melds:
-        groups.append((JOKER, 0, 0, 0, False))
+    groups = _groups(meld_rules, counts, melds)
     total_twos, total_jokers = counts[TWO], counts[JOKER]
     State = tuple[int, int, int]
     states: set[State] | dict[State, tuple[State, int, int]] = {(total_twos, total_jokers, 0)}

@@ -16,7 +16,15 @@ from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
-from canasta.completion import MeldCounts, Turn, can_complete, meld_may_complete, opening_reached
+from canasta.completion import (
+    MeldCounts,
+    OutOptions,
+    Turn,
+    can_complete,
+    going_out_options,
+    meld_may_complete,
+    opening_reached,
+)
 from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
@@ -355,6 +363,7 @@ class _MeldChecks:
         "counts_now",
         "hopeless",
         "opened",
+        "out_options",
         "plain_out",
         "size",
         "t",
@@ -374,6 +383,15 @@ class _MeldChecks:
         # counts when the side has opened and nothing binds or ends the turn early.
         self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
         self.witness: dict[int, tuple[int, int, int]] = {}
+        self.out_options: OutOptions | None = None
+        if opened and turn.bound:
+            # After "yes" only going out completes the turn: one pass finds every
+            # meld that starts a going-out line (SPEC §1 ⟨A⟩).
+            self.out_options = going_out_options(
+                t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
+            )
+            self.hopeless = self.out_options is None
+            return
         # One search for the whole list: if no meld can lead to a completion, none is legal.
         self.hopeless = not meld_may_complete(
             turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
@@ -383,6 +401,10 @@ class _MeldChecks:
         """Whether the turn can still be completed after melding these cards."""
         if self.hopeless:
             return False
+        out_options = self.out_options
+        if out_options is not None:
+            options = out_options.get(rank, ())
+            return any(n <= a and tw <= b and jk <= c for a, b, c in options)
         t = self.t
         rules = t.rules
         counts = self.counts
