@@ -184,8 +184,9 @@ class Game:
         Raises:
             IllegalActionError: If the action is illegal; nothing changes.
         """
-        self.check(action)
-        self.hand._apply_unchecked(action)
+        if self._over:
+            self.check(action)  # raises: the game is over
+        self.hand.apply(action)
         self._logs[-1].actions.append(action)
         return self._settle()
 

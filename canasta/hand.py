@@ -172,8 +172,11 @@ class HandState(TableState):
         Raises:
             IllegalActionError: If the action is illegal now.
         """
-        self.check(action)
-        self._apply_unchecked(action)
+        legal = self._legal
+        # The usual case first: a listed action of the cached legal list.
+        if legal is None or type(action) not in ACTION_TYPES or action not in legal:
+            self.check(action)
+        transitions.apply_unchecked(self, action)
 
     def __copy__(self) -> HandState:
         return self.copy()

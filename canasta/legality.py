@@ -208,6 +208,8 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     if top < 4 or top in pile_rules.blocked_top:
         return []
     side = t.seating[seat]
+    if not t.counts[seat][top] and top not in t.melds[side]:
+        return []  # the usual case: nothing to take it with
     if pile_rules.one_card_rule and t.sizes[seat] == 1 and len(pile) == 1:
         return []
     opened = t.opened[side]

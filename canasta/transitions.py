@@ -7,6 +7,8 @@ before it calls `apply_unchecked`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from canasta.completion import can_complete, opening_reached
@@ -100,22 +102,39 @@ def apply_unchecked(t: TableState, action: Action) -> None:
         action: A member of the hand's legal actions.
     """
     t._legal = None
-    if isinstance(action, Meld):
-        _do_meld(t, int(action.rank), action.naturals, action.twos, action.jokers)
-    elif isinstance(action, Discard):
-        _do_discard(t, int(action.kind))
-    elif isinstance(action, DrawStock):
-        _do_draw(t)
-    elif isinstance(action, TakePile):
-        _do_take(t, action)
-    elif isinstance(action, AskGoOut):
-        _do_ask(t)
-    elif isinstance(action, AnswerGoOut):
-        _do_answer(t, action.yes)
-    elif isinstance(action, EndHand):
-        _do_end_hand(t)
-    else:  # pragma: no cover - check() refuses unknown actions
-        raise TypeError(action)
+    _DISPATCH[type(action)](t, action)
+
+
+def _apply_meld(t: TableState, action: Action) -> None:
+    assert isinstance(action, Meld)
+    _do_meld(t, int(action.rank), action.naturals, action.twos, action.jokers)
+
+
+def _apply_discard(t: TableState, action: Action) -> None:
+    assert isinstance(action, Discard)
+    _do_discard(t, int(action.kind))
+
+
+def _apply_draw(t: TableState, action: Action) -> None:
+    _do_draw(t)
+
+
+def _apply_take(t: TableState, action: Action) -> None:
+    assert isinstance(action, TakePile)
+    _do_take(t, action)
+
+
+def _apply_ask(t: TableState, action: Action) -> None:
+    _do_ask(t)
+
+
+def _apply_answer(t: TableState, action: Action) -> None:
+    assert isinstance(action, AnswerGoOut)
+    _do_answer(t, action.yes)
+
+
+def _apply_end(t: TableState, action: Action) -> None:
+    _do_end_hand(t)
 
 
 def _do_draw(t: TableState) -> None:
@@ -373,6 +392,17 @@ def _do_answer(t: TableState, yes: bool) -> None:
     t.answer = yes
     t.seat = t.asker
     t.phase = t.resume_phase
+
+
+_DISPATCH: dict[type, Callable[[TableState, Action], None]] = {
+    Meld: _apply_meld,
+    Discard: _apply_discard,
+    DrawStock: _apply_draw,
+    TakePile: _apply_take,
+    AskGoOut: _apply_ask,
+    AnswerGoOut: _apply_answer,
+    EndHand: _apply_end,
+}
 
 
 def _do_end_hand(t: TableState) -> None:

@@ -97,13 +97,13 @@ def test_suite_finds_a_hidden_card_leak(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_suite_finds_an_action_listed_but_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = canasta.HandState.check
+    real = canasta.HandState.apply
 
     def refuses_draw(self: canasta.HandState, action: canasta.Action) -> None:
         if isinstance(action, canasta.DrawStock):
             raise canasta.IllegalActionError(canasta.RuleCode.ILLEGAL, "a broken engine", action)
         real(self, action)
 
-    monkeypatch.setattr(canasta.HandState, "check", refuses_draw)
+    monkeypatch.setattr(canasta.HandState, "apply", refuses_draw)
     with pytest.raises(AssertionError, match="was refused"):
         run_conformance("classic", settings=_BROKEN_ENGINE_SETTINGS)
