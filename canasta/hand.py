@@ -174,7 +174,10 @@ class HandState(TableState):
         """
         legal = self._legal
         # The usual case first: a listed action of the cached legal list.
-        if legal is None or type(action) not in ACTION_TYPES or action not in legal:
+        # The usual case first, by identity and all in C (no attrs-generated __eq__
+        # calls): an action object taken from the cached legal list. Anything else
+        # (an equal action built by the caller, a stale or illegal one) is checked.
+        if legal is None or id(action) not in map(id, legal):
             self.check(action)
         transitions.apply_unchecked(self, action)
 

@@ -16,15 +16,8 @@ from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
-from canasta.completion import (
-    MeldCounts,
-    OutOptions,
-    Turn,
-    can_complete,
-    going_out_options,
-    meld_may_complete,
-    opening_reached,
-)
+from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached
+from canasta.goingout import MeldCounts, OutOptions, going_out_options
 from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
@@ -238,9 +231,16 @@ def _take_completes(t: TableState, seat: int, shape: tuple[int, int, int], *, bo
     """SPEC §0 for a pile take: after it, the turn can still be completed (the pile is face up)."""
     rules = t.rules
     side = t.seating[seat]
+    n, tw, jk = shape
+    if (
+        not bound
+        and t.opened[side]
+        and t.sizes[seat] - n - tw - jk >= 2
+        and not (rules.black_threes.no_discard_first_round and t.turn < rules.players)
+    ):
+        return True  # the usual case: two cards or more stay in hand, any of them can be discarded
     pile = t.pile
     top = t.kinds[pile[-1]]
-    n, tw, jk = shape
     hand = list(t.counts[seat])
     hand[top] -= n
     hand[TWO] -= tw

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, TWO
 from canasta.completion import can_complete, opening_reached
+from canasta.goingout import going_out_options
 from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
 from canasta.table import HandEnd, MeldState, Phase, TableState
@@ -164,9 +165,13 @@ def _do_draw(t: TableState) -> None:
     if t.bound:
         # SPEC §1 ⟨A⟩: a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
-        t.bound = can_complete(
-            turn_facts(t, seat), t.counts[seat], meld_counts(t, side), opened=t.opened[side], provisional=0
-        )
+        turn = turn_facts(t, seat)
+        if t.opened[side]:
+            need = t.rules.going_out.canastas_required
+            options = going_out_options(t.rules, t.counts[seat], meld_counts(t, side), turn.discardable, need=need)
+            t.bound = options is not None
+        else:
+            t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
 
 
 def _do_take(t: TableState, action: TakePile) -> None:

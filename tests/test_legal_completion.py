@@ -5,7 +5,8 @@ from __future__ import annotations
 from helpers import accepted, position, refused
 
 from canasta import AnswerGoOut, AskGoOut, Discard, DrawStock, Kind, Meld, Phase, RuleCode, TakePile
-from canasta.completion import Turn, can_complete, can_meld_out
+from canasta.completion import Turn, can_complete
+from canasta.goingout import can_meld_out
 from canasta.legality import discardable_kinds
 
 Q, K, N9 = Kind.QUEEN, Kind.KING, Kind.NINE

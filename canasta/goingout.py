@@ -1,0 +1,344 @@
+"""Can an opened side's player meld out? One dynamic programme (SPEC.md §1 "Going out").
+
+Going out melds every card of the hand, or every card but one which is the
+final discard, with the canastas the variant needs. On card counts the
+question is an assignment: every natural in hand joins its rank's meld
+(existing or new), black threes meld as one group of 3 or 4 (where the variant
+melds them), and the wild cards are spread over the groups. A small dynamic
+programme runs over the groups with the state *(2s left, jokers left,
+canastas so far, discarded yet)*, so the choice of the final discard is part of
+the same pass (a natural of some group, a 2, a joker, or none where the variant
+allows going out without a discard).
+
+The same pass run backwards gives, for every group, the additions that some
+complete assignment makes (`going_out_options`): a meld of the acting player
+starts a going-out line exactly when it adds no more than one of them, which
+decides every candidate meld of a turn at once. `canasta.completion` uses both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO
+from canasta.rules import MeldRules, Rules
+
+__all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options"]
+
+#: A side's melds as ``rank -> (naturals, twos, jokers)``.
+MeldCounts = Mapping[int, tuple[int, int, int]]
+
+#: For each group of a going-out assignment (by rank), the feasible additions
+#: from the hand ``(naturals, twos, jokers)``: each is what some complete
+#: assignment adds to that group.
+OutOptions = dict[int, list[tuple[int, int, int]]]
+
+# A group: rank, naturals in hand, the meld's naturals, twos and jokers already on the table.
+_Group = tuple[int, int, int, int, int]
+# An option: twos added, jokers added, 1 if a natural of the group is the final discard, canasta made.
+_Option = tuple[int, int, int, int]
+# A state: twos left, jokers left, canastas (capped at the need), 1 once the final discard is chosen.
+_State = tuple[int, int, int, int]
+
+
+def can_meld_out(
+    rules: Rules,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    discardable: Sequence[bool],
+    *,
+    need: int,
+    witness: dict[int, tuple[int, int, int]] | None = None,
+) -> bool:
+    """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
+
+    Args:
+        rules: The compiled rules.
+        hand: Card counts by kind of the player's hand.
+        melds: The side's melds.
+        discardable: For each kind, whether it may be the final discard.
+        need: Canastas the side must have when it goes out.
+        witness: Filled on success with the side's melds after one such
+            assignment (``rank -> (naturals, twos, jokers)``, including melds
+            the hand does not touch).
+
+    Returns:
+        True if some assignment of the hand's cards goes out legally.
+    """
+    if witness is None and sum(hand) <= 1:
+        return _meld_out_small(rules, hand, melds, discardable, need)
+    plan = _plan(rules, hand, melds, discardable, need)
+    if plan is None:
+        return False
+    groups, options, starts = plan
+    if witness is None:
+        states = set(starts)
+        for group_options in options:
+            states = {
+                (tw - dt, jk - dj, min(c + made, need), d | dd)
+                for tw, jk, c, d in states
+                for dt, dj, dd, made in group_options
+                if dt <= tw and dj <= jk and not (d and dd)
+            }
+            if not states:
+                return False
+        return any(_accepted(rules, state, need) for state in states)
+    # With a witness wanted, each layer remembers how it reached a state.
+    parents: list[dict[_State, tuple[_State, _Option]]] = []
+    current: Iterable[_State] = starts
+    for group_options in options:
+        reached: dict[_State, tuple[_State, _Option]] = {}
+        for state in current:
+            tw, jk, c, d = state
+            for option in group_options:
+                dt, dj, dd, made = option
+                if dt <= tw and dj <= jk and not (d and dd):
+                    reached.setdefault((tw - dt, jk - dj, min(c + made, need), d | dd), (state, option))
+        if not reached:
+            return False
+        parents.append(reached)
+        current = reached
+    final = next((state for state in current if _accepted(rules, state, need)), None)
+    if final is None:
+        return False
+    witness.update(melds)
+    state = final
+    for index in range(len(groups) - 1, -1, -1):
+        rank, hand_naturals, n0, t0, j0 = groups[index]
+        state, (dt, dj, dd, _made) = parents[index][state]
+        naturals = n0 + hand_naturals - dd
+        if naturals + t0 + dt + j0 + dj:
+            witness[rank] = (naturals, t0 + dt, j0 + dj)
+    return True
+
+
+def going_out_options(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], *, need: int
+) -> OutOptions | None:
+    """Every way a meld can start going out from here, in one pass.
+
+    A meld of ``(n, t, j)`` cards onto a rank's group starts a going-out line
+    exactly when some complete assignment of the hand adds at least that much
+    to the group (the rest of the assignment follows it), so one forward and
+    one backward pass answer every candidate meld of a turn.
+
+    Args:
+        rules: The compiled rules.
+        hand: Card counts by kind of the player's hand.
+        melds: The side's melds.
+        discardable: For each kind, whether it may be the final discard.
+        need: Canastas the side must have when it goes out.
+
+    Returns:
+        The feasible additions by rank, or ``None`` if the hand cannot go out.
+    """
+    # The draw that keeps or releases a binding "yes" and the meld phase right
+    # after it ask about the same cards: remember the last few answers.
+    key = (id(rules), tuple(hand), tuple(sorted(melds.items())), need, tuple(discardable))
+    if key in _MEMO:
+        return _MEMO[key]
+    if len(_MEMO) >= 64:
+        _MEMO.clear()
+    _KEEP_RULES[id(rules)] = rules  # the id stays unique while it is part of a key
+    result = _MEMO[key] = _options(rules, hand, melds, discardable, need)
+    return result
+
+
+_MEMO: dict[tuple[object, ...], OutOptions | None] = {}
+_KEEP_RULES: dict[int, Rules] = {}
+
+
+def _options(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+) -> OutOptions | None:
+    plan = _plan(rules, hand, melds, discardable, need)
+    if plan is None:
+        return None
+    groups, options, starts = plan
+    layers = _forward(options, starts, need)
+    if layers is None:
+        return None
+    alive = {state for state in layers[-1] if _accepted(rules, state, need)}
+    if not alive:
+        return None
+    found: OutOptions = {}
+    for index in range(len(groups) - 1, -1, -1):
+        rank, hand_naturals = groups[index][0], groups[index][1]
+        before: set[_State] = set()
+        feasible = found.setdefault(rank, [])
+        for state in layers[index]:
+            tw, jk, c, d = state
+            for dt, dj, dd, made in options[index]:
+                if (
+                    dt <= tw
+                    and dj <= jk
+                    and not (d and dd)
+                    and (tw - dt, jk - dj, min(c + made, need), d | dd) in alive
+                ):
+                    before.add(state)
+                    option = (hand_naturals - dd, dt, dj)
+                    if option not in feasible:
+                        feasible.append(option)
+        alive = before
+    return found
+
+
+def _accepted(rules: Rules, state: _State, need: int) -> bool:
+    """Every wild card placed, the canastas made, and the final discard where one is required."""
+    return (
+        state[0] == 0
+        and state[1] == 0
+        and state[2] >= need
+        and (state[3] == 1 or not rules.going_out.final_discard_required)
+    )
+
+
+def _forward(options: list[list[_Option]], starts: list[_State], need: int) -> list[set[_State]] | None:
+    layers = [set(starts)]
+    for group_options in options:
+        reached = {
+            (tw - dt, jk - dj, min(c + made, need), d | dd)
+            for tw, jk, c, d in layers[-1]
+            for dt, dj, dd, made in group_options
+            if dt <= tw and dj <= jk and not (d and dd)
+        }
+        if not reached:
+            return None
+        layers.append(reached)
+    return layers
+
+
+def _plan(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+) -> tuple[list[_Group], list[list[_Option]], list[_State]] | None:
+    """The groups, each group's options and the start states, or ``None`` after a cheap necessary test."""
+    if hand[RED_THREE]:
+        return None
+    meld_rules = rules.melds
+    if not _canastas_possible(meld_rules, hand, melds, need):
+        return None
+    problems = _stranded(meld_rules, hand, melds)
+    if len(problems) > 1:
+        return None  # a final discard removes one card: it cannot rescue two groups
+    # Only discarding a card of the group that cannot be melded can help.
+    may_discard = [bool(hand[k]) and discardable[k] and (not problems or k == problems[0]) for k in range(KIND_COUNT)]
+    if problems and not may_discard[problems[0]]:
+        return None
+    twos, jokers = hand[TWO], hand[JOKER]
+    # The final discard is a 2 or a joker (taken off the wild budget at the start),
+    # a natural of some group (an option of that group), or none.
+    starts: list[_State] = [(twos, jokers, 0, 0)]
+    if may_discard[TWO]:
+        starts.append((twos - 1, jokers, 0, 1))
+    if may_discard[JOKER]:
+        starts.append((twos, jokers - 1, 0, 1))
+    groups = _groups(meld_rules, hand, melds)
+    canasta_size = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+    options: list[list[_Option]] = []
+    for rank, hand_naturals, n0, t0, j0 in groups:
+        group_options: list[_Option] = []
+        for dd in (0, 1) if rank != JOKER and may_discard[rank] else (0,):
+            naturals = n0 + hand_naturals - dd
+            changed = hand_naturals - dd > 0
+            for dt in range(twos + 1):
+                for dj in range(jokers + 1):
+                    size = naturals + t0 + dt + j0 + dj
+                    if size == 0:
+                        group_options.append((dt, dj, dd, 0))
+                    elif not (changed or dt or dj) or is_valid(rank, naturals, t0 + dt, j0 + dj):
+                        group_options.append((dt, dj, dd, 1 if size >= canasta_size else 0))
+        if not group_options:
+            return None
+        options.append(group_options)
+    return groups, options, starts
+
+
+def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[_Group]:
+    """The groups of an assignment: black threes, each natural rank in hand or on the table, the wild meld."""
+    groups: list[_Group] = []
+    if hand[BLACK_THREE]:
+        groups.append((BLACK_THREE, hand[BLACK_THREE], 0, 0, 0))
+    for rank in NATURAL_INTS:
+        existing = melds.get(rank)
+        if existing is not None:
+            groups.append((rank, hand[rank], existing[0], existing[1], existing[2]))
+        elif hand[rank]:
+            groups.append((rank, hand[rank], 0, 0, 0))
+    wild = melds.get(JOKER)
+    if wild is not None:
+        groups.append((JOKER, 0, 0, wild[1], wild[2]))
+    elif meld_rules.wild_melds:
+        groups.append((JOKER, 0, 0, 0, 0))
+    return groups
+
+
+def _canastas_possible(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts, need: int) -> bool:
+    """A cheap necessary test: enough melds can still reach canasta size."""
+    canasta_size = meld_rules.canasta_size
+    wilds = hand[TWO] + hand[JOKER]
+    possible = 0
+    for rank, (n, t, j) in melds.items():
+        cards = n + t + j
+        if cards >= canasta_size or cards + (hand[rank] if rank >= 4 else 0) + wilds >= canasta_size:
+            possible += 1
+    if possible >= need:
+        return True
+    for rank in NATURAL_INTS:
+        if rank not in melds and hand[rank] >= 2 and hand[rank] + wilds >= canasta_size:
+            possible += 1
+    if meld_rules.wild_melds and JOKER not in melds and wilds >= canasta_size:
+        possible += 1
+    return possible >= need
+
+
+def _stranded(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[int]:
+    """The kinds whose cards can go nowhere (a cheap necessary test that skips most programmes)."""
+    min_naturals = meld_rules.min_naturals
+    max_size = meld_rules.max_size
+    problems = []
+    for rank in NATURAL_INTS:
+        n = hand[rank]
+        if not n:
+            continue
+        existing = melds.get(rank)
+        if existing is None:
+            if n < min_naturals:
+                problems.append(rank)  # a new meld needs more naturals than the hand holds
+        elif max_size is not None and existing[0] + existing[1] + existing[2] + n > max_size:
+            problems.append(rank)
+    black = hand[BLACK_THREE]
+    if black and not meld_rules.is_valid(BLACK_THREE, black, 0, 0):
+        problems.append(BLACK_THREE)
+    return problems
+
+
+def _meld_out_small(
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+) -> bool:
+    """`can_meld_out` for a hand of at most one card: no dynamic programme needed."""
+    canasta_size = rules.melds.canasta_size
+    canastas = sum(1 for n, t, j in melds.values() if n + t + j >= canasta_size)
+    meld_allowed = not rules.going_out.final_discard_required
+    kind = next((k for k in range(KIND_COUNT) if hand[k]), -1)
+    if kind < 0:
+        return meld_allowed and canastas >= need  # the hand was melded out
+    if kind == RED_THREE:
+        return False
+    if discardable[kind] and canastas >= need:
+        return True  # the final discard goes out
+    if not meld_allowed:
+        return False
+    is_valid = rules.melds.is_valid
+    for rank, (n, t, j) in melds.items():
+        if kind == rank and rank >= 4:
+            shape = (n + 1, t, j)
+        elif kind == TWO:
+            shape = (n, t + 1, j)
+        elif kind == JOKER:
+            shape = (n, t, j + 1)
+        else:
+            continue
+        if is_valid(rank, *shape) and canastas + (n + t + j + 1 == canasta_size) >= need:
+            return True
+    return False
