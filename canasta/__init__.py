@@ -29,12 +29,16 @@ from canasta.observation import MeldView, Observation
 from canasta.plugins import compile_rules, hookimpl, load_rules, make_plugin_manager
 from canasta.position import build_position
 from canasta.records import (
+    MAX_INTEGER_DIGITS,
+    MAX_RECORD_BYTES,
+    MAX_RECORD_DEPTH,
     GameRecord,
     GameRecorder,
     RecordError,
     action_from_json,
     action_to_json,
     load_record,
+    loads_record,
     observation_to_json,
     replay,
     save_record,
@@ -73,6 +77,9 @@ from canasta.summary import format_rules_summary, rules_summary
 __version__ = "0.1.0"
 
 __all__ = [
+    "MAX_INTEGER_DIGITS",
+    "MAX_RECORD_BYTES",
+    "MAX_RECORD_DEPTH",
     "NATURAL_KINDS",
     "WILD_KINDS",
     "Action",
@@ -141,6 +148,7 @@ __all__ = [
     "get_variant",
     "hookimpl",
     "load_record",
+    "loads_record",
     "load_rules",
     "make_bot",
     "make_plugin_manager",

@@ -5,8 +5,15 @@ version), the house rules (names and versions), the seed, the seats, and the
 list of actions; the hands' totals and the final scores are stored too, for
 quick reading, and are checked on replay. Loading treats the file as untrusted:
 wrong types, unknown or missing keys, truncated JSON and any action that is
-illegal at its point raise `RecordError`, which names where (a JSON path, or a
-hand number and action index).
+illegal at its point raise `RecordError`, which names where (a JSON path, a
+line and column or byte offset, or a hand number and action index).
+
+Limits on the text (`load_record`, `loads_record`): at most `MAX_RECORD_BYTES`
+bytes (64 MiB; the ``max_bytes`` parameter; a larger file is refused without
+being read whole), UTF-8 only, arrays and objects nested at most
+`MAX_RECORD_DEPTH` deep, integers of at most `MAX_INTEGER_DIGITS` digits, and no
+key twice in one object (JSON leaves duplicates undefined; the last one would
+win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
 
 Record format, version 2 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
@@ -51,6 +58,10 @@ with one of the ``legal_actions`` it was given.
 from __future__ import annotations
 
 import json
+import os
+import re
+import reprlib
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -66,6 +77,9 @@ from canasta.registry import Registry, default_registry
 from canasta.scoring import HandScore
 
 __all__ = [
+    "MAX_INTEGER_DIGITS",
+    "MAX_RECORD_BYTES",
+    "MAX_RECORD_DEPTH",
     "OBSERVATION_FORMAT_VERSION",
     "READABLE_RECORD_FORMAT_VERSIONS",
     "RECORD_FORMAT_VERSION",
@@ -77,6 +91,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "load_record",
+    "loads_record",
     "observation_to_json",
     "record_from_json",
     "replay",
@@ -90,6 +105,13 @@ READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 1
 _RECORD_FORMAT = "canasta-record"
+#: Default size limit of a record's text, in bytes (64 MiB; a long game's record is well under 1 MiB).
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of arrays and objects in a record's text (a valid record needs 3).
+MAX_RECORD_DEPTH = 64
+#: Most digits an integer in a record may have (a 64-bit seed has at most 20).
+MAX_INTEGER_DIGITS = 20
+_INTEGER_BOUND = 10**MAX_INTEGER_DIGITS
 
 
 class RecordError(CanastaError, ValueError):
@@ -186,32 +208,50 @@ def action_from_json(data: object, where: str = "action") -> Action:
     if kind == _RETRACT:
         raise RecordError(f"{where}.type", _RETRACT_REMOVED)
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        raise RecordError(f"{where}.type", f"expected one of {sorted(_ACTION_KEYS)}, got {kind!r}")
+        raise RecordError(f"{where}.type", f"expected one of {sorted(_ACTION_KEYS)}, got {_brief(kind)}")
     spec = _ACTION_KEYS[kind]
     _check_keys(data, {"type", *spec}, set(spec) | {"type"}, where)
     for key, expected in spec.items():
         value = data[key]
         if expected is int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 200:
-                raise RecordError(f"{where}.{key}", f"expected a count (an integer 0 to 200), got {value!r}")
+                raise RecordError(f"{where}.{key}", f"expected a count (an integer 0 to 200), got {_brief(value)}")
         elif not isinstance(value, expected):
             raise RecordError(f"{where}.{key}", f"expected {expected.__name__}, got {_type_name(value)}")
     if kind in _SIMPLE:
         return _SIMPLE[kind]
-    if kind == "take":
-        return TakePile(data["naturals"], data["twos"], data["jokers"])
-    if kind == "answer":
-        return AnswerGoOut(data["yes"])
-    if kind == "discard":
-        return Discard(_kind(data["kind"], f"{where}.kind"))
-    return Meld(_kind(data["rank"], f"{where}.rank"), data["naturals"], data["twos"], data["jokers"])
+    try:
+        if kind == "take":
+            return TakePile(data["naturals"], data["twos"], data["jokers"])
+        if kind == "answer":
+            return AnswerGoOut(data["yes"])
+        if kind == "discard":
+            return Discard(_kind(data["kind"], f"{where}.kind"))
+        return Meld(_kind(data["rank"], f"{where}.rank"), data["naturals"], data["twos"], data["jokers"])
+    except (TypeError, ValueError) as exc:
+        # The action classes validate their fields too; whatever they refuse is a malformed record.
+        if isinstance(exc, RecordError):
+            raise
+        raise RecordError(where, f"not a valid {kind} action: {exc}") from None
 
 
 def _kind(symbol: str, where: str) -> Kind:
     try:
         return kind_from_symbol(symbol)
-    except ValueError as exc:
-        raise RecordError(where, str(exc)) from None
+    except ValueError:
+        # Our own message: the library's would repeat the whole (untrusted, maybe huge) value.
+        symbols = sorted(k.symbol for k in Kind)
+        raise RecordError(where, f"unknown card kind {_brief(symbol)}; expected one of {symbols}") from None
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 60
+_REPR.maxother = 60
+
+
+def _brief(value: object) -> str:
+    """A short repr of an untrusted value for a message (bounded in length and depth)."""
+    return _REPR.repr(value)
 
 
 def _type_name(value: object) -> str:
@@ -222,9 +262,11 @@ def _type_name(value: object) -> str:
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], required: set[str], where: str) -> None:
-    unknown = sorted(set(data) - allowed)
+    # Keys of decoded JSON are strings, but a caller's dict may hold any (sorted by repr, never compared).
+    unknown = sorted((k for k in data if k not in allowed), key=repr)
     if unknown:
-        raise RecordError(where, f"unknown key(s) {', '.join(map(repr, unknown))}; allowed: {sorted(allowed)}")
+        shown = ", ".join(_brief(k) for k in unknown[:10]) + (", ..." if len(unknown) > 10 else "")
+        raise RecordError(where, f"unknown key(s) {shown}; allowed: {sorted(allowed)}")
     missing = sorted(required - set(data))
     if missing:
         raise RecordError(where, f"missing key(s) {', '.join(map(repr, missing))}")
@@ -475,6 +517,8 @@ def _expect(value: object, expected: type | tuple[type, ...], where: str, what: 
     ok = isinstance(value, expected) and not (isinstance(value, bool) and bool not in _as_tuple(expected))
     if not ok:
         raise RecordError(where, f"expected {what}, got {_type_name(value)}")
+    if isinstance(value, int) and not isinstance(value, bool) and not -_INTEGER_BOUND < value < _INTEGER_BOUND:
+        raise RecordError(where, f"integer out of range: more than {MAX_INTEGER_DIGITS} digits")
     return value
 
 
@@ -518,7 +562,7 @@ def record_from_json(
     root = _expect(data, dict, "record", "a JSON object")
     _check_keys(root, _RECORD_KEYS, _RECORD_KEYS, "record")
     if root["format"] != _RECORD_FORMAT:
-        raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {root['format']!r}")
+        raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {_brief(root['format'])}")
     version = _expect(root["format_version"], int, "format_version", "an integer")
     if version not in READABLE_RECORD_FORMAT_VERSIONS:
         readable = ", ".join(map(str, READABLE_RECORD_FORMAT_VERSIONS))
@@ -540,7 +584,10 @@ def record_from_json(
         where = f"hands[{i}]"
         hand = _expect(hand, dict, where, "an object")
         _check_keys(hand, {"actions", "totals"}, {"actions", "totals"}, where)
-        lengths.append(_expect(hand["actions"], int, f"{where}.actions", "an integer"))
+        length = _expect(hand["actions"], int, f"{where}.actions", "an integer")
+        if length < 0:
+            raise RecordError(f"{where}.actions", f"expected a count of actions (0 or more), got {length}")
+        lengths.append(length)
         totals.append(_int_list(hand["totals"], f"{where}.totals"))
     record = GameRecord(
         variant=variant,
@@ -595,8 +642,21 @@ def verify_record(record: GameRecord, *, registry: Registry | None = None, check
         game = step.game
     if game is None:
         game = _start(record, registry, check_versions)
-    if tuple(tuple(r.totals) for r in game.results) != record.hand_totals:
-        raise RecordError("hands", "the stored hand totals differ from the replay's")
+    replayed = tuple(tuple(r.totals) for r in game.results)
+    if replayed != record.hand_totals:
+        for number, (stored, actual) in enumerate(zip(record.hand_totals, replayed, strict=False)):
+            if stored != actual:
+                raise RecordError(
+                    f"hands[{number}].totals",
+                    f"the stored hand totals differ from the replay's: stored {list(stored)}, replay gives "
+                    f"{list(actual)}",
+                    hand=number,
+                )
+        raise RecordError(
+            "hands",
+            f"the stored hand totals differ from the replay's: {len(record.hand_totals)} hands stored, "
+            f"{len(replayed)} replayed",
+        )
     if tuple(game.scores) != record.final_scores:
         raise RecordError(
             "final_scores", f"stored {list(record.final_scores)}, but the replay gives {list(game.scores)}"
@@ -613,7 +673,7 @@ def _start(record: GameRecord, registry: Registry | None, check_versions: bool) 
         if check_versions and installed.version != record.variant_version:
             raise RecordError(
                 "variant.version",
-                f"the record was played with {record.variant} {record.variant_version}, "
+                f"the record was played with {record.variant} {_brief(record.variant_version)}, "
                 f"installed is {installed.version}",
             )
         for i, (name, version) in enumerate(record.house_rules):
@@ -621,7 +681,7 @@ def _start(record: GameRecord, registry: Registry | None, check_versions: bool) 
             if check_versions and rule.version != version:
                 raise RecordError(
                     f"house_rules[{i}].version",
-                    f"the record was played with {name} {version}, installed is {rule.version}",
+                    f"the record was played with {name} {_brief(version)}, installed is {rule.version}",
                 )
         game = record.new_game(reg)
     except RecordError:
@@ -726,30 +786,270 @@ def save_record(record: GameRecord, path: str | Path) -> None:
 
 
 def load_record(
-    path: str | Path, *, validate: bool = True, registry: Registry | None = None, check_versions: bool = True
+    path: str | Path,
+    *,
+    validate: bool = True,
+    registry: Registry | None = None,
+    check_versions: bool = True,
+    max_bytes: int = MAX_RECORD_BYTES,
 ) -> GameRecord:
     """Read and validate a record (untrusted input).
+
+    At most ``max_bytes + 1`` bytes are read, so a huge file (or ``/dev/zero``)
+    is refused using memory bounded by the limit; a regular file larger than the
+    limit is refused before reading.
 
     Args:
         path: The file.
         validate: Replay it, re-checking every action and the stored scores.
         registry: Where to look the names up.
         check_versions: Refuse installed variant versions that differ from the record's.
+        max_bytes: The largest file accepted, in bytes (default `MAX_RECORD_BYTES`, 64 MiB).
 
     Returns:
         The record.
 
     Raises:
-        RecordError: If the file is not valid JSON (e.g. truncated), does not
-            follow the schema, or holds an illegal action.
+        RecordError: If the file is too large, not UTF-8, not valid JSON (e.g.
+            truncated), nested too deep, holds an over-long integer or a key
+            twice in one object, does not follow the schema, or holds an
+            illegal action; the message names where.
         OSError: If the file cannot be read.
+        ValueError: If ``max_bytes`` is not an integer of 0 or more.
     """
-    text = Path(path).read_text(encoding="utf-8")
+    return loads_record(
+        _read_limited(Path(path), max_bytes),
+        validate=validate,
+        registry=registry,
+        check_versions=check_versions,
+        max_bytes=max_bytes,
+    )
+
+
+def loads_record(
+    text: str | bytes | bytearray,
+    *,
+    validate: bool = True,
+    registry: Registry | None = None,
+    check_versions: bool = True,
+    max_bytes: int = MAX_RECORD_BYTES,
+) -> GameRecord:
+    """Parse and validate a record from its JSON text (untrusted input), with `load_record`'s checks.
+
+    Args:
+        text: The JSON text, or its UTF-8 bytes.
+        validate: Replay it, re-checking every action and the stored scores.
+        registry: Where to look the names up.
+        check_versions: Refuse installed variant versions that differ from the record's.
+        max_bytes: The largest text accepted, in bytes of UTF-8 (default `MAX_RECORD_BYTES`).
+
+    Returns:
+        The record.
+
+    Raises:
+        RecordError: As `load_record`.
+        TypeError: If ``text`` is neither text nor bytes.
+        ValueError: If ``max_bytes`` is not an integer of 0 or more.
+    """
+    data = _parse_record_text(text, max_bytes)
+    return record_from_json(data, validate=validate, registry=registry, check_versions=check_versions)
+
+
+_READ_CHUNK = 1 << 20
+
+
+def _read_limited(path: Path, max_bytes: int) -> bytearray:
+    """Read at most ``max_bytes + 1`` bytes, in chunks (memory follows the file, up to the limit)."""
+    _check_limit(max_bytes)
+    buffer = bytearray()
+    with path.open("rb") as file:
+        info = os.fstat(file.fileno())
+        # A regular file says its size: refuse it without reading (devices and pipes say 0).
+        if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+            raise _too_large(max_bytes)
+        while len(buffer) <= max_bytes:
+            chunk = file.read(min(_READ_CHUNK, max_bytes + 1 - len(buffer)))
+            if not chunk:
+                break
+            buffer += chunk
+    if len(buffer) > max_bytes:
+        raise _too_large(max_bytes)
+    return buffer  # not copied to bytes: the decoded text is the only other copy
+
+
+def _check_limit(max_bytes: int) -> None:
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+        raise ValueError(f"max_bytes must be an integer, 0 or more, got {max_bytes!r}")
+
+
+def _too_large(max_bytes: int) -> RecordError:
+    return RecordError(f"byte offset {max_bytes}", f"the record is larger than the limit of {max_bytes} bytes")
+
+
+def _parse_record_text(text: str | bytes | bytearray, max_bytes: int) -> object:
+    """Decode and parse a record's text, enforcing every text-level limit; returns the JSON value."""
+    _check_limit(max_bytes)
+    if isinstance(text, (bytes, bytearray)):
+        raw = text
+        if len(raw) > max_bytes:
+            raise _too_large(max_bytes)
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            bad = raw[exc.start : max(exc.end, exc.start + 1)][:4].hex(" ")
+            raise RecordError(
+                f"byte offset {exc.start} (line {line})", f"not valid UTF-8 ({exc.reason}: bytes {bad})"
+            ) from None
+    elif isinstance(text, str):
+        # A str's size is that of its UTF-8 encoding (up to 4 bytes a character).
+        if len(text) > max_bytes or (
+            len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+        ):
+            raise _too_large(max_bytes)
+        decoded = text
+    else:
+        raise TypeError(f"expected the record's text as str or bytes, got {type(text).__name__}")
     try:
-        data = json.loads(text)
+        data = json.loads(
+            decoded,
+            object_pairs_hook=_object_pairs,
+            parse_int=_parse_int,
+            parse_constant=_NotJson,
+        )
     except json.JSONDecodeError as exc:
         raise RecordError(f"line {exc.lineno}, column {exc.colno}", f"not valid JSON ({exc.msg})") from None
-    return record_from_json(data, validate=validate, registry=registry, check_versions=check_versions)
+    except RecursionError:
+        # The C decoder stops at the interpreter's recursion limit: far deeper than ours.
+        raise _too_deep(decoded) from None
+    _check_tree(data, decoded)
+    return data
+
+
+class _Duplicates(dict[str, Any]):
+    """An object in which a key appeared twice (the parse goes on; `_check_tree` names its path)."""
+
+    duplicate: str
+
+
+class _LongInteger:
+    """An integer literal with too many digits (kept as its length: never converted)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+class _NotJson:
+    """``NaN``, ``Infinity`` or ``-Infinity``: accepted by Python's decoder, not JSON."""
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) == len(pairs):
+        return data
+    seen: set[str] = set()
+    marked = _Duplicates(data)
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicate = key
+            break
+        seen.add(key)
+    return marked
+
+
+def _parse_int(literal: str) -> int | _LongInteger:
+    digits = len(literal) - literal.startswith("-")
+    # Checked before int(): converting a long literal is slow, and over 4300 digits a ValueError.
+    return _LongInteger(digits) if digits > MAX_INTEGER_DIGITS else int(literal)
+
+
+def _json_path(keys: Sequence[str | int]) -> str:
+    out = ""
+    for key in keys:
+        if isinstance(key, int):
+            out += f"[{key}]"
+        elif key.isidentifier():
+            out += f".{key}" if out else key
+        else:
+            out += f"[{_brief(key)}]"
+    return "record" + out if not out or out.startswith("[") else out
+
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
+
+
+def _check_tree(data: object, text: str) -> None:
+    """Refuse nesting over `MAX_RECORD_DEPTH`, long integers, non-JSON constants and duplicate keys.
+
+    Iterative (no recursion however deep the value), with the path built only on error.
+    """
+    keys: list[str | int] = []
+    stack: list[Iterator[tuple[str | int, object]]] = []
+    value: object = data
+    while True:
+        children: Iterator[tuple[str | int, object]] | None = None
+        if isinstance(value, dict):
+            if isinstance(value, _Duplicates):
+                raise RecordError(_json_path(keys), f"duplicate key {_brief(value.duplicate)} in one object")
+            if len(stack) >= MAX_RECORD_DEPTH:
+                raise _too_deep(text)
+            # Children that are all plain scalars need no look (checked at C speed).
+            if not set(map(type, value.values())) <= _PLAIN_TYPES:
+                children = iter(value.items())
+        elif isinstance(value, list):
+            if len(stack) >= MAX_RECORD_DEPTH:
+                raise _too_deep(text)
+            if not set(map(type, value)) <= _PLAIN_TYPES:
+                children = iter(enumerate(value))
+        elif isinstance(value, _LongInteger):
+            raise RecordError(
+                _json_path(keys), f"integer with {value.digits} digits; at most {MAX_INTEGER_DIGITS} are allowed"
+            )
+        elif isinstance(value, _NotJson):
+            raise RecordError(_json_path(keys), f"{value.literal} is not a JSON value")
+        if children is not None:
+            stack.append(children)
+        elif keys:
+            keys.pop()  # a leaf (or a container of leaves): done with it
+        # Next value: the next child of the innermost container that has one left.
+        while stack:
+            item = next(stack[-1], None)
+            if item is not None:
+                keys.append(item[0])
+                value = item[1]
+                break
+            stack.pop()
+            if keys:
+                keys.pop()
+        else:
+            return
+
+
+# Strings (whose brackets do not count) or brackets; possessive, so an unclosed string costs one pass.
+_BRACKETS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')
+
+
+def _too_deep(text: str) -> RecordError:
+    """The error for nesting over `MAX_RECORD_DEPTH`, at the line and column where it starts."""
+    depth = 0
+    position = len(text)
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_RECORD_DEPTH:
+                position = match.start()
+                break
+        elif token in "]}":
+            depth -= 1
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return RecordError(
+        f"line {line}, column {column}", f"arrays and objects nested deeper than {MAX_RECORD_DEPTH} levels"
+    )
 
 
 def _action_schema() -> dict[str, Any]:

@@ -6,6 +6,14 @@ the backend. ``backend="dask"`` runs the same per-chunk function on a Dask
 distributed cluster (install the ``distributed`` extra:
 ``pip install 'canasta[distributed]'``).
 
+A cluster runs what it is sent: tasks and results travel as pickles, so passing
+a client of a scheduler means trusting that cluster, and whoever can reach it,
+with code execution on both sides. Without a client (and no current one), a
+local cluster is started for the run: its scheduler and workers listen on
+127.0.0.1 only, and its dashboard is off (start your own
+``distributed.LocalCluster`` for a dashboard; see "Distributed simulations" in
+the docs).
+
 Workers look variants up by name in their own process: variants installed
 through entry points are found everywhere; a variant added with
 `canasta.register_plugin` is seen by forked local workers (the default on
@@ -322,8 +330,10 @@ def simulate(
         workers: Local worker processes (``process`` backend; 1 runs in this
             process) or the number of workers of a Dask cluster started here.
         backend: ``"process"`` (local processes) or ``"dask"`` (Dask distributed).
-        client: A ``distributed.Client`` to use with the Dask backend; without one
-            the current client is used, or a local cluster is started.
+        client: A ``distributed.Client`` to use with the Dask backend (only with
+            ``backend="dask"``): the cluster is trusted with pickled tasks and
+            results. Without one the current client is used, or a local cluster
+            is started on 127.0.0.1 with its dashboard off.
         max_hands: Cut a game off after this many hands (``None``: no limit), so
             that bots that never reach the target cannot run forever.
         chunk_size: Games per task (default: spread evenly, a few tasks per worker).
@@ -333,7 +343,8 @@ def simulate(
         The summary and one row per game; identical for any ``workers`` and ``backend``.
 
     Raises:
-        CanastaError: For an unknown variant, house rule or bot, or bad counts.
+        CanastaError: For an unknown variant, house rule or bot, bad counts, or
+            a ``client`` without ``backend="dask"``.
         ImportError: For the Dask backend when ``distributed`` is not installed.
     """
     if games < 0:
@@ -342,6 +353,9 @@ def simulate(
         raise CanastaError(f"workers must be at least 1, got {workers}")
     if backend not in ("process", "dask"):
         raise CanastaError(f"unknown backend {backend!r}; use 'process' or 'dask'")
+    if client is not None and backend != "dask":
+        # Silently ignoring it would run the games here while the caller believes they run on the cluster.
+        raise CanastaError(f"a Dask client is only used with backend='dask', not {backend!r}")
     rules = load_rules(variant, house_rules)  # fail fast on bad names, before any worker starts
     if not bots:
         raise CanastaError("at least one bot name is needed")
@@ -389,6 +403,24 @@ def _run_processes(
             yield future.result()
 
 
+def _local_cluster_options(workers: int) -> dict[str, Any]:
+    """Options of the `distributed.LocalCluster` a run starts for itself: nothing reachable from outside.
+
+    The scheduler and workers bind to the loopback interface, and the dashboard
+    (by default served on every interface, port 8787) is off. The scheduler
+    still runs a small HTTP server (health and metrics routes) whatever the
+    options: it gets a free port on 127.0.0.1.
+    """
+    return {
+        "n_workers": workers,
+        "threads_per_worker": 1,
+        "processes": True,
+        "host": "127.0.0.1",
+        "dashboard_address": None,  # LocalCluster then passes dashboard=False to the scheduler
+        "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"},
+    }
+
+
 def _run_dask(
     args: tuple[str, tuple[str, ...], tuple[str, ...], int],
     chunks: list[tuple[int, ...]],
@@ -410,7 +442,7 @@ def _run_dask(
         try:
             client = distributed.get_client()
         except ValueError:
-            own_cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
+            own_cluster = distributed.LocalCluster(**_local_cluster_options(workers))
             client = distributed.Client(own_cluster)
     try:
         futures = [

@@ -1,7 +1,14 @@
-"""Terminal rendering with rich: the table as one seat sees it, scores, summaries.
+r"""Terminal rendering with rich: the table as one seat sees it, scores, summaries.
 
 Everything here renders an `canasta.Observation` (never the hidden state), so
 what the terminal shows a player is exactly what that seat may see.
+
+Text that comes from outside (seat labels and names from a record, plugin
+descriptions, error messages) is untrusted: it reaches rich only as `rich.text.Text`
+built with `untrusted_text`, never as markup, so ``[bold]`` or ``[link=...]`` is
+shown as typed, and `printable` shows control characters (``ESC``, ``BEL``, a
+newline), lone surrogates and other non-printable characters as escapes such as
+``\x1b`` or ``\ud800`` instead of sending them to the terminal.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from canasta.scoring import HandScore
 from canasta.simulate import Summary
 
 __all__ = [
+    "printable",
     "render_actions",
     "render_cards",
     "render_hand_score",
@@ -30,9 +38,54 @@ __all__ = [
     "render_simulation_summary",
     "render_variants",
     "side_name",
+    "untrusted_text",
 ]
 
 _RED = "bold red"
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str) -> str:
+    r"""Untrusted text made safe for a terminal: non-printable characters shown as escapes.
+
+    Control characters (``ESC`` starts terminal escape sequences), lone
+    surrogates (which cannot be encoded), format characters such as
+    right-to-left overrides, and any other character that `str.isprintable`
+    refuses are replaced by a Python-style escape (``\x1b``, ``\n``,
+    ``\ud800``, ``\u202e``). Printable text, including non-ASCII letters, is
+    returned unchanged.
+
+    Args:
+        text: The text.
+
+    Returns:
+        Text holding only printable characters.
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char.isprintable():
+            out.append(char)
+        elif char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        else:
+            code = ord(char)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+def untrusted_text(text: str, style: str = "") -> Text:
+    """Untrusted text as a rich `Text`: no markup or emoji codes interpreted, `printable` applied.
+
+    Args:
+        text: The text (a seat label, a name from a record, a message).
+        style: A style for the whole text.
+
+    Returns:
+        The text, shown as typed.
+    """
+    return Text(printable(text), style=style)
 
 
 def side_name(rules: Rules, side: int) -> str:
@@ -93,7 +146,8 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
     Returns:
         A renderable.
     """
-    label = list(names) + [f"seat {s}" for s in range(len(names), rules.players)]
+    # Labels may come from a record: untrusted text.
+    label = [printable(n) for n in names] + [f"seat {s}" for s in range(len(names), rules.players)]
     table = Table(show_header=True, header_style="bold", expand=False, title=f"Hand {hand_number + 1}")
     table.add_column("side")
     table.add_column("score", justify="right")
@@ -108,7 +162,7 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
             threes.append(" set aside: ")
             threes.append_text(render_cards(obs.set_aside[side]))
         marker = " ◀ you" if side == obs.side else ""
-        table.add_row(who + marker, str(obs.scores[side]), melds, threes if threes.plain else Text("—"))
+        table.add_row(Text(who + marker), str(obs.scores[side]), melds, threes if threes.plain else Text("—"))
     pile = Text("pile: ")
     if obs.pile:
         pile.append_text(render_cards(obs.pile[-1:]))
@@ -198,7 +252,7 @@ def render_simulation_summary(summary: Summary, seconds: float | None = None) ->
     title = f"{summary.games} games of {summary.variant}"
     if summary.house_rules:
         title += " + " + ", ".join(summary.house_rules)
-    table = Table(title=title + f" (seed {summary.seed})", header_style="bold")
+    table = Table(title=untrusted_text(title + f" (seed {summary.seed})"), header_style="bold")
     table.add_column("side")
     table.add_column("bots")
     table.add_column("wins", justify="right")
@@ -208,7 +262,7 @@ def render_simulation_summary(summary: Summary, seconds: float | None = None) ->
         seats = "+".join(str(s) for s in side.seats)
         table.add_row(
             f"seats {seats}",
-            ", ".join(side.bots),
+            untrusted_text(", ".join(side.bots)),
             str(side.wins),
             f"{side.win_rate:.1%} ({side.win_rate_low:.1%}–{side.win_rate_high:.1%})",
             f"{side.mean_score:.0f}",
@@ -235,13 +289,15 @@ def render_rules_summary(rows: Sequence[tuple[str, str, str]], title: str) -> Ta
     Returns:
         A table.
     """
-    table = Table(title=title, header_style="bold")
+    table = Table(title=untrusted_text(title), header_style="bold")
     table.add_column("section", style="bold")
     table.add_column("rule")
     table.add_column("value")
     previous = None
     for section, rule, value in rows:
-        table.add_row(section if section != previous else "", rule, value)
+        # Plain text: a value such as "[a, b]" is not markup (rules may come from any plugin).
+        shown = untrusted_text(section) if section != previous else Text()
+        table.add_row(shown, untrusted_text(rule), untrusted_text(value))
         previous = section
     return table
 
@@ -263,19 +319,20 @@ def render_variants(
     for column in ("name", "version", "based on", "description", "rules from", "found in"):
         vt.add_column(column)
     for v in variants:
-        vt.add_row(v.name, v.version, v.base or "—", v.description, v.source or "—", v.origin or "—")
+        cells = (v.name, v.version, v.base or "—", v.description, v.source or "—", v.origin or "—")
+        vt.add_row(*(untrusted_text(c) for c in cells))
     ht = Table(title="House rules", header_style="bold")
     for column in ("name", "version", "applies to", "description", "rules from", "found in"):
         ht.add_column(column)
     for h in house_rules:
-        fits = h.fits_description
-        ht.add_row(h.name, h.version, fits, h.description, h.source or "—", h.origin or "—")
+        cells = (h.name, h.version, h.fits_description, h.description, h.source or "—", h.origin or "—")
+        ht.add_row(*(untrusted_text(c) for c in cells))
     parts: list[RenderableType] = [vt, ht]
     if failures:
         ft = Table(title="Plugins that failed to load", header_style="bold red")
         ft.add_column("plugin")
         ft.add_column("error")
         for origin, error in failures:
-            ft.add_row(origin, error)
+            ft.add_row(untrusted_text(origin), untrusted_text(error))
         parts.append(ft)
     return Group(*parts)

@@ -7,13 +7,15 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import canasta
 from canasta.cli import main
-from canasta.records import load_record
+from canasta.records import RecordError, load_record
 
 
 def run(args: list[str], stdin: str = "") -> tuple[int, str]:
@@ -184,3 +186,116 @@ def test_console_script_runs() -> None:
     assert proc.returncode == 2
     assert "canasta: error: unknown variant" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# --- replay refuses exactly what load_record refuses ----------------------------------------
+
+
+def _edit_totals(data: dict[str, Any]) -> None:
+    # Moves points between the sides of a hand: the final scores still add up.
+    data["hands"][0]["totals"][0] += 5
+    data["hands"][0]["totals"][1] -= 5
+
+
+def _flip_complete(data: dict[str, Any]) -> None:
+    data["complete"] = not data["complete"]
+
+
+def _edit_length(data: dict[str, Any]) -> None:
+    data["hands"][0]["actions"] += 1
+
+
+def _drop_seat(data: dict[str, Any]) -> None:
+    data["seats"].pop()
+
+
+def _edit_final(data: dict[str, Any]) -> None:
+    data["final_scores"][1] += 10
+
+
+def _old_version(data: dict[str, Any]) -> None:
+    data["variant"]["version"] = "0.0-old"
+
+
+@pytest.fixture(scope="module")
+def one_hand_record(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("cli") / "game.json"
+    run(["play", "--bots-only", "--seed", "5", "--max-hands", "1", "--quiet", "--record", str(path)])
+    return path.read_text()
+
+
+@pytest.mark.parametrize("edit", [_edit_totals, _flip_complete, _edit_length, _drop_seat, _edit_final, _old_version])
+def test_replay_refuses_edited_records_like_load_record(
+    edit: Callable[[dict[str, Any]], None], one_hand_record: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(one_hand_record)
+    edit(data)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(RecordError) as info:
+        load_record(path)
+    code, out = run(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert out == ""  # nothing is shown before the record is known to be good
+    assert err == f"canasta: error: {info.value}\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"seats": ["\xff"]}',
+        b"[" * 100_000,
+        b'{"seed": ' + b"9" * 5_000 + b"}",
+        b'{"seed": 1, "seed": 2}',
+        b'{"seed": NaN}',
+        b"\xef\xbb\xbf{}",
+        b"",
+    ],
+    ids=["bad-utf8", "deep", "long-int", "duplicate-key", "nan", "bom", "empty"],
+)
+def test_replay_bad_text_is_one_line_and_exit_2(
+    text: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(text)
+    with pytest.raises(RecordError) as info:
+        load_record(path)
+    code, out = run(["replay", str(path)])
+    err = capsys.readouterr().err
+    assert (code, out) == (2, "")
+    assert err == f"canasta: error: {info.value}\n"
+
+
+def test_replay_bad_record_in_a_subprocess_has_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(b"[" * 100_000 + b"\xff")
+    proc = subprocess.run(
+        [sys.executable, "-m", "canasta.cli", "replay", str(path)], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("canasta: error: ")
+    assert "Traceback" not in proc.stderr
+
+
+# --- simulate: --scheduler belongs to the dask backend ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
+        (["--backend", "process", "--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
+        (["--backend", "dask", "--scheduler", " "], "--scheduler needs an address"),
+    ],
+)
+def test_scheduler_without_dask_backend_is_a_usage_error(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        run(["simulate", "--games", "1", *args])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: canasta simulate")
+    assert message in err

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import io
+import json
 
 import pytest
 
 import canasta
-from canasta.simulate import GameRow, game_seed, play_game, simulate, summarize
+from canasta.cli import main
+from canasta.simulate import GameRow, _local_cluster_options, game_seed, play_game, simulate, summarize
 
 
 def test_game_seed_depends_only_on_seed_and_index() -> None:
@@ -87,3 +90,51 @@ def test_dask_backend_matches_local_run() -> None:
         remote = simulate("classic", games=4, seed=5, backend="dask", client=client, chunk_size=1)
     assert remote.rows == local.rows
     assert remote.summary == local.summary
+
+
+def test_a_client_without_the_dask_backend_is_refused() -> None:
+    with pytest.raises(canasta.CanastaError, match="only used with backend='dask'"):
+        simulate("classic", games=1, client=object())
+
+
+def test_the_local_cluster_listens_on_loopback_only_without_a_dashboard() -> None:
+    options = _local_cluster_options(3)
+    assert options["host"] == "127.0.0.1"
+    assert options["dashboard_address"] is None  # LocalCluster: the dashboard is off
+    assert options["scheduler_kwargs"] == {"dashboard_address": "127.0.0.1:0"}
+    assert options["n_workers"] == 3
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="dask distributed is not installed")
+def test_cli_dask_backend_starts_nothing_reachable_from_outside(monkeypatch: pytest.MonkeyPatch) -> None:
+    import distributed
+    import psutil
+
+    seen: dict[str, object] = {}
+
+    class Spy(distributed.LocalCluster):
+        def __init__(self, **options: object) -> None:
+            super().__init__(**options)
+            seen["options"] = options
+            seen["dashboard"] = self.scheduler.http_server.address
+            me = psutil.Process()
+            seen["listening"] = {
+                (conn.laddr.ip, conn.laddr.port)
+                for process in (me, *me.children(recursive=True))
+                for conn in process.net_connections("inet")
+                if conn.status == psutil.CONN_LISTEN
+            }
+
+    monkeypatch.setattr(distributed, "LocalCluster", Spy)
+    out = io.StringIO()
+    code = main(
+        ["simulate", "--backend", "dask", "--workers", "1", "--games", "2", "--max-hands", "1", "--format", "json"],
+        stdout=out,
+    )
+    assert code == 0
+    assert json.loads(out.getvalue())["backend"] == "dask"
+    assert seen["dashboard"] == "127.0.0.1"
+    listening = seen["listening"]
+    assert isinstance(listening, set) and listening
+    assert {ip for ip, _ in listening} == {"127.0.0.1"}, listening
+    assert ("127.0.0.1", 8787) not in listening
