@@ -333,8 +333,10 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
 
 def _may_ask(t: TableState) -> bool:
     """SPEC §1 "Going out": ask before melding anything this turn, where the variant has permission."""
+    if t.asker is not None or t.melded_this_turn or t.answer is not None:
+        return False
     permission = t.rules.going_out.permission
-    if permission is Permission.NONE or t.asker is not None or t.melded_this_turn or t.answer is not None:
+    if permission is Permission.NONE:
         return False
     if permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]]:
         return False
@@ -590,6 +592,16 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         return _meld_phase(t, filtered)
     if phase is Phase.DRAW:
         seat = t.seat
+        if filtered and t.stock and not t.bound and t.answer is None:
+            # The usual case, decided without the general machinery: draw, take
+            # (SPEC §0 for each way), ask; a stock draw completes after either answer.
+            actions = [_DRAW]
+            for shape in _take_shapes(t, seat, exhausted=False):
+                if _take_completes(t, seat, shape, bound=False, out_allowed=True):
+                    actions.append(_TAKES[shape])
+            if _may_ask(t):
+                actions.append(_ASK)
+            return actions
         answer = t.answer
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (

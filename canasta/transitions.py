@@ -262,10 +262,17 @@ def _do_meld(t: TableState, rank: int, n: int, tw: int, jk: int) -> None:
     meld = _meld_to_extend(t, side, rank)
     values = t.rules.card_values
     added = 0
+    hand = t.hands[seat]
+    counts = t.counts[seat]
+    cards = meld.cards
     for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)):
-        for _ in range(count):
-            meld.cards.append(t._from_hand(seat, kind))
-        added += values[kind] * count
+        if count:
+            held = hand[kind]
+            cards.extend(reversed(held[-count:]))  # what popping one by one would give, in that order
+            del held[-count:]
+            counts[kind] -= count
+            added += values[kind] * count
+    t.sizes[seat] -= n + tw + jk
     meld.naturals += n
     meld.twos += tw
     meld.jokers += jk
