@@ -475,13 +475,22 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     jokers = counts[JOKER]
     max_w = meld_rules.max_wilds
     combos_for = t._combos
+    # New melds depend only on (rank, naturals held) once the wild cards are
+    # clamped: one small table per wild clamp, indexed by ``rank * 64 + have``.
+    new_clamp = (twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
+    new_table = combos_for.get(new_clamp)
+    if new_table is None:
+        new_table = combos_for[new_clamp] = {}
     for rank in NATURAL_INTS:
         have = counts[rank]
         meld = melds.get(rank)
         if meld is None:
             if not have:
                 continue
-            key = (rank, 0, 0, 0, have, twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
+            entry = new_table.get(rank * 64 + have)
+            if entry is None:
+                key = (rank, 0, 0, 0, have, *new_clamp)
+                entry = new_table[rank * 64 + have] = _valid_additions(meld_rules.is_valid, key)
         else:
             room = max_w - meld.twos - meld.jokers
             if room < 0:
@@ -495,9 +504,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 twos if twos < room else room,
                 jokers if jokers < room else room,
             )
-        entry = combos_for.get(key)
-        if entry is None:
-            entry = combos_for[key] = _valid_additions(meld_rules.is_valid, key)
+            entry = combos_for.get(key)
+            if entry is None:
+                entry = combos_for[key] = _valid_additions(meld_rules.is_valid, key)
         acts, shapes, most = entry
         if not filtered or (simple and size - most >= 2):
             actions.extend(acts)  # the usual case: every addition leaves two cards or more
@@ -595,7 +604,7 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         if filtered and t.stock and not t.bound and t.answer is None:
             # The usual case, decided without the general machinery: draw, take
             # (SPEC §0 for each way), ask; a stock draw completes after either answer.
-            actions = [_DRAW]
+            actions: list[Action] = [_DRAW]
             for shape in _take_shapes(t, seat, exhausted=False):
                 if _take_completes(t, seat, shape, bound=False, out_allowed=True):
                     actions.append(_TAKES[shape])
