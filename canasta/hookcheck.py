@@ -8,10 +8,12 @@ Two moments matter to a plugin author:
   missing ``@canasta.hookimpl`` (pluggy would ignore it silently) is refused with
   a `canasta.PluginError` naming the plugin and the hook.
 - **Compilation** (`ask`, used by `canasta.compile_rules`): an exception raised
-  inside a hook becomes a `canasta.PluginError` naming the plugin and the hook;
-  a missing answer or an answer of the wrong type (checked field by field for the
-  policy objects) becomes a `canasta.RulesError` naming the hook and the plugin
-  that answered.
+  inside a hook (`SystemExit` too; only `KeyboardInterrupt` and other
+  non-`Exception` signals pass) becomes a `canasta.PluginError` naming the
+  plugin and the hook; a missing answer or an answer of the wrong type (checked
+  field by field for the policy objects) becomes a `canasta.RulesError` naming
+  the hook and the plugin that answered, or the wrapper that dropped the answer
+  (a ``wrapper=True`` hook that forgot to ``return``).
 """
 
 from __future__ import annotations
@@ -33,9 +35,13 @@ from canasta import hookspecs
 from canasta.errors import PluginError, RulesError
 from canasta.markers import PROJECT
 
-__all__ = ["answering_plugin", "ask", "check_plugin", "hook_arguments", "plugin_label"]
+__all__ = ["PLUGIN_FAULTS", "answering_plugin", "ask", "check_plugin", "hook_arguments", "plugin_label"]
 
 T = TypeVar("T")
+
+#: What a plugin's code may raise that we turn into a `PluginError`: a plugin must
+#: not end the program (`SystemExit`), but Ctrl-C (`KeyboardInterrupt`) still interrupts.
+PLUGIN_FAULTS: tuple[type[BaseException], ...] = (Exception, SystemExit)
 
 
 @cache
@@ -87,16 +93,23 @@ def check_plugin(plugin: object, name: str) -> None:
     """
     specs = hook_arguments()
     probe = pluggy.PluginManager(PROJECT)  # only to read the hookimpl markers
-    for attr in dir(plugin):
+    try:
+        names = dir(plugin)
+    except PLUGIN_FAULTS as exc:
+        raise PluginError(f"plugin {name}: listing its attributes raised {type(exc).__name__}: {exc}") from exc
+    for attr in names:
         if attr.startswith("__"):
             continue
         try:
             function = getattr(plugin, attr)
-        except Exception:  # a property that raises is not a hook
+        except PLUGIN_FAULTS:  # a property that raises is not a hook
             continue
         if not callable(function):
             continue
-        opts = probe.parse_hookimpl_opts(plugin, attr)
+        try:
+            opts = probe.parse_hookimpl_opts(plugin, attr)
+        except PLUGIN_FAULTS:  # an attribute that raises when read again is not a hook either
+            continue
         if opts is None:
             # pluggy ignores unmarked functions: a forgotten decorator would silently do nothing.
             if attr in specs and inspect.isroutine(function):
@@ -147,6 +160,8 @@ def register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
         pm.check_pending()
     except (pluggy.PluginValidationError, ValueError) as exc:
         raise PluginError(f"plugin {name} cannot be registered: {exc}") from exc
+    except PLUGIN_FAULTS as exc:  # pluggy reads every attribute again; one may raise
+        raise PluginError(f"plugin {name} cannot be registered: {type(exc).__name__}: {exc}") from exc
 
 
 # --- asking a hook -------------------------------------------------------------------------
@@ -190,7 +205,7 @@ def answering_plugin(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any]
     if "players" in hook_arguments().get(hook, ()) and "players" not in kwargs:
         try:
             kwargs["players"] = pm.hook.canasta_players()
-        except Exception:
+        except PLUGIN_FAULTS:
             return "an unknown plugin"
     wrappers = [i.plugin_name for i in impls if i.wrapper or i.hookwrapper]
     answer = "no plugin"
@@ -199,7 +214,7 @@ def answering_plugin(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any]
             continue
         try:
             value = impl.function(*[kwargs[a] for a in impl.argnames])
-        except Exception:
+        except PLUGIN_FAULTS:
             continue
         if value is not None:
             answer = f"plugin {impl.plugin_name!r}"
@@ -223,17 +238,25 @@ def ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -
         The answer.
 
     Raises:
-        PluginError: If a hook implementation raised (names the plugin and hook).
-        RulesError: If nobody answers, or the answer has the wrong type.
+        PluginError: If a hook implementation raised, `SystemExit` included
+            (names the plugin and hook).
+        RulesError: If nobody answers, a wrapper returned nothing (names the
+            wrapper's plugin), or the answer has the wrong type.
     """
     caller = getattr(pm.hook, hook)
     try:
         answer = caller(**kwargs)
-    except Exception as exc:  # a plugin raised: name it and the hook
+    except PLUGIN_FAULTS as exc:  # a plugin raised: name it and the hook
         raise PluginError(
             f"hook {hook} of plugin {_raiser(pm, hook, exc)!r} raised {type(exc).__name__}: {exc}"
         ) from exc
     if answer is None:
+        wrapper = _dropping_wrapper(pm, hook, kwargs)
+        if wrapper is not None:
+            raise RulesError(
+                f"hook {hook} of plugin {wrapper!r} is a wrapper that returned None instead of the answer; "
+                "a wrapper must return it, e.g. `return attrs.evolve((yield), ...)`"
+            )
         raise RulesError(f"no plugin answers {hook}; the variant must state it")
     problem = _mismatch(answer, expected)
     if problem is None and attrs.has(type(answer)):
@@ -241,6 +264,32 @@ def ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -
     if problem is not None:
         raise RulesError(f"hook {hook} returned {problem} (answer from {answering_plugin(pm, hook, kwargs)})")
     return answer  # type: ignore[no-any-return]
+
+
+def _dropping_wrapper(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any]) -> str | None:
+    """The wrapper that turned an answer into None (a forgotten ``return``), or None if nobody answered.
+
+    The hook is asked again with the wrappers added back one at a time,
+    innermost first (hooks have no side effects): the first one whose
+    addition loses the answer is at fault.
+    """
+    # get_hookimpls() lists wrappers after the plain implementations, innermost (first registered) first.
+    wrappers = [impl for impl in _impls(pm, hook) if impl.wrapper or impl.hookwrapper]
+    for kept in range(len(wrappers) + 1):
+        removed = {impl.plugin_name for impl in wrappers[kept:]}
+        # A fresh manager, not pm.subset_hook_caller: that one needs hashable plugins.
+        subset = pluggy.PluginManager(PROJECT)
+        subset.add_hookspecs(hookspecs)
+        try:
+            for name, plugin in pm.list_name_plugin():
+                if name not in removed and plugin is not None:
+                    subset.register(plugin, name=name)
+            answer = getattr(subset.hook, hook)(**kwargs)
+        except PLUGIN_FAULTS:  # raising now but not before: give up on naming the culprit
+            return None
+        if answer is None:
+            return wrappers[kept - 1].plugin_name if kept else None
+    return None
 
 
 def _name(tp: object) -> str:

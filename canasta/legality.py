@@ -370,6 +370,7 @@ class _MeldChecks:
         "out_options",
         "plain_out",
         "size",
+        "swap",
         "t",
         "turn",
         "witness",
@@ -400,6 +401,21 @@ class _MeldChecks:
         self.hopeless = not meld_may_complete(
             turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
         )
+        self.swap = None
+        if self.witness and not opened and not turn.bound and not turn.final_only:
+            # What the opening found adds to each rank, for the swap test in `completes`.
+            values = t.rules.card_values
+            adds = {}
+            for rank, (n, tw, jk) in self.witness.items():
+                b = counts_now.get(rank, (0, 0, 0))
+                add = (n - b[0], tw - b[1], jk - b[2])
+                if add != (0, 0, 0):
+                    adds[rank] = add
+            cards = sum(a[0] + a[1] + a[2] for a in adds.values())
+            twos = sum(a[1] for a in adds.values())
+            jokers = sum(a[2] for a in adds.values())
+            value = sum(values[r] * a[0] + values[TWO] * a[1] + values[JOKER] * a[2] for r, a in adds.items())
+            self.swap = (adds, cards, twos, jokers, value)
 
     def completes(self, rank: int, n: int, tw: int, jk: int) -> bool:
         """Whether the turn can still be completed after melding these cards."""
@@ -434,15 +450,53 @@ class _MeldChecks:
             w = witness.get(rank)
             if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
                 return True
+            if self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
+                return True
         hand = list(counts)
         hand[rank] -= n
         hand[TWO] -= tw
         hand[JOKER] -= jk
         after = dict(counts_now)
         after[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
+        return self._search_after(hand, after, rank, n, tw, jk)
+
+    def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
+        """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.
+
+        Every other meld of that opening stays as found (each valid, laid in one
+        action); this meld is valid (it is a candidate); so if the count, the
+        clean meld and the wild cards still work out and two cards are left to
+        hold and discard, the turn can be completed (SPEC §1 "Initial meld").
+        """
+        assert self.swap is not None
+        adds, cards, twos, jokers, value = self.swap
+        old = adds.get(rank, (0, 0, 0))
+        counts = self.counts
+        if twos - old[1] + tw > counts[TWO] or jokers - old[2] + jk > counts[JOKER]:
+            return False
+        rules = self.t.rules
+        values = rules.card_values
+        turn = self.turn
+        count = self.t.provisional_count + value - values[rank] * old[0] - values[TWO] * old[1] - values[JOKER] * old[2]
+        count += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+        left = self.size - (cards - old[0] - old[1] - old[2] + n + tw + jk)
+        if turn.pending is not None:
+            left += sum(turn.pending)
+        if left < 2 or rules.black_threes.no_discard_first_round:
+            return False  # (first-round discards need a closer look)
+        melds = dict(self.witness)
+        melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
+        return opening_reached(rules, count, turn.minimum, melds, turn.top_rank)
+
+    def _search_after(
+        self, hand: list[int], after: dict[int, tuple[int, int, int]], rank: int, n: int, tw: int, jk: int
+    ) -> bool:
+        """Decide a candidate meld by the oracle, on the counts it leaves."""
+        t = self.t
+        rules = t.rules
+        turn = self.turn
         opened = self.opened
         provisional = t.provisional_count
-        turn = self.turn
         if not opened:
             values = rules.card_values
             provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk

@@ -82,8 +82,11 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
 
     Raises:
         RulesError: If an answer is missing or invalid; the message names the
-            hook and the plugin that gave the answer.
-        PluginError: If a hook raised; the message names the plugin and the hook.
+            hook and the plugin that gave the answer (or the wrapper that
+            returned nothing in its place).
+        PluginError: If a hook raised (`SystemExit` included; only
+            `KeyboardInterrupt` passes); the message names the plugin and the
+            hook.
     """
     try:
         return _compile(pm, variant, house_rules)

@@ -7,10 +7,12 @@ deck goes to the stock (in the order given, or shuffled from a seed).
 
 from __future__ import annotations
 
+import math
+import operator
 import random
 from collections.abc import Sequence
 
-from canasta.cards import Card, Deck, Kind
+from canasta.cards import Card, Deck, Kind, Suit
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
 from canasta.rules import Rules
@@ -40,121 +42,242 @@ def build_position(
 ) -> HandState:
     """Build a validated hand from an explicit position.
 
+    Every argument is checked before anything is built: its type (lists of
+    cards nested as shown below, integers that are real ``int`` values, not
+    ``bool`` or ``float``; numpy integers are accepted as their value), its
+    range, and then the position as a whole, which must be one that play can
+    reach and continue from.
+
     Args:
         rules: The compiled rules.
         hands: Each seat's cards, as notation (``"QH"``, ``"*"``) or `Card`.
+            Every seat holds at least one card (a player with none has gone
+            out, which ends the hand).
         pile: The discard pile, bottom first.
         melds: For each side, its melds, each a list of cards. A meld's rank
-            is its natural rank; all-wild cards make a wild meld; black threes
-            a black-three meld.
+            is its natural rank; all-wild cards make a wild meld. Black threes
+            are melded only when going out, which ends the hand, so they are
+            refused here.
         threes: Each seat's laid-out bonus threes.
         set_aside: Each side's set-aside black threes.
         stock: The stock, **top card first**. ``None``: every card not placed
             elsewhere, shuffled with ``stock_seed``.
         stock_seed: Seed for that shuffle.
-        scores: Each side's cumulative score before the hand (default zeros).
-        dealer: The dealer (default: the seat before ``seat``).
-        seat: Whose turn it is.
+        scores: Each side's cumulative score before the hand, integers
+            (default zeros).
+        dealer: The dealer, ``0`` to ``players - 1`` (default: the seat before
+            ``seat``).
+        seat: Whose turn it is, ``0`` to ``players - 1``.
         phase: ``"draw"`` (before drawing) or ``"meld"`` (after drawing).
-        turn: Turns already played (default: a full round, so first-round
-            restrictions are over).
-        opened: Whether each side has made its initial meld (default: it has
-            melds on the table).
+        turn: Turns already played, ``0`` or more (default: a full round, so
+            first-round restrictions are over).
+        opened: Whether each side has made its initial meld, as ``bool``
+            values (default: it has melds on the table).
 
     Returns:
-        The hand, ready for ``seat`` to act.
+        The hand, ready for ``seat`` to act (or already over, if the stock is
+        exhausted and the rules end the hand there).
 
     Raises:
-        InvalidPositionError: If the position is malformed or impossible (a
-            card used twice or missing, an invalid meld, a three in a hand, a
-            bad seat or phase).
+        InvalidPositionError: If an argument has the wrong type, shape or
+            range, or the position is impossible (a card used twice or
+            missing, an invalid or black-three meld, a three in a hand, a seat
+            without cards, a side with melds that has not opened, or no legal
+            action for the acting seat). The message starts with the argument
+            at fault, e.g. ``"hands[2][0]: ..."``.
     """
+    if not isinstance(rules, Rules):
+        raise InvalidPositionError(f"rules: expected canasta.Rules, got {_show(rules)}")
     n = rules.players
     sides = rules.side_count
-    if len(hands) != n:
-        raise InvalidPositionError(f"{len(hands)} hands given for {n} players")
-    if not 0 <= seat < n:
-        raise InvalidPositionError(f"seat {seat} does not exist (0 to {n - 1})")
-    if phase not in ("draw", "meld"):
-        raise InvalidPositionError(f"phase must be 'draw' or 'meld', got {phase!r}")
-    melds = melds if melds is not None else [[] for _ in range(sides)]
-    threes = threes if threes is not None else [[] for _ in range(n)]
-    set_aside = set_aside if set_aside is not None else [[] for _ in range(sides)]
-    scores = list(scores) if scores is not None else [0] * sides
-    for name, value, size in (("melds", melds, sides), ("threes", threes, n), ("set_aside", set_aside, sides)):
-        if len(value) != size:
-            raise InvalidPositionError(f"{name}: {len(value)} entries given, {size} expected")
-    if len(scores) != sides:
-        raise InvalidPositionError(f"scores: {len(scores)} given for {sides} sides")
+    # Types and shapes first, so that nothing below meets a value of the wrong kind.
+    hand_lists = _cards_per("hands", hands, n, "players")
+    pile_cards = _cards("pile", pile)
+    meld_lists = [[] for _ in range(sides)] if melds is None else _melds(melds, sides)
+    three_lists = [[] for _ in range(n)] if threes is None else _cards_per("threes", threes, n, "seats")
+    no_aside: list[list[CardLike]] = [[] for _ in range(sides)]
+    aside_lists = no_aside if set_aside is None else _cards_per("set_aside", set_aside, sides, "sides")
+    stock_cards = None if stock is None else _cards("stock", stock)
+    seed = _int("stock_seed", stock_seed)
+    side_scores = (
+        [0] * sides
+        if scores is None
+        else [_int(f"scores[{i}]", v) for i, v in enumerate(_sized("scores", scores, sides, "sides", "scores"))]
+    )
+    acting = _int("seat", seat, low=0, high=n - 1)
+    dealer_seat = (acting - 1) % n if dealer is None else _int("dealer", dealer, low=0, high=n - 1)
+    if not isinstance(phase, str) or phase not in ("draw", "meld"):
+        raise InvalidPositionError(f"phase: must be 'draw' or 'meld', got {_show(phase)}")
+    turns = n if turn is None else _int("turn", turn, low=0)
+    side_opened = (
+        None
+        if opened is None
+        else [_bool(f"opened[{i}]", v) for i, v in enumerate(_sized("opened", opened, sides, "sides", "flags"))]
+    )
+
     deck = Deck(rules.deck)
     taken: set[int] = set()
 
-    def ids(where: str, codes: Sequence[CardLike]) -> list[int]:
-        try:
-            return deck.ids_for(codes, taken)
-        except ValueError as exc:
-            raise InvalidPositionError(f"{where}: {exc}") from None
+    def ids(where: str, codes: list[CardLike]) -> list[int]:
+        result: list[int] = []
+        for i, code in enumerate(codes):  # one at a time, so that the message names the card's index
+            try:
+                result += deck.ids_for([code], taken)
+            except ValueError as exc:
+                raise InvalidPositionError(f"{where}[{i}]: {exc}") from None
+        return result
 
-    state = HandState(rules, deck, dealer if dealer is not None else (seat - 1) % n, scores)
-    state.seat = seat
+    state = HandState(rules, deck, dealer_seat, side_scores)
+    state.seat = acting
     kinds = deck.kinds
     bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
-    for s, hand in enumerate(hands):
-        for card in ids(f"hand {s}", hand):
+    for s, hand in enumerate(hand_lists):
+        for card in ids(f"hands[{s}]", hand):
             if kinds[card] in bonus:
-                raise InvalidPositionError(f"hand {s}: bonus threes are laid out, not held ({deck.cards[card]})")
+                raise InvalidPositionError(f"hands[{s}]: bonus threes are laid out, not held ({deck.cards[card]})")
             state._to_hand(s, card)
-    for s, laid in enumerate(threes):
-        for card in ids(f"threes {s}", laid):
+    for s, laid in enumerate(three_lists):
+        for card in ids(f"threes[{s}]", laid):
             if kinds[card] not in bonus:
-                raise InvalidPositionError(f"threes {s}: {deck.cards[card]} is not a bonus three")
+                raise InvalidPositionError(f"threes[{s}]: {deck.cards[card]} is not a bonus three")
             state.threes[s].append(card)
-    for side, aside in enumerate(set_aside):
-        for card in ids(f"set_aside {side}", aside):
+    for side, aside in enumerate(aside_lists):
+        for card in ids(f"set_aside[{side}]", aside):
             if kinds[card] != Kind.BLACK_THREE:
-                raise InvalidPositionError(f"set_aside {side}: {deck.cards[card]} is not a black three")
+                raise InvalidPositionError(f"set_aside[{side}]: {deck.cards[card]} is not a black three")
             state.set_aside[side].append(card)
-    for side, side_melds in enumerate(melds):
+    for side, side_melds in enumerate(meld_lists):
         for i, meld_cards in enumerate(side_melds):
-            cards = ids(f"meld {i} of side {side}", meld_cards)
-            state_meld = _make_meld(rules, deck, cards, f"meld {i} of side {side}")
+            where = f"melds[{side}][{i}]"
+            state_meld = _make_meld(rules, deck, ids(where, meld_cards), where)
             if state_meld.rank in state.melds[side]:
-                raise InvalidPositionError(f"side {side} has two melds of rank {Kind(state_meld.rank).name}")
+                raise InvalidPositionError(f"{where}: side {side} has two melds of rank {Kind(state_meld.rank).name}")
             state.melds[side][state_meld.rank] = state_meld
-    for card in ids("pile", pile):
+    for card in ids("pile", pile_cards):
         state._push_pile(card)
-    if stock is None:
+    if stock_cards is None:
         rest = [c for c in range(len(deck)) if c not in taken]
-        random.Random(stock_seed).shuffle(rest)
+        random.Random(seed).shuffle(rest)
         state.stock = rest
     else:
-        order = ids("stock", stock)
+        order = ids("stock", stock_cards)
         state.stock = order[::-1]  # the engine draws from the end
         missing = [deck.cards[c].code for c in range(len(deck)) if c not in taken]
         if missing:
-            raise InvalidPositionError(f"cards missing from the position: {' '.join(missing)}")
-    state.opened = list(opened) if opened is not None else [bool(m) for m in state.melds]
-    if len(state.opened) != sides:
-        raise InvalidPositionError(f"opened: {len(state.opened)} given for {sides} sides")
+            raise InvalidPositionError(f"stock: cards missing from the position: {' '.join(missing)}")
+    state.opened = side_opened if side_opened is not None else [bool(m) for m in state.melds]
     for side in range(sides):
         if state.melds[side] and not state.opened[side]:
-            raise InvalidPositionError(f"side {side} has melds on the table, so it has opened")
+            raise InvalidPositionError(f"opened[{side}]: side {side} has melds on the table, so it has opened")
+    for s in range(n):
+        # A player with no cards has gone out (or could not go on): the hand would be over.
+        if state.sizes[s] == 0:
+            who = "the acting player" if s == acting else f"seat {s}"
+            raise InvalidPositionError(f"hands[{s}]: {who} has no cards; a player with no cards would have gone out")
     for s in range(n):
         state.melded_before[s] = bool(state.melds[rules.sides[s]])
-    state.turn = n if turn is None else turn
+    state.turn = turns
     state._reset_turn()
     state.phase = Phase.DRAW
     if phase == "meld":
         state.phase = Phase.MELD
         state.drew_from_stock = True
-        if state.sizes[seat] == 0:
-            raise InvalidPositionError("the acting player has no cards")
     else:
-        if any(size == 0 for size in state.sizes):
-            raise InvalidPositionError("a player with no cards would have gone out")
         begin_turn(state)
     state._legal = None
+    # The position as a whole: play never reaches a turn that cannot go on (SPEC §0).
+    if not state.is_over and not state.legal_actions():
+        raise InvalidPositionError(
+            f"position: seat {acting} has no legal action in the {phase} phase "
+            "(a dead end that play never reaches)"
+        )
     return state
+
+
+def _show(value: object, limit: int = 60) -> str:
+    """A short description of an untrusted value for a message (its repr may raise, or be huge)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__
+        text = "<unprintable>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{text} ({type(value).__name__})"
+
+
+def _items(argument: str, value: object, what: str) -> list[object]:
+    """The items of a list-like argument (any sequence but text), read once."""
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Sequence):
+        raise InvalidPositionError(f"{argument}: expected a list of {what}, got {_show(value)}")
+    try:
+        return list(value)
+    except Exception as exc:  # a sequence whose items cannot be read
+        raise InvalidPositionError(f"{argument}: cannot be read ({type(exc).__name__}: {exc})") from None
+
+
+def _sized(argument: str, value: object, size: int, unit: str, what: str) -> list[object]:
+    items = _items(argument, value, what)
+    if len(items) != size:
+        raise InvalidPositionError(f"{argument}: {len(items)} given for {size} {unit}")
+    return items
+
+
+def _card(argument: str, value: object) -> CardLike:
+    if isinstance(value, str):
+        if len(value.strip()) > 5:  # longer than "JOKER": refuse before parsing (a 5000-digit rank, say)
+            raise InvalidPositionError(f"{argument}: not a card: {_show(value)}")
+        return value
+    if isinstance(value, Card):
+        # A Card built by hand may hold anything; the deck lookup and messages need real fields.
+        rank_ok = type(value.rank) is int and 0 <= value.rank <= 14
+        suit_ok = value.suit is None or isinstance(value.suit, Suit)
+        pack_ok = type(value.pack) is int and value.pack >= 0
+        if rank_ok and suit_ok and pack_ok:
+            return value
+        raise InvalidPositionError(f"{argument}: not a valid card: {_show(value)}")
+    raise InvalidPositionError(f"{argument}: expected a card (notation such as 'QH', or a Card), got {_show(value)}")
+
+
+def _cards(argument: str, value: object) -> list[CardLike]:
+    return [_card(f"{argument}[{i}]", item) for i, item in enumerate(_items(argument, value, "cards"))]
+
+
+def _cards_per(argument: str, value: object, size: int, unit: str) -> list[list[CardLike]]:
+    """One list of cards per seat or side."""
+    items = _sized(argument, value, size, unit, "lists of cards")
+    return [_cards(f"{argument}[{i}]", item) for i, item in enumerate(items)]
+
+
+def _melds(value: object, sides: int) -> list[list[list[CardLike]]]:
+    """Per side, its melds, each a list of cards."""
+    per_side = _sized("melds", value, sides, "sides", "lists of melds (one per side)")
+    return [
+        [_cards(f"melds[{side}][{i}]", meld) for i, meld in enumerate(_items(f"melds[{side}]", side_melds, "melds"))]
+        for side, side_melds in enumerate(per_side)
+    ]
+
+
+def _int(argument: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
+    """An integer argument: ``int`` or anything with an exact ``__index__`` (numpy), never bool or float."""
+    number: int | None = None
+    if not isinstance(value, (bool, float, complex)):
+        try:
+            number = int(operator.index(value))  # type: ignore[arg-type]
+        except Exception:  # not an integer (TypeError), or a hostile __index__
+            number = None
+    if number is None:
+        extra = " (NaN)" if isinstance(value, float) and math.isnan(value) else ""
+        raise InvalidPositionError(f"{argument}: expected an integer, got {_show(value)}{extra}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = f"{low} or more" if high is None else f"{low} to {high}"
+        raise InvalidPositionError(f"{argument}: {number} is out of range (must be {bounds})")
+    return number
+
+
+def _bool(argument: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidPositionError(f"{argument}: expected True or False, got {_show(value)}")
+    return value
 
 
 def _make_meld(rules: Rules, deck: Deck, cards: list[int], where: str) -> MeldState:
@@ -170,6 +293,9 @@ def _make_meld(rules: Rules, deck: Deck, cards: list[int], where: str) -> MeldSt
         names = sorted(Kind(k).name for k in others)
         raise InvalidPositionError(f"{where}: mixes ranks {names}")
     naturals = len(cards) - twos - jokers
+    if rank == int(Kind.BLACK_THREE):
+        # Black threes meld only as the last meld of going out, which ends the hand (SPEC §1 "Melds").
+        raise InvalidPositionError(f"{where}: black threes are melded only when going out, never mid-hand")
     if not rules.melds.is_valid(rank, naturals, twos, jokers) or rank == int(Kind.RED_THREE):
         raise InvalidPositionError(
             f"{where}: {' '.join(deck.cards[c].code for c in cards)} is not a legal meld under these rules"

@@ -11,6 +11,7 @@ hooks make up the variant or house rule.
 from __future__ import annotations
 
 import os
+import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from importlib import metadata
@@ -22,7 +23,7 @@ import pluggy
 from canasta import hookspecs
 from canasta.descriptors import HouseRule, Variant
 from canasta.errors import PluginError, UnknownNameError
-from canasta.hookcheck import check_plugin, plugin_label, register
+from canasta.hookcheck import PLUGIN_FAULTS, check_plugin, plugin_label, register
 from canasta.markers import PROJECT
 
 if TYPE_CHECKING:
@@ -81,7 +82,13 @@ class Registry:
     Plugins are loaded lazily, on the first lookup: the entry points of the
     ``canasta`` distribution itself (the built-in variants) first, then those
     of every other installed distribution, in name order. A plugin that fails
-    to load is recorded in `failures` and the others still work.
+    to load (it raises, even `SystemExit`, or one of its variants names an
+    unknown base or a base cycle) is recorded in `failures` and the others
+    still work.
+
+    The registry is safe to use from several threads: the lazy load happens
+    once, under a lock, and registration is serialized. (A `canasta.Game` is
+    not: give each thread its own.)
 
     Args:
         autoload: Which entry points of the ``canasta`` group to load:
@@ -104,7 +111,11 @@ class Registry:
         if autoload not in (True, False, "builtin"):
             raise ValueError(f"autoload must be True, False or 'builtin', not {autoload!r}")
         self._autoload: Autoload = autoload
+        # Reentrant: a plugin imported during the load may itself look names up or register.
+        self._lock = threading.RLock()
         self._loaded = False
+        self._loading = False
+        # Replaced, never mutated, once published: readers in other threads iterate them unlocked.
         self._variants: dict[str, Variant] = {}
         self._house_rules: dict[str, HouseRule] = {}
         self.failures: list[PluginFailure] = []
@@ -127,11 +138,13 @@ class Registry:
         Raises:
             PluginError: If a hook is misspelled or has a bad signature, a hook
                 raises or returns something that is not a `Variant` /
-                `HouseRule`, a variant's own plugins are invalid, or a name is
+                `HouseRule`, a variant's own plugins are invalid, a variant's
+                base is unknown or its base chain has a cycle, or a name is
                 already taken (the message names both sources).
         """
         self._ensure_loaded()
-        self._add_plugin(plugin, origin or f"{plugin_label(plugin)} (registered in code)")
+        with self._lock:
+            self._add_plugin(plugin, origin or f"{plugin_label(plugin)} (registered in code)")
 
     def add_variant(self, variant: Variant) -> None:
         """Register one variant directly.
@@ -140,11 +153,12 @@ class Registry:
             variant: The descriptor (its ``origin`` is kept as given).
 
         Raises:
-            PluginError: If the descriptor or its plugins are invalid, or the
-                name is already taken.
+            PluginError: If the descriptor or its plugins are invalid, its base
+                is not a registered variant, or the name is already taken.
         """
         self._ensure_loaded()
-        self._commit([self._checked(variant, variant.origin if isinstance(variant, Variant) else "?")])
+        with self._lock:
+            self._commit([self._checked(variant, variant.origin if isinstance(variant, Variant) else "?")])
 
     def add_house_rule(self, house_rule: HouseRule) -> None:
         """Register one house rule directly.
@@ -157,7 +171,8 @@ class Registry:
                 name is already taken.
         """
         self._ensure_loaded()
-        self._commit([self._checked(house_rule, house_rule.origin if isinstance(house_rule, HouseRule) else "?")])
+        with self._lock:
+            self._commit([self._checked(house_rule, house_rule.origin if isinstance(house_rule, HouseRule) else "?")])
 
     def _checked(self, item: object, origin: str) -> Variant | HouseRule:
         """Validate a descriptor and its plugins (SPEC: errors at registration, not at game creation)."""
@@ -186,8 +201,13 @@ class Registry:
             check_plugin(plugin, f"{plugin_label(plugin)} ({what} {item.name!r}{source})")
         return item
 
-    def _commit(self, items: Sequence[Variant | HouseRule]) -> None:
-        """Add descriptors all or nothing, refusing a name that is already taken."""
+    def _commit(self, items: Sequence[Variant | HouseRule], *, check_bases: bool = True) -> None:
+        """Add descriptors all or nothing, refusing a name that is already taken or a broken base chain.
+
+        The caller holds the lock. ``check_bases`` is False only during the
+        entry-point load, which checks every base once all plugins are in
+        (a plugin may name a base that a later one provides).
+        """
         seen: dict[tuple[str, str], str] = {}
         for item in items:
             what, table = (
@@ -202,13 +222,23 @@ class Registry:
                     f"{what} name {item.name!r} is provided twice: by {old_origin or '?'} and by {item.origin or '?'}"
                 )
             seen[(what, item.name)] = item.origin
+        variants = dict(self._variants)
+        house_rules = dict(self._house_rules)
         for item in items:
             if isinstance(item, Variant):
-                self._variants[item.name] = item
+                variants[item.name] = item
             else:
-                self._house_rules[item.name] = item
+                house_rules[item.name] = item
+        if check_bases:
+            # The registered chains are sound and the new names are fresh, so only new variants can break.
+            for item in items:
+                problem = _base_problem(item, variants) if isinstance(item, Variant) else None
+                if problem is not None:
+                    raise PluginError(problem)
+        self._variants, self._house_rules = variants, house_rules
 
-    def _add_plugin(self, plugin: object, origin: str) -> None:
+    def _add_plugin(self, plugin: object, origin: str, *, check_bases: bool = True) -> list[Variant | HouseRule]:
+        """Ask a discovery plugin for its descriptors and commit them; returns what it added."""
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(hookspecs)
         register(pm, plugin, origin)
@@ -216,7 +246,7 @@ class Registry:
         for hook_name, expected in (("canasta_variants", Variant), ("canasta_house_rules", HouseRule)):
             try:
                 answers = getattr(pm.hook, hook_name)()
-            except Exception as exc:
+            except PLUGIN_FAULTS as exc:  # SystemExit too: a plugin must not end the program
                 raise PluginError(f"plugin {origin}: hook {hook_name} raised {type(exc).__name__}: {exc}") from exc
             for answer in answers:
                 items = answer if isinstance(answer, (list, tuple)) else [answer]
@@ -227,7 +257,8 @@ class Registry:
                         )
                     stamped = attrs.evolve(item, origin=item.origin or origin)
                     contributed.append(self._checked(stamped, stamped.origin))
-        self._commit(contributed)
+        self._commit(contributed, check_bases=check_bases)
+        return contributed
 
     def _entry_points(self) -> list[metadata.EntryPoint]:
         if self._autoload is False:
@@ -243,27 +274,76 @@ class Registry:
         return sorted(points, key=lambda ep: (not builtin(ep), _normalize(ep.dist.name) if ep.dist else "", ep.name))
 
     def _ensure_loaded(self) -> None:
-        if self._loaded:
+        if self._loaded:  # the fast path, without the lock, once loaded
             return
-        self._loaded = True
+        with self._lock:
+            # Checked again under the lock: another thread may have loaded meanwhile. `_loading` stops
+            # a plugin that looks names up while it is being imported from starting a second load.
+            if self._loaded or self._loading:
+                return
+            self._loading = True
+            saved = (self._variants, self._house_rules, list(self.failures))
+            try:
+                self._load()
+            except BaseException:  # interrupted (KeyboardInterrupt): undo, so that the next lookup loads again
+                self._variants, self._house_rules = saved[0], saved[1]
+                self.failures[:] = saved[2]
+                raise
+            finally:
+                self._loading = False
+            self._loaded = True  # only now: other threads skip the lock once they see it
+
+    def _load(self) -> None:
+        """Load every entry point, isolating broken plugins (the caller holds the lock)."""
+        loaded: list[tuple[str, list[Variant | HouseRule]]] = []
         for ep in self._entry_points():
             dist = ep.dist.name if ep.dist is not None else "?"
             origin = f"{dist} (entry point {ep.name} = {ep.value})"
             try:
                 plugin = ep.load()
-            except Exception as exc:  # isolate a broken plugin from the others
+            except PLUGIN_FAULTS as exc:  # isolate a broken plugin from the others (SystemExit too)
                 self._fail(PluginFailure(origin, f"import failed: {type(exc).__name__}: {exc}"))
                 continue
             try:
-                self._add_plugin(plugin, origin)
+                loaded.append((origin, self._add_plugin(plugin, origin, check_bases=False)))
             except PluginError as exc:
                 self._fail(PluginFailure(origin, str(exc)))
+            except PLUGIN_FAULTS as exc:
+                self._fail(PluginFailure(origin, f"plugin {origin} failed: {type(exc).__name__}: {exc}"))
+        self._drop_broken_bases(loaded)
 
-    def _fail(self, failure: PluginFailure) -> None:
-        """Record a broken plugin and warn once, so that it is not silently missing."""
+    def _drop_broken_bases(self, loaded: list[tuple[str, list[Variant | HouseRule]]]) -> None:
+        """Remove, whole, each loaded plugin with a variant whose base chain is broken, until none is left."""
+        remaining = list(loaded)
+        changed = True
+        while changed:  # dropping a plugin may break the chains of variants built on its variants
+            changed = False
+            for entry in list(remaining):
+                origin, items = entry
+                problem = next(
+                    (p for v in items if isinstance(v, Variant) and (p := _base_problem(v, self._variants))),
+                    None,
+                )
+                if problem is None:
+                    continue
+                names = {(type(i), i.name) for i in items}
+                self._variants = {k: v for k, v in self._variants.items() if (Variant, k) not in names}
+                self._house_rules = {k: h for k, h in self._house_rules.items() if (HouseRule, k) not in names}
+                remaining.remove(entry)
+                self._fail(PluginFailure(origin, problem), depth=1)
+                changed = True
+
+    def _fail(self, failure: PluginFailure, *, depth: int = 0) -> None:
+        """Record a broken plugin and warn once, so that it is not silently missing.
+
+        ``depth`` counts the frames between `_load` and here, so that the
+        warning points at the code that made the first lookup.
+        """
         self.failures.append(failure)
         warnings.warn(
-            f"canasta plugin {failure.origin} was not loaded: {failure.message}", PluginLoadWarning, stacklevel=4
+            f"canasta plugin {failure.origin} was not loaded: {failure.message}",
+            PluginLoadWarning,
+            stacklevel=5 + depth,  # _fail <- _load <- _ensure_loaded <- the lookup <- its caller
         )
 
     # --- lookup ----------------------------------------------------------------------
@@ -403,6 +483,24 @@ class Registry:
         return stack
 
 
+def _base_problem(variant: Variant, variants: Mapping[str, Variant]) -> str | None:
+    """Why a variant's base chain is broken (an unknown base, a cycle), or None if it reaches a root."""
+    where = f"variant {variant.name!r} from {variant.origin or '?'}"
+    chain = [variant.name]
+    current = variant.base
+    while current is not None:
+        if current in chain:
+            return f"{where}: its base chain has a cycle: {' -> '.join([*chain, current])}"
+        base = variants.get(current)
+        if base is None:
+            via = f" (the base of {chain[-1]!r})" if len(chain) > 1 else ""
+            known = ", ".join(sorted(n for n in variants if n not in chain)) or "none"
+            return f"{where}: its base {current!r}{via} is not a registered variant; known: {known}"
+        chain.append(current)
+        current = base.base
+    return None
+
+
 def _fits(rule: HouseRule, chain_names: frozenset[str]) -> bool:
     if rule.excludes & chain_names:
         return False
@@ -422,14 +520,19 @@ def _stack_name(stack: Sequence[tuple[str, object]], plugin: object, owner: str)
 
 
 _DEFAULT: Registry | None = None
+_DEFAULT_LOCK = threading.Lock()
 
 
 def default_registry() -> Registry:
-    """The process-wide registry used when no other is given."""
+    """The process-wide registry used when no other is given (created once, even from several threads)."""
     global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Registry()
-    return _DEFAULT
+    registry = _DEFAULT
+    if registry is None:
+        with _DEFAULT_LOCK:
+            if _DEFAULT is None:
+                _DEFAULT = Registry()
+            registry = _DEFAULT
+    return registry
 
 
 def register_plugin(plugin: object, *, origin: str | None = None) -> None:

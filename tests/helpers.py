@@ -29,7 +29,6 @@ from canasta import (
     RuleCode,
     TakePile,
 )
-from canasta.transitions import begin_turn
 
 
 @cache
@@ -253,18 +252,22 @@ def short_stock(stock: list[str], *, dump: int = 3, **kwargs: Any) -> HandState:
     Every other unplaced card goes to seat ``dump``'s hand (red threes to its
     laid-out threes), so that all 108 cards stay accounted for.
     """
-    phase = kwargs.get("phase", "draw")
-    kwargs["phase"] = "meld"  # build without starting the turn, then start it below
-    state = position(stock_top=stock, **kwargs)
-    keep = len(stock)
-    extra, state.stock = state.stock[: len(state.stock) - keep], state.stock[len(state.stock) - keep :]
-    for card in extra:
-        if state.kinds[card] == int(Kind.RED_THREE):
-            state.threes[dump].append(card)
+    from collections import Counter
+
+    # The dump seat gets its cards before the position is built: build_position refuses an empty hand.
+    used = Counter(stock)
+    for key in ("hands", "threes"):
+        for cards in kwargs.get(key) or ():
+            used.update(cards)
+    used.update(kwargs.get("pile") or ())
+    for side in kwargs.get("melds") or ():
+        for meld in side:
+            used.update(meld)
+    hands = [list(h) for h in kwargs.pop("hands")]
+    threes = [list(t) for t in (kwargs.pop("threes", None) or [[] for _ in hands])]
+    for card in canasta.Deck(classic_rules().deck).cards:
+        if used[card.code]:
+            used[card.code] -= 1
         else:
-            state._to_hand(dump, card)
-    if phase == "draw":
-        state.drew_from_stock = False
-        begin_turn(state)
-    state._legal = None
-    return state
+            (threes if card.kind is Kind.RED_THREE else hands)[dump].append(card.code)
+    return canasta.build_position(classic_rules(), hands=hands, threes=threes, stock=list(stock), **kwargs)

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import accepted, position, refused
 
-from canasta import AnswerGoOut, AskGoOut, Discard, DrawStock, HandEnd, Kind, Meld, Phase, RuleCode, TakePile
+from canasta import (
+    AnswerGoOut,
+    AskGoOut,
+    Discard,
+    DrawStock,
+    HandEnd,
+    InvalidPositionError,
+    Kind,
+    Meld,
+    Phase,
+    RuleCode,
+    TakePile,
+)
 
 Q, J, N9 = Kind.QUEEN, Kind.JACK, Kind.NINE
 CANASTA = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
@@ -17,9 +30,10 @@ def at(hand: list[str], side0: list[list[str]], phase: str = "meld", **kw: objec
 
 
 def test_going_out_needs_a_canasta() -> None:
-    state = at(["9C"], [["QH", "QS", "QD"]])
-    refused(state, Discard(N9), RuleCode.GOING_OUT_NOT_ALLOWED)
-    assert state.legal_actions() == [] or all(not isinstance(a, Discard) for a in state.legal_actions())
+    # One card left and no canasta: discarding it would go out, and nothing else is possible, so play
+    # never reaches this turn (the oracle keeps a card back) and build_position refuses it as a dead end.
+    with pytest.raises(InvalidPositionError, match="seat 0 has no legal action in the meld phase"):
+        at(["9C"], [["QH", "QS", "QD"]])
     ok = at(["9C"], [CANASTA])
     accepted(ok, Discard(N9))
     assert ok.end is HandEnd.WENT_OUT and ok.went_out == 0 and not ok.concealed

@@ -284,19 +284,42 @@ def test_a_misspelled_discovery_hook_is_refused(fake_dist: FakeDist) -> None:
     )
 
 
-def test_an_unknown_base_names_the_variant_that_needs_it() -> None:
+def test_an_unknown_base_is_refused_at_registration() -> None:
     registry = Registry(autoload=False)
-    registry.add_variant(Variant("child", "x", plugins=(), base="nowhere", origin="here"))
-    with pytest.raises(UnknownNameError, match=r"unknown variant 'nowhere'.*base of variant 'child' from here"):
-        canasta.load_rules("child", registry=registry)
+    with pytest.raises(PluginError) as raised:
+        registry.add_variant(Variant("child", "x", plugins=(), base="nowhere", origin="here"))
+    assert str(raised.value) == "variant 'child' from here: its base 'nowhere' is not a registered variant; known: none"
+    assert registry.variants() == []
 
 
-def test_a_base_cycle_is_refused() -> None:
+def test_a_base_named_later_in_the_same_plugin_is_found() -> None:
     registry = Registry(autoload=False)
-    registry.add_variant(Variant("a", "x", plugins=(), base="b"))
-    registry.add_variant(Variant("b", "x", plugins=(), base="a"))
+    registry.register_plugin(
+        discovery(Variant("child", "x", plugins=(TARGET,), base="parent"), Variant("parent", "x", plugins=()))
+    )
+    assert [v.name for v in registry.variant_chain("child")] == ["parent", "child"]
+
+
+def test_a_base_cycle_is_refused_at_registration() -> None:
+    registry = Registry(autoload=False)
+    plugin = discovery(Variant("a", "x", plugins=(), base="b"), Variant("b", "x", plugins=(), base="a"), name="loop")
+    with pytest.raises(PluginError) as raised:
+        registry.register_plugin(plugin)
+    assert str(raised.value) == "variant 'a' from loop (registered in code): its base chain has a cycle: a -> b -> a"
+    with pytest.raises(PluginError, match="variant 'self' from me: its base chain has a cycle: self -> self"):
+        registry.add_variant(Variant("self", "x", plugins=(), base="self", origin="me"))
+    assert registry.variants() == []
+
+
+def test_a_chain_broken_behind_the_registrys_back_still_fails_when_a_game_starts() -> None:
+    # Registration refuses both; variant_chain keeps its own checks for a table edited directly.
+    registry = Registry(autoload=False)
+    registry._variants = {"a": Variant("a", "x", plugins=(), base="b"), "b": Variant("b", "x", plugins=(), base="a")}
     with pytest.raises(PluginError, match="variant 'a' has a cycle in its base chain"):
         registry.variant_chain("a")
+    registry._variants = {"child": Variant("child", "x", plugins=(), base="nowhere", origin="here")}
+    with pytest.raises(UnknownNameError, match=r"unknown variant 'nowhere'.*base of variant 'child' from here"):
+        canasta.load_rules("child", registry=registry)
 
 
 def test_house_rule_stacking_errors() -> None:
