@@ -270,10 +270,13 @@ def _opening_completes(
     groups: list[int] = []
     group_values: list[int] = []
     min_naturals = meld_rules.min_naturals
-    for rank in NATURAL_INTS:
-        if rank in melds or hand[rank] >= min_naturals:
-            groups.append(rank)
-            group_values.append(values[rank] * hand[rank])
+    naturals = [(values[r] * hand[r], r) for r in NATURAL_INTS if r in melds or hand[r] >= min_naturals]
+    # The richest groups first: the minimum is reached in fewer steps (the order
+    # does not change the answer, melds commute until the opening is complete).
+    naturals.sort(reverse=True)
+    for value, rank in naturals:
+        groups.append(rank)
+        group_values.append(value)
     if meld_rules.wild_melds:
         groups.append(JOKER)
         group_values.append(0)
@@ -299,48 +302,37 @@ def _search(
     index: int,
     witness: dict[int, tuple[int, int, int]] | None,
 ) -> bool:
-    if index == len(groups) or provisional + remaining < turn.minimum:
-        return False
+    minimum = turn.minimum
     rules = turn.rules
-    values = rules.card_values
-    rank = groups[index]
-    naturals = 0 if rank == JOKER else hand[rank]
-    # Cards of this group that a later group cannot use leave the upper bound.
-    later = remaining - group_values[index]
-    existing = melds.get(rank)
-    n0, t0, j0 = existing if existing is not None else (0, 0, 0)
+    clean_need = rules.initial_meld.clean_meld_naturals
     size = sum(hand)
-    options = _additions(rules.melds, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER])
-    for n, t, j in options:
-        added = n + t + j
-        if rank == BLACK_THREE and size - added > 1:
-            continue  # SPEC §1: black threes meld only as the last meld of going out
-        value = values[rank] * n + values[TWO] * t + values[JOKER] * j
-        count = provisional + value
-        hand[rank] -= n
-        hand[TWO] -= t
-        hand[JOKER] -= j
-        melds[rank] = (n0 + n, t0 + t, j0 + j)
-        try:
-            if opening_reached(rules, count, turn.minimum, melds, turn.top_rank):
-                after = hand if turn.pending is None else [a + b for a, b in zip(hand, turn.pending, strict=True)]
-                if _opened_completes(turn, after, melds, size - added + (sum(turn.pending) if turn.pending else 0)):
-                    if witness is not None:
-                        witness.update(melds)
-                    return True
-            elif size - added and _search(
-                turn,
-                hand,
-                melds,
-                count,
-                later - values[TWO] * t - values[JOKER] * j,
-                groups,
-                group_values,
-                index + 1,
-                witness,
-            ):
-                return True
-        finally:
+    last = len(groups)
+    while index < last and provisional + remaining >= minimum:
+        rank = groups[index]
+        # Cards of this group that a later group cannot use leave the upper bound.
+        later = remaining - group_values[index]
+        existing = melds.get(rank)
+        n0, t0, j0 = existing if existing is not None else (0, 0, 0)
+        naturals = 0 if rank == JOKER else hand[rank]
+        for n, t, j, added, value, wild_value in _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]):
+            if rank == BLACK_THREE and size - added > 1:
+                continue  # SPEC §1: black threes meld only as the last meld of going out
+            count = provisional + value
+            hand[rank] -= n
+            hand[TWO] -= t
+            hand[JOKER] -= j
+            melds[rank] = (n0 + n, t0 + t, j0 + j)
+            if count >= minimum and (not clean_need or has_clean_meld(rules.melds, clean_need, melds, turn.top_rank)):
+                # The opening is complete: the pending pile comes in, the rest is free play.
+                pending = turn.pending
+                after = hand if pending is None else [a + b for a, b in zip(hand, pending, strict=True)]
+                done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
+            else:
+                done = bool(size - added) and _search(
+                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness
+                )
+            if done and witness is not None:
+                witness.update(melds)
             hand[rank] += n
             hand[TWO] += t
             hand[JOKER] += j
@@ -348,34 +340,51 @@ def _search(
                 del melds[rank]
             else:
                 melds[rank] = existing
-    return _search(turn, hand, melds, provisional, later, groups, group_values, index + 1, witness)
+            if done:
+                return True
+        # Nothing (more) on this group: go on with the next one.
+        remaining = later
+        index += 1
+    return False
 
 
-_ADDITIONS: dict[tuple[int, int, int, int, int, int, int, int], tuple[tuple[int, int, int], ...]] = {}
+_ADDITIONS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]] = {}
 
 
 def _additions(
-    meld_rules: MeldRules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int
-) -> tuple[tuple[int, int, int], ...]:
-    """Valid additions ``(naturals, twos, jokers)`` to a group, largest first (cached per meld rules)."""
-    key = (id(meld_rules), rank, n0, t0, j0, have, twos, jokers)
+    rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int
+) -> tuple[tuple[int, int, int, int, int, int], ...]:
+    """Valid additions to a group, smallest first, with their sizes and counts (cached per rules).
+
+    Each is ``(naturals, twos, jokers, cards, count, count of its wild cards)``;
+    small melds first keep cards for the discard that ends the turn.
+    """
+    key = (id(rules), rank, n0, t0, j0, have, twos, jokers)
     found = _ADDITIONS.get(key)
     if found is None:
-        is_valid = meld_rules.is_valid
+        is_valid = rules.melds.is_valid
+        values = rules.card_values
         options = [
-            (n, t, j)
+            (
+                n,
+                t,
+                j,
+                n + t + j,
+                values[rank] * n + values[TWO] * t + values[JOKER] * j,
+                values[TWO] * t + values[JOKER] * j,
+            )
             for n in range(have + 1)
             for t in range(twos + 1)
             for j in range(jokers + 1)
             if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
         ]
-        options.sort(key=lambda o: -(o[0] + o[1] + o[2]))
+        options.sort(key=lambda o: o[3])
         found = tuple(options)
         if len(_ADDITIONS) > 200_000:
             _ADDITIONS.clear()  # bound the memory of long runs with many rule sets
         _ADDITIONS[key] = found
-        _KEEP_ALIVE[id(meld_rules)] = meld_rules  # the id stays unique while cached
+        _KEEP_ALIVE[id(rules)] = rules  # the id stays unique while cached
     return found
 
 
-_KEEP_ALIVE: dict[int, MeldRules] = {}
+_KEEP_ALIVE: dict[int, Rules] = {}
