@@ -117,7 +117,10 @@ def has_clean_meld(meld_rules: MeldRules, clean_need: int, melds: MeldCounts, to
     """
     if not clean_need:
         return True
-    return any(rank >= 4 and not (t or j) and n - (rank == top_rank) >= clean_need for rank, (n, t, j) in melds.items())
+    for rank, (n, t, j) in melds.items():  # noqa: SIM110 - a plain loop: this runs in the search's inner loop
+        if rank >= 4 and not (t or j) and n - (rank == top_rank) >= clean_need:
+            return True
+    return False
 
 
 def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:

@@ -164,3 +164,16 @@ def test_stock_exhaustion_ends_the_hand_without_forced_takes() -> None:
     assert state.end is HandEnd.STOCK_EXHAUSTED
     classic = with_stock(CLASSIC, [], dump=3, hands=hands, melds=melds, pile=["9H", "QD"])
     assert not classic.is_over
+
+
+def test_no_concealed_exemption() -> None:
+    # SPEC §6 ⟨A⟩: seven 6s and seven 5s are two natural canastas, enough to go
+    # out, but they count 70, below 125, and there is no concealed exemption.
+    sixes = ["6H", "6S", "6D", "6C", "6H", "6S", "6D"]
+    fives = ["5H", "5S", "5D", "5C", "5H", "5S", "5D"]
+    others = [["4C", "4D"], ["7C", "7D"], ["8C", "8D"]]
+    state = pos(hands=[[*sixes, *fives, "9C"], *others], melds=[[], []], phase="meld")
+    assert RULES.initial_meld.concealed_exemption is False
+    refused(state, Meld(Kind.SIX, 7, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    classic = pos(CLASSIC, hands=[[*sixes, *fives, "9C"], *others], melds=[[], []], phase="meld", scores=[3000, 0])
+    accepted(classic, Meld(Kind.SIX, 7, 0, 0))  # classic: the concealed exemption still applies

@@ -76,9 +76,13 @@ def canasta_meld_minimums() -> MeldMinimums:
 
 @canasta.hookimpl(wrapper=True)
 def canasta_initial_meld() -> Generator[None, InitialMeldRules, InitialMeldRules]:
-    """The top card does not count; the opening must include a clean meld of 3+ naturals from the hand."""
+    """The top card does not count; the opening must include a clean meld of 3+ naturals from the hand.
+
+    SPEC §6 ⟨A⟩: there is no concealed exemption; a side going out in the turn
+    of its first meld meets the minimum and the clean-meld requirement.
+    """
     initial: InitialMeldRules = yield
-    return attrs.evolve(initial, top_card_counts=False, clean_meld_naturals=3)
+    return attrs.evolve(initial, top_card_counts=False, clean_meld_naturals=3, concealed_exemption=False)
 
 
 @canasta.hookimpl(wrapper=True)
