@@ -233,25 +233,45 @@ def _plan(
     if may_discard[JOKER]:
         starts.append((twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
-    canasta_size = meld_rules.canasta_size
-    is_valid = meld_rules.is_valid
     options: list[list[_Option]] = []
-    for rank, hand_naturals, n0, t0, j0 in groups:
-        group_options: list[_Option] = []
-        for dd in (0, 1) if rank != JOKER and may_discard[rank] else (0,):
-            naturals = n0 + hand_naturals - dd
-            changed = hand_naturals - dd > 0
-            for dt in range(twos + 1):
-                for dj in range(jokers + 1):
-                    size = naturals + t0 + dt + j0 + dj
-                    if size == 0:
-                        group_options.append((dt, dj, dd, 0))
-                    elif not (changed or dt or dj) or is_valid(rank, naturals, t0 + dt, j0 + dj):
-                        group_options.append((dt, dj, dd, 1 if size >= canasta_size else 0))
+    cache = _GROUP_OPTIONS.setdefault(id(meld_rules), ({}, meld_rules))[0]
+    for group in groups:
+        rank = group[0]
+        discard = rank != JOKER and may_discard[rank]
+        key = (*group, twos, jokers, discard)
+        group_options = cache.get(key)
+        if group_options is None:
+            if len(cache) > 100_000:
+                cache.clear()  # bound the memory of long runs
+            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard)
         if not group_options:
             return None
         options.append(group_options)
     return groups, options, starts
+
+
+#: Each group's options depend only on the group, the wild cards held and
+#: whether one of its naturals may be the discard: cached per meld rules (kept
+#: alive beside the cache so that the id stays unique).
+_GROUP_OPTIONS: dict[int, tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules]] = {}
+
+
+def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+    rank, hand_naturals, n0, t0, j0 = group
+    canasta_size = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+    group_options: list[_Option] = []
+    for dd in (0, 1) if discard else (0,):
+        naturals = n0 + hand_naturals - dd
+        changed = hand_naturals - dd > 0
+        for dt in range(twos + 1):
+            for dj in range(jokers + 1):
+                size = naturals + t0 + dt + j0 + dj
+                if size == 0:
+                    group_options.append((dt, dj, dd, 0))
+                elif not (changed or dt or dj) or is_valid(rank, naturals, t0 + dt, j0 + dj):
+                    group_options.append((dt, dj, dd, 1 if size >= canasta_size else 0))
+    return group_options
 
 
 def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[_Group]:
