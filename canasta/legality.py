@@ -615,11 +615,13 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # no discard while the opening is below its minimum.
         discards = _DISCARD_PAIRS[first_round]
         actions.extend([a for k, a in discards if counts[k]])
+    # Asking is legal when the turn stays completable whatever the partner
+    # answers: after "no" (checked here), and so after "yes" too, which binds
+    # only where going out is possible and otherwise leaves the turn as after "no".
     if _may_ask(t) and (
         not filtered
         or (simple and size >= 2)  # "no" leaves a discard: the turn can be completed
         or _answer_completes(t, seat, Phase.MELD, False)
-        or _answer_completes(t, seat, Phase.MELD, True)
     ):
         actions.append(_ASK)
     return actions
@@ -670,7 +672,6 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         if _may_ask(t) and (
             not filtered
             or _answer_completes(t, seat, Phase.DRAW, False)
-            or _answer_completes(t, seat, Phase.DRAW, True)
         ):
             actions.append(_ASK)
         return actions

@@ -144,7 +144,12 @@ class _Search:
             )
         # Actions that end the turn are tried first: the answer is the same, found sooner.
         actions = sorted(state.allowed_actions(), key=lambda a: isinstance(a, Meld))
-        result = any(self.completes_after(state, a) for a in actions)
+        if state.phase is Phase.ANSWER:
+            # The answer is the partner's, not the asker's: asking keeps the turn
+            # completable only if it stays completable whatever the partner says.
+            result = all(self.completes_after(state, a) for a in actions)
+        else:
+            result = any(self.completes_after(state, a) for a in actions)
         self.memo[key] = result
         return result
 
@@ -153,10 +158,11 @@ def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NO
     """The legal actions of SPEC.md §0, by brute force.
 
     Each action of ``state.allowed_actions()`` is kept iff it is a stock draw,
-    or, applied to a copy, some sequence of further allowed actions (the
-    partner's answer included) reaches the end of the turn: the hand is over,
-    or the turn counter moved on. A stock draw met inside that search also
-    completes the turn.
+    or, applied to a copy, some sequence of further allowed actions reaches the
+    end of the turn: the hand is over, or the turn counter moved on. The
+    partner's answer to "may I go out?" is not the asker's choice, so after
+    asking the turn must be completable after *every* answer. A stock draw met
+    inside that search also completes the turn.
 
     What it proves: compared with ``state.legal_actions()`` (see
     `check_exact_legality`), that the engine's completion oracle agrees with an
