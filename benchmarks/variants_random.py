@@ -29,20 +29,21 @@ from collections import Counter
 import canasta
 from canasta.testing import check_all, check_conservation, random_play
 
-COMBOS: list[tuple[str, tuple[str, ...]]] = [
-    ("classic", ()),
-    ("classic", ("black-three-freezes",)),
-    ("classic", ("wilds-at-most-naturals",)),
-    ("classic", ("last-red-three-may-meld",)),
-    ("two-player", ()),
-    ("three-player", ()),
-    ("six-player", ()),
-    ("cuban", ()),
-    ("modern-american", ()),
-    ("classic", ("black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld")),
-    ("three-player", ("cutthroat",)),
-    ("modern-american", ("american-talon",)),
-]
+
+def _combos() -> list[tuple[str, tuple[str, ...]]]:
+    """Every built-in variant alone and with each house rule that fits it, then classic's stack."""
+    registry = canasta.default_registry()
+    combos: list[tuple[str, tuple[str, ...]]] = []
+    for variant in BUILT_IN:
+        combos.append((variant, ()))
+        combos.extend(
+            (variant, (rule,)) for rule in sorted(h.name for h in registry.house_rules()) if registry.fits(rule, variant)
+        )
+    combos.append(("classic", ("black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld")))
+    return combos
+
+
+BUILT_IN = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american")
 
 
 def play_hand(rules: canasta.Rules, seed: int, every: int) -> tuple[str, int]:
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=None, help="play only this variant")
     args = parser.parse_args(argv)
     failures = 0
-    for variant, house_rules in COMBOS:
+    for variant, house_rules in _combos():
         if args.only and variant != args.only:
             continue
         rules = canasta.load_rules(variant, house_rules)
