@@ -36,9 +36,8 @@ def _combos() -> list[tuple[str, tuple[str, ...]]]:
     combos: list[tuple[str, tuple[str, ...]]] = []
     for variant in BUILT_IN:
         combos.append((variant, ()))
-        combos.extend(
-            (variant, (rule,)) for rule in sorted(h.name for h in registry.house_rules()) if registry.fits(rule, variant)
-        )
+        rules = sorted(h.name for h in registry.house_rules())
+        combos.extend((variant, (rule,)) for rule in rules if registry.fits(rule, variant))
     combos.append(("classic", ("black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld")))
     return combos
 
