@@ -10,21 +10,17 @@ Installed plugins are fake distributions on ``sys.path``, as in
 from __future__ import annotations
 
 import io
-import sys
-import textwrap
 import types
-from collections.abc import Callable, Generator, Iterator
-from pathlib import Path
+from collections.abc import Generator
 
 import attrs
 import pytest
+from fake_plugins import FakeDist, module
 
 import canasta
 from canasta import GoingOutRules, HouseRule, PluginError, Registry, RulesError, Variant
 from canasta.cli import main
 from canasta.registry import PluginFailure, PluginLoadWarning
-
-FakeDist = Callable[[str, dict[str, str], dict[str, str]], None]
 
 DISCOVERY = """
 import canasta
@@ -39,32 +35,6 @@ class rules:
 def canasta_variants():
     return [canasta.Variant("{name}", "x", plugins=(rules,), base="{base}")]
 """
-
-
-@pytest.fixture
-def fake_dist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDist]:
-    """Write a fake installed distribution: ``fake_dist(name, {ep: module}, {module: source})``."""
-    monkeypatch.syspath_prepend(str(tmp_path))
-    before = set(sys.modules)
-
-    def make(name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
-        info = tmp_path / f"{name.replace('-', '_')}-1.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-        lines = "".join(f"{ep} = {target}\n" for ep, target in entry_points.items())
-        (info / "entry_points.txt").write_text(f"[canasta]\n{lines}")
-        for module, source in modules.items():
-            (tmp_path / f"{module}.py").write_text(textwrap.dedent(source))
-
-    yield make
-    for module in set(sys.modules) - before:
-        del sys.modules[module]
-
-
-def module(name: str, **hooks: object) -> types.ModuleType:
-    plugin = types.ModuleType(name)
-    plugin.__dict__.update(hooks)
-    return plugin
 
 
 def with_variant(*plugins: object, house_rules: tuple[HouseRule, ...] = ()) -> Registry:

@@ -7,19 +7,14 @@ Fake installed distributions are written to a temporary folder put on ``sys.path
 
 from __future__ import annotations
 
-import sys
-import textwrap
 import types
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from fake_plugins import FakeDist, module
 
 import canasta
 from canasta import HouseRule, PluginError, Registry, UnknownNameError, Variant
 from canasta.registry import AUTOLOAD_ENV, PluginFailure, PluginLoadWarning
-
-FakeDist = Callable[..., None]
 
 GOOD_PLUGIN = '''
 import attrs
@@ -37,32 +32,6 @@ class rules:
 def canasta_variants():
     return [canasta.Variant("{name}", "Two canastas to go out.", plugins=(rules,), base="classic", source="test")]
 '''
-
-
-@pytest.fixture
-def fake_dist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDist]:
-    """Write a fake installed distribution: ``fake_dist(name, {ep: module}, {module: source})``."""
-    monkeypatch.syspath_prepend(str(tmp_path))
-    before = set(sys.modules)
-
-    def make(name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
-        info = tmp_path / f"{name.replace('-', '_')}-1.0.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
-        lines = "".join(f"{ep} = {target}\n" for ep, target in entry_points.items())
-        (info / "entry_points.txt").write_text(f"[canasta]\n{lines}")
-        for module, source in modules.items():
-            (tmp_path / f"{module}.py").write_text(textwrap.dedent(source))
-
-    yield make
-    for module in set(sys.modules) - before:  # the next test writes fresh modules with the same names
-        del sys.modules[module]
-
-
-def module(name: str, **attrs: object) -> types.ModuleType:
-    plugin = types.ModuleType(name)
-    plugin.__dict__.update(attrs)
-    return plugin
 
 
 def discovery(*variants: Variant, house_rules: tuple[HouseRule, ...] = (), name: str = "my_plugin") -> types.ModuleType:
