@@ -7,7 +7,8 @@ Used by the unit tests, the hypothesis tests and `benchmarks/random_invariants.p
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -37,6 +38,19 @@ def classic_rules() -> canasta.Rules:
     return canasta.load_rules("classic")
 
 
+def placed(stock: Sequence[str], kwargs: Mapping[str, Any]) -> Counter[str]:
+    """The card codes a position places: ``stock`` and the hands, threes, set-aside cards, pile and melds."""
+    used: Counter[str] = Counter(stock)
+    for key in ("hands", "threes", "set_aside"):
+        for cards in kwargs.get(key) or ():
+            used.update(cards)
+    used.update(kwargs.get("pile") or ())
+    for side in kwargs.get("melds") or ():
+        for meld in side:
+            used.update(meld)
+    return used
+
+
 def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
     """`canasta.build_position` with the classic rules.
 
@@ -44,16 +58,7 @@ def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
     elsewhere follows it in deck order.
     """
     if stock_top is not None:
-        from collections import Counter
-
-        used = Counter(stock_top)
-        for key in ("hands", "threes"):
-            for cards in kwargs.get(key) or ():
-                used.update(cards)
-        used.update(kwargs.get("pile") or ())
-        for side in kwargs.get("melds") or ():
-            for meld in side:
-                used.update(meld)
+        used = placed(stock_top, kwargs)
         rest = []
         for card in canasta.Deck(classic_rules().deck).cards:
             if used[card.code]:
@@ -252,17 +257,8 @@ def short_stock(stock: list[str], *, dump: int = 3, **kwargs: Any) -> HandState:
     Every other unplaced card goes to seat ``dump``'s hand (red threes to its
     laid-out threes), so that all 108 cards stay accounted for.
     """
-    from collections import Counter
-
     # The dump seat gets its cards before the position is built: build_position refuses an empty hand.
-    used = Counter(stock)
-    for key in ("hands", "threes"):
-        for cards in kwargs.get(key) or ():
-            used.update(cards)
-    used.update(kwargs.get("pile") or ())
-    for side in kwargs.get("melds") or ():
-        for meld in side:
-            used.update(meld)
+    used = placed(stock, kwargs)
     hands = [list(h) for h in kwargs.pop("hands")]
     threes = [list(t) for t in (kwargs.pop("threes", None) or [[] for _ in hands])]
     for card in canasta.Deck(classic_rules().deck).cards:

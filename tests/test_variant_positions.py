@@ -7,9 +7,10 @@ laid-out threes), so every card of the deck stays accounted for.
 
 from __future__ import annotations
 
-from collections import Counter
 from functools import cache
 from typing import Any
+
+from helpers import placed
 
 import canasta
 from canasta import HandState, Kind, Rules
@@ -33,14 +34,7 @@ def hand_codes(state: HandState, seat: int) -> list[str]:
 
 def with_stock(rules: Rules, stock: list[str], *, dump: int, phase: str = "draw", **kwargs: Any) -> HandState:
     """A position whose stock is exactly ``stock`` (top first); the other unplaced cards go to seat ``dump``."""
-    used: Counter[str] = Counter(stock)
-    for key in ("hands", "threes", "set_aside"):
-        for cards in kwargs.get(key) or ():
-            used.update(cards)
-    used.update(kwargs.get("pile") or ())
-    for side in kwargs.get("melds") or ():
-        for meld in side:
-            used.update(meld)
+    used = placed(stock, kwargs)
     bonus = {Kind.RED_THREE, Kind.BLACK_THREE} if rules.threes.black_threes_are_bonus else {Kind.RED_THREE}
     rest: list[str] = []
     rest_threes: list[str] = []
