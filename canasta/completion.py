@@ -32,11 +32,11 @@ How a turn can be completed, by the rules it depends on:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out
-from canasta.rules import MeldRules, Rules
+from canasta.rules import Rules
 
 __all__ = [
     "Turn",
@@ -44,6 +44,7 @@ __all__ = [
     "has_clean_meld",
     "meld_may_complete",
     "opening_reached",
+    "valid_additions",
 ]
 
 
@@ -102,11 +103,10 @@ class Turn:
         self.pending = None if pending is None else tuple(pending)
 
 
-def has_clean_meld(meld_rules: MeldRules, clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
+def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
     """SPEC §6 ⟨A⟩: a meld of at least ``clean_need`` hand naturals and no wild card is on the table.
 
     Args:
-        meld_rules: The meld rules (unused today; kept so the test reads the rules it depends on).
         clean_need: Hand naturals the clean meld needs (0: no clean meld is required).
         melds: The side's melds.
         top_rank: Rank of the pile's top card taken this turn (-1: none), which
@@ -138,7 +138,7 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
     """
     if count < minimum:
         return False
-    return has_clean_meld(rules.melds, rules.initial_meld.clean_meld_naturals, melds, top_rank)
+    return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
 
 
 def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
@@ -257,7 +257,7 @@ def _opening_completes(
     meld_rules = rules.melds
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
-    if clean_need and not has_clean_meld(meld_rules, clean_need, melds, turn.top_rank):
+    if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
         # SPEC §6 ⟨A⟩: some rank must still be able to hold the clean meld of hand naturals.
         for rank in NATURAL_INTS:
             existing = melds.get(rank)
@@ -325,7 +325,7 @@ def _search(
             hand[TWO] -= t
             hand[JOKER] -= j
             melds[rank] = (n0 + n, t0 + t, j0 + j)
-            if count >= minimum and (not clean_need or has_clean_meld(rules.melds, clean_need, melds, turn.top_rank)):
+            if count >= minimum and (not clean_need or has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
                 after = hand if pending is None else [a + b for a, b in zip(hand, pending, strict=True)]
@@ -351,6 +351,40 @@ def _search(
     return False
 
 
+def valid_additions(
+    is_valid: Callable[[int, int, int, int], bool],
+    rank: int,
+    n0: int,
+    t0: int,
+    j0: int,
+    have: int,
+    twos: int,
+    jokers: int,
+) -> list[tuple[int, int, int]]:
+    """Every addition of at least one card to a group that leaves a valid meld.
+
+    Args:
+        is_valid: The meld rules' `canasta.MeldRules.is_valid`.
+        rank: The group's kind.
+        n0: Naturals already in the meld (0 for a new meld).
+        t0: 2s already in it.
+        j0: Jokers already in it.
+        have: Naturals of the rank available.
+        twos: 2s available.
+        jokers: Jokers available.
+
+    Returns:
+        ``(naturals, twos, jokers)`` additions, in lexicographic order.
+    """
+    return [
+        (n, t, j)
+        for n in range(have + 1)
+        for t in range(twos + 1)
+        for j in range(jokers + 1)
+        if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
+    ]
+
+
 _ADDITIONS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]] = {}
 
 
@@ -365,7 +399,6 @@ def _additions(
     key = (id(rules), rank, n0, t0, j0, have, twos, jokers)
     found = _ADDITIONS.get(key)
     if found is None:
-        is_valid = rules.melds.is_valid
         values = rules.card_values
         options = [
             (
@@ -376,10 +409,7 @@ def _additions(
                 values[rank] * n + values[TWO] * t + values[JOKER] * j,
                 values[TWO] * t + values[JOKER] * j,
             )
-            for n in range(have + 1)
-            for t in range(twos + 1)
-            for j in range(jokers + 1)
-            if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
+            for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers)
         ]
         options.sort(key=lambda o: o[3])
         found = tuple(options)

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
-from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached
-from canasta.goingout import MeldCounts, OutOptions, going_out_options
+from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
+from canasta.goingout import OutOptions, going_out_options
 from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
@@ -162,13 +162,12 @@ def turn_facts(
     )
 
 
-def goes_out_ok(t: TableState, side: int, melds: MeldCounts | None = None) -> bool:
+def goes_out_ok(t: TableState, side: int) -> bool:
     """SPEC §1 "Going out": permission, the canastas required, and the opening or the concealed exemption.
 
     Args:
         t: The hand (its acting seat is the one going out).
         side: The acting side.
-        melds: The side's melds (default: as on the table).
 
     Returns:
         True if emptying the hand now goes out.
@@ -181,8 +180,7 @@ def goes_out_ok(t: TableState, side: int, melds: MeldCounts | None = None) -> bo
         return False
     if t.opened[side]:
         return True
-    counts = meld_counts(t, side) if melds is None else melds
-    if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), counts, _top_rank(t)):
+    if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), meld_counts(t, side), _top_rank(t)):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
 
@@ -528,13 +526,13 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     twos = counts[TWO]
     jokers = counts[JOKER]
     max_w = meld_rules.max_wilds
-    combos_for = t._combos
+    combos_for, new_tables = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
     # clamped: one small table per wild clamp, indexed by ``rank * 64 + have``.
     new_clamp = (twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
-    new_table = combos_for.get(new_clamp)
+    new_table = new_tables.get(new_clamp)
     if new_table is None:
-        new_table = combos_for[new_clamp] = {}
+        new_table = new_tables[new_clamp] = {}
     for rank in NATURAL_INTS:
         have = counts[rank]
         meld = melds.get(rank)
@@ -636,14 +634,8 @@ def _valid_additions(
     jokers available)``; the result depends on nothing else, so it is cached.
     Shapes are ``(naturals, twos, jokers, cards)``.
     """
-    rank, n0, t0, j0, have, twos, jokers = key
-    shapes = tuple(
-        (n, tw, jk, n + tw + jk)
-        for n in range(have + 1)
-        for tw in range(twos + 1)
-        for jk in range(jokers + 1)
-        if n + tw + jk and is_valid(rank, n0 + n, t0 + tw, j0 + jk)
-    )
+    rank = key[0]
+    shapes = tuple((n, tw, jk, n + tw + jk) for n, tw, jk in valid_additions(is_valid, *key))
     acts = tuple(_meld_action(rank, n, tw, jk) for n, tw, jk, _ in shapes)
     return acts, shapes, max((s[3] for s in shapes), default=0)
 

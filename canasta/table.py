@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 
 __all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"]
 
-#: Valid meld additions by situation, per meld-rules object (kept alive beside
-#: its cache so the id stays unique); filled by `canasta.legality`.
-MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], Any], object]] = {}
+#: Valid meld additions per meld-rules object (kept alive beside its caches so
+#: the id stays unique), filled by `canasta.legality`: by the full situation of
+#: a meld on the table, and, for new melds, by wild clamp then by rank and count.
+MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], Any], dict[tuple[int, int], dict[int, Any]], object]] = {}
 
 
 class Phase(Enum):
@@ -160,7 +161,8 @@ class TableState:
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
-        self._combos = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, rules.melds))[0]
+        cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
+        self._combos = (cached[0], cached[1])
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
