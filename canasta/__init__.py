@@ -20,6 +20,7 @@ from canasta.errors import (
     InvalidPositionError,
     PluginError,
     RuleCode,
+    RuleSection,
     RulesError,
     UnknownNameError,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "RecordError",
     "Registry",
     "RuleCode",
+    "RuleSection",
     "Rules",
     "RulesError",
     "SideScore",

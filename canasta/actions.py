@@ -2,7 +2,7 @@
 
 Actions are lossless: a player says how many 2s and how many jokers go into a
 meld, never "some wild card". There is no take-back action: taking back moves
-is not a rule of Canasta (SPEC §0); `canasta.Game.undo` gives interfaces an
+is not a rule of Canasta (the rule book, "What “legal” means"); `canasta.Game.undo` gives interfaces an
 undo from the game's history. Non-decisions (dealing, laying out red threes,
 replacing them, the upcard, picking up the pile once the minimum is met) happen
 automatically.
@@ -61,16 +61,25 @@ def _kind(value: object) -> Kind:
         raise ValueError(f"no card kind has the number {number} (0 to {len(Kind) - 1})") from None
 
 
+def _flag(value: object, what: str) -> bool:
+    if type(value) is bool:
+        return value
+    if type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy":
+        return bool(value)
+    raise TypeError(f"{what} must be True or False, got {value!r} ({type(value).__name__})")
+
+
 def _yes(value: object) -> bool:
     """Validate an answer: ``True`` or ``False`` (numpy's bool converted), nothing else.
 
     ``AnswerGoOut(0)`` would otherwise slip past the engine's ``is False`` checks.
     """
-    if type(value) is bool:
-        return value
-    if type(value).__name__ in ("bool_", "bool") and type(value).__module__ == "numpy":
-        return bool(value)
-    raise TypeError(f"an answer must be True or False, got {value!r} ({type(value).__name__})")
+    return _flag(value, "an answer")
+
+
+def _second(value: object) -> bool:
+    """Validate the choice of a side's second meld of a rank: ``True`` or ``False``."""
+    return _flag(value, "second")
 
 
 @frozen(cache_hash=True)
@@ -96,20 +105,28 @@ class TakePile:
         naturals: Naturals of the top card's rank shown from hand.
         twos: 2s shown.
         jokers: Jokers shown.
+        second: Onto the side's second meld of that rank (only under
+            ``cutthroat``, where partners who both held a rank keep two melds).
     """
 
     naturals: int = field(default=2, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
+    second: bool = field(default=False, converter=_second, kw_only=True)
     name: ClassVar[str] = "take"
 
+    def __repr__(self) -> str:
+        second = ", second=True" if self.second else ""
+        return f"TakePile(naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
+
     def __str__(self) -> str:
+        onto = " (onto the second meld of that rank)" if self.second else ""
         if not (self.naturals or self.twos or self.jokers):
-            return "take the pile (top card onto a meld)"
+            return "take the pile (top card onto a meld)" + onto
         if self.naturals == 2:
-            return "take the pile with a natural pair"
+            return "take the pile with a natural pair" + onto
         wild = "a 2" if self.twos else "a joker"
-        return f"take the pile with a natural and {wild}"
+        return f"take the pile with a natural and {wild}" + onto
 
 
 _PLURALS = {Kind.SIX: "sixes", Kind.BLACK_THREE: "black threes"}
@@ -125,13 +142,20 @@ class Meld:
         naturals: Natural cards of that rank (black threes for ``BLACK_THREE``).
         twos: 2s.
         jokers: Jokers.
+        second: Onto the side's second meld of that rank (only under
+            ``cutthroat``, where partners who both held a rank keep two melds).
     """
 
     rank: Kind = field(converter=_kind)
     naturals: int = field(default=0, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
+    second: bool = field(default=False, converter=_second, kw_only=True)
     name: ClassVar[str] = "meld"
+
+    def __repr__(self) -> str:
+        second = ", second=True" if self.second else ""
+        return f"Meld(rank={self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
         parts = []
@@ -142,6 +166,8 @@ class Meld:
         if self.jokers:
             parts.append(f"{self.jokers}×joker")
         target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
+        if self.second:
+            target = f"the second meld of {target}"
         return f"meld {' + '.join(parts)} ({target})"
 
 

@@ -2,7 +2,7 @@
 
 A bot is anything with a ``choose(state, seat)`` method (the `Bot` protocol).
 It is handed the live `canasta.HandState` for speed, but a fair bot reads only
-what its seat may see (SPEC.md §7 "Hidden information"): its own hand
+what its seat may see (hidden information, as the rules have it): its own hand
 (``state.counts[seat]``, ``state.hand_cards(seat)``), the table (melds, laid-out
 threes, the discard pile, the stock's size, every hand's size), the scores, and
 ``state.legal_actions()``. It must never read another seat's hand or the order
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
-from canasta.cards import KIND_COUNT, Kind
+from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
 
@@ -188,7 +188,7 @@ class GreedyBot:
         if discards:
             return self._best_discard(state, seat, discards)
         # No discard: an opening still below its minimum, or a hand that must go out
-        # by melding; the engine lists only melds that let the turn be completed (SPEC.md §0).
+        # by melding; the engine lists only melds that let the turn be completed (what "legal" means).
         if melds:
             return best if best is not None else melds[0]
         return actions[0]
@@ -205,7 +205,7 @@ class GreedyBot:
         best_score = 0.0
         for meld in melds:
             wilds = meld.twos + meld.jokers
-            on_table = table.get(int(meld.rank))
+            on_table = table.get(int(meld.rank) + SECOND_MELD if meld.second else int(meld.rank))
             size_before = on_table.size if on_table is not None else 0
             size_after = size_before + meld.naturals + wilds
             score = 10.0 * meld.naturals

@@ -1,6 +1,6 @@
 """Cards, card kinds, card values and deck building.
 
-The rules only ever look at a card's *kind* (SPEC.md vocabulary): the eleven
+The rules only ever look at a card's *kind* (the rule book's vocabulary): the eleven
 natural ranks, the 2, the joker, the red three and the black three. The engine
 therefore keeps per-kind counts for rule checks, and card identities (small
 integers indexing a deck) so that users always see real cards.
@@ -89,6 +89,11 @@ RED_THREE = 2
 BLACK_THREE = 3
 #: The natural ranks as plain ints, 4 (four) to 14 (ace).
 NATURAL_INTS: tuple[int, ...] = tuple(range(4, 15))
+#: Key offset of a side's second meld of one natural rank: under ``cutthroat``
+#: the partners' melds stay apart, so a rank both held is two melds; the second
+#: is kept under ``rank + SECOND_MELD`` in the side's melds (its ``rank`` is the
+#: natural rank). ``key & 15`` is the rank of either key.
+SECOND_MELD = 16
 
 _KIND_SYMBOLS = {
     Kind.JOKER: "*",

@@ -38,6 +38,7 @@ from canasta.terminal import (
     render_variants,
     untrusted_text,
 )
+from canasta.wording import plural
 
 __all__ = ["build_parser", "main"]
 
@@ -205,9 +206,10 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     if game.is_over:
         winner = game.winner()
         verdict = "a tie" if winner is None else f"side of seats {'+'.join(map(str, rules.seats_of(winner)))} wins"
-        console.print(f"[bold]game over after {len(game.results)} hands: {verdict}; scores {game.scores}[/bold]")
+        hands = plural(len(game.results), "hand")
+        console.print(f"[bold]game over after {hands}: {verdict}; scores {game.scores}[/bold]")
     else:
-        why = quit_reason or f"stopped after {len(game.results)} hands"
+        why = quit_reason or f"stopped after {plural(len(game.results), 'hand')}"
         console.print(f"game not finished ({why}); scores {game.scores}")
     if args.record:
         save_record(recorder.record(), args.record)
@@ -304,7 +306,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     header.append(
         printable(
             f" (version {record.variant_version}), seed {record.seed}, "
-            f"seats: {', '.join(record.seats)}, {len(record.actions)} actions"
+            f"seats: {', '.join(record.seats)}, {plural(len(record.actions), 'action')}"
         )
     )
     console.print(header)
@@ -325,7 +327,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                 console.print("stopped")
                 return 0
     final = list(game.scores) if game is not None else list(record.final_scores)
-    console.print(Text(f"replayed {len(record.actions)} actions; final scores {final}", style="bold"))
+    console.print(Text(f"replayed {plural(len(record.actions), 'action')}; final scores {final}", style="bold"))
     return 0
 
 

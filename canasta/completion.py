@@ -26,8 +26,11 @@ How a turn can be completed, by the rules it depends on:
   go out without the minimum.
 - Going out itself is decided by `canasta.goingout` (one dynamic programme).
 - After a binding "yes" (§1 "Going out" ⟨A⟩) only going out completes the turn.
-- After a last-card red three under ``last-red-three-may-meld`` the player may
-  only meld, then end the hand; provisional melds must reach the minimum first.
+- After a last-card red three under ``last-red-three-may-meld`` (§1 ⟨A⟩) the
+  player may only meld, then end the hand keeping a card, or go out by melding
+  every card (with the canastas required); nothing is discardable then
+  (``Turn.discardable`` is all False), and provisional melds must reach the
+  minimum first.
 """
 
 from __future__ import annotations
@@ -155,14 +158,12 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         True if some sequence of melds ends the turn legally.
     """
     size = sum(hand)
-    if turn.final_only:
-        # Rule option last-red-three-may-meld: the hand ends after melding; no
-        # provisional melds may be left below the minimum.
-        return opened or not melds or _opening_completes(turn, hand, melds, provisional)
     if opened:
         return _opened_completes(turn, hand, melds, size)
     if not melds and not turn.bound and size >= 2 and _has_discard(turn.discardable, hand):
         return True  # nothing laid down this turn: a discard ends it
+    if turn.final_only and not melds and not turn.bound and size:
+        return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
     rules = turn.rules
     if (
         turn.exempt
@@ -203,7 +204,7 @@ def meld_may_complete(
         False only if no meld can be followed by a completion.
     """
     if opened:
-        if turn.final_only or not turn.bound:
+        if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
             turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required, witness=witness
@@ -212,7 +213,6 @@ def meld_may_complete(
     if (
         turn.exempt
         and turn.out_allowed
-        and not turn.final_only
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True
@@ -228,8 +228,8 @@ def _has_discard(discardable: Sequence[bool], hand: Sequence[int]) -> bool:
 
 def _opened_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, size: int) -> bool:
     """An opened side: discard keeping a card (not after "yes"), or go out."""
-    if turn.final_only:
-        return True
+    if turn.final_only and not turn.bound and size:
+        return True  # last-red-three-may-meld: end the hand keeping a card
     if not turn.bound and size >= 2 and _has_discard(turn.discardable, hand):
         return True
     if not turn.out_allowed:

@@ -8,8 +8,12 @@ compiled.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from canasta.cards import Kind
+from canasta.errors import RuleCode, RuleSection
 from canasta.markers import hookimpl
+from canasta.rulebook import variant_sections
 from canasta.rules import (
     DEFAULT_CARD_VALUES,
     BlackThreeRules,
@@ -45,7 +49,7 @@ def canasta_upcard() -> Upcard:
 
 @hookimpl(trylast=True)
 def canasta_card_values() -> tuple[int, ...]:
-    """The card values of SPEC.md §1."""
+    """Classic's card values."""
     return DEFAULT_CARD_VALUES
 
 
@@ -107,3 +111,9 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:
 def canasta_partnerships() -> PartnershipRules:
     """The seating holds for the whole hand."""
     return PartnershipRules()
+
+
+@hookimpl(trylast=True)
+def canasta_rule_sections() -> Mapping[RuleCode, RuleSection]:
+    """Classic's rule book, for every code (the base every variant changes)."""
+    return variant_sections("classic")

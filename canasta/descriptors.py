@@ -30,7 +30,7 @@ class Variant:
         base: Name of the variant this one changes; its plugins are stacked
             first. ``None`` for a variant that states every rule.
         version: The rule set's version (recorded in game records).
-        source: Where its rules come from (e.g. ``"SPEC.md §2"``).
+        source: Where its rules come from (e.g. ``"pagat.com, Bicycle"``).
         origin: Where the variant was found (set by the registry).
     """
 

@@ -1,12 +1,16 @@
 """Typed errors with stable codes.
 
-Every refusal carries a `RuleCode` (stable, for programs) and a sentence naming
-the rule (for people). Catch `CanastaError` to catch them all.
+Every refusal carries a `RuleCode` (stable, for programs), a sentence naming
+the rule (for people) and, where the rules are known, the `RuleSection` of the
+rule book that states the rule. Catch `CanastaError` to catch them all.
 """
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
+
+from attrs import field, frozen
 
 __all__ = [
     "CanastaError",
@@ -14,6 +18,7 @@ __all__ = [
     "InvalidPositionError",
     "PluginError",
     "RuleCode",
+    "RuleSection",
     "RulesError",
     "UnknownNameError",
 ]
@@ -45,10 +50,73 @@ class RuleCode(StrEnum):
     GOING_OUT_REFUSED = "going-out-refused"
     MUST_GO_OUT = "must-go-out"
     PERMISSION_NOT_AVAILABLE = "permission-not-available"
-    #: SPEC §0: the rules allow the action, but the turn could not be completed after it.
+    #: The rules allow the action, but the turn could not be completed after it (what "legal" means).
     TURN_CANNOT_COMPLETE = "turn-cannot-complete"
     NOT_AN_ACTION = "not-an-action"
     ILLEGAL = "illegal"
+
+
+_ANCHOR = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
+
+
+def _anchor(instance: object, attribute: object, value: str) -> None:
+    if not isinstance(value, str) or not _ANCHOR.fullmatch(value):
+        raise ValueError(f"RuleSection.id must be a heading anchor such as 'discard-pile', got {value!r}")
+
+
+def _text(instance: object, attribute: object, value: str) -> None:
+    name = getattr(attribute, "name", "value")
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"RuleSection.{name} must be a non-empty string, got {value!r}")
+    if name == "page" and ("#" in value or any(c.isspace() for c in value)):
+        raise ValueError(f"RuleSection.page is a page without its anchor (put the anchor in id), got {value!r}")
+
+
+@frozen
+class RuleSection:
+    """A section of a rule book: where the rule behind a `RuleCode` is written.
+
+    The built-in variants and house rules point into this project's rule book
+    (``docs/rules/``); a third-party variant may point to any page, its own
+    documentation or a public rule text (see the hook ``canasta_rule_sections``).
+
+    Attributes:
+        id: The section's heading anchor, e.g. ``"discard-pile"``.
+        title: The section's heading, e.g. ``"The discard pile"``.
+        page: The page, without the anchor: a path in the docs site
+            (``"rules/classic.md"``) or an absolute URL (``"https://..."``).
+        book: Whose rules these are, as the reader should see it, e.g.
+            ``"rules of classic"`` or ``"house rule black-three-freezes"``.
+    """
+
+    id: str = field(validator=_anchor)
+    title: str = field(validator=_text)
+    page: str = field(validator=_text)
+    book: str = field(validator=_text)
+
+    @property
+    def path(self) -> str:
+        """The page and the anchor, e.g. ``"rules/classic.md#discard-pile"``."""
+        return f"{self.page}#{self.id}"
+
+    @property
+    def url(self) -> str:
+        """Where the section is in the built docs site, relative to the site's root.
+
+        A Markdown page becomes its directory URL, the way the site is built
+        (``"rules/classic.md"`` gives ``"rules/classic/#discard-pile"``;
+        ``"rules/index.md"`` gives ``"rules/#legal"``); an absolute URL is kept.
+        """
+        page = self.page
+        if "://" not in page and page.endswith(".md"):
+            page = page[: -len(".md")]
+            page = page[: -len("index")] if page == "index" or page.endswith("/index") else page + "/"
+        return f"{page}#{self.id}"
+
+    @property
+    def citation(self) -> str:
+        """How a message cites the section, e.g. ``rules of classic, "The frozen pile"``."""
+        return f'{self.book}, "{self.title}"'
 
 
 class CanastaError(Exception):
@@ -58,17 +126,38 @@ class CanastaError(Exception):
 class IllegalActionError(CanastaError):
     """An action broke a rule. The state is unchanged.
 
+    ``str(error)`` is ``"[code] message"``, for example ``[pile-frozen] the pile
+    is frozen for your side: ... (rules of classic, "The frozen pile")``.
+
     Attributes:
         code: The stable rule code.
         action: The refused action.
-        message: A sentence naming the rule.
+        reason: A sentence naming the rule, without the citation.
+        section: The section of the rule book that states the rule, for the
+            game's variant and house rules (``None`` when the rules are not
+            known, e.g. for rules built by hand without sections).
+        message: The reason followed by the citation of the section, in
+            parentheses (the reason alone when there is no section).
     """
 
-    def __init__(self, code: RuleCode, message: str, action: object = None) -> None:
-        super().__init__(f"[{code.value}] {message}")
+    def __init__(
+        self, code: RuleCode, message: str, action: object = None, *, section: RuleSection | None = None
+    ) -> None:
+        """Create the error.
+
+        Args:
+            code: The stable rule code.
+            message: A sentence naming the rule (the citation is added from
+                ``section``).
+            action: The refused action.
+            section: The rule book's section for the rule, if known.
+        """
         self.code = code
-        self.message = message
+        self.reason = message
+        self.section = section
+        self.message = f"{message} ({section.citation})" if section is not None else message
         self.action = action
+        super().__init__(f"[{code.value}] {self.message}")
 
 
 class InvalidPositionError(CanastaError):

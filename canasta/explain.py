@@ -2,17 +2,23 @@
 
 Legality itself is decided by `canasta.legality.legal_actions` (so it is exact
 by construction); this module only explains a refusal, checking the rules in
-the order a player would think of them, and last SPEC §0: an action the rules
-allow is refused when the turn could not be completed after it.
+the order a player would think of them, and last what "legal" means: an action
+the rules allow is refused when the turn could not be completed after it.
+
+The sentences are the reason alone; `canasta.IllegalActionError` adds the
+citation of the rule book's section (``Rules.section``).
 """
 
 from __future__ import annotations
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
-from canasta.cards import Kind
+from canasta.cards import SECOND_MELD, Kind
+from canasta.completion import has_clean_meld
 from canasta.errors import RuleCode
 from canasta.legality import allowed_actions, discardable_kinds
+from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
+from canasta.wording import plural
 
 __all__ = ["explain"]
 
@@ -43,7 +49,7 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     if expected is not None and expected != state.phase.value:
         return RuleCode.WRONG_PHASE, f"{action} is not possible now: the turn is in its {state.phase.value} phase"
     if isinstance(action, DrawStock):
-        return RuleCode.STOCK_EMPTY, "the stock is empty (SPEC §1 stock exhaustion)"
+        return RuleCode.STOCK_EMPTY, "the stock is empty: no card can be drawn"
     if isinstance(action, TakePile):
         return _explain_take(state, action)
     if isinstance(action, Meld):
@@ -54,7 +60,7 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         if action in allowed_actions(state):
             return (
                 RuleCode.TURN_CANNOT_COMPLETE,
-                "whatever your partner answered, you could not complete the turn (SPEC §0)",
+                "whatever your partner answered, you could not complete the turn",
             )
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,
@@ -64,23 +70,19 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         if action.yes:
             return (
                 RuleCode.MUST_GO_OUT,
-                'after "yes" your partner would have to go out this turn, which is impossible from here (SPEC §1)',
+                'after "yes" your partner would have to go out this turn, which is impossible from here',
             )
         return (
             RuleCode.TURN_CANNOT_COMPLETE,
-            'after "no" your partner could not complete the turn without going out (SPEC §0)',
+            'after "no" your partner could not complete the turn without going out',
         )
     if isinstance(action, EndHand):
         if state.bound:
-            return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn (SPEC §1 going out)"
+            return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
         if not state.stock and state.phase is Phase.DRAW:
-            return RuleCode.MUST_TAKE_PILE, "the discard matches one of your side's melds: you must take it (SPEC §1)"
+            return RuleCode.MUST_TAKE_PILE, "the discard matches one of your side's melds: you must take it"
         if state.final_meld_only:
-            return (
-                RuleCode.MINIMUM_NOT_MET,
-                "your opening melds do not reach the minimum yet; meld more before the hand ends "
-                "(SPEC §1 initial meld)",
-            )
+            return _opening_shortfall(state, "before the hand ends")
         return RuleCode.WRONG_PHASE, "the hand can be ended only when the stock is exhausted"
 
 
@@ -91,9 +93,9 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
         return RuleCode.PILE_EMPTY, "the discard pile is empty"
     top = Kind(state.kinds[state.pile[-1]])
     if top in pile_rules.blocked_top or not top.is_natural:
-        return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {top.name.lower()} is on top (SPEC §1)"
+        return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
     if pile_rules.one_card_rule and state.sizes[state.seat] == 1 and len(state.pile) == 1:
-        return RuleCode.ONE_CARD_RULE, "holding one card, you may not take a pile of one card (SPEC §1)"
+        return RuleCode.ONE_CARD_RULE, "holding one card, you may not take a pile of one card"
     if not state.opened[side] and not pile_rules.unmelded_side_may_take:
         return RuleCode.PILE_NOT_MELDED, "your side must meld from the hand before it may take the pile"
     counts = state.counts[state.seat]
@@ -112,7 +114,9 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
             return RuleCode.PILE_NEEDS_MATCH, "in this variant the pile is taken only with a natural pair"
     if (action.naturals, action.twos, action.jokers) not in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)):
         return RuleCode.PILE_NEEDS_MATCH, "show a natural pair, or one natural and one wild card, or nothing (layoff)"
-    existing = state.melds[side].get(int(top))
+    if action.second and state.melds[side].get(int(top) + SECOND_MELD) is None:
+        return RuleCode.PILE_NEEDS_MATCH, "your side has no second meld of the top card's rank"
+    existing = state.melds[side].get(int(top) + SECOND_MELD if action.second else int(top))
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     if state.rules.melds.is_valid(int(top), n0 + 1 + action.naturals, t0 + action.twos, j0 + action.jokers):
         # The meld is fine: the take fails because the turn could not be completed after it.
@@ -121,18 +125,20 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
 
 
 def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
-    """SPEC §0: the rules allow the action, but the turn could not be completed after it."""
+    """The rules allow the action, but the turn could not be completed after it."""
     side = state.side
     if state.bound:
         return (
             RuleCode.MUST_GO_OUT,
-            f"your partner said yes: after {what} you could not go out this turn (SPEC §1 going out)",
+            f"your partner said yes: after {what} you could not go out this turn",
         )
     if not state.opened[side]:
+        clean = state.rules.initial_meld.clean_meld_naturals
+        with_clean = f", with a clean meld of {plural(clean, 'natural')} from your hand," if clean else ""
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"after {what} your side could not complete its initial meld of "
-            f"{state.personal_minimum(state.seat)} this turn and then end the turn (SPEC §0, §1 initial meld)",
+            f"{state.personal_minimum(state.seat)}{with_clean} this turn and then end the turn",
         )
     return _explain_going_out(state, f"after {what} you could end the turn only by going out")
 
@@ -149,25 +155,34 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards for {action}"
     meld_rules = state.rules.melds
     if action.rank == Kind.RED_THREE or action.rank == Kind.TWO:
-        return RuleCode.INVALID_MELD, "red threes and 2s are never melded as a rank (SPEC §1 melds)"
+        return RuleCode.INVALID_MELD, "red threes and 2s are never melded as a rank"
     if action.rank == Kind.JOKER and not meld_rules.wild_melds:
-        return RuleCode.WILD_MELD, "wild cards alone never meld in this variant (SPEC §1 melds)"
+        return RuleCode.WILD_MELD, "wild cards alone never meld in this variant"
     if action.rank == Kind.BLACK_THREE:
         return (
             RuleCode.BLACK_THREE_MELD,
-            "black threes meld only when going out, 3 or 4 of them with no wild card, as the last meld (SPEC §1)",
+            "black threes meld only when going out, 3 or 4 of them with no wild card, as the last meld",
         )
-    existing = state.melds[state.side].get(rank)
+    if action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
+        return (
+            RuleCode.INVALID_MELD,
+            f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
+            "rank when their partnership formed have two",
+        )
+    existing = state.melds[state.side].get(rank + SECOND_MELD if action.second else rank)
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     n, t, j = n0 + action.naturals, t0 + action.twos, j0 + action.jokers
     if not meld_rules.is_valid(rank, n, t, j):
         if meld_rules.max_size is not None and n + t + j > meld_rules.max_size:
-            return RuleCode.MELD_CLOSED, f"a meld may hold at most {meld_rules.max_size} cards"
+            return RuleCode.MELD_CLOSED, f"a meld may hold at most {plural(meld_rules.max_size, 'card')}"
+        return RuleCode.INVALID_MELD, _meld_limit(meld_rules, action, n, t + j)
+    if _spoils_clean_meld(state, action):
+        ranks, need = _ranks(action.rank), state.rules.initial_meld.clean_meld_naturals
         return (
-            RuleCode.INVALID_MELD,
-            f"a meld needs {meld_rules.min_size}+ cards with at least {meld_rules.min_naturals} naturals "
-            f"and at most {meld_rules.max_wilds} wild cards (SPEC §1 melds); {action} would give "
-            f"{n} naturals and {t + j} wild cards",
+            RuleCode.CLEAN_MELD_REQUIRED,
+            f"a wild card on your clean meld of {ranks} spoils it: your side's opening must include a clean "
+            f"meld ({plural(need, 'natural')} or more from your hand, no wild card), and none could be "
+            "completed this turn",
         )
     if state.bound or not state.opened[state.side]:
         return _explain_incomplete(state, "this meld")
@@ -176,31 +191,94 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     return (
         RuleCode.TURN_CANNOT_COMPLETE,
         "after this meld you could not end the turn: no card you kept could be discarded and going out "
-        "is not possible (SPEC §0)",
+        "is not possible",
     )
 
 
 def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     if counts[action.kind] == 0:
-        return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {action.kind.name.lower()}"
+        return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {_name(action.kind)}"
     if not discardable_kinds(state.rules, state.turn)[action.kind]:
-        return RuleCode.CANNOT_DISCARD, f"a {action.kind.name.lower()} may not be discarded now"
+        return RuleCode.CANNOT_DISCARD, f"a {_name(action.kind)} may not be discarded now"
     if state.final_meld_only:
         return RuleCode.CANNOT_DISCARD, "after a red three as the last stock card you may not discard"
     if state.sizes[state.seat] == 1:
         return _explain_going_out(state, "discarding your last card goes out")
     if state.bound:
-        return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn (SPEC §1 going out)"
+        return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
+    return _opening_shortfall(state, "before you discard")
+
+
+def _opening_shortfall(state: TableState, when: str) -> tuple[RuleCode, str]:
+    """What the side's opening of this turn still lacks: its minimum count, or (modern American) its clean meld."""
+    count, minimum = state.provisional_count, state.personal_minimum(state.seat)
+    if count >= minimum and state.clean_meld_needed(state.side):
+        clean = state.rules.initial_meld.clean_meld_naturals
+        return (
+            RuleCode.CLEAN_MELD_REQUIRED,
+            f"your opening melds count {count}, enough for the minimum of {minimum}, but the initial meld "
+            f"must include a clean meld: {plural(clean, 'natural')} or more from your hand and no wild card; "
+            f"meld one {when}",
+        )
     return (
         RuleCode.MINIMUM_NOT_MET,
-        f"your opening melds count {state.provisional_count}, below the minimum of "
-        f"{state.personal_minimum(state.seat)}; meld more before you discard (SPEC §1 initial meld)",
+        f"your opening melds count {count}, below the minimum of {minimum}; meld more {when}",
     )
 
 
+def _spoils_clean_meld(state: TableState, action: Meld) -> bool:
+    """Whether a meld puts a wild card on the side's clean meld before its opening is complete (modern American)."""
+    need = state.rules.initial_meld.clean_meld_naturals
+    if not need or state.opened[state.side] or not (action.twos or action.jokers):
+        return False
+    existing = state.melds[state.side].get(int(action.rank))
+    if existing is None:
+        return False
+    top = -1 if state.taken_top is None else state.kinds[state.taken_top]
+    return has_clean_meld(need, {int(action.rank): (existing.naturals, existing.twos, existing.jokers)}, top)
+
+
+def _name(kind: Kind) -> str:
+    """A kind as a word: ``"black three"``, ``"seven"``."""
+    return kind.name.lower().replace("_", " ")
+
+
+def _ranks(kind: Kind) -> str:
+    """A rank in the plural: ``"sevens"``, ``"sixes"``."""
+    name = _name(kind)
+    return name + ("es" if name.endswith("x") else "s")
+
+
+def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) -> str:
+    """Which meld limit a meld with these contents breaks, as a sentence."""
+    size = naturals + wilds
+    would = f"{action} would give the meld"
+    if size < meld_rules.min_size:
+        return f"a meld needs at least {plural(meld_rules.min_size, 'card')}; {would} {plural(size, 'card')}"
+    if action.rank == Kind.JOKER:
+        return f"a wild meld holds wild cards only; {would} {plural(naturals, 'natural')}"
+    if naturals < meld_rules.min_naturals:
+        return (
+            f"a meld needs at least {plural(meld_rules.min_naturals, 'natural')}; "
+            f"{would} {plural(naturals, 'natural')}"
+        )
+    if wilds and action.rank in meld_rules.natural_only:
+        ranks = _ranks(action.rank)
+        return f"a meld of {ranks} may never hold a wild card (the {ranks} rule); {would} {plural(wilds, 'wild card')}"
+    if wilds and meld_rules.wilds_at_most_naturals and wilds > naturals:
+        return (
+            "under the house rule wilds-at-most-naturals a meld may hold no more wild cards than naturals; "
+            f"{would} {plural(naturals, 'natural')} and {plural(wilds, 'wild card')}"
+        )
+    max_wilds = meld_rules.max_wilds
+    if max_wilds is not None and wilds > max_wilds:
+        return f"a meld may hold at most {plural(max_wilds, 'wild card')}; {would} {plural(wilds, 'wild card')}"
+    return f"{action} would not make a legal meld"
+
+
 def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
-    """Why going out is not allowed now (SPEC.md §1 "Going out")."""
+    """Why going out is not allowed now (the rule book's "Going out")."""
     side = state.side
     if state.answer is False:
         return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
@@ -208,14 +286,17 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     if state.canastas(side) < need:
         return (
             RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, which needs {need} canasta(s) on your side's table (SPEC §1 going out)",
+            f"{what}, which needs {plural(need, 'canasta')} on your side's table",
         )
     if not state.opened[side]:
+        concealed = (
+            "going out concealed is open only to a player who drew from the stock"
+            if state.rules.initial_meld.concealed_exemption
+            else "going out needs the initial meld like any opening"
+        )
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"{what}, but your melds count {state.provisional_count}, below the minimum of "
-            f"{state.personal_minimum(state.seat)}, and going out concealed is open only to a player who drew "
-            "from the stock "
-            "(SPEC §1 initial meld)",
+            f"{state.personal_minimum(state.seat)}, and {concealed}",
         )
-    return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now (SPEC §1 going out)"
+    return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now"

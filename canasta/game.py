@@ -1,8 +1,9 @@
 """The multi-hand game: cumulative scores, dealer rotation, the end at the target, undo.
 
-Taking back moves is not a rule of Canasta (SPEC.md §0); `Game.undo` is the
-game's history, for interfaces (a person who clicked the wrong card) and for
-search code, in the manner of python-chess's ``Board.pop()``.
+Taking back moves is not a rule of Canasta (the rule book, "What “legal”
+means"); `Game.undo` is the game's history, for interfaces (a person who
+clicked the wrong card) and for search code, in the manner of python-chess's
+``Board.pop()``.
 """
 
 from __future__ import annotations
@@ -169,7 +170,9 @@ class Game:
             action: The action.
         """
         if self._over:
-            raise IllegalActionError(RuleCode.HAND_OVER, "the game is over", action)
+            raise IllegalActionError(
+                RuleCode.HAND_OVER, "the game is over", action, section=self.rules.section(RuleCode.HAND_OVER)
+            )
         self.hand.check(action)
 
     def apply(self, action: Action) -> HandScore | None:
@@ -210,8 +213,9 @@ class Game:
         are restored; undoing the action that ended a hand brings that hand
         back, un-scored (and undoes the deal of the next hand, which the same
         seed deals again identically). This is the game's history, not a rule
-        (SPEC.md §0): an undone draw puts a card the player has seen back on
-        the stock, so an interface decides when to offer it.
+        (the rule book, "What “legal” means"): an undone draw puts a card the
+        player has seen back on the stock, so an interface decides when to
+        offer it.
 
         It replays the hand's actions from a copy of the hand's start, so
         `apply` stays cheap; an undo costs one hand copy and at most one hand's
@@ -225,7 +229,11 @@ class Game:
                 undone): there is nothing to undo; check `can_undo` first.
         """
         if not self.can_undo:
-            raise IllegalActionError(RuleCode.ILLEGAL, "nothing to undo: no action of this game is left to take back")
+            raise IllegalActionError(
+                RuleCode.ILLEGAL,
+                "nothing to undo: no action of this game is left to take back",
+                section=self.rules.section(RuleCode.ILLEGAL),
+            )
         logs = self._logs
         # Hands after the last one with an action were dealt by that action (more than
         # one only when hands ended on their deal): the undo takes their deals back too.
@@ -254,7 +262,7 @@ class Game:
         self.results.append(result)
         for side, total in enumerate(result.totals):
             self.scores[side] += total
-        # SPEC.md §1 "Game": play until a side reaches the target at the end of a hand.
+        # The rule book's "The game": play until a side reaches the target at the end of a hand.
         if max(self.scores) >= self.rules.target_score:
             self._over = True
             return result

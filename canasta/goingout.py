@@ -20,12 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
 from canasta.rules import MeldRules, Rules
 
 __all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options"]
 
-#: A side's melds as ``rank -> (naturals, twos, jokers)``.
+#: A side's melds as ``rank -> (naturals, twos, jokers)``; a side's second meld of
+#: a rank (cutthroat) is under ``rank + SECOND_MELD``.
 MeldCounts = Mapping[int, tuple[int, int, int]]
 
 #: For each group of a going-out assignment (by rank), the feasible additions
@@ -33,8 +34,9 @@ MeldCounts = Mapping[int, tuple[int, int, int]]
 #: assignment adds to that group.
 OutOptions = dict[int, list[tuple[int, int, int]]]
 
-# A group: rank, naturals in hand, the meld's naturals, twos and jokers already on the table.
-_Group = tuple[int, int, int, int, int]
+# A group: rank, naturals in hand, the meld's naturals, twos and jokers already on the
+# table; for a rank the side holds twice (cutthroat), the second meld's three counts follow.
+_Group = tuple[int, ...]
 # An option: twos added, jokers added, 1 if a natural of the group is the final discard, canasta made.
 _Option = tuple[int, int, int, int]
 # A state: twos left, jokers left, canastas (capped at the need), 1 once the final discard is chosen.
@@ -65,6 +67,8 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
+    if witness is not None and any(key >= SECOND_MELD for key in melds):
+        witness = None  # (a witness names one meld per rank; none is given for a rank held twice)
     if witness is None and sum(hand) <= 1:
         return _meld_out_small(rules, hand, melds, discardable, need)
     plan = _plan(rules, hand, melds, discardable, need)
@@ -131,7 +135,13 @@ def going_out_options(
 
     Returns:
         The feasible additions by rank, or ``None`` if the hand cannot go out.
+
+    Raises:
+        ValueError: If the side holds a rank twice (cutthroat): the additions
+            name one meld per rank, so decide such candidates with `can_meld_out`.
     """
+    if any(k >= SECOND_MELD for k in melds):
+        raise ValueError("going_out_options needs one meld per rank; use can_meld_out per candidate")
     # The draw that keeps or releases a binding "yes" and the meld phase right
     # after it ask about the same cards: remember the last few answers.
     key = (id(rules), tuple(hand), tuple(sorted(melds.items())), need, tuple(discardable))
@@ -257,6 +267,8 @@ _GROUP_OPTIONS: dict[int, tuple[dict[tuple[int | bool, ...], list[_Option]], Mel
 
 
 def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+    if len(group) > 5:
+        return _pair_options(meld_rules, group, twos, jokers, discard)
     rank, hand_naturals, n0, t0, j0 = group
     canasta_size = meld_rules.canasta_size
     is_valid = meld_rules.is_valid
@@ -274,6 +286,40 @@ def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int,
     return group_options
 
 
+def _pair_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+    """Options of a rank the side holds as two melds (cutthroat): the hand's naturals and wild cards split.
+
+    Each meld obeys the meld rules on its own (a meld left unchanged stays as
+    it is); the canastas made are those of both.
+    """
+    rank, hand_naturals, n0, t0, j0, n1, t1, j1 = group
+    canasta_size = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+
+    def one(n: int, t: int, j: int, added: int) -> dict[tuple[int, int], int]:
+        # (twos, jokers) added -> canasta made (1 beats 0: the programme caps at the need).
+        found: dict[tuple[int, int], int] = {}
+        for dt in range(twos + 1):
+            for dj in range(jokers + 1):
+                if (added or dt or dj) and not is_valid(rank, n + added, t + dt, j + dj):
+                    continue
+                found[(dt, dj)] = 1 if n + added + t + dt + j + dj >= canasta_size else 0
+        return found
+
+    options: set[_Option] = set()
+    for dd in (0, 1) if discard else (0,):
+        rest = hand_naturals - dd
+        if rest < 0:
+            continue
+        for a in range(rest + 1):
+            first, second = one(n0, t0, j0, a), one(n1, t1, j1, rest - a)
+            for (dt1, dj1), made1 in first.items():
+                for (dt2, dj2), made2 in second.items():
+                    if dt1 + dt2 <= twos and dj1 + dj2 <= jokers:
+                        options.add((dt1 + dt2, dj1 + dj2, dd, made1 + made2))
+    return sorted(options)
+
+
 def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[_Group]:
     """The groups of an assignment: black threes, each natural rank in hand or on the table, the wild meld."""
     groups: list[_Group] = []
@@ -281,7 +327,11 @@ def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> li
         groups.append((BLACK_THREE, hand[BLACK_THREE], 0, 0, 0))
     for rank in NATURAL_INTS:
         existing = melds.get(rank)
-        if existing is not None:
+        second = melds.get(rank + SECOND_MELD) if existing is not None else None
+        if second is not None:
+            assert existing is not None
+            groups.append((rank, hand[rank], *existing, *second))
+        elif existing is not None:
             groups.append((rank, hand[rank], existing[0], existing[1], existing[2]))
         elif hand[rank]:
             groups.append((rank, hand[rank], 0, 0, 0))
@@ -298,8 +348,9 @@ def _canastas_possible(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCo
     canasta_size = meld_rules.canasta_size
     wilds = hand[TWO] + hand[JOKER]
     possible = 0
-    for rank, (n, t, j) in melds.items():
+    for key, (n, t, j) in melds.items():
         cards = n + t + j
+        rank = key & 15  # a second meld's key names its rank too
         if cards >= canasta_size or cards + (hand[rank] if rank >= 4 else 0) + wilds >= canasta_size:
             possible += 1
     if possible >= need:
@@ -350,7 +401,8 @@ def _meld_out_small(
     if not meld_allowed:
         return False
     is_valid = rules.melds.is_valid
-    for rank, (n, t, j) in melds.items():
+    for key, (n, t, j) in melds.items():
+        rank = key & 15  # a second meld's key names its rank too
         if kind == rank and rank >= 4:
             shape = (n + 1, t, j)
         elif kind == TWO:

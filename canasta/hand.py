@@ -151,14 +151,17 @@ class HandState(TableState):
             # Exact types only: the membership test below compares with ==,
             # which a look-alike (or a numpy array) could answer wrongly.
             raise IllegalActionError(
-                RuleCode.NOT_AN_ACTION, f"{_safe_repr(action)} is not a canasta action", action
+                RuleCode.NOT_AN_ACTION,
+                f"{_safe_repr(action)} is not a canasta action",
+                action,
+                section=self.rules.section(RuleCode.NOT_AN_ACTION),
             )
         if action not in self.legal_actions():
             try:
                 code, message = explain(self, action)
             except Exception:  # an explanation must never hide the refusal itself
                 code, message = RuleCode.ILLEGAL, f"{action} is not legal now"
-            raise IllegalActionError(code, message, action)
+            raise IllegalActionError(code, message, action, section=self.rules.section(code))
 
     def _apply_unchecked(self, action: Action) -> None:
         transitions.apply_unchecked(self, action)

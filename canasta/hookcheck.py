@@ -13,7 +13,9 @@ Two moments matter to a plugin author:
   plugin and the hook; a missing answer or an answer of the wrong type (checked
   field by field for the policy objects) becomes a `canasta.RulesError` naming
   the hook and the plugin that answered, or the wrapper that dropped the answer
-  (a ``wrapper=True`` hook that forgot to ``return``).
+  (a ``wrapper=True`` hook that forgot to ``return``). The answers of
+  ``canasta_rule_sections``, which are all collected, are checked the same way
+  (`rule_sections`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import difflib
 import inspect
 import types
 import typing
+from collections.abc import Mapping
 from enum import Enum
 from functools import cache
 from typing import Any, TypeVar
@@ -32,10 +35,18 @@ import pluggy
 import canasta.cards
 import canasta.rules
 from canasta import hookspecs
-from canasta.errors import PluginError, RulesError
+from canasta.errors import PluginError, RuleCode, RuleSection, RulesError
 from canasta.markers import PROJECT
 
-__all__ = ["PLUGIN_FAULTS", "answering_plugin", "ask", "check_plugin", "hook_arguments", "plugin_label"]
+__all__ = [
+    "PLUGIN_FAULTS",
+    "answering_plugin",
+    "ask",
+    "check_plugin",
+    "hook_arguments",
+    "plugin_label",
+    "rule_sections",
+]
 
 T = TypeVar("T")
 
@@ -266,6 +277,85 @@ def ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -
     return answer  # type: ignore[no-any-return]
 
 
+_SECTIONS_HOOK = "canasta_rule_sections"
+
+
+def rule_sections(pm: pluggy.PluginManager) -> tuple[tuple[RuleCode, RuleSection], ...]:
+    """Ask ``canasta_rule_sections`` once, check every answer and merge them code by code.
+
+    Every answer is collected; for each code, the plugin registered last that
+    names it wins (the core default, classic's rule book, comes first).
+
+    Args:
+        pm: The manager.
+
+    Returns:
+        ``(code, section)`` pairs, in the order of `canasta.RuleCode`.
+
+    Raises:
+        PluginError: If a hook implementation raised (names the plugin).
+        RulesError: If an answer is not a mapping of rule codes (or their
+            text) to `canasta.RuleSection` values; the message names the
+            plugin that gave it.
+    """
+    caller = getattr(pm.hook, _SECTIONS_HOOK)
+    try:
+        answers = caller()
+    except PLUGIN_FAULTS as exc:
+        raise PluginError(
+            f"hook {_SECTIONS_HOOK} of plugin {_raiser(pm, _SECTIONS_HOOK, exc)!r} raised {type(exc).__name__}: {exc}"
+        ) from exc
+    if not isinstance(answers, list):
+        raise RulesError(
+            f"hook {_SECTIONS_HOOK}: a wrapper returned {answers!r} instead of the list of answers it received"
+        )
+    merged: dict[RuleCode, RuleSection] = {}
+    for answer in reversed(answers):  # pluggy lists the last registered first: merge from the first
+        checked = _checked_sections(answer)
+        if isinstance(checked, str):
+            raise RulesError(
+                f"hook {_SECTIONS_HOOK} returned {checked}; it returns {{RuleCode: RuleSection}} "
+                f"(answer from {_sections_source(pm, answer)})"
+            )
+        merged.update(checked)
+    return tuple((code, merged[code]) for code in RuleCode if code in merged)
+
+
+def _checked_sections(answer: object) -> dict[RuleCode, RuleSection] | str:
+    """The answer with its keys as `RuleCode` members, or why it is not a valid answer."""
+    if not isinstance(answer, Mapping):
+        return f"{answer!r} ({type(answer).__name__}), not a mapping"
+    checked: dict[RuleCode, RuleSection] = {}
+    for key, section in answer.items():
+        if isinstance(key, RuleCode):
+            code = key
+        elif isinstance(key, str) and key in RuleCode._value2member_map_:
+            code = RuleCode(key)
+        else:
+            close = difflib.get_close_matches(str(key), [c.value for c in RuleCode], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            return f"a key {key!r} that is not a rule code{hint}"
+        if not isinstance(section, RuleSection):
+            return f"{section!r} ({type(section).__name__}) for {code.value!r}, not a canasta.RuleSection"
+        checked[code] = section
+    return checked
+
+
+def _sections_source(pm: pluggy.PluginManager, answer: object) -> str:
+    """The plugin whose ``canasta_rule_sections`` gave an answer (asked again; hooks have no side effects)."""
+    for impl in _impls(pm, _SECTIONS_HOOK):
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        try:
+            value = impl.function()
+            if value is answer or value == answer:
+                return f"plugin {impl.plugin_name!r}"
+        except PLUGIN_FAULTS:
+            continue
+    wrappers = [impl.plugin_name for impl in _impls(pm, _SECTIONS_HOOK) if impl.wrapper or impl.hookwrapper]
+    return f"a wrapper in {', '.join(map(repr, wrappers))}" if wrappers else "an unknown plugin"
+
+
 def _dropping_wrapper(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any]) -> str | None:
     """The wrapper that turned an answer into None (a forgotten ``return``), or None if nobody answered.
 
@@ -306,7 +396,7 @@ def _mismatch(value: object, tp: Any) -> str | None:
         return None if value is None else f"{value!r}, expected None"
     if origin in (typing.Union, types.UnionType):
         problems = [_mismatch(value, a) for a in args]
-        return None if any(p is None for p in problems) else f"{value!r}, expected {_name(tp)}"
+        return None if any(p is None for p in problems) else f"{value!r} ({type(value).__name__}), expected {_name(tp)}"
     if origin is tuple:
         if not isinstance(value, tuple):
             return f"{value!r} ({type(value).__name__}), expected a tuple"

@@ -28,8 +28,11 @@ from canasta.markers import PROJECT as PROJECT
 from canasta.markers import hookspec as hookspec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from canasta.cards import DeckSpec, Kind
     from canasta.descriptors import HouseRule, Variant
+    from canasta.errors import RuleCode, RuleSection
     from canasta.rules import (
         BlackThreeRules,
         CanastaBonuses,
@@ -253,7 +256,7 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type
 
 @hookspec(firstresult=True)
 def canasta_partnerships() -> PartnershipRules:  # type: ignore[empty-body]
-    """Partnerships that form during a hand (the ``cutthroat`` rule option of SPEC.md §3).
+    """Partnerships that form during a hand (the three-player house rule ``cutthroat``).
 
     The core default is `canasta.PartnershipRules()`: the seating of
     `canasta_sides` holds for the whole hand. With ``first_taker_alone``,
@@ -271,4 +274,25 @@ def canasta_target_score() -> int:  # type: ignore[empty-body]
 
     Returns:
         The target score. Stops at first non-None result.
+    """
+
+
+# --- the rule book ---------------------------------------------------------------
+
+
+@hookspec
+def canasta_rule_sections() -> Mapping[RuleCode, RuleSection]:  # type: ignore[empty-body]
+    """Where the rule behind each rule code is written: the sections a refusal cites.
+
+    Asked once at compilation, like the rule hooks, but **every answer is
+    collected** and merged code by code: the plugin registered last wins for
+    each code it names, so a variant names its own page for the codes whose
+    rule it changes (or for all of them) and keeps its base's sections for the
+    others, and a house rule names its own page for the codes whose rule it
+    changes. The core default is classic's rule book for every code; a
+    variant that does not implement the hook cites its base's sections.
+
+    Returns:
+        ``{code: section}``: `canasta.RuleCode` members (or their text) to
+        `canasta.RuleSection` values, for any subset of the codes.
     """

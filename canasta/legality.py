@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, TWO, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
-from canasta.goingout import OutOptions, going_out_options
+from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.rules import Permission, Rules
 from canasta.table import Phase, TableState
 
@@ -40,8 +40,12 @@ _YES = AnswerGoOut(True)
 _NO = AnswerGoOut(False)
 _MELDS: dict[tuple[int, int, int, int], Meld] = {}
 _DISCARDS = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
-_TAKE_SHAPES = ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
-_TAKES = {shape: TakePile(*shape) for shape in _TAKE_SHAPES}
+# A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
+_TAKE_SHAPES = tuple(
+    (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
+)
+_TAKES = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
+_LAYOFFS = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
 _DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
 # The discards of a hand holding every kind, by "first round" (SPEC §5 black threes);
 # red threes and bonus black threes never stay in a hand, so only kinds a hand
@@ -51,13 +55,14 @@ _DISCARD_PAIRS = {
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
 }
 _KEEP_RULES: dict[int, Rules] = {}
+_NO_DISCARDS = (False,) * KIND_COUNT
 
 
-def _meld_action(rank: int, n: int, t: int, j: int) -> Meld:
-    key = (rank, n, t, j)
+def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
+    key = (rank + SECOND_MELD if second else rank, n, t, j)
     action = _MELDS.get(key)
     if action is None:
-        action = _MELDS[key] = Meld(Kind(rank), n, t, j)
+        action = _MELDS[key] = Meld(Kind(rank), n, t, j, second=second)
     return action
 
 
@@ -153,10 +158,11 @@ def turn_facts(
         rules,
         minimum=t.personal_minimum(seat),
         exempt=rules.initial_meld.concealed_exemption and drew_from_stock and t.taken_top is None,
-        out_allowed=(t.answer is not False and not final_only) if out_allowed is None else out_allowed,
+        out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
-        discardable=discardable_kinds(rules, t.turn),
+        # Rule option last-red-three-may-meld: no discard after the last-card red three.
+        discardable=_NO_DISCARDS if final_only else discardable_kinds(rules, t.turn),
         top_rank=_top_rank(t),
         pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
     )
@@ -172,8 +178,10 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     Returns:
         True if emptying the hand now goes out.
     """
-    if t.answer is False or t.final_meld_only:  # SPEC §1: "no" binds for this turn
+    if t.answer is False:  # SPEC §1: "no" binds for this turn
         return False
+    if t.final_meld_only and t.rules.going_out.final_discard_required:
+        return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
     rules = t.rules
     if canastas < rules.going_out.canastas_required:
@@ -188,7 +196,7 @@ def goes_out_ok(t: TableState, side: int) -> bool:
 # --- the draw phase ---------------------------------------------------------------------
 
 
-def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int, int, int]]:
+def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int, int, int, int]]:
     """The ways the rules allow to take the pile now (SPEC §1 "The discard pile")."""
     pile = t.pile
     if not pile:
@@ -207,29 +215,36 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     if not opened and not pile_rules.unmelded_side_may_take:
         return []  # SPEC §5: the initial meld comes from the hand
     counts = t.counts[seat]
-    meld = t.melds[side].get(top)
-    n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
     is_valid = rules.melds.is_valid
-    shapes: list[tuple[int, int, int]] = []
+    shapes: list[tuple[int, int, int, int]] = []
     frozen = t.pile_frozen_for(side)
-    if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
-        shapes.append((2, 0, 0))
-    if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
-        if counts[TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
-            shapes.append((1, 1, 0))
-        if counts[JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
-            shapes.append((1, 0, 1))
     layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and rules.exhaustion.forced_take_by_layoff)
-    if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
-        shapes.append((0, 0, 0))
+    melds = t.melds[side]
+    # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
+    # second meld of the rank too (SPEC §3 ⟨A⟩: cards of that rank may go onto either).
+    for second, meld in ((0, melds.get(top)), (1, melds.get(top + SECOND_MELD))):
+        if second and meld is None:
+            break
+        n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
+        if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
+            shapes.append((2, 0, 0, second))
+        if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
+            if counts[TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
+                shapes.append((1, 1, 0, second))
+            if counts[JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
+                shapes.append((1, 0, 1, second))
+        if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
+            shapes.append((0, 0, 0, second))
     return shapes
 
 
-def _take_completes(t: TableState, seat: int, shape: tuple[int, int, int], *, bound: bool, out_allowed: bool) -> bool:
+def _take_completes(
+    t: TableState, seat: int, shape: tuple[int, int, int, int], *, bound: bool, out_allowed: bool
+) -> bool:
     """SPEC §0 for a pile take: after it, the turn can still be completed (the pile is face up)."""
     rules = t.rules
     side = t.seating[seat]
-    n, tw, jk = shape
+    n, tw, jk, second = shape
     if (
         not bound
         and t.opened[side]
@@ -252,8 +267,9 @@ def _take_completes(t: TableState, seat: int, shape: tuple[int, int, int], *, bo
             if (hand[k] + rest[k]) and discardable[k]:
                 return True
     melds = meld_counts(t, side)
-    m0 = melds.get(top, (0, 0, 0))
-    melds[top] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
+    key = top + SECOND_MELD if second else top
+    m0 = melds.get(key, (0, 0, 0))
+    melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
     values = rules.card_values
     minimum = t.personal_minimum(seat)
     provisional = 0
@@ -318,9 +334,8 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
     if exhausted and not bound:
         # SPEC §1: a discard that can be added to a meld must be taken, if taking it
         # is legal (SPEC §0: a take after which the turn cannot be completed is not).
-        forced = t.rules.exhaustion.forced_take and _TAKES[(0, 0, 0)] in (
-            takes if filtered else legal_takes(t, seat, exhausted=True, bound=bound, out_allowed=out_allowed)
-        )
+        possible = takes if filtered else legal_takes(t, seat, exhausted=True, bound=bound, out_allowed=out_allowed)
+        forced = t.rules.exhaustion.forced_take and any(a in possible for a in _LAYOFFS)
         if not forced:
             actions.append(_END)
     return actions
@@ -336,8 +351,11 @@ def _may_ask(t: TableState) -> bool:
     permission = t.rules.going_out.permission
     if permission is Permission.NONE:
         return False
-    if permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]]:
+    side = t.seating[t.seat]
+    if permission is Permission.ONCE_PER_HAND and t.asks_used[side]:
         return False
+    if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
+        return False  # cutthroat: no partner to ask until the partnership forms (SPEC §3 ⟨A⟩)
     return not t.final_meld_only
 
 
@@ -387,6 +405,17 @@ class _MeldChecks:
         self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
+        self.swap = None
+        if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
+            # Cutthroat with a rank held twice: each candidate is decided on its own
+            # by the going-out programme (the one-pass options know one meld per rank).
+            self.hopeless = not (
+                turn.out_allowed
+                and can_meld_out(
+                    t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
+                )
+            )
+            return
         if opened and turn.bound:
             # After "yes" only going out completes the turn: one pass finds every
             # meld that starts a going-out line (SPEC §1 ⟨A⟩).
@@ -399,7 +428,6 @@ class _MeldChecks:
         self.hopeless = not meld_may_complete(
             turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
         )
-        self.swap = None
         if self.witness and not opened and not turn.bound and not turn.final_only:
             # What the opening found adds to each rank, for the swap test in `completes`.
             values = t.rules.card_values
@@ -415,20 +443,25 @@ class _MeldChecks:
             value = sum(values[r] * a[0] + values[TWO] * a[1] + values[JOKER] * a[2] for r, a in adds.items())
             self.swap = (adds, cards, twos, jokers, value)
 
-    def completes(self, rank: int, n: int, tw: int, jk: int) -> bool:
-        """Whether the turn can still be completed after melding these cards."""
+    def completes(self, key: int, n: int, tw: int, jk: int) -> bool:
+        """Whether the turn can still be completed after melding these cards onto the meld under ``key``.
+
+        ``key`` is the meld's rank, or ``rank + SECOND_MELD`` for a side's second
+        meld of a rank (cutthroat).
+        """
         if self.hopeless:
             return False
+        rank = key & 15
         out_options = self.out_options
         if out_options is not None:
-            options = out_options.get(rank, ())
+            options = out_options.get(key, ())
             return any(n <= a and tw <= b and jk <= c for a, b, c in options)
         t = self.t
         rules = t.rules
         counts = self.counts
         counts_now = self.counts_now
         left = self.size - n - tw - jk
-        m0 = counts_now.get(rank, (0, 0, 0))
+        m0 = counts_now.get(key, (0, 0, 0))
         if left <= 1 and self.plain_out:
             # SPEC §1 "Going out": with this meld, or with a discard right after it.
             before = m0[0] + m0[1] + m0[2]
@@ -445,7 +478,7 @@ class _MeldChecks:
         witness = self.witness
         if witness:
             # This meld is part of a completion already found: the rest of it follows.
-            w = witness.get(rank)
+            w = witness.get(key)
             if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
                 return True
             if self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
@@ -455,7 +488,7 @@ class _MeldChecks:
         hand[TWO] -= tw
         hand[JOKER] -= jk
         after = dict(counts_now)
-        after[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
+        after[key] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         return self._search_after(hand, after, rank, n, tw, jk)
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
@@ -526,6 +559,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     twos = counts[TWO]
     jokers = counts[JOKER]
     max_w = meld_rules.max_wilds
+    if max_w is None:
+        max_w = KIND_COUNT * 64  # no fixed cap (rule option wilds-at-most-naturals): the hand's count bounds it
     combos_for, new_tables = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
     # clamped: one small table per wild clamp, indexed by ``rank * 64 + have``.
@@ -571,6 +606,24 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 checks = _MeldChecks(t, seat, side)
             if checks.completes(rank, n, tw, jk):
                 actions.append(acts[i])
+    if t.regrouped:
+        # Cutthroat (SPEC §3 ⟨A⟩): a rank both partners held is two melds; cards of
+        # that rank may go onto either, each meld obeying the meld rules on its own.
+        for meld_key, meld in list(melds.items()):
+            if meld_key < SECOND_MELD:
+                continue
+            rank = meld.rank
+            room = max(max_w - meld.twos - meld.jokers, 0)
+            for n, tw, jk in valid_additions(
+                meld_rules.is_valid, rank, meld.naturals, meld.twos, meld.jokers, counts[rank],
+                min(twos, room), min(jokers, room),
+            ):
+                if filtered and not (simple and size - n - tw - jk >= 2):
+                    if checks is None:
+                        checks = _MeldChecks(t, seat, side)
+                    if not checks.completes(meld_key, n, tw, jk):
+                        continue
+                actions.append(_meld_action(rank, n, tw, jk, second=True))
     if meld_rules.wild_melds and (twos or jokers):
         is_valid = meld_rules.is_valid
         meld = melds.get(JOKER)
@@ -599,8 +652,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
     provisional_pending = not opened and bool(melds)
     if final_only:
-        # Rule option last-red-three-may-meld: meld, then end the hand (no discard).
-        if not provisional_pending:
+        # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
+        # after a binding "yes" only going out (melding every card) ends it.
+        # Melding every card is going out or nothing: without it a card is kept (SPEC §1 ⟨A⟩).
+        if not provisional_pending and not bound and size:
             actions.append(_END)
     elif size == 1:
         # SPEC §1 "Going out": the final discard goes out.

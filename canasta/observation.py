@@ -1,4 +1,4 @@
-"""What one seat may see (SPEC.md §7 "Hidden information")."""
+"""What one seat may see: its own hand and everything face up, nothing else."""
 
 from __future__ import annotations
 
@@ -48,7 +48,10 @@ class Observation:
         threes: Each seat's laid-out threes.
         set_aside: Each side's set-aside black threes.
         scores: Each side's total before the hand.
-        minimum_needed: What the observer's side still needs for its initial meld.
+        minimum_needed: The count the observer's side still needs for its initial
+            meld (0 once, and only once, it has opened).
+        clean_meld_needed: Whether that initial meld still lacks the clean meld
+            its variant requires (modern American).
         acting_seat: The seat that must act.
         phase: The turn phase's name.
         legal_actions: The observer's legal actions if it acts now, else empty.
@@ -66,6 +69,7 @@ class Observation:
     set_aside: tuple[tuple[Card, ...], ...]
     scores: tuple[int, ...]
     minimum_needed: int
+    clean_meld_needed: bool
     acting_seat: int
     phase: str
     legal_actions: tuple[object, ...]
@@ -120,6 +124,7 @@ def observe(state: TableState, seat: int) -> Observation:
         set_aside=tuple(tuple(cards[c] for c in s) for s in state.set_aside),
         scores=tuple(state.scores),
         minimum_needed=state.minimum_needed(side),
+        clean_meld_needed=state.clean_meld_needed(side),
         acting_seat=acting,
         phase=state.phase.value,
         legal_actions=tuple(legal_actions(state)) if acting == seat else (),

@@ -17,7 +17,7 @@ from canasta import defaults, hookspecs
 from canasta import rules as r
 from canasta.cards import DeckSpec, Kind
 from canasta.errors import RulesError
-from canasta.hookcheck import answering_plugin, ask, register
+from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
 from canasta.registry import Registry, default_registry
 from canasta.rules import Rules
@@ -139,7 +139,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     )
     melds = _ask(pm, "canasta_meld_rules", r.MeldRules)
     _check(
-        melds.min_size >= 2 and melds.min_naturals >= 1 and melds.max_wilds >= 0,
+        melds.min_size >= 2 and melds.min_naturals >= 1 and (melds.max_wilds is None or melds.max_wilds >= 0),
         f"canasta_meld_rules: invalid limits {melds}",
     )
     _check(
@@ -158,7 +158,9 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         "canasta_going_out: bonuses must not be negative",
     )
     permission = going_out.permission
-    has_partners = len(set(sides)) < len(sides)
+    partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
+    # Partners at the table, or partners a partnership rule will make (cutthroat ⟨A⟩: they may ask).
+    has_partners = len(set(sides)) < len(sides) or partnerships.first_taker_alone
     if not has_partners and permission is not r.Permission.NONE:
         going_out = _evolve(going_out, permission=r.Permission.NONE)
     target = _ask(pm, "canasta_target_score", int)
@@ -171,7 +173,6 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
         f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
     )
-    partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
     _check(
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
@@ -198,6 +199,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         target_score=target,
         incomplete_meld_penalties=penalties,
         partnerships=partnerships,
+        rule_sections=rule_sections(pm),
     )
     _check_policies(rules)
     return rules

@@ -185,7 +185,7 @@ def build_position(
     else:
         begin_turn(state)
     state._legal = None
-    # The position as a whole: play never reaches a turn that cannot go on (SPEC §0).
+    # The position as a whole: play never reaches a turn that cannot go on (what "legal" means).
     if not state.is_over and not state.legal_actions():
         raise InvalidPositionError(
             f"position: seat {acting} has no legal action in the {phase} phase "
@@ -294,7 +294,7 @@ def _make_meld(rules: Rules, deck: Deck, cards: list[int], where: str) -> MeldSt
         raise InvalidPositionError(f"{where}: mixes ranks {names}")
     naturals = len(cards) - twos - jokers
     if rank == int(Kind.BLACK_THREE):
-        # Black threes meld only as the last meld of going out, which ends the hand (SPEC §1 "Melds").
+        # Black threes meld only as the last meld of going out, which ends the hand (rule book: "Threes").
         raise InvalidPositionError(f"{where}: black threes are melded only when going out, never mid-hand")
     if not rules.melds.is_valid(rank, naturals, twos, jokers) or rank == int(Kind.RED_THREE):
         raise InvalidPositionError(

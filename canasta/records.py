@@ -39,15 +39,19 @@ Actions serialise losslessly (`action_to_json` / `action_from_json`)::
     {"type": "discard", "kind": "7"}
     {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "end"}
 
+A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
+where partners who both held a rank keep two melds) adds ``"second": true``;
+the key is optional and written only when true.
+
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
 
 Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 2.
 Version 1 is the same format plus a ``{"type": "retract"}`` action (taking back
-a provisional opening). Taking back moves is not a rule of Canasta (SPEC.md §0),
-so version 2 has no such action; a version-1 record still loads and replays
-unless it holds one, which is refused with a `RecordError` naming the action's
-index. Saving a loaded version-1 record writes version 2. A reader refuses
+a provisional opening). Taking back moves is not a rule of Canasta (the rule book,
+"What “legal” means"), so version 2 has no such action; a version-1 record
+still loads and replays unless it holds one, which is refused with a
+`RecordError` naming the action's index. Saving a loaded version-1 record writes version 2. A reader refuses
 versions it does not know.
 
 Per-seat observations (`observation_to_json`) use the same card and action
@@ -144,6 +148,8 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "answer": {"yes": bool},
     "end": {},
 }
+#: Optional keys of an action, with their type.
+_OPTIONAL_KEYS: dict[str, dict[str, type]] = {"take": {"second": bool}, "meld": {"second": bool}}
 _SIMPLE: dict[str, Action] = {
     "draw": DrawStock(),
     "ask": AskGoOut(),
@@ -153,7 +159,7 @@ _SIMPLE: dict[str, Action] = {
 _RETRACT = "retract"
 _RETRACT_REMOVED = (
     "the 'retract' action (taking back a provisional opening) was removed from the rules: "
-    "taking back moves is not a rule of Canasta (SPEC.md §0)"
+    "taking back moves is not a rule of Canasta (the rule book, \"What “legal” means\")"
 )
 
 
@@ -170,15 +176,21 @@ def action_to_json(action: Action) -> dict[str, Any]:
         TypeError: If ``action`` is not a canasta action.
     """
     if isinstance(action, Meld):
-        return {
+        data: dict[str, Any] = {
             "type": "meld",
             "rank": action.rank.symbol,
             "naturals": action.naturals,
             "twos": action.twos,
             "jokers": action.jokers,
         }
+        if action.second:
+            data["second"] = True
+        return data
     if isinstance(action, TakePile):
-        return {"type": "take", "naturals": action.naturals, "twos": action.twos, "jokers": action.jokers}
+        data = {"type": "take", "naturals": action.naturals, "twos": action.twos, "jokers": action.jokers}
+        if action.second:
+            data["second"] = True
+        return data
     if isinstance(action, Discard):
         return {"type": "discard", "kind": action.kind.symbol}
     if isinstance(action, AnswerGoOut):
@@ -210,8 +222,9 @@ def action_from_json(data: object, where: str = "action") -> Action:
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise RecordError(f"{where}.type", f"expected one of {sorted(_ACTION_KEYS)}, got {_brief(kind)}")
     spec = _ACTION_KEYS[kind]
-    _check_keys(data, {"type", *spec}, set(spec) | {"type"}, where)
-    for key, expected in spec.items():
+    optional = _OPTIONAL_KEYS.get(kind, {})
+    _check_keys(data, {"type", *spec, *optional}, set(spec) | {"type"}, where)
+    for key, expected in (*spec.items(), *((k, t) for k, t in optional.items() if k in data)):
         value = data[key]
         if expected is int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 200:
@@ -222,12 +235,18 @@ def action_from_json(data: object, where: str = "action") -> Action:
         return _SIMPLE[kind]
     try:
         if kind == "take":
-            return TakePile(data["naturals"], data["twos"], data["jokers"])
+            return TakePile(data["naturals"], data["twos"], data["jokers"], second=data.get("second", False))
         if kind == "answer":
             return AnswerGoOut(data["yes"])
         if kind == "discard":
             return Discard(_kind(data["kind"], f"{where}.kind"))
-        return Meld(_kind(data["rank"], f"{where}.rank"), data["naturals"], data["twos"], data["jokers"])
+        return Meld(
+            _kind(data["rank"], f"{where}.rank"),
+            data["naturals"],
+            data["twos"],
+            data["jokers"],
+            second=data.get("second", False),
+        )
     except (TypeError, ValueError) as exc:
         # The action classes validate their fields too; whatever they refuse is a malformed record.
         if isinstance(exc, RecordError):
@@ -318,6 +337,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "set_aside": [_cards(s) for s in obs.set_aside],
         "scores": list(obs.scores),
         "minimum_needed": obs.minimum_needed,
+        "clean_meld_needed": obs.clean_meld_needed,
         "acting_seat": obs.acting_seat,
         "phase": obs.phase,
         "legal_actions": [action_to_json(a) for a in obs.legal_actions],  # type: ignore[arg-type]
@@ -461,7 +481,11 @@ class GameRecorder:
             IllegalActionError: If no recorded action is left to take back.
         """
         if not self._actions:
-            raise IllegalActionError(RuleCode.ILLEGAL, "nothing to undo: no recorded action is left to take back")
+            raise IllegalActionError(
+                RuleCode.ILLEGAL,
+                "nothing to undo: no recorded action is left to take back",
+                section=self.game.rules.section(RuleCode.ILLEGAL),
+            )
         action = self.game.undo()
         self._actions.pop()
         # Hands the undone action finished are unfinished again (or were never dealt).
@@ -1065,6 +1089,8 @@ def _action_schema() -> dict[str, Any]:
                 props[key] = {"type": "boolean"}
             else:
                 props[key] = count
+        for key in _OPTIONAL_KEYS.get(name, {}):
+            props[key] = {"type": "boolean"}
         variants.append(
             {"type": "object", "properties": props, "required": ["type", *keys], "additionalProperties": False}
         )

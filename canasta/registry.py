@@ -175,7 +175,7 @@ class Registry:
             self._commit([self._checked(house_rule, house_rule.origin if isinstance(house_rule, HouseRule) else "?")])
 
     def _checked(self, item: object, origin: str) -> Variant | HouseRule:
-        """Validate a descriptor and its plugins (SPEC: errors at registration, not at game creation)."""
+        """Validate a descriptor and its plugins (errors at registration, not at game creation)."""
         where = f"{origin}: " if origin else ""
         if not isinstance(item, (Variant, HouseRule)):
             raise PluginError(f"{where}{item!r} is not a canasta.Variant or canasta.HouseRule")

@@ -12,6 +12,7 @@ from enum import Enum
 from attrs import field, frozen
 
 from canasta.cards import KIND_COUNT, DeckSpec, Kind
+from canasta.errors import RuleCode, RuleSection
 
 __all__ = [
     "DEFAULT_CARD_VALUES",
@@ -39,7 +40,7 @@ def _values(mapping: dict[Kind, int]) -> tuple[int, ...]:
     return tuple(values)
 
 
-#: Card values of SPEC.md §1 "Card values": joker 50, 2 and ace 20, K to 8 10,
+#: Classic's card values (rule book, classic, "Table and deal"): joker 50, 2 and ace 20, K to 8 10,
 #: 7 to 4 5, black three 5, red three 0 (it scores only as a bonus).
 DEFAULT_CARD_VALUES: tuple[int, ...] = _values(
     {
@@ -98,6 +99,12 @@ def _non_negative(_instance: object, attribute: object, value: int) -> None:
         raise ValueError(f"{name} must not be negative, got {value}")
 
 
+def _sections(value: object) -> tuple[tuple[RuleCode, RuleSection], ...]:
+    """Accept a mapping or pairs of ``(code, section)``."""
+    items = value.items() if isinstance(value, dict) else value
+    return tuple((RuleCode(code), section) for code, section in items)  # type: ignore[attr-defined]
+
+
 def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
     """Accept any iterable of pairs (lists from JSON included)."""
     return tuple((int(a), int(b)) for a, b in steps)  # type: ignore[attr-defined]
@@ -105,7 +112,7 @@ def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
 
 @frozen
 class MeldMinimums:
-    """The initial-meld minimum table (SPEC.md §1 "Initial meld").
+    """The initial-meld minimum table (rule book: "The initial meld").
 
     Attributes:
         below_zero: The minimum for a cumulative score below 0.
@@ -137,7 +144,7 @@ class MeldMinimums:
 
 @frozen
 class InitialMeldRules:
-    """How the initial meld is counted (SPEC.md §1 "Initial meld").
+    """How the initial meld is counted (rule book: "The initial meld").
 
     Attributes:
         top_card_counts: Whether the pile's top card counts when the pile is
@@ -149,7 +156,8 @@ class InitialMeldRules:
         bonus_cards: Cards the player who completes the side's initial meld
             draws from the stock after that turn's discard, indexed by how many
             other sides had melded before (rule option ``american-talon``:
-            ``(4, 3)``); a side past the end draws none.
+            ``(4, 3)``); a side past the end draws none, and so does a side
+            whose opening was made by taking the pile.
         bonus_cards_stock_floor: No bonus cards once the stock holds this many
             cards or fewer (``american-talon``: 8).
     """
@@ -163,7 +171,7 @@ class InitialMeldRules:
 
 @frozen
 class PileRules:
-    """Freezing and taking the discard pile (SPEC.md §1 "The discard pile").
+    """Freezing and taking the discard pile (rule book: "The discard pile", "The frozen pile").
 
     Attributes:
         always_frozen: The pile is frozen for everyone, always.
@@ -197,12 +205,12 @@ class PileRules:
 
 @frozen
 class MeldRules:
-    """What a meld may hold (SPEC.md §1 "Melds").
+    """What a meld may hold (rule book: "Melds", "Wild cards", "Canastas").
 
     Attributes:
         min_size: Cards a new meld needs.
         min_naturals: Natural cards every meld needs.
-        max_wilds: Wild cards a meld may hold.
+        max_wilds: Wild cards a natural meld may hold (``None``: no fixed limit).
         wilds_at_most_naturals: A meld never holds more wild cards than naturals.
         max_size: Cards a meld may hold at most (``None``: no limit).
         canasta_size: Cards that make a meld a canasta.
@@ -214,7 +222,7 @@ class MeldRules:
 
     min_size: int = 3
     min_naturals: int = 2
-    max_wilds: int = 3
+    max_wilds: int | None = 3
     wilds_at_most_naturals: bool = False
     max_size: int | None = None
     canasta_size: int = 7
@@ -248,7 +256,7 @@ class MeldRules:
         if naturals < self.min_naturals:
             return False
         if wilds:
-            if wilds > self.max_wilds or rank in self.natural_only:
+            if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
                 return False
             if self.wilds_at_most_naturals and wilds > naturals:
                 return False
@@ -257,7 +265,7 @@ class MeldRules:
 
 @frozen
 class CanastaBonuses:
-    """Canasta bonuses (SPEC.md §1 "Scoring a hand").
+    """Canasta bonuses (rule book: "Scoring").
 
     Attributes:
         natural: Bonus of a canasta with no wild card.
@@ -301,7 +309,7 @@ class CanastaBonuses:
 
 @frozen
 class ThreeRules:
-    """Bonus threes: which threes are bonus cards and how they score (SPEC.md §1).
+    """Bonus threes: which threes are bonus cards and how they score (rule book: "Threes").
 
     Attributes:
         schedule: Score for holding ``n`` bonus threes of one colour, indexed
@@ -332,7 +340,7 @@ class ThreeRules:
 
 @frozen
 class BlackThreeRules:
-    """Black threes beyond the stop-card effect (SPEC.md §1 and §5).
+    """Black threes beyond the stop-card effect (rule book: "Threes"; Cuban sets them aside).
 
     Attributes:
         no_discard_first_round: Black threes may not be discarded during the
@@ -343,7 +351,7 @@ class BlackThreeRules:
         in_hand_penalty: What each black three left in hand costs.
         melded_count_with_set_aside: Black threes melded when going out join the
             set-aside ones: the side scores ``set_aside_schedule`` for the total
-            instead of their card values (SPEC.md §5 "100 for all four").
+            instead of their card values (Cuban: "100 for all four").
     """
 
     no_discard_first_round: bool = False
@@ -355,7 +363,7 @@ class BlackThreeRules:
 
 @frozen
 class GoingOutRules:
-    """Going out (SPEC.md §1 "Going out").
+    """Going out (rule book: "Going out", "Asking permission").
 
     Attributes:
         canastas_required: Canastas the side needs to go out.
@@ -375,7 +383,7 @@ class GoingOutRules:
 
 @frozen
 class ExhaustionRules:
-    """What happens when the stock runs out (SPEC.md §1 "Stock exhaustion").
+    """What happens when the stock runs out (rule book: "Stock exhaustion").
 
     Attributes:
         continue_with_discards: Play goes on while players take discards;
@@ -398,7 +406,7 @@ class ExhaustionRules:
 
 @frozen
 class PartnershipRules:
-    """Partnerships that form during a hand (SPEC.md §3 rule option ``cutthroat``).
+    """Partnerships that form during a hand (the three-player house rule ``cutthroat``).
 
     Attributes:
         first_taker_alone: The first player in a hand to take the discard pile
@@ -445,6 +453,9 @@ class Rules:
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
         partnerships: Partnerships formed during a hand.
+        rule_sections: ``(code, section)`` pairs: the rule book's section that
+            states each rule code's rule for this rule set (the merged answers
+            of the hook ``canasta_rule_sections``); see `section`.
     """
 
     variant: str
@@ -468,6 +479,23 @@ class Rules:
     target_score: int
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
+    rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
+
+    def section(self, code: RuleCode) -> RuleSection | None:
+        """The rule book's section that states the rule behind a code, for these rules.
+
+        Args:
+            code: The rule code.
+
+        Returns:
+            The section (a built-in variant's page, a house rule's page, or the
+            page a third-party variant names), or ``None`` for rules built
+            without sections.
+        """
+        for known, section in self.rule_sections:
+            if known is code:
+                return section
+        return None
 
     @property
     def side_count(self) -> int:

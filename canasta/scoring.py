@@ -1,4 +1,4 @@
-"""Scoring a finished hand, with a per-side breakdown (SPEC.md §1 "Scoring a hand")."""
+"""Scoring a finished hand, with a per-side breakdown (rule book: "Scoring")."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def score_hand(state: TableState) -> HandScore:
     seating = state.seating
     for side in range(rules.side_count):
         # The side's unit at the table: itself, unless a partnership rule regrouped the
-        # players; each side is credited its unit's result (SPEC.md §3 cutthroat).
+        # players; each side is credited its unit's result (house rule cutthroat).
         unit = seating[rules.seats_of(side)[0]]
         seats = [s for s in range(rules.players) if seating[s] == unit]
         three_seats = seats
@@ -122,7 +122,7 @@ def score_hand(state: TableState) -> HandScore:
         set_aside_count = len(state.set_aside[unit])
         for meld in state.melds[unit].values():
             if meld.rank == _B3 and rules.black_threes.melded_count_with_set_aside:
-                set_aside_count += meld.size  # SPEC.md §5: scored with the set-aside ones
+                set_aside_count += meld.size  # Cuban: scored with the set-aside ones
                 continue
             melded += sum(values[kinds[c]] for c in meld.cards)
             if meld.size >= canasta_size:

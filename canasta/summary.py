@@ -212,6 +212,8 @@ def rules_summary(rules: Rules) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     for attribute in attrs.fields(type(rules)):
         name = attribute.name
+        if name == "rule_sections":  # where the rules are written, not a rule (see `canasta.rulebook`)
+            continue
         value = getattr(rules, name)
         section = _SECTIONS.get(name, "Other")
         if attrs.has(type(value)) and not isinstance(value, (DeckSpec, MeldMinimums)):

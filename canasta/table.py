@@ -13,6 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Self
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
+from canasta.completion import has_clean_meld
 from canasta.rules import Rules
 
 if TYPE_CHECKING:
@@ -261,7 +262,11 @@ class TableState:
         )
 
     def minimum_needed(self, side: int) -> int:
-        """The count the side's initial meld still needs (0 once it has melded).
+        """The count the side's initial meld still needs: 0 once (and only once) it has opened.
+
+        This turn's provisional melds count toward it. A side that has not
+        opened always needs at least 1: its count may be reached while a
+        required clean meld is still missing (see `clean_meld_needed`).
 
         Args:
             side: The side.
@@ -274,7 +279,27 @@ class TableState:
         remaining = self.personal_minimum(self.seat) if side == self.side else self.minimums[side]
         if side == self.side and self.phase is not Phase.OVER:
             remaining -= self.provisional_count
-        return max(remaining, 0)
+        return max(remaining, 1)
+
+    def clean_meld_needed(self, side: int) -> bool:
+        """Whether the side's initial meld still lacks the clean meld its variant requires.
+
+        The clean meld (modern American): at least
+        ``rules.initial_meld.clean_meld_naturals`` naturals from the hand and no
+        wild card, on the table when the opening is complete.
+
+        Args:
+            side: The side.
+
+        Returns:
+            False once the side has opened, or where no clean meld is required.
+        """
+        need = self.rules.initial_meld.clean_meld_naturals
+        if self.opened[side] or not need:
+            return False
+        top_rank = -1 if self.taken_top is None or side != self.side else self.kinds[self.taken_top]
+        melds = {r: (m.naturals, m.twos, m.jokers) for r, m in self.melds[side].items()}
+        return not has_clean_meld(need, melds, top_rank)
 
     def personal_minimum(self, seat: int) -> int:
         """The initial-meld minimum of a seat, from its own side's score before the hand.

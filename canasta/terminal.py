@@ -27,6 +27,7 @@ from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
+from canasta.wording import plural
 
 __all__ = [
     "printable",
@@ -155,7 +156,7 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
     table.add_column("threes")
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
-        who = ", ".join(f"{s} {label[s]} ({obs.hand_sizes[s]} cards)" for s in seats)
+        who = ", ".join(f"{s} {label[s]} ({plural(obs.hand_sizes[s], 'card')})" for s in seats)
         melds = Text("\n").join([_meld_text(m) for m in obs.melds[side]]) if obs.melds[side] else Text("—")
         threes = Text(" ").join([render_cards(obs.threes[s]) for s in seats if obs.threes[s]])
         if obs.set_aside[side]:
@@ -166,12 +167,12 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
     pile = Text("pile: ")
     if obs.pile:
         pile.append_text(render_cards(obs.pile[-1:]))
-        pile.append(f" on top, {len(obs.pile)} card{'s' if len(obs.pile) != 1 else ''}")
+        pile.append(f" on top, {plural(len(obs.pile), 'card')}")
     else:
         pile.append("empty")
     frozen_text = " — frozen for you" if obs.pile_frozen else " — not frozen for you"
     pile.append(frozen_text, style=_RED if obs.pile_frozen else "")
-    status = Text(f"stock: {obs.stock_size} cards   ")
+    status = Text(f"stock: {plural(obs.stock_size, 'card')}   ")
     status.append_text(pile)
     need = Text(
         f"your side still needs {obs.minimum_needed} for its initial meld"
@@ -179,7 +180,7 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
         else "your side has melded"
     )
     turn = Text(f"turn: seat {obs.acting_seat} ({label[obs.acting_seat]}), {obs.phase} phase", style="bold")
-    hand = Text(f"your hand ({len(obs.hand)}): ", style="bold")
+    hand = Text(f"your hand ({plural(len(obs.hand), 'card')}): ", style="bold")
     hand.append_text(render_cards(obs.hand))
     return Group(table, status, need, turn, Panel(hand, expand=False))
 
@@ -249,7 +250,7 @@ def render_simulation_summary(summary: Summary, seconds: float | None = None) ->
     Returns:
         A renderable.
     """
-    title = f"{summary.games} games of {summary.variant}"
+    title = f"{plural(summary.games, 'game')} of {summary.variant}"
     if summary.house_rules:
         title += " + " + ", ".join(summary.house_rules)
     table = Table(title=untrusted_text(title + f" (seed {summary.seed})"), header_style="bold")

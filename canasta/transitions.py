@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
-from canasta.cards import BLACK_THREE, JOKER, RED_THREE, TWO
+from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
-from canasta.goingout import going_out_options
+from canasta.goingout import can_meld_out
 from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
 from canasta.table import HandEnd, MeldState, Phase, TableState
@@ -108,7 +108,8 @@ def apply_unchecked(t: TableState, action: Action) -> None:
 
 def _apply_meld(t: TableState, action: Action) -> None:
     assert isinstance(action, Meld)
-    _do_meld(t, int(action.rank), action.naturals, action.twos, action.jokers)
+    rank = int(action.rank)
+    _do_meld(t, rank + SECOND_MELD if action.second else rank, action.naturals, action.twos, action.jokers)
 
 
 def _apply_discard(t: TableState, action: Action) -> None:
@@ -153,7 +154,16 @@ def _do_draw(t: TableState) -> None:
                     t.drew_from_stock = True
                     t.phase = Phase.MELD
                     t.final_meld_only = True
-                    t.bound = False
+                    if t.bound:
+                        # SPEC §1 ⟨A⟩: "yes" still binds if melding every card can go out.
+                        side = t.seating[seat]
+                        t.bound = can_complete(
+                            turn_facts(t, seat),
+                            t.counts[seat],
+                            meld_counts(t, side),
+                            opened=t.opened[side],
+                            provisional=t.provisional_count,
+                        )
                     return
                 _finish(t, HandEnd.RED_THREE_LAST)
                 return
@@ -168,8 +178,7 @@ def _do_draw(t: TableState) -> None:
         turn = turn_facts(t, seat)
         if t.opened[side]:
             need = t.rules.going_out.canastas_required
-            options = going_out_options(t.rules, t.counts[seat], meld_counts(t, side), turn.discardable, need=need)
-            t.bound = options is not None
+            t.bound = can_meld_out(t.rules, t.counts[seat], meld_counts(t, side), turn.discardable, need=need)
         else:
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
 
@@ -186,7 +195,7 @@ def _do_take(t: TableState, action: TakePile) -> None:
     t.taken_top = top
     t.phase = Phase.MELD
     opened = t.opened[side]
-    meld = _meld_to_extend(t, side, rank)
+    meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld.cards.append(top)
     meld.naturals += 1
     t.melded_this_turn = True
@@ -214,13 +223,18 @@ def _do_take(t: TableState, action: TakePile) -> None:
     _maybe_open(t)
 
 
-def _meld_to_extend(t: TableState, side: int, rank: int) -> MeldState:
-    """The side's meld of a rank, created if new; adding to an earlier turn's meld spoils concealed."""
-    meld = t.melds[side].get(rank)
+def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
+    """The side's meld under a key (a rank, or a second meld's key), created if new.
+
+    Adding to an earlier turn's meld spoils concealed going out. A second meld
+    of a rank (``cutthroat``) exists only from the partnership's forming, so it
+    is never new.
+    """
+    meld = t.melds[side].get(key)
     if meld is None:
-        meld = t.melds[side][rank] = MeldState(rank, [], 0, 0, 0)
-        t.new_ranks.add(rank)
-    elif rank not in t.new_ranks:
+        meld = t.melds[side][key] = MeldState(key & 15, [], 0, 0, 0)  # key & 15: the rank
+        t.new_ranks.add(key)
+    elif key not in t.new_ranks:
         t.added_to_old = True
     return meld
 
@@ -256,10 +270,11 @@ def _maybe_open(t: TableState) -> None:
             _pick_up(t, pending)
 
 
-def _do_meld(t: TableState, rank: int, n: int, tw: int, jk: int) -> None:
+def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     seat = t.seat
     side = t.seating[seat]
-    meld = _meld_to_extend(t, side, rank)
+    meld = _meld_to_extend(t, side, key)
+    rank = meld.rank
     values = t.rules.card_values
     added = 0
     hand = t.hands[seat]
@@ -289,7 +304,6 @@ def _go_out_if_empty(t: TableState) -> None:
     side = t.seating[seat]
     if (
         t.sizes[seat] == 0
-        and not t.final_meld_only
         and not t.rules.going_out.final_discard_required
         and goes_out_ok(t, side)
     ):
@@ -327,12 +341,13 @@ def _do_discard(t: TableState, kind: int) -> None:
 
 
 def _regroup(t: TableState, lone: int) -> None:
-    """One player plays alone; everyone else becomes one side (SPEC.md §3 rule option cutthroat).
+    """One player plays alone; everyone else becomes one side (SPEC.md §3 rule option cutthroat ⟨A⟩).
 
-    The joining players' melds are combined into the side of the first of
-    them: melds of the same rank become one meld holding all their cards (a
-    side has one meld per rank, SPEC.md §1 "Melds"). The side has melded if
-    any of them had. Each player keeps their personal score and minimum.
+    The joining players' melds stay as they were, now the partnership's: they
+    move to the side of the first of them, and where both held a meld of a
+    rank, the second one is kept apart under ``rank + SECOND_MELD`` (two melds,
+    each obeying the meld rules on its own). The side has melded if any of them
+    had. Each player keeps their personal score and minimum.
     """
     t.regrouped = True
     lone_side = t.seating[lone]
@@ -343,14 +358,13 @@ def _regroup(t: TableState, lone: int) -> None:
     melds = t.melds[unit]
     for side in joining[1:]:
         for rank, meld in t.melds[side].items():
-            into = melds.get(rank)
-            if into is None:
-                melds[rank] = meld
+            if rank in melds:
+                # Only natural ranks can be held twice: a side's wild meld would be
+                # a second wild meld, which no variant with cutthroat allows.
+                assert rank >= 4, "two wild melds cannot be kept apart"
+                melds[rank + SECOND_MELD] = meld
             else:
-                into.cards.extend(meld.cards)
-                into.naturals += meld.naturals
-                into.twos += meld.twos
-                into.jokers += meld.jokers
+                melds[rank] = meld
         t.melds[side] = {}
         t.opened[unit] = t.opened[unit] or t.opened[side]
         t.set_aside[unit].extend(t.set_aside[side])
@@ -369,8 +383,8 @@ def _draw_bonus_cards(t: TableState) -> None:
     """Rule option american-talon (SPEC.md §6): bonus cards after the discard ending the opening turn."""
     seat = t.seat
     side = t.seating[seat]
-    if not _opened_this_turn(t, side):
-        return
+    if not _opened_this_turn(t, side) or t.taken_top is not None:
+        return  # SPEC §6 ⟨A⟩: no bonus cards when the opening was made by taking the pile
     initial = t.rules.initial_meld
     earlier = sum(1 for sd, done in enumerate(t.opened) if done and sd != side)
     if earlier >= len(initial.bonus_cards) or len(t.stock) <= initial.bonus_cards_stock_floor:

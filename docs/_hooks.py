@@ -9,6 +9,20 @@ reads well on a forge):
   differs from classic, with the hook that sets it.
 - ``<!-- variants-list -->`` and ``<!-- house-rules-list -->``: the variants and
   house rules that ship with canasta.
+- ``<!-- rule-value: NAME PATH -->``: one compiled rule value, inline (the
+  rule book under ``docs/rules/`` takes its numbers from these). ``NAME`` is a
+  variant, optionally with house rules stacked on it: ``three-player+cutthroat``.
+  ``PATH`` is a field of `canasta.Rules`, dotted into its parts, with ``[key]``
+  to pick an entry: ``hand_size``, ``going_out.bonus``, ``deck.size``,
+  ``card_values[JOKER]`` (a `canasta.Kind` name), ``threes.schedule[4]`` (a
+  position), ``canasta_bonuses.wild_by_jokers[0]`` (in a table of pairs, the
+  pair whose first item is the key). Only single values (numbers, yes/no,
+  names) may be shown this way.
+- ``<!-- minimums-table: NAME -->``: the initial-meld minimum table of a
+  variant, as a Markdown table of score ranges.
+- ``<!-- rule-codes -->``: every `canasta.RuleCode` with its sentence and the
+  rule book's section it cites (`canasta.rulebook`), and the codes each
+  built-in house rule re-points to its own page.
 
 Nothing is downloaded; everything comes from the installed ``canasta`` package,
 so the docs cannot drift from the code. An unknown name aborts the build.
@@ -31,6 +45,11 @@ from canasta.summary import format_rules_summary
 
 PLACEHOLDER = re.compile(
     r"<!--\s*(?P<what>rules-table|rules-diff|variants-list|house-rules-list)\s*(?::\s*(?P<name>[\w.-]+))?\s*-->"
+)
+
+# The rule book's placeholders (docs/rules/): `NAME` may stack house rules with `+`.
+RULE_PLACEHOLDER = re.compile(
+    r"<!--\s*(?P<what>rule-value|minimums-table)\s*:\s*(?P<name>[\w.+-]+)(?:[ \t]+(?P<path>[^\s>]+))?\s*-->"
 )
 
 # Fields of `canasta.Rules` whose hook is not simply ``canasta_<field>``.
@@ -79,7 +98,26 @@ def on_page_markdown(markdown: str, page: Page, config: Any, files: Files, **kwa
         except canasta.CanastaError as exc:
             raise PluginError(f"{where}: {exc}") from exc
 
-    return PLACEHOLDER.sub(replace, markdown)
+    def replace_rule(match: re.Match[str]) -> str:
+        what, name, path = match.group("what"), match.group("name"), match.group("path")
+        where = f"{page.file.src_uri}: {match.group(0)}"
+        try:
+            if what == "rule-value":
+                if not path:
+                    raise PluginError(f"{where}: the placeholder needs a rule value path, e.g. `hand_size`")
+                return rule_value(name, path)
+            if path:
+                raise PluginError(f"{where}: minimums-table takes only a variant name")
+            return minimums_table(name)
+        except canasta.CanastaError as exc:
+            raise PluginError(f"{where}: {exc}") from exc
+        except PluginError as exc:
+            if str(exc).startswith(where):
+                raise
+            raise PluginError(f"{where}: {exc}") from exc
+
+    markdown = RULE_PLACEHOLDER.sub(replace_rule, PLACEHOLDER.sub(replace, markdown))
+    return RULE_CODES_PLACEHOLDER.sub(lambda _: rule_codes_table(page.file.src_uri), markdown)
 
 
 def _required(name: str | None, where: str) -> str:
@@ -139,7 +177,7 @@ def flatten_rules(rules: canasta.Rules) -> dict[str, tuple[str, str]]:
     """
     out: dict[str, tuple[str, str]] = {}
     for field in attrs.fields(type(rules)):
-        if field.name in _IDENTITY_FIELDS:
+        if field.name in _IDENTITY_FIELDS or field.name == "rule_sections":  # where rules are written, not a rule
             continue
         hook = RULES_FIELD_HOOKS.get(field.name, "")
         value = getattr(rules, field.name)
@@ -179,8 +217,11 @@ def rules_diff(name: str, base: str = "classic") -> str:
 
 
 def _hook_link(hook: str) -> str:
-    """The hook's name linked to its section of the hook reference (variant pages sit in variants/)."""
-    return f"[`{hook}`](../hooks.md#{hook})" if hook else ""
+    """The hook's name linked to its section of the hook reference (variant pages sit in variants/).
+
+    The ``hook-name`` class (docs/stylesheets/extra.css) keeps a long name on one line.
+    """
+    return f"[`{hook}`](../hooks.md#{hook}){{: .hook-name }}" if hook else ""
 
 
 def _built_in(origin: str) -> bool:
@@ -225,3 +266,174 @@ def house_rules_list() -> str:
         for h in rules
     ]
     return "| house rule | description | applies to | rules from |\n|---|---|---|---|\n" + "\n".join(rows) + "\n"
+
+
+def _compiled(name: str) -> canasta.Rules:
+    """The compiled rules of ``variant`` or ``variant+house-rule+...``."""
+    variant, *house_rules = name.split("+")
+    _variant(variant)
+    for house_rule in house_rules:
+        canasta.get_house_rule(house_rule)  # UnknownNameError names the known ones
+    return canasta.load_rules(variant, house_rules)
+
+
+_PATH_PART = re.compile(r"(?P<attr>[A-Za-z_]\w*)(?P<keys>(?:\[[\w-]+\])*)$")
+
+
+def _lookup(value: object, key: str, where: str) -> object:
+    kind = Kind.__members__.get(key.upper())
+    if isinstance(value, tuple) and value and all(isinstance(v, tuple) and len(v) == 2 for v in value):
+        wanted: object = kind if kind is not None else int(key) if key.lstrip("-").isdigit() else key
+        for first, second in value:
+            if first == wanted:
+                return second
+        entries = ", ".join(a.name if isinstance(a, Kind) else str(a) for a, _ in value)
+        raise PluginError(f"{where}: no entry [{key}]; the entries are {entries or 'none'}")
+    if isinstance(value, tuple):
+        if kind is not None:
+            index = int(kind)
+        elif key.isdigit():
+            index = int(key)
+        else:
+            raise PluginError(f"{where}: [{key}] is neither a position nor a card kind ({', '.join(Kind.__members__)})")
+        if index >= len(value):
+            raise PluginError(f"{where}: [{key}] is past the end ({len(value)} entries)")
+        return value[index]
+    raise PluginError(f"{where}: [{key}]: the value is not a table")
+
+
+def resolve_rule_value(rules: canasta.Rules, path: str) -> object:
+    """Follow a dotted path with ``[key]`` parts into compiled rules.
+
+    Args:
+        rules: The compiled rules.
+        path: For example ``going_out.bonus`` or ``card_values[JOKER]``.
+
+    Returns:
+        The value found.
+
+    Raises:
+        PluginError: If a part of the path names nothing.
+    """
+    value: object = rules
+    walked = ""
+    for part in path.split("."):
+        match = _PATH_PART.match(part)
+        if match is None:
+            raise PluginError(f"malformed rule value path {path!r}")
+        attr = match.group("attr")
+        here = f"{walked}.{attr}" if walked else attr
+        names = [f.name for f in attrs.fields(cast(Any, type(value)))] if attrs.has(type(value)) else []
+        if attr.startswith("_") or not hasattr(value, attr) or callable(getattr(value, attr)):
+            known = f"; its fields are {', '.join(names)}" if names else ""
+            raise PluginError(f"no rule value `{here}` in the rules of {rules.variant}{known}")
+        value = getattr(value, attr)
+        for key in re.findall(r"\[([\w-]+)\]", match.group("keys")):
+            here += f"[{key}]"
+            value = _lookup(value, key, f"`{here}` of {rules.variant}")
+        walked = here
+    return value
+
+
+def rule_value(name: str, path: str) -> str:
+    """One compiled rule value, formatted for prose.
+
+    Args:
+        name: The variant, optionally ``+``-joined with house rules (``three-player+cutthroat``).
+        path: The value's path in `canasta.Rules` (see `resolve_rule_value`).
+
+    Returns:
+        The value as text: a number, ``yes``/``no``, ``none`` or a name.
+
+    Raises:
+        PluginError: If the path names nothing, or names a table rather than one value.
+    """
+    value = resolve_rule_value(_compiled(name), path)
+    if isinstance(value, (tuple, frozenset, dict)) or attrs.has(type(value)):
+        raise PluginError(f"`{path}` of {name} is not a single value; pick an entry with [key] or a field with .name")
+    return _format(value).strip("`")
+
+
+def minimums_table(name: str) -> str:
+    """The initial-meld minimum table of a variant, as Markdown (score ranges, equal rows merged).
+
+    Scores are always multiples of 5, so a range ends 5 below the next step.
+
+    Args:
+        name: The variant, optionally ``+``-joined with house rules.
+
+    Returns:
+        Markdown text.
+    """
+    minimums = _compiled(name).minimums
+    bands: list[tuple[int | None, int | None, int]] = [(None, 0, minimums.below_zero)]
+    steps = list(minimums.steps)
+    for i, (first, value) in enumerate(steps):
+        bands.append((first, steps[i + 1][0] if i + 1 < len(steps) else None, value))
+    merged: list[tuple[int | None, int | None, int]] = []
+    for band in bands:
+        if merged and merged[-1][2] == band[2]:
+            merged[-1] = (merged[-1][0], band[1], band[2])
+        else:
+            merged.append(band)
+    rows = []
+    for start, end, minimum in merged:
+        if start is None:
+            label = "any score" if end is None else f"below {end}" + (" (negative scores included)" if end > 0 else "")
+        elif end is None:
+            label = f"{start} or more"
+        else:
+            label = f"{start} to {end - 5}"
+        rows.append(f"| {label} | {minimum} |")
+    return "| score before the hand | minimum count |\n|---|---|\n" + "\n".join(rows) + "\n"
+
+
+# --- the table of rule codes (docs/reference/rule-codes.md) ---------------------------------
+
+RULE_CODES_PLACEHOLDER = re.compile(r"<!--\s*rule-codes\s*-->")
+
+
+def _section_link(section: canasta.RuleSection, from_page: str) -> str:
+    """A section as a link from a page (or as plain text while its page does not exist)."""
+    if "://" in section.page:
+        return f"[{section.title}]({section.path})"
+    if section.page not in _doc_files:
+        return f"{section.title} (`{section.path}`)"
+    up = "../" * from_page.count("/")
+    return f"[{section.title}]({up}{section.path})"
+
+
+def rule_codes_table(from_page: str = "reference/rule-codes.md") -> str:
+    """Markdown tables of every rule code, its sentence and its section, and the house rules' own sections.
+
+    Args:
+        from_page: The page the tables go on (links are relative to it).
+
+    Returns:
+        Markdown text.
+    """
+    from canasta.rulebook import CODE_SENTENCES, variant_sections
+
+    classic = variant_sections("classic")
+    rows = [
+        f"| `{code.value}` | `RuleCode.{code.name}` | {CODE_SENTENCES[code]} | "
+        f"`{classic[code].id}` | {_section_link(classic[code], from_page)} |"
+        for code in canasta.RuleCode
+    ]
+    header = "| code | member | what it means | section | in classic's rules |\n|---|---|---|---|---|\n"
+    table = header + "\n".join(rows) + "\n"
+    house: list[str] = []
+    for rule in canasta.available_house_rules():
+        if not _built_in(rule.origin):
+            continue
+        fitting = [v.name for v in canasta.available_variants() if _built_in(v.origin)]
+        variant = next(name for name in fitting if canasta.default_registry().fits(rule.name, name))
+        compiled = canasta.load_rules(variant, [rule.name])
+        own = [(code, section) for code, section in compiled.rule_sections if section.book == f"house rule {rule.name}"]
+        if own:
+            codes = ", ".join(f"`{code.value}`" for code, _ in own)
+            house.append(f"| `{rule.name}` | {codes} | {_section_link(own[0][1], from_page)} |")
+    if house:
+        header = "\n| house rule | codes it cites its own page for | section |\n|---|---|---|\n"
+        table += header + "\n".join(house) + "\n"
+    return table

@@ -44,7 +44,7 @@ def test_play_scripted_input(tmp_path: Path) -> None:
     assert code == 0
     assert "not a choice: 'x'" in out
     assert "not a choice: '99'" in out
-    assert "your hand (11)" in out
+    assert "your hand (11 cards)" in out
     assert "your side still needs 50 for its initial meld" in out
     assert "turn: seat 0 (you), draw phase" in out
     assert "frozen for you" in out

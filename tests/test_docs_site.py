@@ -99,8 +99,9 @@ def test_the_diff_table_names_a_real_hook_for_every_rules_field() -> None:
 def test_the_diff_table_shows_what_a_variant_changes() -> None:
     hooks = _hooks_module()
     table = hooks.rules_diff("cuban")
-    assert "| `target_score` | [`canasta_target_score`](../hooks.md#canasta_target_score) | 5000 | 7500 |" in table
-    assert "| `hand_size` | [`canasta_hand_size`](../hooks.md#canasta_hand_size) | 11 | 13 |" in table
+    link = "[`canasta_target_score`](../hooks.md#canasta_target_score){: .hook-name }"  # the class: no wrapping
+    assert f"| `target_score` | {link} | 5000 | 7500 |" in table
+    assert "| `hand_size` | [`canasta_hand_size`](../hooks.md#canasta_hand_size){: .hook-name } | 11 | 13 |" in table
     assert "players" not in table.replace("six-player", "")  # unchanged values are left out
     assert hooks.rules_diff("classic") == "*No compiled rule value differs from classic.*\n"
 

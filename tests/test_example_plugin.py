@@ -1,6 +1,6 @@
 """The example third-party distribution (tests/example_plugin), found through its entry point and played.
 
-CI installs it with ``pip install ./tests/example_plugin``; these tests skip with
+CI installs it with ``pip install --no-deps ./tests/example_plugin``; these tests skip with
 that instruction when it is not installed.
 """
 
@@ -15,7 +15,7 @@ from canasta import Discard, HandEnd, Kind, RuleCode, TakePile
 from canasta.bots import make_bot
 
 DIST = "canasta-example-viennese"
-INSTALL = "pip install ./tests/example_plugin"
+INSTALL = "pip install --no-deps ./tests/example_plugin"
 
 
 def _entry_point() -> metadata.EntryPoint | None:
@@ -118,3 +118,24 @@ def test_plays_a_whole_game_end_to_end(house_rules: tuple[str, ...]) -> None:
     assert game.rules.variant == "viennese" and game.rules.house_rules == house_rules
     assert max(game.scores) >= game.rules.target_score
     assert list(game.scores) == [sum(r.totals[s] for r in game.results) for s in range(game.rules.side_count)]
+
+
+def test_its_pile_refusals_cite_its_own_rule_text_not_classics() -> None:
+    # Viennese restates how the pile is taken (canasta_rule_sections): those codes cite its text.
+    rules, classic = canasta.load_rules("viennese"), canasta.load_rules("classic")
+    own = rules.section(RuleCode.PILE_FROZEN)
+    assert own is not None and own.book == "rules of viennese" and own.page.startswith("https://www.pagat.com/")
+    assert own != classic.section(RuleCode.PILE_FROZEN)
+    assert rules.section(RuleCode.MELD_CLOSED) == classic.section(RuleCode.MELD_CLOSED)  # kept from the base
+    state = canasta.build_position(
+        rules,
+        hands=[["QH", "2C", "5D"], ["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]],
+        pile=["9S", "2D", "QD"],  # the buried 2 freezes the pile
+        melds=[[["KH", "KS", "KD"]], []],
+    )
+    with pytest.raises(canasta.IllegalActionError) as refused:
+        state.apply(TakePile(1, 1, 0))
+    assert refused.value.code is RuleCode.PILE_FROZEN
+    assert refused.value.section == own
+    assert str(refused.value).endswith(f'(rules of viennese, "{own.title}")')
+    assert "classic" not in str(refused.value)

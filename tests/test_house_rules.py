@@ -7,7 +7,7 @@ from helpers import accepted, refused
 from test_variant_positions import hand_codes, rules_of, with_stock
 
 import canasta
-from canasta import Discard, DrawStock, EndHand, HandEnd, Kind, Meld, PluginError, RuleCode, TakePile
+from canasta import AskGoOut, Discard, DrawStock, EndHand, HandEnd, Kind, Meld, PluginError, RuleCode, TakePile
 
 VARIANTS = ["classic", "two-player", "three-player", "six-player", "cuban", "modern-american"]
 ANYWHERE = ["wilds-at-most-naturals", "last-red-three-may-meld"]
@@ -89,25 +89,32 @@ def test_last_red_three_may_meld() -> None:
 CUT = rules_of("three-player", "cutthroat")
 
 
-def test_cutthroat_first_taker_plays_alone_and_the_others_share_melds() -> None:
+def test_cutthroat_first_taker_plays_alone_and_the_partners_melds_stay_apart() -> None:
     assert CUT.target_score == 7500 and CUT.partnerships.first_taker_alone
     state = canasta.build_position(
         CUT,
-        hands=[["9C", "9D", "4H", "5H"], ["QS", "6C", "6D"], ["7C", "7D", "7H"]],
+        hands=[["9C", "9D", "4H", "5H"], ["QS", "KC", "6C", "6D"], ["7C", "7D", "7H"]],
         melds=[[["8H", "8S", "8D"]], [["KH", "KS", "KD"], ["2C", "QH", "QD"]], [["KC", "KH", "KS", "2D", "*"]]],
         pile=["4S", "9H"],
         scores=[3000, 1500, 0],
     )
     accepted(state, TakePile(2, 0, 0))
     assert state.seating == [0, 1, 1]
+    # SPEC §3 ⟨A⟩: both kings melds stay, each as it was; no merged 10-card meld.
     kings = state.melds[1][Kind.KING]
-    assert (kings.naturals, kings.twos, kings.jokers) == (6, 1, 1)  # the two king melds became one
+    second = state.melds[1][Kind.KING + canasta.cards.SECOND_MELD]
+    assert (kings.naturals, kings.twos, kings.jokers) == (3, 0, 0)
+    assert (second.rank, second.naturals, second.twos, second.jokers) == (Kind.KING, 3, 1, 1)
     assert state.melds[2] == {} and state.opened[1]
     assert [state.personal_minimum(s) for s in range(3)] == [120, 90, 50]
     accepted(state, Discard(Kind.FOUR))
     accepted(state, DrawStock())
     accepted(state, Meld(Kind.QUEEN, 1, 0, 0))  # seat 1 adds to the partnership's queens
     assert state.melds[1][Kind.QUEEN].size == 4
+    # Cards of a rank held twice may go onto either meld.
+    assert Meld(Kind.KING, 1, 0, 0) in state.legal_actions()
+    accepted(state, Meld(Kind.KING, 1, 0, 0, second=True))
+    assert second.size == 6 and kings.size == 3
     plain = canasta.build_position(
         rules_of("three-player"),
         hands=[["9C", "9D", "4H", "5H"], ["QS"], ["7C"]],
@@ -116,6 +123,42 @@ def test_cutthroat_first_taker_plays_alone_and_the_others_share_melds() -> None:
     )
     accepted(plain, TakePile(2, 0, 0))
     assert plain.seating == [0, 1, 2]
+
+
+def test_cutthroat_each_meld_of_a_rank_held_twice_obeys_the_meld_rules_on_its_own() -> None:
+    state = canasta.build_position(
+        CUT,
+        hands=[["9C", "9D", "4H", "5H"], ["KS", "2H", "*", "6C", "6D"], ["7C", "7D", "7H"]],
+        melds=[[["8H", "8S", "8D"]], [["KH", "KS", "KD", "KC", "KH", "2C"]], [["KD", "KC", "2D", "2S", "*"]]],
+        pile=["4S", "9H"],
+        scores=[0, 0, 0],
+    )
+    accepted(state, TakePile(2, 0, 0))
+    accepted(state, Discard(Kind.FOUR))
+    accepted(state, DrawStock())
+    # The second kings hold 3 wild cards already: no more (at most 3 wild cards in a meld),
+    # although the first kings could take them.
+    refused(state, Meld(Kind.KING, 0, 1, 0, second=True), RuleCode.INVALID_MELD)
+    assert Meld(Kind.KING, 0, 1, 0) in state.legal_actions()
+    accepted(state, Meld(Kind.KING, 1, 0, 0))  # the first kings: a mixed canasta of 7
+    assert state.canastas(1) == 1
+    assert state.melds[1][Kind.KING + canasta.cards.SECOND_MELD].size == 5
+
+
+def test_cutthroat_partners_may_ask_each_other_the_lone_hand_may_not() -> None:
+    state = canasta.build_position(
+        CUT,
+        hands=[["9C", "9D", "4H", "5H"], ["QS", "6C", "6D"], ["7C", "7D", "7H"]],
+        melds=[[["8H", "8S", "8D"]], [["KH", "KS", "KD"]], [["QH", "QD", "QC"]]],
+        pile=["4S", "9H"],
+    )
+    assert AskGoOut() not in state.legal_actions()  # no partnership yet
+    accepted(state, TakePile(2, 0, 0))
+    assert AskGoOut() not in state.legal_actions()  # the lone hand has no partner
+    accepted(state, Discard(Kind.FOUR))
+    assert AskGoOut() in state.legal_actions()  # seat 1 asks its partner, seat 2
+    accepted(state, AskGoOut())
+    assert state.seat == 2
 
 
 def test_cutthroat_going_out_first_makes_the_lone_hand_and_partners_share_the_result() -> None:

@@ -231,7 +231,7 @@ def test_invalid_answers_are_refused_naming_hook_and_plugin(
             "canasta_meld_rules",
             MeldRules(max_wilds="3"),  # type: ignore[arg-type]
             False,
-            "hook canasta_meld_rules returned MeldRules whose max_wilds is '3' (str), expected int",
+            "hook canasta_meld_rules returned MeldRules whose max_wilds is '3' (str), expected int | None",
         ),
         (
             "canasta_pile_rules",
@@ -244,7 +244,7 @@ def test_invalid_answers_are_refused_naming_hook_and_plugin(
             "canasta_going_out",
             canasta.GoingOutRules(concealed_bonus="200"),  # type: ignore[arg-type]
             False,
-            "hook canasta_going_out returned GoingOutRules whose concealed_bonus is '200', expected int | None",
+            "hook canasta_going_out returned GoingOutRules whose concealed_bonus is '200' (str), expected int | None",
         ),
         (
             "canasta_threes",

@@ -12,6 +12,8 @@ from canasta.summary import _LABELS, format_rules_summary, rules_summary
 def field_paths(rules: canasta.Rules) -> list[str]:
     paths = []
     for field in attrs.fields(type(rules)):
+        if field.name == "rule_sections":  # not a rule: the rule book's sections (tests/test_rule_sections.py)
+            continue
         value = getattr(rules, field.name)
         if attrs.has(type(value)) and not isinstance(value, (canasta.DeckSpec, canasta.MeldMinimums)):
             paths.extend(f"{field.name}.{sub.name}" for sub in attrs.fields(type(value)))

@@ -85,7 +85,8 @@ def test_initial_meld_needs_a_clean_meld_and_the_top_card_does_not_count() -> No
     accepted(state, Meld(Kind.ACE, 2, 1, 0))  # 60
     accepted(state, Meld(Kind.KING, 2, 0, 1))  # 70: 130 reaches 125 but nothing is clean
     assert not state.opened[0]
-    refused(state, Discard(Kind.NINE), RuleCode.MINIMUM_NOT_MET)
+    err = refused(state, Discard(Kind.NINE), RuleCode.CLEAN_MELD_REQUIRED)
+    assert "clean meld" in err.message and "below the minimum" not in err.message
     accepted(state, Meld(Kind.QUEEN, 3, 0, 0))
     assert state.opened[0]
     accepted(state, Discard(Kind.NINE))

@@ -9,7 +9,7 @@ variant's name, so a new variant or house rule gets its own space for free.
 The layout is versioned (`ACTION_SPACE_VERSION`): a change of ids breaks
 trained agents, so it gets a new version. Version 2 removed the take-back
 (``Retract``, id 23 in version 1; taking back moves is not a rule of Canasta,
-SPEC.md §0) and renumbered the ids after it down by one: `EndHand` is 23 and
+the rule book, "What “legal” means") and renumbered the ids after it down by one: `EndHand` is 23 and
 the melds start at 24.
 """
 
@@ -101,7 +101,12 @@ def _meld_shapes(rules: Rules) -> list[Meld]:
     cap = meld_rules.max_size if meld_rules.max_size is not None else per_rank + per_rank + deck_jokers
     shapes: list[Meld] = []
     for rank in NATURAL_KINDS:
-        wild_room = 0 if rank in meld_rules.natural_only else meld_rules.max_wilds
+        if rank in meld_rules.natural_only:
+            wild_room = 0
+        elif meld_rules.max_wilds is None:  # no fixed cap: every wild card of the deck
+            wild_room = per_rank + deck_jokers
+        else:
+            wild_room = meld_rules.max_wilds
         for n in range(min(per_rank, cap) + 1):
             for t in range(min(per_rank, wild_room, cap - n) + 1):
                 for j in range(min(deck_jokers, wild_room - t, cap - n - t) + 1):
@@ -114,10 +119,23 @@ def _meld_shapes(rules: Rules) -> list[Meld]:
                 if t + j:
                     shapes.append(Meld(Kind.JOKER, 0, t, j))
     if meld_rules.black_threes_when_going_out:
-        # SPEC.md §1 "Going out": 3 or 4 black threes, no wild card.
+        # Rule book, "Threes": 3 or 4 black threes, no wild card.
         for n in range(3, min(4, 2 * packs, cap) + 1):
             shapes.append(Meld(Kind.BLACK_THREE, n, 0, 0))
     return shapes
+
+
+def _second_meld_actions(rules: Rules) -> tuple[Action, ...]:
+    """Under a partnership rule (``cutthroat``): takes and melds onto a side's second meld of a rank."""
+    if not rules.partnerships.first_taker_alone:
+        return ()
+    takes = tuple(TakePile(n, t, j, second=True) for n, t, j in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)))
+    melds = tuple(
+        Meld(m.rank, m.naturals, m.twos, m.jokers, second=True)
+        for m in _meld_shapes(rules)
+        if m.rank in NATURAL_KINDS
+    )
+    return takes + melds
 
 
 class ActionSpace:
@@ -141,6 +159,11 @@ class ActionSpace:
       most the deck's jokers, at most ``max_wilds`` wild cards added to a
       natural meld (none for a ``natural_only`` rank), at most ``max_size``
       cards, at least one card.
+    - Only where a partnership rule lets a side hold a rank as two melds
+      (``cutthroat``), after those: the four takes onto the second meld
+      (``TakePile(..., second=True)`` in the order of ids 1 to 4), then
+      ``Meld(..., second=True)`` for every natural-rank meld shape above, in
+      the same order.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -162,7 +185,7 @@ class ActionSpace:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.actions: tuple[Action, ...] = FIXED_ACTIONS + tuple(_meld_shapes(rules))
+        self.actions: tuple[Action, ...] = FIXED_ACTIONS + tuple(_meld_shapes(rules)) + _second_meld_actions(rules)
         self.size: int = len(self.actions)
         self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
 

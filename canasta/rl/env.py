@@ -4,7 +4,7 @@ One episode is one game (or its first ``max_hands`` hands). Agents are
 ``"player_0"`` .. ``"player_{n-1}"``, one per seat; ``agent_selection`` always
 names the seat the engine says must act, which is not always the next seat:
 a "may I go out?" question hands the turn to the partner for the answer, then
-back (SPEC.md §1 "Going out").
+back (rule book: "Going out").
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         """Own side's hand total minus the best total among the sides that played against it.
 
         ``seating`` is the hand's final grouping: under a partnership rule such as
-        cutthroat (SPEC.md §3) sides that joined up are partners, not opponents.
+        cutthroat (three-player house rule) sides that joined up are partners, not opponents.
         """
         totals = result.totals
         sides = self.rules.sides

@@ -1,4 +1,4 @@
-"""What one seat may see, as a flat numeric vector (SPEC.md §7 "Hidden information").
+"""What one seat may see, as a flat numeric vector (hidden information, as the rules have it).
 
 The encoding is *relative to the observer*: seat offset 0 is the observer, 1
 the next seat in turn order, and so on; side 0 is the observer's side, the
@@ -44,12 +44,14 @@ class ObservationEncoder:
     """Encode a seat's view of a hand as a ``float32`` vector of fixed length.
 
     The vector is the concatenation of these fields (``P`` players, ``S``
-    sides; seats and sides relative to the observer, see the module text):
+    sides; seats and sides relative to the observer, see the module text;
+    (1): a rank a side holds as two melds, under ``cutthroat``, shows both
+    melds' cards together):
 
     | field | length | content |
     |---|---|---|
     | ``hand`` | 15 | own cards by `Kind` value |
-    | ``melds`` | ``S × 13 × 3`` | per side, per rank of `MELD_RANKS`: naturals, 2s, jokers |
+    | ``melds`` | ``S × 13 × 3`` | per side, per rank of `MELD_RANKS`: naturals, 2s, jokers (1) |
     | ``threes`` | ``P × 2`` | per seat, red and black threes laid out |
     | ``set_aside`` | ``S`` | black threes set aside by each side |
     | ``pile_top`` | 16 | one-hot kind of the pile's top card; index 15: no top card |
@@ -69,7 +71,7 @@ class ObservationEncoder:
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
 
-    After a regrouping (SPEC.md §3 cutthroat) the joined players' melds sit
+    After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
     scaling), so that nothing is lost; normalise in your model if you like.
 
@@ -185,11 +187,12 @@ class ObservationEncoder:
         base = fields["melds"].start
         for rel, side in enumerate(sides):
             side_base = base + rel * len(MELD_RANKS) * 3
-            for rank, meld in hand.melds[side].items():
-                i = side_base + _MELD_SLOT[rank] * 3
-                out[i] = meld.naturals
-                out[i + 1] = meld.twos
-                out[i + 2] = meld.jokers
+            for meld in hand.melds[side].values():
+                # A rank held as two melds (cutthroat) shows both melds' cards together.
+                i = side_base + _MELD_SLOT[meld.rank] * 3
+                out[i] += meld.naturals
+                out[i + 1] += meld.twos
+                out[i + 2] += meld.jokers
         i = fields["threes"].start
         for s in seats:
             red = sum(1 for c in hand.threes[s] if kinds[c] == _R3)
@@ -206,7 +209,7 @@ class ObservationEncoder:
             out[i + kinds[c]] += 1.0
         out[fields["pile_size"].start] = len(pile)
         # The seat's meld-owning unit this hand: its side, unless a partnership rule
-        # regrouped the players (SPEC.md §3 cutthroat).
+        # regrouped the players (house rule cutthroat).
         seating = hand.seating
         out[fields["pile_frozen"].start] = float(hand.pile_frozen_for(seating[seat]))
         out[fields["pile_pending"].start] = float(hand.pending_pile is not None)

@@ -4,7 +4,7 @@
   functions (`check_all` and friends); no hypothesis needed.
 - `canasta.testing.strategies`: hypothesis strategies for cards, melds, hands,
   rule sets, reachable states and legal or illegal actions.
-- `canasta.testing.reference`: a brute-force reference for SPEC §0 (what
+- `canasta.testing.reference`: a brute-force reference for what "legal" means (what
   "legal" means), to prove the legal actions exact in small positions
   (`check_exact_legality`, `reference_legal_actions`); no hypothesis needed.
 - `canasta.testing.conformance`: a stateful conformance suite

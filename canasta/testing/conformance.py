@@ -74,7 +74,7 @@ class CanastaConformance(RuleBasedStateMachine):
     acting player holds few cards (at most ``reference_max_cards``, counting
     the pile a take would bring in), after each step and before each action
     of its random stretches, it also proves the legal actions exact against
-    the brute-force SPEC §0 reference
+    the brute-force legality reference
     (`canasta.testing.reference.check_exact_legality`): everything listed can
     be completed, and everything the rules allow that can be completed is
     listed. Its rules additionally check refusals of hypothesis-chosen
@@ -90,7 +90,7 @@ class CanastaConformance(RuleBasedStateMachine):
         illegal_sample: Unlisted actions tried after each step.
         max_warmup: Most random actions played right after the deal.
         max_jump: Most random actions played by one ``play_random`` step.
-        reference_max_cards: Run the SPEC §0 reference after a step when the
+        reference_max_cards: Run the legality reference after a step when the
             acting hand plus the pile hold at most this many cards
             (`canasta.testing.reference.turn_cards`); its cost grows
             exponentially with them. ``0`` turns the reference off.
@@ -226,7 +226,7 @@ class CanastaConformance(RuleBasedStateMachine):
 
     @invariant()
     def legal_actions_match_the_reference(self) -> None:
-        """No dead end; in small positions, the legal actions equal the SPEC §0 reference's."""
+        """No dead end; in small positions, the legal actions equal the legality reference's."""
         if self._game is None:  # pragma: no cover
             return
         state = self.hand

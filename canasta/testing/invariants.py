@@ -6,7 +6,7 @@ no hypothesis: call `check_all` from your own simulation loop, bot arena or
 test. The conformance state machine (`canasta.testing.conformance`) calls the
 same functions after every step.
 
-What is checked (SPEC.md §7 "Behaviour every variant shares"):
+What is checked (the behaviour every variant shares):
 
 - card conservation: every card of the deck is in exactly one place;
 - legal actions are exact: every listed action is accepted, every other
@@ -183,7 +183,7 @@ def _diff(before: dict[str, object], after: dict[str, object]) -> str:
 
 
 def check_conservation(state: HandState) -> None:
-    """Every card of the deck is in exactly one place (SPEC.md §7).
+    """Every card of the deck is in exactly one place.
 
     Also checks the engine's per-kind bookkeeping of hands and melds against
     the cards themselves.
@@ -215,10 +215,12 @@ def check_conservation(state: HandState) -> None:
         if any(kinds[c] != k for k, cards in enumerate(state.hands[seat]) for c in cards):
             raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
     for side, melds in enumerate(state.melds):
-        for rank, meld in melds.items():
+        for key, meld in melds.items():
             ks = [kinds[c] for c in meld.cards]
+            if meld.rank != key & 15:  # a side's second meld of a rank (cutthroat) is under rank + 16
+                raise InvariantError(f"side {side}: a meld of {Kind(meld.rank).name} is filed under key {key}")
             if (ks.count(Kind.JOKER), ks.count(Kind.TWO), len(ks)) != (meld.jokers, meld.twos, meld.size):
-                raise InvariantError(f"side {side}, meld of {Kind(rank).name}: its counts disagree with its cards")
+                raise InvariantError(f"side {side}, meld of {Kind(meld.rank).name}: its counts disagree with its cards")
 
 
 def check_refused(state: HandState, action: object) -> IllegalActionError:
@@ -267,7 +269,7 @@ def check_legal_actions(
     legal_sample: int | None = 4,
     illegal_sample: int = 8,
 ) -> None:
-    """Legal actions are exact: listed ones are accepted, others refused (SPEC.md §7).
+    """Legal actions are exact: listed ones are accepted, others refused.
 
     Also: no dead ends (a hand that is not over always has a legal action), no
     duplicates, and nothing legal once the hand is over.
@@ -346,7 +348,7 @@ def _cards_in(value: object) -> list[Card]:
 
 
 def check_observations(state: HandState) -> None:
-    """Each seat's observation holds exactly what that seat may see (SPEC.md §7).
+    """Each seat's observation holds exactly what that seat may see.
 
     No card of another hand or of the stock appears anywhere in it; its own
     hand, the sizes, the pile, melds, threes and scores match the state.
@@ -463,7 +465,7 @@ def _score_parts(side: SideScore) -> int:
 
 
 def check_score(state: HandState) -> HandScore | None:
-    """Score breakdown arithmetic of a finished hand (SPEC.md §1 "Scoring a hand").
+    """Score breakdown arithmetic of a finished hand (rule book: "Scoring").
 
     Each side's total equals the sum of its parts; the melded-card count is
     the sum of the card values in its melds; the canasta count matches the
@@ -492,12 +494,12 @@ def check_score(state: HandState) -> HandScore | None:
     if score.totals != tuple(s.total for s in score.sides):
         raise InvariantError("HandScore.totals disagrees with the sides' totals")
     out_unit = None if state.went_out is None else state.seating[state.went_out]
-    # Black threes melded going out score with the set-aside ones where the variant says so (SPEC.md §5).
+    # Black threes melded going out score with the set-aside ones where the variant says so (Cuban).
     skip = int(Kind.BLACK_THREE) if rules.black_threes.melded_count_with_set_aside else None
     for side in score.sides:
         if side.total != _score_parts(side):
             raise InvariantError(f"side {side.side}: total {side.total} is not the sum of its parts {side}")
-        # The side's unit at the table (itself, unless the players were regrouped, SPEC.md §3 cutthroat).
+        # The side's unit at the table (itself, unless the players were regrouped, house rule cutthroat).
         unit = state.seating[rules.seats_of(side.side)[0]]
         melded = sum(
             rules.card_values[state.kinds[c]] for m in state.melds[unit].values() if m.rank != skip for c in m.cards
@@ -515,7 +517,7 @@ def check_score(state: HandState) -> HandScore | None:
 
 
 def check_game(game: Game, *, initial_scores: Sequence[int] | None = None) -> None:
-    """A game's totals are the sums of its hands (SPEC.md §1 "Game").
+    """A game's totals are the sums of its hands (rule book: "The game").
 
     Args:
         game: The game.

@@ -1,6 +1,6 @@
-"""A brute-force reference for SPEC.md §0, to prove the engine's legal actions exact.
+"""A brute-force reference for what "legal" means, to prove the engine's legal actions exact.
 
-SPEC.md §0: an action is legal when the rules allow it **and** the player can
+The rule book ("What “legal” means"): an action is legal when the rules allow it **and** the player can
 still complete the turn legally after it (end it with a legal discard, go out,
 or end the hand where the rules end it), without taking anything back. The
 engine decides the second half with a fast oracle on card counts
@@ -17,7 +17,7 @@ every continuation on copies of the hand:
 - the partner's answer to "may I go out?" is one more choice in that search
   (some answer must lead to a completion);
 - a stock draw always counts as completing the turn, where it is the action
-  judged and where the search reaches one: its outcome is random, and SPEC §1
+  judged and where the search reaches one: its outcome is random, and the rules
   ⟨A⟩ lets a player whose binding "yes" a draw made impossible play on.
 
 The search is exhaustive and memoized on the whole state (one table per call),
@@ -123,7 +123,7 @@ class _Search:
     def completes_after(self, state: HandState, action: Action) -> bool:
         """Whether the turn can be completed after ``action`` (``state`` is not changed)."""
         if isinstance(action, DrawStock):
-            return True  # random outcome; SPEC §1 ⟨A⟩: the player then plays on
+            return True  # random outcome; the rules: the player then plays on
         child = state.copy()
         child._apply_unchecked(action)
         return self.completable(child)
@@ -139,7 +139,7 @@ class _Search:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise ReferenceBudgetExceeded(
-                f"the SPEC §0 reference explored more than {self.max_nodes} states of one turn; "
+                f"the legality reference explored more than {self.max_nodes} states of one turn; "
                 f"choose a smaller position or raise max_nodes ({self.where})"
             )
         # Actions that end the turn are tried first: the answer is the same, found sooner.
@@ -155,7 +155,7 @@ class _Search:
 
 
 def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> list[Action]:
-    """The legal actions of SPEC.md §0, by brute force.
+    """The legal actions, by brute force (what "legal" means).
 
     Each action of ``state.allowed_actions()`` is kept iff it is a stock draw,
     or, applied to a copy, some sequence of further allowed actions reaches the
@@ -168,7 +168,7 @@ def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NO
     `check_exact_legality`), that the engine's completion oracle agrees with an
     exhaustive search over the engine's own transitions and rules, in this
     position. It takes `canasta.HandState.allowed_actions` and the transitions
-    as given; their agreement with SPEC.md is what the other tests check.
+    as given; their agreement with the rule book is what the other tests check.
 
     Cost: exponential in the cards the player can meld this turn; memoized on
     the whole state within the call, and at most ``max_nodes`` states are
@@ -196,7 +196,7 @@ def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NO
 def _binding_problems(state: HandState, max_nodes: int) -> list[str]:
     """Where a transition itself decides whether a "yes" binds, decide it again by search.
 
-    SPEC §1 ⟨A⟩: after "yes" the player must go out this turn, unless going
+    The rules ("Asking permission"): after "yes" the player must go out this turn, unless going
     out has become impossible; then the turn is played out normally. The
     engine records the obligation in ``bound`` when the answer is given and
     again after a stock draw, with its oracle; here the obligation must hold
@@ -227,7 +227,7 @@ def _binding_problems(state: HandState, max_nodes: int) -> list[str]:
 
 
 def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> None:
-    """The engine's legal actions are exactly those of the SPEC §0 reference.
+    """The engine's legal actions are exactly those of the legality reference.
 
     Compares ``state.legal_actions()`` with `reference_legal_actions`: an
     action the engine lists that the reference rejects is "listed but cannot
@@ -238,7 +238,7 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
     It also re-decides, by the same search, the two places where a transition
     consults the engine's oracle (so the reference does not simply inherit its
     answer): whether a partner's "yes" binds the asker to go out, and whether
-    a stock draw after "yes" releases the obligation (SPEC §1 ⟨A⟩).
+    a stock draw after "yes" releases the obligation ("Asking permission").
 
     Cost: that of `reference_legal_actions`, plus one more search of the
     same size where a "yes" or a bound draw is possible (each bounded by
@@ -269,7 +269,7 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
     problems += _binding_problems(state, max_nodes)
     if problems:
         raise InvariantError(
-            "legal_actions() differs from the SPEC §0 reference: " + "; ".join(problems) + f" ({_describe(state)})"
+            "legal_actions() differs from the legality reference: " + "; ".join(problems) + f" ({_describe(state)})"
         )
 
 

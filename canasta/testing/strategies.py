@@ -150,7 +150,8 @@ def _valid_meld(draw: DrawFn, rules: Rules) -> MeldTuple:
         twos = draw(st.integers(min(low, most_twos), min(most_twos, largest - jokers)))
         return rank, 0, twos, jokers
     naturals = draw(st.integers(m.min_naturals, max(m.min_naturals, min(4 * spec.packs, largest))))
-    wild_room = 0 if rank in m.natural_only else min(m.max_wilds, largest - naturals)
+    cap = largest - naturals if m.max_wilds is None else min(m.max_wilds, largest - naturals)
+    wild_room = 0 if rank in m.natural_only else cap
     if m.wilds_at_most_naturals:
         wild_room = min(wild_room, naturals)
     jokers = draw(st.integers(0, max(0, min(most_jokers, wild_room))))
@@ -165,7 +166,7 @@ def _any_meld(draw: DrawFn, rules: Rules) -> MeldTuple:
     return (
         rank,
         draw(st.integers(0, largest)),
-        draw(st.integers(0, rules.melds.max_wilds + 2)),
+        draw(st.integers(0, (rules.melds.max_wilds if rules.melds.max_wilds is not None else largest) + 2)),
         draw(st.integers(0, rules.deck.jokers)),
     )
 

@@ -1,4 +1,4 @@
-"""Classic four-player partnership canasta (SPEC.md §1), as a plugin.
+"""Classic four-player partnership canasta, as a plugin.
 
 Written only against canasta's public plugin API; it states every number of
 the classic game in `canasta_classic.rules`. Other variants use it as their
@@ -17,7 +17,7 @@ CLASSIC = canasta.Variant(
     description="Classic four-player partnership canasta: 108 cards, 11 each, game to 5000.",
     plugins=(rules,),
     version=__version__,
-    source="SPEC.md §1 (pagat.com, Bicycle/Hoyle official laws)",
+    source="pagat.com, Bicycle/Hoyle official laws",
 )
 
 

@@ -1,14 +1,15 @@
-"""The classic rule hooks (SPEC.md §1): every number of the classic game."""
+"""The classic rule hooks: every number of the classic game (the rule book's classic page)."""
 
 from __future__ import annotations
 
 import canasta
 from canasta import DeckSpec, MeldMinimums, Permission, ThreeRules
+from canasta.rulebook import variant_sections
 
 
 @canasta.hookimpl
 def canasta_players() -> int:
-    """Four players (SPEC.md §1 "Table and deal")."""
+    """Four players, two partnerships sitting opposite."""
     return 4
 
 
@@ -32,7 +33,7 @@ def canasta_hand_size(players: int) -> int:
 
 @canasta.hookimpl
 def canasta_meld_minimums() -> MeldMinimums:
-    """Below 0: 15; 0 to 1495: 50; 1500 to 2995: 90; 3000 or more: 120 (SPEC.md §1)."""
+    """Below 0: 15; 0 to 1495: 50; 1500 to 2995: 90; 3000 or more: 120 ."""
     return MeldMinimums(below_zero=15, steps=((0, 50), (1500, 90), (3000, 120)))
 
 
@@ -58,3 +59,9 @@ def canasta_going_out() -> canasta.GoingOutRules:
 def canasta_target_score() -> int:
     """Game to 5000."""
     return 5000
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the classic page of the rule book."""
+    return variant_sections("classic")

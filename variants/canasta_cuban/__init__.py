@@ -1,4 +1,4 @@
-"""Cuban canasta (SPEC.md §5), as a plugin based on classic.
+"""Cuban canasta, as a plugin based on classic.
 
 States only where it differs from classic: 13 cards; an always-frozen pile
 that a side takes only with a natural pair once it has melded; black threes
@@ -20,7 +20,7 @@ CUBAN = canasta.Variant(
     plugins=(rules,),
     base="classic",
     version=__version__,
-    source="SPEC.md §5 (pagat.com Cuban canasta)",
+    source="pagat.com Cuban canasta",
 )
 
 

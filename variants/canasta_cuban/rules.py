@@ -1,4 +1,4 @@
-"""The Cuban rule hooks (SPEC.md §5): only what differs from classic."""
+"""The Cuban rule hooks: only what differs from classic."""
 
 from __future__ import annotations
 
@@ -18,11 +18,12 @@ from canasta import (
     ThreeRules,
     ThreeSign,
 )
+from canasta.rulebook import variant_sections
 
 
 @canasta.hookimpl
 def canasta_hand_size(players: int) -> int:
-    """Thirteen cards each (SPEC.md §5)."""
+    """Thirteen cards each."""
     return 13
 
 
@@ -92,3 +93,9 @@ def canasta_stock_exhaustion() -> Generator[None, ExhaustionRules, ExhaustionRul
 def canasta_target_score() -> int:
     """Game to 7500."""
     return 7500
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the cuban page of the rule book."""
+    return variant_sections("cuban")

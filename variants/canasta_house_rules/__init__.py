@@ -1,4 +1,4 @@
-"""The rule options of SPEC.md as stackable house-rule plugins.
+"""The house rules of the rule book as stackable plugins.
 
 Each house rule is a small module of rule hooks that wraps the answer of the
 variant below it, so it stacks on any variant it fits:
@@ -32,21 +32,21 @@ HOUSE_RULES = (
         # black threes never reach the pile).
         excludes=frozenset({"cuban", "modern-american"}),
         version=__version__,
-        source="SPEC.md §1 rule options (a reading of the 1950s rules)",
+        source="a reading of the 1950s rules",
     ),
     canasta.HouseRule(
         name="wilds-at-most-naturals",
         description="A meld never holds more wild cards than naturals.",
         plugins=(wilds_at_most_naturals,),
         version=__version__,
-        source="SPEC.md §1 rule options",
+        source="a common house rule",
     ),
     canasta.HouseRule(
         name="last-red-three-may-meld",
         description="When the last stock card is a red three, the player may meld (but not discard) first.",
         plugins=(last_red_three_may_meld,),
         version=__version__,
-        source="SPEC.md §1 rule options",
+        source="a common house rule",
     ),
     canasta.HouseRule(
         name="cutthroat",
@@ -55,7 +55,7 @@ HOUSE_RULES = (
         plugins=(cutthroat,),
         applies_to=frozenset({"three-player"}),
         version=__version__,
-        source="SPEC.md §3 rule option (pagat.com cutthroat canasta)",
+        source="pagat.com cutthroat canasta",
     ),
     canasta.HouseRule(
         name="american-talon",
@@ -63,7 +63,7 @@ HOUSE_RULES = (
         plugins=(american_talon,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
-        source="SPEC.md §6 rule option (Canasta League of America)",
+        source="Canasta League of America",
     ),
 )
 

@@ -1,9 +1,10 @@
-"""House rule ``american-talon`` for modern American canasta (SPEC.md §6 rule option).
+"""House rule ``american-talon`` for modern American canasta.
 
 The Canasta League of America form: draw 1 card per turn, and after the
 discard that ends the turn of its initial meld the side's melder takes 4
 bonus cards from the stock if the side melded first, 3 if second; none once
-8 or fewer stock cards remain.
+8 or fewer stock cards remain, and none when the opening was made by taking
+the pile (the pile's cards replace them).
 """
 
 from __future__ import annotations

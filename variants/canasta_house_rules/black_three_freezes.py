@@ -1,4 +1,4 @@
-"""House rule ``black-three-freezes`` (SPEC.md §1 rule options).
+"""House rule ``black-three-freezes``.
 
 A discarded or upcard black three freezes the pile until it is taken, as one
 reading of the 1950s rules has it. Where the pile is always frozen (Cuban,
@@ -13,6 +13,7 @@ import attrs
 
 import canasta
 from canasta import PileRules
+from canasta.rulebook import house_rule_section
 
 
 @canasta.hookimpl(wrapper=True)
@@ -20,3 +21,12 @@ def canasta_pile_rules() -> Generator[None, PileRules, PileRules]:
     """A black three in the pile freezes it."""
     pile: PileRules = yield
     return attrs.evolve(pile, black_three_freezes=True)
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """The frozen pile: a black three freezes it too, so its refusals cite this house rule's page."""
+    section = house_rule_section("black-three-freezes", "Black three freezes")
+    return {
+        canasta.RuleCode.PILE_FROZEN: section,
+    }

@@ -1,4 +1,4 @@
-"""Modern American canasta (SPEC.md §6), as a plugin based on classic.
+"""Modern American canasta, as a plugin based on classic.
 
 States only where it differs from classic: 13 cards, no upcard, draw 2, all
 threes bonus cards, an always-frozen pile, melds capped at 7 with at most 2
@@ -22,7 +22,7 @@ MODERN_AMERICAN = canasta.Variant(
     plugins=(rules,),
     base="classic",
     version=__version__,
-    source="SPEC.md §6 (Canasta League of America, pagat.com)",
+    source="Canasta League of America, pagat.com",
 )
 
 

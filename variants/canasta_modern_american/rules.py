@@ -1,4 +1,4 @@
-"""The modern American rule hooks (SPEC.md §6): only what differs from classic."""
+"""The modern American rule hooks: only what differs from classic."""
 
 from __future__ import annotations
 
@@ -21,11 +21,12 @@ from canasta import (
     ThreeSign,
     Upcard,
 )
+from canasta.rulebook import variant_sections
 
 
 @canasta.hookimpl
 def canasta_hand_size(players: int) -> int:
-    """Thirteen cards each (SPEC.md §6)."""
+    """Thirteen cards each."""
     return 13
 
 
@@ -78,7 +79,7 @@ def canasta_meld_minimums() -> MeldMinimums:
 def canasta_initial_meld() -> Generator[None, InitialMeldRules, InitialMeldRules]:
     """The top card does not count; the opening must include a clean meld of 3+ naturals from the hand.
 
-    SPEC §6 ⟨A⟩: there is no concealed exemption; a side going out in the turn
+    There is no concealed exemption: a side going out in the turn
     of its first meld meets the minimum and the clean-meld requirement.
     """
     initial: InitialMeldRules = yield
@@ -124,3 +125,9 @@ def canasta_stock_exhaustion() -> Generator[None, ExhaustionRules, ExhaustionRul
 def canasta_target_score() -> int:
     """Game to 8500."""
     return 8500
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the modern-american page of the rule book."""
+    return variant_sections("modern-american")

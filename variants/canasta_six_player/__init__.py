@@ -1,4 +1,4 @@
-"""Six-player partnership canasta (SPEC.md §4), as a plugin based on classic.
+"""Six-player partnership canasta, as a plugin based on classic.
 
 States only where it differs from classic: two sides of three alternating
 around the table, 162 cards, 13 each, two canastas to go out, a 150 minimum
@@ -19,7 +19,7 @@ SIX_PLAYER = canasta.Variant(
     plugins=(rules,),
     base="classic",
     version=__version__,
-    source="SPEC.md §4 (pagat.com, Rules of Games)",
+    source="pagat.com, Rules of Games",
 )
 
 

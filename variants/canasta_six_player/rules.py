@@ -1,4 +1,4 @@
-"""The six-player rule hooks (SPEC.md §4): only what differs from classic.
+"""The six-player rule hooks: only what differs from classic.
 
 Seating needs no hook: classic's alternating sides (``seat % 2``) already put
 seats 0, 2, 4 against 1, 3, 5, and the core asks the *next* partner in turn
@@ -13,12 +13,13 @@ import attrs
 
 import canasta
 from canasta import DeckSpec, MeldMinimums, ThreeRules
+from canasta.rulebook import variant_sections
 from canasta.rules import GoingOutRules
 
 
 @canasta.hookimpl
 def canasta_players() -> int:
-    """Six players (SPEC.md §4)."""
+    """Six players in two partnerships of three."""
     return 6
 
 
@@ -59,3 +60,9 @@ def canasta_going_out() -> Generator[None, GoingOutRules, GoingOutRules]:
 def canasta_target_score() -> int:
     """Game to 10000."""
     return 10000
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the six-player page of the rule book."""
+    return variant_sections("six-player")

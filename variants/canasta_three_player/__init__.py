@@ -1,4 +1,4 @@
-"""Three-player canasta (SPEC.md §3), as a plugin based on classic.
+"""Three-player canasta, as a plugin based on classic.
 
 States only where it differs from classic: three players each alone, 13 cards,
 draw 2, two canastas to go out. The rule hooks are in `canasta_three_player.rules`;
@@ -18,7 +18,7 @@ THREE_PLAYER = canasta.Variant(
     plugins=(rules,),
     base="classic",
     version=__version__,
-    source="SPEC.md §3 (pagat.com, Rules of Games, Wikipedia)",
+    source="pagat.com, Rules of Games, Wikipedia",
 )
 
 

@@ -1,4 +1,4 @@
-"""The three-player rule hooks (SPEC.md §3): only what differs from classic.
+"""The three-player rule hooks: only what differs from classic.
 
 With every player a side of their own, red threes, the minimum and the score
 are per player, and there is no permission to ask (the core drops it where no
@@ -12,12 +12,13 @@ from collections.abc import Generator
 import attrs
 
 import canasta
+from canasta.rulebook import variant_sections
 from canasta.rules import GoingOutRules
 
 
 @canasta.hookimpl
 def canasta_players() -> int:
-    """Three players (SPEC.md §3)."""
+    """Three players, each a side alone."""
     return 3
 
 
@@ -44,3 +45,9 @@ def canasta_going_out() -> Generator[None, GoingOutRules, GoingOutRules]:
     """Two canastas to go out; the rest as classic."""
     going_out: GoingOutRules = yield
     return attrs.evolve(going_out, canastas_required=2)
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the three-player page of the rule book."""
+    return variant_sections("three-player")

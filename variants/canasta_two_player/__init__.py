@@ -1,4 +1,4 @@
-"""Two-player canasta (SPEC.md §2), as a plugin based on classic.
+"""Two-player canasta, as a plugin based on classic.
 
 States only where it differs from classic: each player alone, 15 cards, draw
 2, two canastas to go out. The rule hooks are in `canasta_two_player.rules`.
@@ -17,7 +17,7 @@ TWO_PLAYER = canasta.Variant(
     plugins=(rules,),
     base="classic",
     version=__version__,
-    source="SPEC.md §2 (pagat.com, Bicycle)",
+    source="pagat.com, Bicycle",
 )
 
 

@@ -1,4 +1,4 @@
-"""The two-player rule hooks (SPEC.md §2): only what differs from classic."""
+"""The two-player rule hooks: only what differs from classic."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from collections.abc import Generator
 import attrs
 
 import canasta
+from canasta.rulebook import variant_sections
 from canasta.rules import GoingOutRules
 
 
 @canasta.hookimpl
 def canasta_players() -> int:
-    """Two players (SPEC.md §2)."""
+    """Two players, each a side alone."""
     return 2
 
 
@@ -39,3 +40,9 @@ def canasta_going_out() -> Generator[None, GoingOutRules, GoingOutRules]:
     """Two canastas to go out; the rest as classic."""
     going_out: GoingOutRules = yield
     return attrs.evolve(going_out, canastas_required=2)
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """Every rule code cites its section of the two-player page of the rule book."""
+    return variant_sections("two-player")

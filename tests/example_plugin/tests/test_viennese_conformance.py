@@ -1,6 +1,6 @@
 """The example plugin runs canasta's conformance suite on its own variant and house rule.
 
-The suite proves the legal actions exact against the brute-force SPEC §0
+The suite proves the legal actions exact against the brute-force legality
 reference (`canasta.testing.reference`) in every small position it reaches: a
 variant author gets that proof without writing a line. The class attributes
 below show where it is tuned; the values are the defaults but for the card
@@ -18,7 +18,7 @@ from canasta.testing import check_exact_legality, conformance_machine
 
 
 class VienneseConformance(conformance_machine("viennese")):
-    # Prove the legal actions exact against the SPEC §0 reference whenever the acting
+    # Prove the legal actions exact against the legality reference whenever the acting
     # hand plus the pile hold at most 14 cards, before every action and after every step.
     reference_max_cards = 14
     reference_in_play = True
