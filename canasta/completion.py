@@ -1,6 +1,6 @@
-"""Can the acting player still complete the turn? The turn-completion oracle (SPEC.md §0).
+"""Can the acting player still complete the turn? The turn-completion oracle (what "legal" means).
 
-SPEC.md §0: an action is legal when the rules allow it **and** the player can
+what "legal" means: an action is legal when the rules allow it **and** the player can
 still complete the turn after it (end it with a legal discard, go out, or end
 the hand where the rules end it) without taking anything back. This module
 answers that question for the meld phase, exactly, from card counts alone: the
@@ -10,23 +10,23 @@ legality module builds the counts an action would leave and asks.
 
 How a turn can be completed, by the rules it depends on:
 
-- An opened side (SPEC §1 "Initial meld": it melds freely) ends the turn by
-  discarding a discardable card while keeping at least one (§1 "Going out":
+- An opened side (the rule book's "The initial meld": it melds freely) ends the turn by
+  discarding a discardable card while keeping at least one ("Going out":
   without going out a player keeps a card), or by going out.
-- Going out (§1 "Going out") melds every card, or all but one which is the
+- Going out ("Going out") melds every card, or all but one which is the
   final discard, with the canastas the variant needs; `can_meld_out` decides it
   with a small dynamic programme over the wild cards.
-- A side that has not opened must first complete its opening this turn (§1
-  "Initial meld": the count reaches the minimum; §6 ⟨A⟩ modern American: with a
+- A side that has not opened must first complete its opening this turn
+  ("The initial meld": the count reaches the minimum; in modern American with a
   clean meld of hand naturals, still clean when the opening is complete). If it
   took the pile, the rest of the pile comes into the hand at that moment.
   Melds below the minimum are provisional and may not be left standing, so the
   search `_opening_completes` looks for a way to reach the minimum and then end
-  the turn. The concealed exemption (§1) lets a player who drew from the stock
+  the turn. The concealed exemption lets a player who drew from the stock
   go out without the minimum.
 - Going out itself is decided by `canasta.goingout` (one dynamic programme).
-- After a binding "yes" (§1 "Going out" ⟨A⟩) only going out completes the turn.
-- After a last-card red three under ``last-red-three-may-meld`` (§1 ⟨A⟩) the
+- After a binding "yes" ("Asking permission") only going out completes the turn.
+- After a last-card red three under ``last-red-three-may-meld`` the
   player may only meld, then end the hand keeping a card, or go out by melding
   every card (with the canastas required); nothing is discardable then
   (``Turn.discardable`` is all False), and provisional melds must reach the
@@ -56,7 +56,7 @@ class Turn:
 
     Attributes:
         rules: The compiled rules.
-        minimum: The acting player's initial-meld minimum (SPEC §1).
+        minimum: The acting player's initial-meld minimum (the rule book).
         exempt: Whether the concealed exemption is open (drew from the stock,
             did not take the pile, and the variant has the exemption).
         out_allowed: Whether going out is allowed this turn (not after a "no").
@@ -64,7 +64,7 @@ class Turn:
         final_only: After a last-card red three: meld, then end the hand.
         discardable: For each kind, whether it may be discarded this turn.
         top_rank: Rank of the pile's top card taken this turn (-1: none); it is
-            not one of the clean meld's hand naturals (SPEC §6 ⟨A⟩).
+            not one of the clean meld's hand naturals (modern American, "The initial meld").
         pending: Counts by kind of the pile cards that come into the hand when
             the side's opening is complete (``None``: no pile is waiting).
     """
@@ -107,7 +107,7 @@ class Turn:
 
 
 def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
-    """SPEC §6 ⟨A⟩: a meld of at least ``clean_need`` hand naturals and no wild card is on the table.
+    """Modern American's clean meld: a meld of at least ``clean_need`` hand naturals and no wild card is on the table.
 
     Args:
         clean_need: Hand naturals the clean meld needs (0: no clean meld is required).
@@ -127,7 +127,7 @@ def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
 
 
 def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:
-    """SPEC §1 "Initial meld" (and §6 ⟨A⟩): the count reaches the minimum, with the clean meld where required.
+    """The rule book's "The initial meld": the count reaches the minimum, with the clean meld where required.
 
     Args:
         rules: The compiled rules.
@@ -145,7 +145,7 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
 
 
 def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
-    """Whether the acting player, in the meld phase, can still complete the turn legally (SPEC §0).
+    """Whether the acting player, in the meld phase, can still complete the turn legally (what "legal" means).
 
     Args:
         turn: The turn's facts.
@@ -170,7 +170,7 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         and turn.out_allowed
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
-        return True  # SPEC §1 concealed exemption: go out without the minimum
+        return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
     return _opening_completes(turn, hand, melds, provisional)
 
 
@@ -258,7 +258,7 @@ def _opening_completes(
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
     if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
-        # SPEC §6 ⟨A⟩: some rank must still be able to hold the clean meld of hand naturals.
+        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals.
         for rank in NATURAL_INTS:
             existing = melds.get(rank)
             if existing is None:
@@ -319,7 +319,7 @@ def _search(
         naturals = 0 if rank == JOKER else hand[rank]
         for n, t, j, added, value, wild_value in _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]):
             if rank == BLACK_THREE and size - added > 1:
-                continue  # SPEC §1: black threes meld only as the last meld of going out
+                continue  # The rule book: black threes meld only as the last meld of going out
             count = provisional + value
             hand[rank] -= n
             hand[TWO] -= t

@@ -1,4 +1,4 @@
-"""Can an opened side's player meld out? One dynamic programme (SPEC.md §1 "Going out").
+"""Can an opened side's player meld out? One dynamic programme (the rule book's "Going out").
 
 Going out melds every card of the hand, or every card but one which is the
 final discard, with the canastas the variant needs. On card counts the

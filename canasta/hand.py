@@ -3,7 +3,7 @@
 `HandState` holds everything on the table during a hand: the stock, the discard
 pile, the hands, each side's melds and laid-out threes, the turn phase and who
 acts. Its data lives in `canasta.table`; it generates the exact set of legal
-actions with `canasta.legality` (SPEC §0: allowed by the rules and completable,
+actions with `canasta.legality` (what "legal" means: allowed by the rules and completable,
 decided by the oracle in `canasta.completion`), explains refusals with
 `canasta.explain` and applies actions with `canasta.transitions`. Rule values
 come from the compiled `canasta.Rules`.
@@ -68,7 +68,7 @@ class HandState(TableState):
 
     @classmethod
     def deal(cls, rules: Rules, *, dealer: int, scores: list[int], seed: object, deck: Deck | None = None) -> HandState:
-        """Shuffle and deal a hand (SPEC.md §1 "Table and deal").
+        """Shuffle and deal a hand (the rule book's "Table and deal").
 
         Args:
             rules: The compiled rules.
@@ -102,7 +102,7 @@ class HandState(TableState):
     # --- legality -------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
-        """Every action the acting seat may take now, exactly (SPEC §0).
+        """Every action the acting seat may take now, exactly (what "legal" means).
 
         An action is legal when the rules allow it and the turn can still be
         completed legally after it.
@@ -116,7 +116,7 @@ class HandState(TableState):
         return legal
 
     def allowed_actions(self) -> list[Action]:
-        """What the rules allow now, before the completion filter of SPEC §0.
+        """What the rules allow now, before the completion filter of what "legal" means.
 
         A superset of `legal_actions`, for references and explanations (see
         `canasta.testing.reference`); play uses `legal_actions`.
@@ -191,7 +191,7 @@ class HandState(TableState):
         return self.copy()
 
     def score(self) -> HandScore:
-        """Score the finished hand (SPEC.md §1 "Scoring a hand").
+        """Score the finished hand (the rule book's "Scoring").
 
         Returns:
             The per-side breakdown.
@@ -202,7 +202,7 @@ class HandState(TableState):
         return scoring.score_hand(self)
 
     def observation(self, seat: int) -> Observation:
-        """What a seat may see (SPEC.md §7 "Hidden information").
+        """What a seat may see (the rule book's "What each player sees").
 
         Args:
             seat: The seat.

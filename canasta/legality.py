@@ -1,10 +1,10 @@
-"""Exact legal actions (SPEC.md §0): what the rules allow, filtered by the turn-completion oracle.
+"""Exact legal actions (what "legal" means): what the rules allow, filtered by the turn-completion oracle.
 
 `allowed_actions` lists what the rules allow now; `legal_actions` keeps those
 after which the acting player can still complete the turn legally, decided by
 `canasta.completion` on card counts (no copy, no trial move). Everything listed
 is accepted and everything else is refused, because `check` tests membership:
-generation *is* the legality rule. Comments cite SPEC.md where a rule enters.
+generation *is* the legality rule. Comments cite the rule book (docs/rules) where a rule enters.
 
 The functions take the hand's data (`canasta.table.TableState`); `HandState`
 exposes them as methods.
@@ -47,7 +47,7 @@ _TAKE_SHAPES = tuple(
 _TAKES = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
 _LAYOFFS = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
 _DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
-# The discards of a hand holding every kind, by "first round" (SPEC §5 black threes);
+# The discards of a hand holding every kind, by "first round" (Cuban black threes);
 # red threes and bonus black threes never stay in a hand, so only kinds a hand
 # can hold matter: the discardable-kind rules are those of `discardable_kinds`.
 _DISCARD_PAIRS = {
@@ -72,9 +72,9 @@ def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Mel
 def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
     """For each kind, whether it may be discarded in a turn.
 
-    Bonus threes are never discarded (SPEC §1 "Melds"; §6: all threes in modern
+    Bonus threes are never discarded (the rule book's "Melds"; all threes in modern
     American); black threes not during the first round of turns where the
-    variant says so (SPEC §5).
+    variant says so (Cuban).
 
     Args:
         rules: The compiled rules.
@@ -113,7 +113,7 @@ def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
     """Counts by kind of the pile cards that go into the hand when the pile is picked up.
 
     Bonus threes are laid out and black threes set aside where the variant
-    says so (SPEC §1 "Taking", §5), so they never reach the hand.
+    says so (the rule book's "The discard pile"; Cuban), so they never reach the hand.
 
     Args:
         t: The hand.
@@ -169,7 +169,7 @@ def turn_facts(
 
 
 def goes_out_ok(t: TableState, side: int) -> bool:
-    """SPEC §1 "Going out": permission, the canastas required, and the opening or the concealed exemption.
+    """The rule book's "Going out": permission, the canastas required, and the opening or the concealed exemption.
 
     Args:
         t: The hand (its acting seat is the one going out).
@@ -178,7 +178,7 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     Returns:
         True if emptying the hand now goes out.
     """
-    if t.answer is False:  # SPEC §1: "no" binds for this turn
+    if t.answer is False:  # The rule book: "no" binds for this turn
         return False
     if t.final_meld_only and t.rules.going_out.final_discard_required:
         return False  # after a last-card red three nobody discards, so nobody goes out here
@@ -197,7 +197,7 @@ def goes_out_ok(t: TableState, side: int) -> bool:
 
 
 def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int, int, int, int]]:
-    """The ways the rules allow to take the pile now (SPEC §1 "The discard pile")."""
+    """The ways the rules allow to take the pile now (the rule book's "The discard pile")."""
     pile = t.pile
     if not pile:
         return []
@@ -213,7 +213,7 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
         return []
     opened = t.opened[side]
     if not opened and not pile_rules.unmelded_side_may_take:
-        return []  # SPEC §5: the initial meld comes from the hand
+        return []  # Cuban: the initial meld comes from the hand
     counts = t.counts[seat]
     is_valid = rules.melds.is_valid
     shapes: list[tuple[int, int, int, int]] = []
@@ -221,7 +221,7 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and rules.exhaustion.forced_take_by_layoff)
     melds = t.melds[side]
     # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
-    # second meld of the rank too (SPEC §3 ⟨A⟩: cards of that rank may go onto either).
+    # second meld of the rank too (cutthroat: cards of that rank may go onto either).
     for second, meld in ((0, melds.get(top)), (1, melds.get(top + SECOND_MELD))):
         if second and meld is None:
             break
@@ -241,7 +241,7 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
 def _take_completes(
     t: TableState, seat: int, shape: tuple[int, int, int, int], *, bound: bool, out_allowed: bool
 ) -> bool:
-    """SPEC §0 for a pile take: after it, the turn can still be completed (the pile is face up)."""
+    """What "legal" means, for a pile take: after it, the turn can still be completed (the pile is face up)."""
     rules = t.rules
     side = t.seating[seat]
     n, tw, jk, second = shape
@@ -275,7 +275,7 @@ def _take_completes(
     provisional = 0
     pending: list[int] | None = None
     if not opened:
-        # SPEC §1: the top card counts with the shown cards (not in modern American, §6).
+        # The rule book: the top card counts with the shown cards (not in modern American).
         provisional = values[top] * ((1 if rules.initial_meld.top_card_counts else 0) + n)
         provisional += values[TWO] * tw + values[JOKER] * jk
         if opening_reached(rules, provisional, minimum, melds, top):
@@ -301,7 +301,7 @@ def _take_completes(
 def legal_takes(
     t: TableState, seat: int, *, exhausted: bool, bound: bool = False, out_allowed: bool = True
 ) -> list[TakePile]:
-    """The legal pile takes of a seat now: allowed by the rules and completable (SPEC §0).
+    """The legal pile takes of a seat now: allowed by the rules and completable (what "legal" means).
 
     Args:
         t: The hand.
@@ -321,19 +321,19 @@ def legal_takes(
 
 
 def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, filtered: bool) -> list[Action]:
-    """Draw-phase actions: draw, take, or end the hand when the stock is out (SPEC §1 "Stock exhaustion")."""
+    """Draw-phase actions: draw, take, or end the hand when the stock is out (the rule book's "Stock exhaustion")."""
     exhausted = not t.stock
     actions: list[Action] = []
     if not exhausted:
-        actions.append(_DRAW)  # a stock draw is always legal; see SPEC §1 ⟨A⟩ on "yes"
+        actions.append(_DRAW)  # a stock draw is always legal; see "Asking permission"
     if filtered:
         takes = legal_takes(t, seat, exhausted=exhausted, bound=bound, out_allowed=out_allowed)
     else:
         takes = [_TAKES[s] for s in _take_shapes(t, seat, exhausted=exhausted)]
     actions.extend(takes)
     if exhausted and not bound:
-        # SPEC §1: a discard that can be added to a meld must be taken, if taking it
-        # is legal (SPEC §0: a take after which the turn cannot be completed is not).
+        # The rule book: a discard that can be added to a meld must be taken, if taking it
+        # is legal (what "legal" means: a take after which the turn cannot be completed is not).
         possible = takes if filtered else legal_takes(t, seat, exhausted=True, bound=bound, out_allowed=out_allowed)
         forced = t.rules.exhaustion.forced_take and any(a in possible for a in _LAYOFFS)
         if not forced:
@@ -345,7 +345,7 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
 
 
 def _may_ask(t: TableState) -> bool:
-    """SPEC §1 "Going out": ask before melding anything this turn, where the variant has permission."""
+    """The rule book's "Going out": ask before melding anything this turn, where the variant has permission."""
     if t.asker is not None or t.melded_this_turn or t.answer is not None:
         return False
     permission = t.rules.going_out.permission
@@ -355,14 +355,14 @@ def _may_ask(t: TableState) -> bool:
     if permission is Permission.ONCE_PER_HAND and t.asks_used[side]:
         return False
     if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
-        return False  # cutthroat: no partner to ask until the partnership forms (SPEC §3 ⟨A⟩)
+        return False  # cutthroat: no partner to ask until the partnership forms (cutthroat)
     return not t.final_meld_only
 
 
 def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> bool:
-    """Whether the asker can complete the turn after this answer (SPEC §0, §1 ⟨A⟩ on "yes")."""
+    """Whether the asker can complete the turn after this answer (what "legal" means; "Asking permission")."""
     if phase is Phase.DRAW:
-        # A stock draw is always possible and always legal (SPEC §1 ⟨A⟩ on "yes").
+        # A stock draw is always possible and always legal ("Asking permission").
         return bool(t.stock) or bool(_draw_options(t, asker, bound=yes, out_allowed=yes, filtered=True))
     turn = turn_facts(t, asker, bound=yes, out_allowed=yes)
     side = t.seating[asker]
@@ -375,7 +375,7 @@ def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> boo
 
 
 class _MeldChecks:
-    """SPEC §0 for the candidate melds of one meld phase: built lazily, shared by the candidates."""
+    """What "legal" means, for the candidate melds of one meld phase: built lazily, shared by the candidates."""
 
     __slots__ = (
         "canastas_now",
@@ -418,7 +418,7 @@ class _MeldChecks:
             return
         if opened and turn.bound:
             # After "yes" only going out completes the turn: one pass finds every
-            # meld that starts a going-out line (SPEC §1 ⟨A⟩).
+            # meld that starts a going-out line (the rule book, "Asking permission").
             self.out_options = going_out_options(
                 t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
             )
@@ -463,7 +463,7 @@ class _MeldChecks:
         left = self.size - n - tw - jk
         m0 = counts_now.get(key, (0, 0, 0))
         if left <= 1 and self.plain_out:
-            # SPEC §1 "Going out": with this meld, or with a discard right after it.
+            # The rule book's "Going out": with this meld, or with a discard right after it.
             before = m0[0] + m0[1] + m0[2]
             canasta_size = rules.melds.canasta_size
             if self.canastas_now + (before < canasta_size <= before + n + tw + jk) >= rules.going_out.canastas_required:
@@ -497,7 +497,7 @@ class _MeldChecks:
         Every other meld of that opening stays as found (each valid, laid in one
         action); this meld is valid (it is a candidate); so if the count, the
         clean meld and the wild cards still work out and two cards are left to
-        hold and discard, the turn can be completed (SPEC §1 "Initial meld").
+        hold and discard, the turn can be completed (the rule book's "The initial meld").
         """
         assert self.swap is not None
         adds, cards, twos, jokers, value = self.swap
@@ -607,7 +607,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             if checks.completes(rank, n, tw, jk):
                 actions.append(acts[i])
     if t.regrouped:
-        # Cutthroat (SPEC §3 ⟨A⟩): a rank both partners held is two melds; cards of
+        # Cutthroat (cutthroat): a rank both partners held is two melds; cards of
         # that rank may go onto either, each meld obeying the meld rules on its own.
         for meld_key, meld in list(melds.items()):
             if meld_key < SECOND_MELD:
@@ -641,7 +641,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     black = counts[BLACK_THREE]
     if black >= 3 and meld_rules.black_threes_when_going_out:
         for n in range(3, black + 1):
-            # SPEC §1 "Melds": black threes meld only as the last meld of going out.
+            # The rule book's "Melds": black threes meld only as the last meld of going out.
             if not (meld_rules.is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1):
                 continue
             if filtered:
@@ -654,17 +654,17 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
         # after a binding "yes" only going out (melding every card) ends it.
-        # Melding every card is going out or nothing: without it a card is kept (SPEC §1 ⟨A⟩).
+        # Melding every card is going out or nothing: without it a card is kept (house rule last-red-three-may-meld).
         if not provisional_pending and not bound and size:
             actions.append(_END)
     elif size == 1:
-        # SPEC §1 "Going out": the final discard goes out.
+        # The rule book's "Going out": the final discard goes out.
         discardable = discardable_kinds(rules, t.turn)
         kind = next(k for k in range(KIND_COUNT) if counts[k])
         if discardable[kind] and goes_out_ok(t, side):
             actions.append(_DISCARDS[kind])
     elif not bound and not provisional_pending:
-        # SPEC §1 ⟨A⟩: after "yes" the player must go out; SPEC §1 "Initial meld":
+        # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
         discards = _DISCARD_PAIRS[first_round]
         actions.extend([a for k, a in discards if counts[k]])
@@ -706,7 +706,7 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         seat = t.seat
         if filtered and t.stock and not t.bound and t.answer is None:
             # The usual case, decided without the general machinery: draw, take
-            # (SPEC §0 for each way), ask; a stock draw completes after either answer.
+            # (what "legal" means, for each way), ask; a stock draw completes after either answer.
             actions: list[Action] = [_DRAW]
             for shape in _take_shapes(t, seat, exhausted=False):
                 if _take_completes(t, seat, shape, bound=False, out_allowed=True):
@@ -724,14 +724,14 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         return actions
     if phase is Phase.ANSWER:
         # Both answers are always legal: the partner cannot see the asker's hand
-        # (SPEC §7), and a "yes" binds only where going out is still possible
+        # ("What each player sees"), and a "yes" binds only where going out is still possible
         # (`yes_binds`), so the asker can complete the turn after either.
         return [_YES, _NO]
     return []
 
 
 def yes_binds(t: TableState) -> bool:
-    """Whether a "yes" now obliges the asker to go out (SPEC §1 ⟨A⟩ on "yes").
+    """Whether a "yes" now obliges the asker to go out ("Asking permission").
 
     A "yes" binds when going out is still possible this turn; where it is not
     (the asker drew cards that cannot go out), the asker plays the turn out
@@ -749,7 +749,7 @@ def yes_binds(t: TableState) -> bool:
 
 
 def allowed_actions(t: TableState) -> list[Action]:
-    """What the rules allow now, before SPEC §0's completion filter.
+    """What the rules allow now, before the completion filter of what "legal" means.
 
     A superset of `legal_actions`: it includes actions after which the turn
     could not be completed. Test references (`canasta.testing.reference`) and
@@ -765,7 +765,7 @@ def allowed_actions(t: TableState) -> list[Action]:
 
 
 def legal_actions(t: TableState) -> list[Action]:
-    """Every action the acting seat may take now, exactly (SPEC §0).
+    """Every action the acting seat may take now, exactly (what "legal" means).
 
     Args:
         t: The hand.

@@ -149,7 +149,7 @@ class TableState:
         self.opened = [False] * sides
         self.melded_before = [False] * n
         #: The side (meld-owning unit) of each seat in this hand: the variant's seating,
-        #: unless a partnership rule regroups the players (SPEC.md §3 cutthroat).
+        #: unless a partnership rule regroups the players (the rule book, cutthroat).
         self.seating = list(rules.sides)
         self.regrouped = False
         self.asks_used = [0] * sides
@@ -174,7 +174,7 @@ class TableState:
         self.pending_pile: list[int] | None = None
         self.taken_top: int | None = None
         self.answer: bool | None = None
-        # SPEC §1 ⟨A⟩: after "yes" the player must go out this turn, unless a stock
+        # The rule book, "Asking permission": after "yes" the player must go out this turn, unless a stock
         # draw made it impossible.
         self.bound = False
         self.asker: int | None = None
@@ -246,7 +246,7 @@ class TableState:
         return sum(1 for m in self.melds[side].values() if m.size >= size)
 
     def pile_frozen_for(self, side: int) -> bool:
-        """Whether the pile is frozen for a side (SPEC.md §1 "frozen and taking").
+        """Whether the pile is frozen for a side (the rule book's "The frozen pile").
 
         Args:
             side: The side.
@@ -304,7 +304,7 @@ class TableState:
     def personal_minimum(self, seat: int) -> int:
         """The initial-meld minimum of a seat, from its own side's score before the hand.
 
-        Equal to its side's minimum, except after a regrouping (SPEC.md §3
+        Equal to its side's minimum, except after a regrouping (the rule book, cutthroat
         cutthroat), where each partner keeps a personal minimum.
 
         Args:

@@ -1,4 +1,4 @@
-"""Applying actions: the state transitions of a hand, with SPEC.md cited where they enforce a rule.
+"""Applying actions: the state transitions of a hand, with the rule book cited where they enforce a rule.
 
 Plain functions of the hand's data (`canasta.table.TableState`). They trust
 their input: `canasta.HandState.apply` checks an action against the legal list
@@ -21,7 +21,7 @@ __all__ = ["apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"
 
 
 def turn_upcard(t: TableState) -> None:
-    """SPEC.md §1 "Upcard": cover a wild card or red three; the buried one freezes.
+    """The rule book's "The upcard": cover a wild card or red three; the buried one freezes.
 
     Args:
         t: The hand being dealt.
@@ -37,7 +37,7 @@ def turn_upcard(t: TableState) -> None:
 
 
 def lay_out_and_replace(t: TableState, seat: int) -> bool:
-    """Lay out the seat's bonus threes, replacing each from the stock (SPEC §1 "Deal-time red threes").
+    """Lay out the seat's bonus threes, replacing each from the stock (the rule book's "Red threes dealt").
 
     Args:
         t: The hand.
@@ -64,7 +64,7 @@ def lay_out_and_replace(t: TableState, seat: int) -> bool:
 
 
 def begin_turn(t: TableState) -> None:
-    """Start the acting seat's turn; end the hand if the stock is out and no take is possible (SPEC §1).
+    """Start the acting seat's turn; end the hand if the stock is out and no take is possible (the rule book).
 
     Args:
         t: The hand.
@@ -140,7 +140,7 @@ def _apply_end(t: TableState, action: Action) -> None:
 
 
 def _do_draw(t: TableState) -> None:
-    """SPEC.md §1 "The turn" and §2: draw, laying out and replacing red threes."""
+    """The rule book's "The turn" (and two-player's 2-card draw): draw, laying out and replacing red threes."""
     seat = t.seat
     need = t.rules.draw_count
     kinds = t.kinds
@@ -149,13 +149,13 @@ def _do_draw(t: TableState) -> None:
         if t._is_bonus_three(kinds[card]):
             t.threes[seat].append(card)
             if not t.stock:
-                # SPEC.md §1 "Stock exhaustion": a red three as the last card ends the hand.
+                # The rule book's "Stock exhaustion": a red three as the last card ends the hand.
                 if t.rules.exhaustion.last_red_three_may_meld:
                     t.drew_from_stock = True
                     t.phase = Phase.MELD
                     t.final_meld_only = True
                     if t.bound:
-                        # SPEC §1 ⟨A⟩: "yes" still binds if melding every card can go out.
+                        # The rule book, "Asking permission": "yes" still binds if melding every card can go out.
                         side = t.seating[seat]
                         t.bound = can_complete(
                             turn_facts(t, seat),
@@ -173,7 +173,7 @@ def _do_draw(t: TableState) -> None:
     t.drew_from_stock = True
     t.phase = Phase.MELD
     if t.bound:
-        # SPEC §1 ⟨A⟩: a stock draw that makes going out impossible lets the player play on.
+        # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
         turn = turn_facts(t, seat)
         if t.opened[side]:
@@ -184,7 +184,7 @@ def _do_draw(t: TableState) -> None:
 
 
 def _do_take(t: TableState, action: TakePile) -> None:
-    """SPEC.md §1 "Taking": meld the top card with the shown cards, then take the rest."""
+    """The rule book's "The discard pile": meld the top card with the shown cards, then take the rest."""
     seat = t.seat
     side = t.seating[seat]
     top = t.pile.pop()
@@ -217,7 +217,7 @@ def _do_take(t: TableState, action: TakePile) -> None:
         _pick_up(t, rest)
         _go_out_if_empty(t)
         return
-    # SPEC.md §1: the minimum must be met before the rest of the pile is picked up.
+    # The rule book: the minimum must be met before the rest of the pile is picked up.
     t.pending_pile = rest
     t.provisional_count += value
     _maybe_open(t)
@@ -240,10 +240,10 @@ def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
 
 
 def _pick_up(t: TableState, cards: list[int]) -> None:
-    """Pile cards go to hand; threes in them are laid out, not replaced (SPEC.md §1, §5)."""
+    """Pile cards go to hand; threes in them are laid out, not replaced (the rule book, "The discard pile")."""
     seat = t.seat
     if t.rules.partnerships.first_taker_alone and not t.regrouped:
-        _regroup(t, seat)  # SPEC.md §3 cutthroat: the first to take the pile plays alone
+        _regroup(t, seat)  # The rule book, cutthroat: the first to take the pile plays alone
     side = t.seating[seat]
     kinds = t.kinds
     set_aside = t.rules.black_threes.set_aside_from_pile
@@ -258,7 +258,7 @@ def _pick_up(t: TableState, cards: list[int]) -> None:
 
 
 def _maybe_open(t: TableState) -> None:
-    """SPEC §1 "Initial meld": the opening is complete once the count (and clean meld) is reached."""
+    """The rule book's "The initial meld": the opening is complete once the count (and clean meld) is reached."""
     seat = t.seat
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
@@ -299,7 +299,7 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
 
 
 def _go_out_if_empty(t: TableState) -> None:
-    """Melding the last card goes out, where allowed (SPEC.md §1 "Going out")."""
+    """Melding the last card goes out, where allowed (the rule book's "Going out")."""
     seat = t.seat
     side = t.seating[seat]
     if (
@@ -341,7 +341,7 @@ def _do_discard(t: TableState, kind: int) -> None:
 
 
 def _regroup(t: TableState, lone: int) -> None:
-    """One player plays alone; everyone else becomes one side (SPEC.md §3 rule option cutthroat ⟨A⟩).
+    """One player plays alone; everyone else becomes one side (the rule book, cutthroat).
 
     The joining players' melds stay as they were, now the partnership's: they
     move to the side of the first of them, and where both held a meld of a
@@ -380,11 +380,11 @@ def _opened_this_turn(t: TableState, side: int) -> bool:
 
 
 def _draw_bonus_cards(t: TableState) -> None:
-    """Rule option american-talon (SPEC.md §6): bonus cards after the discard ending the opening turn."""
+    """Rule option american-talon (modern American): bonus cards after the discard ending the opening turn."""
     seat = t.seat
     side = t.seating[seat]
     if not _opened_this_turn(t, side) or t.taken_top is not None:
-        return  # SPEC §6 ⟨A⟩: no bonus cards when the opening was made by taking the pile
+        return  # american-talon: no bonus cards when the opening was made by taking the pile
     initial = t.rules.initial_meld
     earlier = sum(1 for sd, done in enumerate(t.opened) if done and sd != side)
     if earlier >= len(initial.bonus_cards) or len(t.stock) <= initial.bonus_cards_stock_floor:
@@ -400,7 +400,7 @@ def _draw_bonus_cards(t: TableState) -> None:
 
 
 def _do_ask(t: TableState) -> None:
-    """SPEC.md §1 "Going out": ask the partner (the next partner in turn order)."""
+    """The rule book's "Going out": ask the partner (the next partner in turn order)."""
     side = t.seating[t.seat]
     t.asks_used[side] += 1
     t.asker = t.seat
@@ -412,7 +412,7 @@ def _do_ask(t: TableState) -> None:
 
 
 def _do_answer(t: TableState, yes: bool) -> None:
-    """SPEC.md §1 "Going out": the answer binds for this turn."""
+    """The rule book's "Going out": the answer binds for this turn."""
     assert t.asker is not None
     t.bound = yes and yes_binds(t)
     t.answer = yes
