@@ -174,11 +174,14 @@ def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, 
     pile.append(frozen_text, style=_RED if obs.pile_frozen else "")
     status = Text(f"stock: {plural(obs.stock_size, 'card')}   ")
     status.append_text(pile)
-    need = Text(
-        f"your side still needs {obs.minimum_needed} for its initial meld"
-        if obs.minimum_needed
-        else "your side has melded"
-    )
+    if not obs.minimum_needed:
+        need = Text("your side has melded")
+    elif obs.clean_meld_needed:
+        # minimum_needed is at least 1 while the side has not opened: 1 means the count is reached.
+        count = f"{obs.minimum_needed} and " if obs.minimum_needed > 1 else ""
+        need = Text(f"your side still needs {count}a clean meld (naturals from your hand, no wild card) to open")
+    else:
+        need = Text(f"your side still needs {obs.minimum_needed} for its initial meld")
     turn = Text(f"turn: seat {obs.acting_seat} ({label[obs.acting_seat]}), {obs.phase} phase", style="bold")
     hand = Text(f"your hand ({plural(len(obs.hand), 'card')}): ", style="bold")
     hand.append_text(render_cards(obs.hand))
