@@ -31,6 +31,7 @@ so the docs cannot drift from the code. An unknown name aborts the build.
 from __future__ import annotations
 
 import enum
+import html
 import re
 from typing import Any, cast
 
@@ -206,7 +207,7 @@ def rules_diff(name: str, base: str = "classic") -> str:
     ours = flatten_rules(canasta.load_rules(name))
     theirs = flatten_rules(canasta.load_rules(base))
     rows = [
-        f"| `{path}` | {_hook_link(hook)} | {theirs[path][1] if path in theirs else '—'} | {value} |"
+        f"| {_path_cell(path)} | {_hook_link(hook)} | {theirs[path][1] if path in theirs else '—'} | {value} |"
         for path, (hook, value) in ours.items()
         if theirs.get(path, ("", None))[1] != value
     ]
@@ -214,6 +215,12 @@ def rules_diff(name: str, base: str = "classic") -> str:
         return f"*No compiled rule value differs from {base}.*\n"
     header = f"| rule value | set by hook | {base} | {name} |\n|---|---|---|---|\n"
     return header + "\n".join(rows) + "\n"
+
+
+def _path_cell(path: str) -> str:
+    """A rule value's dotted name as code that wraps only after a dot or an underscore, never mid-word."""
+    parts = html.escape(path).replace(".", ".<wbr>").replace("_", "_<wbr>")
+    return f'<code class="rule-path">{parts}</code>'
 
 
 def _hook_link(hook: str) -> str:

@@ -100,8 +100,12 @@ def test_the_diff_table_shows_what_a_variant_changes() -> None:
     hooks = _hooks_module()
     table = hooks.rules_diff("cuban")
     link = "[`canasta_target_score`](../hooks.md#canasta_target_score){: .hook-name }"  # the class: no wrapping
-    assert f"| `target_score` | {link} | 5000 | 7500 |" in table
-    assert "| `hand_size` | [`canasta_hand_size`](../hooks.md#canasta_hand_size){: .hook-name } | 11 | 13 |" in table
+    # Rule values wrap only after a dot or an underscore (<wbr>), never mid-word.
+    target = '<code class="rule-path">target_<wbr>score</code>'
+    assert f"| {target} | {link} | 5000 | 7500 |" in table
+    hand = '<code class="rule-path">hand_<wbr>size</code>'
+    assert f"| {hand} | [`canasta_hand_size`](../hooks.md#canasta_hand_size){{: .hook-name }} | 11 | 13 |" in table
+    assert '<code class="rule-path">pile.<wbr>always_<wbr>frozen</code>' in table
     assert "players" not in table.replace("six-player", "")  # unchanged values are left out
     assert hooks.rules_diff("classic") == "*No compiled rule value differs from classic.*\n"
 
