@@ -355,7 +355,7 @@ def _may_ask(t: TableState) -> bool:
     if permission is Permission.ONCE_PER_HAND and t.asks_used[side]:
         return False
     if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
-        return False  # cutthroat: no partner to ask until the partnership forms (cutthroat)
+        return False  # cutthroat: no partner to ask until the partnership forms
     return not t.final_meld_only
 
 
