@@ -211,3 +211,9 @@ class HandState(TableState):
             Its observation.
         """
         return observing.observe(self, seat)
+
+    def _repr_svg_(self) -> str:
+        """The whole table, every hand face up, as SVG, so that Jupyter shows it (`canasta.render.render_table_svg`)."""
+        from canasta.render import render_table_svg
+
+        return render_table_svg(self)

@@ -74,6 +74,12 @@ class Observation:
     phase: str
     legal_actions: tuple[object, ...]
 
+    def _repr_svg_(self) -> str:
+        """The seat's view as SVG, so that Jupyter shows it (`canasta.render.render_observation_svg`)."""
+        from canasta.render import render_observation_svg
+
+        return render_observation_svg(self)
+
 
 def observe(state: TableState, seat: int) -> Observation:
     """Build a seat's observation.

@@ -23,6 +23,12 @@ reads well on a forge):
 - ``<!-- rule-codes -->``: every `canasta.RuleCode` with its sentence and the
   rule book's section it cites (`canasta.rulebook`), and the codes each
   built-in house rule re-points to its own page.
+- ``<!-- svg: NAME seed=N hand=H action=I seat=S -->`` (or ``table`` instead of
+  ``seat=S``): a picture of a real game (`canasta.render`). Greedy bots play the
+  seeded game of ``NAME`` (a variant, optionally ``+``-joined with house rules)
+  up to action ``I`` of hand ``H`` (hands from 1; ``I`` actions played in that
+  hand, 0 at the deal), and the SVG is written to ``assets/pictures/`` of the
+  site at build time; the placeholder becomes the image.
 
 Nothing is downloaded; everything comes from the installed ``canasta`` package,
 so the docs cannot drift from the code. An unknown name aborts the build.
@@ -37,7 +43,7 @@ from typing import Any, cast
 
 import attrs
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 import canasta
@@ -76,9 +82,25 @@ _doc_files: set[str] = set()
 
 
 def on_files(files: Files, config: Any, **kwargs: Any) -> Files:
-    """Remember which pages exist, to check that every built-in variant has one."""
+    """Remember which pages exist (every built-in variant needs one); draw the pages' pictures."""
     _doc_files.clear()
     _doc_files.update(f.src_uri for f in files)
+    _pictures.clear()
+    for page in [f for f in files if f.src_uri.endswith(".md")]:
+        for match in SVG_PLACEHOLDER.finditer(page.content_string):
+            spec = " ".join(match.group("spec").split())
+            if spec in _pictures:
+                continue
+            where = f"{page.src_uri}: {match.group(0)}"
+            try:
+                svg, alt = picture(spec)
+            except canasta.CanastaError as exc:
+                raise PluginError(f"{where}: {exc}") from exc
+            except PluginError as exc:
+                raise PluginError(f"{where}: {exc}") from exc
+            uri = f"assets/pictures/{re.sub(r'[^A-Za-z0-9.-]+', '-', spec)}.svg"
+            files.append(File.generated(config, uri, content=svg))
+            _pictures[spec] = (uri, alt)
     return files
 
 
@@ -117,6 +139,12 @@ def on_page_markdown(markdown: str, page: Page, config: Any, files: Files, **kwa
                 raise
             raise PluginError(f"{where}: {exc}") from exc
 
+    def replace_picture(match: re.Match[str]) -> str:
+        uri, alt = _pictures[" ".join(match.group("spec").split())]
+        up = "../" * page.file.src_uri.count("/")
+        return f"[![{alt}]({up}{uri}){{: .canasta-picture }}]({up}{uri})"  # a click opens it full size
+
+    markdown = SVG_PLACEHOLDER.sub(replace_picture, markdown)
     markdown = RULE_PLACEHOLDER.sub(replace_rule, PLACEHOLDER.sub(replace, markdown))
     return RULE_CODES_PLACEHOLDER.sub(lambda _: rule_codes_table(page.file.src_uri), markdown)
 
@@ -444,3 +472,81 @@ def rule_codes_table(from_page: str = "reference/rule-codes.md") -> str:
         header = "\n| house rule | codes it cites its own page for | section |\n|---|---|---|\n"
         table += header + "\n".join(house) + "\n"
     return table
+
+
+# --- pictures of real games (docs/pictures.md) ------------------------------------------------
+
+SVG_PLACEHOLDER = re.compile(r"<!--\s*svg:\s*(?P<spec>[^>]*?)\s*-->")
+_SPEC = re.compile(
+    r"(?P<name>[\w.+-]+)\s+seed=(?P<seed>\d+)\s+hand=(?P<hand>\d+)\s+action=(?P<action>\d+)"
+    r"\s+(?P<who>seat=\d+|table)$"
+)
+
+#: The pictures drawn for this build: placeholder spec -> (file in the site, alternative text).
+_pictures: dict[str, tuple[str, str]] = {}
+
+
+def played_position(name: str, seed: int, hand: int, action: int) -> canasta.HandState:
+    """A position of a seeded game played by greedy bots.
+
+    Args:
+        name: The variant, optionally ``+``-joined with house rules.
+        seed: The game's seed (each seat's bot is seeded ``"seed:seat"``, as ``canasta play`` does).
+        hand: The hand, numbered from 1.
+        action: Actions played in that hand (0: at the deal; the hand's length: its end).
+
+    Returns:
+        The hand at that point.
+
+    Raises:
+        PluginError: If the game never reaches that point.
+    """
+    variant, *house_rules = name.split("+")
+    game = canasta.Game(variant, house_rules, seed=seed)
+    bots = {s: canasta.make_bot("greedy", f"{seed}:{s}") for s in range(game.rules.players)}
+    played = 0
+    while True:
+        if game.hand_number == hand - 1 and played == action:
+            return game.hand
+        if game.is_over or game.hand_number > hand - 1:
+            raise PluginError(f"the game of seed {seed} has no action {action} in hand {hand}")
+        current, number = game.hand, game.hand_number
+        game.apply(bots[game.seat].choose(current, game.seat))
+        if number == hand - 1:
+            played += 1
+            if current.is_over:  # that action ended the hand: the position is the hand as it ended
+                if played == action:
+                    return current
+                raise PluginError(f"hand {hand} of seed {seed} ends after {played} actions, before action {action}")
+
+
+def picture(spec: str) -> tuple[str, str]:
+    """The SVG of an ``svg`` placeholder and its alternative text.
+
+    Args:
+        spec: ``NAME seed=N hand=H action=I seat=S`` (or ``table`` for ``seat=S``).
+
+    Returns:
+        ``(svg, alt)``.
+
+    Raises:
+        PluginError: If the spec is malformed or names a point the game never reaches.
+    """
+    from canasta.render import render_observation_svg, render_table_svg
+
+    match = _SPEC.match(spec)
+    if match is None:
+        raise PluginError("expected `NAME seed=N hand=H action=I seat=S` (or `table` instead of `seat=S`)")
+    name, who = match.group("name"), match.group("who")
+    seed, hand, action = int(match.group("seed")), int(match.group("hand")), int(match.group("action"))
+    state = played_position(name, seed, hand, action)
+    rules = state.rules
+    names = ["greedy"] * rules.players
+    title = f"{name.replace('+', ' + ')}, seed {seed}: hand {hand}, after {action} actions"
+    if who == "table":
+        return render_table_svg(state, names=names, title=title), f"{title}: the whole table"
+    seat = int(who.removeprefix("seat="))
+    if seat >= rules.players:
+        raise PluginError(f"no seat {seat}; the seats are 0 to {rules.players - 1}")
+    svg = render_observation_svg(state.observation(seat), rules, names=names, title=title)
+    return svg, f"{title}: seat {seat}'s view"

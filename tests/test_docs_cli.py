@@ -1,7 +1,7 @@
 """Every `$ canasta ...` command shown in the docs is accepted by the real command line.
 
 Commands that finish quickly and need no input (``rules``, ``variants``, bots-only
-``play`` with ``--max-hands``, ``replay`` without ``--step``) are also run, in page
+``play`` with ``--max-hands``, ``replay`` without ``--step``, ``render``) are also run, in page
 order, so that a page's ``play --record`` feeds its ``replay``.
 """
 
@@ -27,7 +27,7 @@ def _runs_quickly(argv: list[str]) -> bool:
         return True
     if command == "play":
         return "--bots-only" in argv and "--max-hands" in argv
-    return command == "replay" and "--step" not in argv
+    return command == "render" or (command == "replay" and "--step" not in argv)
 
 
 def test_the_docs_show_commands() -> None:

@@ -133,6 +133,8 @@ def test_the_variants_list_requires_a_page_for_every_built_in_variant() -> None:
     from mkdocs.exceptions import PluginError
 
     class FakeFile:
+        content_string = ""  # the pages' text, where on_files looks for pictures to draw
+
         def __init__(self, uri: str) -> None:
             self.src_uri = uri
 
