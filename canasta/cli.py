@@ -20,8 +20,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from canasta.actions import Action
 from canasta.bots import Bot, bot_names, make_bot
-from canasta.errors import CanastaError
+from canasta.commands import Command, CommandError, parse_command
+from canasta.errors import CanastaError, IllegalActionError
 from canasta.game import Game
 from canasta.plugins import load_rules
 from canasta.records import GameRecorder, load_record, replay, save_record
@@ -29,20 +31,37 @@ from canasta.registry import default_registry
 from canasta.simulate import simulate
 from canasta.summary import format_rules_summary, rules_summary
 from canasta.terminal import (
+    format_variants,
     printable,
-    render_actions,
     render_hand_score,
+    render_help,
     render_observation,
     render_rules_summary,
     render_simulation_summary,
+    render_turn,
     render_variants,
     untrusted_text,
 )
 from canasta.wording import plural
 
-__all__ = ["build_parser", "main"]
+__all__ = ["HUMAN_LABELS", "build_parser", "human_seats", "main"]
 
 HUMAN_SEAT = 0
+
+#: Seat labels of a record that mean a person played the seat (`canasta play` labels its seat ``"you"``).
+HUMAN_LABELS = frozenset({"you", "human"})
+
+
+def human_seats(labels: Sequence[str]) -> tuple[int, ...]:
+    """The seats of a record played by a person: those labelled ``you`` or ``human`` (any case).
+
+    Args:
+        labels: The record's seat labels.
+
+    Returns:
+        The seats, in order.
+    """
+    return tuple(seat for seat, label in enumerate(labels) if label.strip().lower() in HUMAN_LABELS)
 
 
 class _Quit(Exception):
@@ -91,6 +110,28 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--step", action="store_true", help="show the table and wait for Enter after each action")
     rep.add_argument("--no-version-check", action="store_true", help="replay despite other variant versions")
 
+    pic = sub.add_parser(
+        "render",
+        help="draw a position of a game record as an SVG picture",
+        description="Replay a record up to a position and draw it as SVG: a seat's view (its hand face up, "
+        "the others face down), or with --table every hand face up. Hands are numbered from 1, as replay "
+        "shows them; --action I is the number of actions played in that hand (0: at the deal).",
+    )
+    pic.add_argument("file", help="the game record (JSON)")
+    pic.add_argument("--hand", type=int, default=None, metavar="H", help="hand number, from 1 (default: the last)")
+    pic.add_argument(
+        "--action",
+        type=int,
+        default=None,
+        metavar="I",
+        help="after I actions of that hand: 0 is the deal, its length the end (default: the end)",
+    )
+    who = pic.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=0, metavar="S", help="draw what seat S sees (default: 0)")
+    who.add_argument("--table", action="store_true", help="draw the whole table, every hand face up")
+    pic.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default, or -: stdout)")
+    pic.add_argument("--no-version-check", action="store_true", help="render despite other variant versions")
+
     sub.add_parser("variants", help="list installed variants and house rules")
 
     rules = sub.add_parser("rules", help="print a variant's compiled rules")
@@ -127,8 +168,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None, std
             return _simulate(args, out, console)
         if args.command == "replay":
             return _replay(args, inp, console)
+        if args.command == "render":
+            return _render(args, out, console)
         if args.command == "variants":
-            return _variants(console)
+            return _variants(out, console)
         return _rules(args, out, console)
     except (CanastaError, OSError) as exc:
         # One line, whatever the message holds (it may quote a record): control characters escaped.
@@ -151,22 +194,52 @@ def _check_simulate_usage(args: argparse.Namespace) -> str | None:
 # --- play -------------------------------------------------------------------------------
 
 
-def _read_choice(inp: IO[str], console: Console, count: int) -> int:
-    """Read a 1-based action number; ``q`` quits; re-asks on bad input."""
+def _read_line(inp: IO[str], console: Console, prompt: str) -> str:
+    """Print a prompt and read a line (echoed when the input is not a terminal); raise `_Quit` at its end."""
+    console.print(prompt, end="")
+    line = inp.readline()
+    if not line:
+        console.print()
+        raise _Quit("input ended")
+    if not inp.isatty():
+        console.print(untrusted_text(line.strip()))  # echo scripted input so the transcript reads well
+    return line.strip()
+
+
+def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[Action]) -> Action | None:
+    """Read a menu number or a typed command (`canasta.commands`); ``None`` after showing the help.
+
+    Bad input is refused with what was wrong (an engine refusal names the rule) and asked again.
+    """
+    count = len(numbered)
     while True:
-        console.print(f"choose 1-{count} (q to quit): ", end="")
-        line = inp.readline()
-        if not line:
-            console.print()
-            raise _Quit("input ended")
-        text = line.strip().lower()
-        if not inp.isatty():
-            console.print(untrusted_text(text))  # echo scripted input so the transcript reads well
-        if text in ("q", "quit", "exit"):
+        line = _read_line(inp, console, f"choose 1-{count} or type a command (? for help, q to quit): ")
+        try:
+            parsed = parse_command(line, game)
+        except IllegalActionError as exc:
+            console.print(untrusted_text(f"not allowed now: {exc.message}", style="red"))
+            continue
+        except CommandError as exc:
+            console.print(untrusted_text(f"not a choice: {line!r}: {exc}", style="red"))
+            continue
+        if not isinstance(parsed, Command):
+            return parsed
+        if parsed.kind == "quit":
             raise _Quit("quit")
-        if text.isdigit() and 1 <= int(text) <= count:
-            return int(text) - 1
-        console.print(untrusted_text(f"not a choice: {line.strip()!r}", style="red"))
+        if parsed.kind == "help":
+            console.print(render_help())
+            _read_line(inp, console, "press Enter to go back to the table: ")
+            return None
+        if 1 <= parsed.number <= count:
+            return numbered[parsed.number - 1]
+        console.print(
+            untrusted_text(f"not a choice: {line!r}: the menu has 1-{count}; type ? for the commands", style="red")
+        )
+
+
+def _pause(inp: IO[str], console: Console) -> None:
+    """Wait for Enter after a hand's score (a line of the input; its end quits)."""
+    _read_line(inp, console, "press Enter to continue: ")
 
 
 def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
@@ -188,10 +261,21 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             seat = game.seat
             hand_number = game.hand_number
             if seat == human:
-                actions = game.legal_actions()
-                console.print(render_observation(game.observation(seat), rules, hand_number=hand_number, names=names))
-                console.print(render_actions(actions))
-                action = actions[_read_choice(inp, console, len(actions))]
+                screen, numbered = render_turn(
+                    game.observation(seat),
+                    rules,
+                    game.legal_actions(),
+                    width=console.width,
+                    height=console.height if console.is_terminal else 24,
+                    hand_number=hand_number,
+                    names=names,
+                    human_seats=(human,),
+                )
+                console.print(screen)
+                chosen = _read_action(inp, console, game, numbered)
+                if chosen is None:  # the help was shown: show the table again
+                    continue
+                action = chosen
             else:
                 action = bots[seat].choose(game.hand, seat)
                 if verbose:
@@ -201,6 +285,9 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             for number in range(before, len(game.results)):  # a hand can also end on its deal
                 score = game.results[number]
                 console.print(render_hand_score(score, rules, _totals_after(game, number), hand_number=number))
+            more = not game.is_over and (args.max_hands is None or len(game.results) < args.max_hands)
+            if human is not None and len(game.results) > before and more:
+                _pause(inp, console)  # read the breakdown before the bots start the next hand
     except _Quit as exc:
         quit_reason = str(exc)
     if game.is_over:
@@ -300,6 +387,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     # scores, `complete`), before anything is shown: a bad record prints nothing but its error.
     record = load_record(args.file, check_versions=check)
     seats = [printable(s) for s in record.seats]
+    humans = human_seats(record.seats)
     rules_title = record.variant + "".join(f" + {h}" for h in record.house_rule_names)
     header = Text()
     header.append(printable(f"record: {rules_title}"), style="bold")
@@ -320,7 +408,11 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                 console.print(render_hand_score(score, game.rules, _totals_after(game, number), hand_number=number))
         if args.step and not game.is_over:
             obs = game.observation(game.seat)
-            console.print(render_observation(obs, game.rules, hand_number=game.hand_number, names=record.seats))
+            console.print(
+                render_observation(
+                    obs, game.rules, hand_number=game.hand_number, names=record.seats, human_seats=humans
+                )
+            )
             console.print("Enter for the next action, q to stop: ", end="")
             line = inp.readline()
             if not line or line.strip().lower() in ("q", "quit"):
@@ -331,12 +423,62 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     return 0
 
 
+# --- render -----------------------------------------------------------------------------
+
+
+def _render(args: argparse.Namespace, out: IO[str], console: Console) -> int:
+    from canasta.render import render_observation_svg, render_table_svg
+
+    record = load_record(args.file, check_versions=not args.no_version_check)  # every check of replay
+    lengths = list(record.hand_lengths)
+    if not record.complete:
+        lengths.append(len(record.actions) - sum(lengths))  # the hand in play when the record stopped
+    if not lengths:
+        raise CanastaError("the record holds no hand to draw")
+    hand = len(lengths) if args.hand is None else args.hand
+    if not 1 <= hand <= len(lengths):
+        raise CanastaError(f"--hand {hand}: the record has {plural(len(lengths), 'hand')}, numbered from 1")
+    length = lengths[hand - 1]
+    action = length if args.action is None else args.action
+    if not 0 <= action <= length:
+        raise CanastaError(f"--action {action}: hand {hand} has {plural(length, 'action')} (0 is its deal)")
+    game = record.new_game()
+    state = game.hand
+    for recorded in record.actions[: sum(lengths[: hand - 1]) + action]:
+        current = game.hand
+        game.apply(recorded)
+        state = current if current.is_over else game.hand  # the hand as it ended, not the next deal
+    if action == 0:
+        state = game.hand
+    if game.hand_number != hand - 1 and not (action and state.is_over):
+        raise CanastaError(f"--hand {hand}: that hand ended on its deal; there is no position to draw")
+    where = f"hand {hand}, " + (f"after {plural(action, 'action')}" if action else "at the deal")
+    title = f"{record.variant}{''.join(f' + {h}' for h in record.house_rule_names)}: {where}"
+    if args.table:
+        svg = render_table_svg(state, names=record.seats, title=title)
+    else:
+        if not 0 <= args.seat < game.rules.players:
+            raise CanastaError(f"--seat {args.seat}: the seats are 0 to {game.rules.players - 1}")
+        svg = render_observation_svg(state.observation(args.seat), game.rules, names=record.seats, title=title)
+    if args.output == "-":
+        out.write(svg)
+    else:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(svg)
+        console.print(untrusted_text(f"picture written to {args.output}"))
+    return 0
+
+
 # --- variants and rules -----------------------------------------------------------------
 
 
-def _variants(console: Console) -> int:
+def _variants(out: IO[str], console: Console) -> int:
     registry = default_registry()
-    console.print(render_variants(registry.variants(), registry.house_rules(), registry.failures))
+    listing = (registry.variants(), registry.house_rules(), registry.failures)
+    if console.is_terminal:
+        console.print(render_variants(*listing, provenance=registry.provenance))
+    else:  # piped: plain lines, so that no name or origin is cut to a guessed width
+        out.write(format_variants(*listing, provenance=registry.provenance))
     return 0
 
 

@@ -119,6 +119,8 @@ class Registry:
         self._variants: dict[str, Variant] = {}
         self._house_rules: dict[str, HouseRule] = {}
         self.failures: list[PluginFailure] = []
+        # origin -> (distribution, version) of each entry-point plugin loaded
+        self._distributions: dict[str, tuple[str, str]] = {}
         self.rules_cache: dict[tuple[str, tuple[str, ...]], Rules] = {}
 
     # --- registration --------------------------------------------------------------
@@ -299,6 +301,7 @@ class Registry:
         for ep in self._entry_points():
             dist = ep.dist.name if ep.dist is not None else "?"
             origin = f"{dist} (entry point {ep.name} = {ep.value})"
+            self._distributions[origin] = (dist, ep.dist.version if ep.dist is not None else "?")
             try:
                 plugin = ep.load()
             except PLUGIN_FAULTS as exc:  # isolate a broken plugin from the others (SystemExit too)
@@ -347,6 +350,27 @@ class Registry:
         )
 
     # --- lookup ----------------------------------------------------------------------
+
+    def provenance(self, item: Variant | HouseRule) -> str:
+        """Where a variant or house rule comes from, for listings.
+
+        Args:
+            item: A registered descriptor.
+
+        Returns:
+            ``"built in (canasta 1.2.0)"`` for the ``canasta`` distribution's
+            own entry points, ``"plugin <distribution> <version>"`` for another
+            installed distribution's, or ``"registered in code"`` (or the origin
+            the registrant gave) for anything else.
+        """
+        self._ensure_loaded()
+        found = self._distributions.get(item.origin)
+        if found is None:
+            return "registered in code" if item.origin.endswith("(registered in code)") else item.origin or "?"
+        dist, version = found
+        if _normalize(dist) == BUILTIN_DISTRIBUTION:
+            return f"built in ({dist} {version})"
+        return f"plugin {dist} {version}"
 
     def variants(self) -> list[Variant]:
         """Every registered variant, sorted by name."""

@@ -13,15 +13,16 @@ newline), lone surrogates and other non-printable characters as escapes such as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Callable, Collection, Sequence
 
-from rich.console import Group, RenderableType
-from rich.panel import Panel
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from canasta.actions import Action
+from canasta.actions import Action, Discard, Meld
 from canasta.cards import Card, Kind
+from canasta.commands import GRAMMAR, LEGEND, notation
 from canasta.observation import MeldView, Observation
 from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
@@ -30,13 +31,19 @@ from canasta.simulate import Summary
 from canasta.wording import plural
 
 __all__ = [
+    "format_variants",
+    "measure_lines",
     "printable",
     "render_actions",
     "render_cards",
+    "render_hand_cards",
     "render_hand_score",
+    "render_help",
+    "render_menu",
     "render_observation",
     "render_rules_summary",
     "render_simulation_summary",
+    "render_turn",
     "render_variants",
     "side_name",
     "untrusted_text",
@@ -121,75 +128,157 @@ def render_cards(cards: Sequence[Card]) -> Text:
     return text
 
 
-def _meld_text(meld: MeldView) -> Text:
-    name = "wild" if meld.rank == Kind.JOKER else meld.rank.symbol
-    text = Text(f"{name}: ", style="bold")
-    text.append_text(render_cards(meld.cards))
-    if meld.is_canasta:
-        kind = "wild" if meld.rank == Kind.JOKER else ("mixed" if meld.twos or meld.jokers else "natural")
-        text.append(f"  [{kind} canasta]", style="bold green")
+def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
+    """A meld in the compact notation: ``QQQ2*``, ``K×6+2``, ``[AAAAAAA]`` for a canasta."""
+    wilds = "2" * meld.twos + "*" * meld.jokers
+    if meld.rank == Kind.JOKER:
+        body = wilds if len(wilds) <= 8 else f"2×{meld.twos}+*×{meld.jokers}"
+    else:
+        symbol = meld.rank.symbol
+        if meld.naturals <= 5:
+            body = symbol * meld.naturals + wilds
+        else:
+            body = f"{symbol}×{meld.naturals}" + (f"+{wilds}" if wilds else "")
+    body += "'" if second else ""
+    if not meld.is_canasta:
+        return Text(body)
+    if meld.rank == Kind.JOKER:
+        style = "bold magenta"
+    else:
+        style = "bold yellow" if meld.twos or meld.jokers else "bold green"
+    return Text(f"[{body}]", style=style)
+
+
+def _melds_text(melds: Sequence[MeldView]) -> Text:
+    """A side's melds on one wrapping line; a second meld of a rank (cutthroat) marked ``'``."""
+    seen: set[Kind] = set()
+    parts = []
+    for meld in melds:
+        parts.append(_meld_text(meld, second=meld.rank in seen and meld.rank != Kind.JOKER))
+        seen.add(meld.rank)
+    return Text(" ").join(parts)
+
+
+_HAND_ORDER = {Kind.JOKER: 0, Kind.TWO: 1, Kind.RED_THREE: 17, Kind.BLACK_THREE: 16}
+
+
+def _hand_order(kind: Kind) -> int:
+    """Wild cards first, then ace down to four, then threes (as a hand is shown)."""
+    return _HAND_ORDER.get(kind, 20 - int(kind))
+
+
+def render_hand_cards(cards: Sequence[Card]) -> Text:
+    """A hand grouped by kind, as typed in commands: ``** 22 AAA KK Q 99 b3``.
+
+    Each symbol is coloured by its card's suit (red for hearts and diamonds,
+    magenta for a joker), so a hand of 15 or 40 cards fits on a line or two.
+
+    Args:
+        cards: The cards.
+
+    Returns:
+        Styled text.
+    """
+    groups: dict[Kind, list[Card]] = {}
+    for card in cards:
+        groups.setdefault(card.kind, []).append(card)
+    text = Text()
+    for kind in sorted(groups, key=_hand_order):
+        if text:
+            text.append(" ")
+        for card in sorted(groups[kind], key=lambda c: (c.suit is not None and c.suit.is_red, c.suit or 0)):
+            red = card.suit is not None and card.suit.is_red
+            text.append(kind.symbol, style="red" if red else ("magenta" if card.suit is None else ""))
     return text
 
 
-def render_observation(obs: Observation, rules: Rules, *, hand_number: int = 0, names: Sequence[str] = ()) -> Group:
-    """The table as one seat sees it.
+def _who(label: Sequence[str], obs: Observation, seat: int) -> Text:
+    mark = "▶" if seat == obs.acting_seat else " "
+    return Text(f"{mark}{seat} {label[seat]} ({obs.hand_sizes[seat]})", style="bold" if mark != " " else "")
 
-    Shows the seat's hand, every side's melds and canastas, laid-out threes,
-    the pile's top and size, whether the pile is frozen for the seat, the
-    minimum its side still needs, the scores and whose turn it is.
+
+def render_observation(
+    obs: Observation,
+    rules: Rules,
+    *,
+    hand_number: int = 0,
+    names: Sequence[str] = (),
+    human_seats: Collection[int] | None = None,
+) -> Group:
+    """The table as one seat sees it, compact enough for an 80×24 terminal.
+
+    One line with the hand's number, the stock and the pile (its top card,
+    its size, whether it is frozen for the seat); one row per side with its
+    seats (the seat to play marked ``▶``, each with its hand size), score,
+    melds and canastas in the compact notation (see `canasta.commands.LEGEND`)
+    and laid-out threes; the minimum the seat's side still needs; whose turn
+    it is; and the seat's hand grouped by kind.
 
     Args:
         obs: The seat's observation.
         rules: The rules (for seating and names).
         hand_number: The hand's number (0-based), for the title.
         names: A label per seat (e.g. ``"you"``, ``"greedy"``).
+        human_seats: The seats played by the person at the terminal: the
+            hand is "your hand" only if the observing seat is one of them
+            (default: the observing seat). A replay shows a bot's view with
+            its seat's name instead.
 
     Returns:
         A renderable.
     """
     # Labels may come from a record: untrusted text.
     label = [printable(n) for n in names] + [f"seat {s}" for s in range(len(names), rules.players)]
-    table = Table(show_header=True, header_style="bold", expand=False, title=f"Hand {hand_number + 1}")
-    table.add_column("side")
-    table.add_column("score", justify="right")
-    table.add_column("melds")
-    table.add_column("threes")
+    humans = {obs.seat} if human_seats is None else set(human_seats)
+    viewer = "you" if obs.seat in humans else f"seat {obs.seat} ({label[obs.seat]})"
+    possessive = "your" if obs.seat in humans else f"{viewer}'s"
+    top = Text(f"Hand {hand_number + 1}", style="bold")
+    top.append(f"   stock: {plural(obs.stock_size, 'card')}   pile: ")
+    if obs.pile:
+        top.append_text(render_cards(obs.pile[-1:]))
+        top.append(f" on top, {plural(len(obs.pile), 'card')}")
+    else:
+        top.append("empty")
+    frozen_for = "you" if obs.seat in humans else f"seat {obs.seat}"
+    if obs.pile_frozen:
+        top.append(f" — frozen for {frozen_for}", style=_RED)
+    else:
+        top.append(f" — not frozen for {frozen_for}")
+    table = Table(box=None, show_header=True, header_style="bold", padding=(0, 1), pad_edge=False, expand=False)
+    table.add_column("seat (cards)", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("melds, canastas [ ] and threes", overflow="fold")
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
-        who = ", ".join(f"{s} {label[s]} ({plural(obs.hand_sizes[s], 'card')})" for s in seats)
-        melds = Text("\n").join([_meld_text(m) for m in obs.melds[side]]) if obs.melds[side] else Text("—")
-        threes = Text(" ").join([render_cards(obs.threes[s]) for s in seats if obs.threes[s]])
+        who = Text("\n").join([_who(label, obs, s) for s in seats])
+        melds = _melds_text(obs.melds[side]) if obs.melds[side] else Text("—")
+        threes = [card for s in seats for card in obs.threes[s]]
+        if threes:
+            melds.append("  threes ")
+            melds.append_text(render_cards(threes))
         if obs.set_aside[side]:
-            threes.append(" set aside: ")
-            threes.append_text(render_cards(obs.set_aside[side]))
-        marker = " ◀ you" if side == obs.side else ""
-        table.add_row(Text(who + marker), str(obs.scores[side]), melds, threes if threes.plain else Text("—"))
-    pile = Text("pile: ")
-    if obs.pile:
-        pile.append_text(render_cards(obs.pile[-1:]))
-        pile.append(f" on top, {plural(len(obs.pile), 'card')}")
-    else:
-        pile.append("empty")
-    frozen_text = " — frozen for you" if obs.pile_frozen else " — not frozen for you"
-    pile.append(frozen_text, style=_RED if obs.pile_frozen else "")
-    status = Text(f"stock: {plural(obs.stock_size, 'card')}   ")
-    status.append_text(pile)
+            melds.append("  set aside ")
+            melds.append_text(render_cards(obs.set_aside[side]))
+        table.add_row(who, str(obs.scores[side]), melds)
     if not obs.minimum_needed:
-        need = Text("your side has melded")
+        need = Text(f"{possessive} side has melded")
     elif obs.clean_meld_needed:
         # minimum_needed is at least 1 while the side has not opened: 1 means the count is reached.
         count = f"{obs.minimum_needed} and " if obs.minimum_needed > 1 else ""
-        need = Text(f"your side still needs {count}a clean meld (naturals from your hand, no wild card) to open")
+        need = Text(f"{possessive} side still needs {count}a clean meld (naturals only, no wild card) to open")
     else:
-        need = Text(f"your side still needs {obs.minimum_needed} for its initial meld")
+        need = Text(f"{possessive} side still needs {obs.minimum_needed} for its initial meld")
     turn = Text(f"turn: seat {obs.acting_seat} ({label[obs.acting_seat]}), {obs.phase} phase", style="bold")
-    hand = Text(f"your hand ({plural(len(obs.hand), 'card')}): ", style="bold")
-    hand.append_text(render_cards(obs.hand))
-    return Group(table, status, need, turn, Panel(hand, expand=False))
+    hand = Text(f"{possessive} hand ({plural(len(obs.hand), 'card')}): ", style="bold")
+    hand.append_text(render_hand_cards(obs.hand))
+    return Group(top, table, need, turn, hand)
 
 
 def render_actions(actions: Sequence[Action]) -> Table:
-    """Numbered legal actions to choose from (numbers start at 1).
+    """Numbered legal actions to choose from (numbers start at 1), one per line.
+
+    The terminal game shows the grouped, numbered menu of `render_menu`
+    instead; this long form suits a wide scrolling log.
 
     Args:
         actions: The legal actions.
@@ -203,6 +292,192 @@ def render_actions(actions: Sequence[Action]) -> Table:
     for i, action in enumerate(actions, start=1):
         table.add_row(str(i), str(action))
     return table
+
+
+_LABEL = 6  # width of a menu line's label ("turn", "meld", "x")
+
+
+def _meld_group(action: Meld) -> tuple[int, str]:
+    """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``)."""
+    if action.rank == Kind.JOKER:
+        return (0, "wild")
+    return (100 - int(action.rank) + (50 if action.second else 0), action.rank.symbol + ("'" if action.second else ""))
+
+
+def _flow(chunks: Sequence[Text], width: int, label: str) -> list[Text]:
+    """Chunks laid out in lines of ``width``, the first line labelled, the others indented."""
+    lines: list[Text] = []
+    line = Text(label.ljust(_LABEL), style="bold")
+    used = False
+    for chunk in chunks:
+        if used and line.cell_len + 2 + chunk.cell_len > width:
+            lines.append(line)
+            line = Text(" " * _LABEL)
+            used = False
+        if used:
+            line.append("  ")
+        line.append_text(chunk)
+        used = True
+    if used:
+        lines.append(line)
+    return lines
+
+
+def _item(number: int, action: Action, text: str | None = None) -> Text:
+    chunk = Text(f"{number})", style="cyan")
+    chunk.append(text if text is not None else notation(action).removeprefix("m ").removeprefix("x "))
+    return chunk
+
+
+def render_menu(
+    actions: Sequence[Action], *, width: int = 80, max_lines: int | None = None
+) -> tuple[Group, list[Action]]:
+    """The legal actions grouped and numbered in a few lines, in the command grammar.
+
+    One line for drawing, taking the pile and the other turn actions (with
+    their descriptions when they fit); meld options grouped by rank
+    (``Q: 5)qq* 6)qqq``), natural melds first, as many per rank as
+    ``max_lines`` allows (``…+3``: three more, to be typed as commands, see
+    `canasta.commands`); the discards on one line (``x  9)9 10)8``).
+
+    Args:
+        actions: The legal actions.
+        width: The screen's width.
+        max_lines: At most this many lines (``None``: no limit). The turn and
+            discard lines are always shown.
+
+    Returns:
+        The menu, and the numbered actions (number ``n`` is element ``n - 1``).
+    """
+    turn = [a for a in actions if not isinstance(a, (Meld, Discard))]
+    melds = [a for a in actions if isinstance(a, Meld)]
+    discards = sorted((a for a in actions if isinstance(a, Discard)), key=lambda d: _hand_order(d.kind))
+    groups: dict[tuple[int, str], list[Meld]] = {}
+    for meld in melds:
+        groups.setdefault(_meld_group(meld), []).append(meld)
+    for items in groups.values():
+        items.sort(key=lambda m: (m.twos + m.jokers, -m.naturals, m.twos))
+    ordered = sorted(groups.items())
+    biggest = max((len(items) for _, items in ordered), default=0)
+
+    def layout(cap: int, shown_groups: int) -> tuple[list[Text], list[Action]]:
+        numbered: list[Action] = []
+        lines: list[Text] = []
+        if turn:
+            numbered.extend(turn)
+            long = [_item(i, a, " " + notation(a) + f" ({a})") for i, a in enumerate(turn, start=1)]
+            short = [_item(i, a) for i, a in enumerate(turn, start=1)]
+            long_lines = _flow(long, width, "turn")
+            lines.extend(long_lines if len(long_lines) == 1 else _flow(short, width, "turn"))
+        chunks: list[Text] = []
+        room = width - _LABEL
+        for (_, name), items in ordered[:shown_groups]:
+            chunk = Text(f"{name}:", style="bold")
+            shown = 0
+            for meld in items[:cap]:
+                item = _item(len(numbered) + 1, meld)
+                left = len(items) - shown - 1
+                tail = len(f" …+{left}") if left else 0
+                if shown and chunk.cell_len + 1 + item.cell_len + tail > room:
+                    break  # one line per rank: the others are typed as commands
+                numbered.append(meld)
+                chunk.append(" ")
+                chunk.append_text(item)
+                shown += 1
+            if len(items) > shown:
+                chunk.append(f" …+{len(items) - shown}", style="dim")
+            chunks.append(chunk)
+        hidden = len(ordered) - shown_groups
+        if hidden:
+            chunks.append(Text(f"…+{hidden} more ranks: type m …", style="dim"))
+        lines.extend(_flow(chunks, width, "meld"))
+        start = len(numbered)
+        numbered.extend(discards)
+        lines.extend(_flow([_item(start + i, a) for i, a in enumerate(discards, start=1)], width, "x"))
+        return lines, numbered
+
+    lines, numbered = layout(biggest, len(ordered))
+    if max_lines is not None and len(lines) > max_lines:
+        for shown_groups in range(len(ordered), 0, -1):
+            for cap in range(biggest - 1, 0, -1):
+                lines, numbered = layout(cap, shown_groups)
+                if len(lines) <= max_lines:
+                    break
+            if len(lines) <= max_lines:
+                break
+    return Group(*lines), numbered
+
+
+def render_turn(
+    obs: Observation,
+    rules: Rules,
+    actions: Sequence[Action],
+    *,
+    width: int = 80,
+    height: int = 24,
+    hand_number: int = 0,
+    names: Sequence[str] = (),
+    human_seats: Collection[int] | None = None,
+) -> tuple[Group, list[Action]]:
+    """A turn's whole screen but the prompt: the table (`render_observation`) and the menu (`render_menu`).
+
+    The menu gets the lines the table leaves of ``height``, less one for the
+    prompt, so that the turn fits the screen.
+
+    Args:
+        obs: The acting seat's observation.
+        rules: The rules.
+        actions: The legal actions.
+        width: The screen's width.
+        height: The screen's height.
+        hand_number: The hand's number (0-based).
+        names: A label per seat.
+        human_seats: The seats played at the terminal (see `render_observation`).
+
+    Returns:
+        The screen, and the numbered actions of its menu.
+    """
+    table = render_observation(obs, rules, hand_number=hand_number, names=names, human_seats=human_seats)
+    used = len(measure_lines(table, width))
+    menu, numbered = render_menu(actions, width=width, max_lines=max(3, height - used - 1))
+    return Group(table, menu), numbered
+
+
+def measure_lines(renderable: RenderableType, width: int) -> list[str]:
+    """The plain lines a renderable takes at a width (for fitting a screen).
+
+    Args:
+        renderable: What to render.
+        width: The width.
+
+    Returns:
+        The lines, without styles.
+    """
+    console = Console(width=width, file=io.StringIO(), color_system=None, highlight=False, soft_wrap=False)
+    console.print(renderable)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    return str(text).splitlines()
+
+
+def render_help() -> Group:
+    """The command grammar and the card legend (`canasta.commands`), in 22 lines at most.
+
+    Returns:
+        A renderable.
+    """
+    grammar = Table(
+        title="Commands (or a menu number)", box=None, show_header=False, padding=(0, 1), title_justify="left"
+    )
+    grammar.add_column(style="cyan", no_wrap=True)
+    grammar.add_column()
+    for command, meaning in GRAMMAR[1:]:
+        grammar.add_row(command, meaning)
+    legend = Table(title="Legend", box=None, show_header=False, padding=(0, 1), title_justify="left")
+    legend.add_column(style="cyan", no_wrap=True)
+    legend.add_column()
+    for symbol, meaning in LEGEND:
+        legend.add_row(symbol, meaning)
+    return Group(grammar, legend)
 
 
 def render_hand_score(score: HandScore, rules: Rules, totals: Sequence[int], *, hand_number: int = 0) -> Table:
@@ -307,7 +582,10 @@ def render_rules_summary(rows: Sequence[tuple[str, str, str]], title: str) -> Ta
 
 
 def render_variants(
-    variants: Sequence[Variant], house_rules: Sequence[HouseRule], failures: Sequence[tuple[str, str]]
+    variants: Sequence[Variant],
+    house_rules: Sequence[HouseRule],
+    failures: Sequence[tuple[str, str]],
+    provenance: Callable[[Variant | HouseRule], str] | None = None,
 ) -> Group:
     """Installed variants and house rules, where each comes from, and plugin failures.
 
@@ -315,28 +593,74 @@ def render_variants(
         variants: The variants.
         house_rules: The house rules.
         failures: ``(origin, error)`` of plugins that failed to load.
+        provenance: Says where a descriptor comes from (``"built in (canasta
+            1.0)"``, ``"plugin canasta-x 2.1"``; `canasta.Registry.provenance`),
+            for a "from" column.
 
     Returns:
         A renderable.
     """
     vt = Table(title="Variants", header_style="bold")
-    for column in ("name", "version", "based on", "description", "rules from", "found in"):
-        vt.add_column(column)
+    columns = ("name", "version", "from", "based on", "description", "rules from", "found in")
+    for column in columns if provenance else (c for c in columns if c != "from"):
+        vt.add_column(column, overflow="fold", no_wrap=column == "name")
     for v in variants:
-        cells = (v.name, v.version, v.base or "—", v.description, v.source or "—", v.origin or "—")
+        cells: tuple[str, ...] = (v.name, v.version, v.base or "—", v.description, v.source or "—", v.origin or "—")
+        if provenance:
+            cells = (*cells[:2], provenance(v), *cells[2:])
         vt.add_row(*(untrusted_text(c) for c in cells))
     ht = Table(title="House rules", header_style="bold")
-    for column in ("name", "version", "applies to", "description", "rules from", "found in"):
-        ht.add_column(column)
+    columns = ("name", "version", "from", "applies to", "description", "rules from", "found in")
+    for column in columns if provenance else (c for c in columns if c != "from"):
+        ht.add_column(column, overflow="fold", no_wrap=column == "name")
     for h in house_rules:
         cells = (h.name, h.version, h.fits_description, h.description, h.source or "—", h.origin or "—")
+        if provenance:
+            cells = (*cells[:2], provenance(h), *cells[2:])
         ht.add_row(*(untrusted_text(c) for c in cells))
     parts: list[RenderableType] = [vt, ht]
     if failures:
         ft = Table(title="Plugins that failed to load", header_style="bold red")
-        ft.add_column("plugin")
-        ft.add_column("error")
+        ft.add_column("plugin", overflow="fold")
+        ft.add_column("error", overflow="fold")
         for origin, error in failures:
             ft.add_row(untrusted_text(origin), untrusted_text(error))
         parts.append(ft)
     return Group(*parts)
+
+
+def format_variants(
+    variants: Sequence[Variant],
+    house_rules: Sequence[HouseRule],
+    failures: Sequence[tuple[str, str]],
+    provenance: Callable[[Variant | HouseRule], str],
+) -> str:
+    """The `render_variants` listing as plain lines, nothing cut or wrapped (for a pipe or a file).
+
+    Each entry is a line ``name version — from — description``, then indented
+    lines for its base or the variants it fits, where its rules come from and
+    where it was found. Untrusted text is passed through `printable`.
+
+    Args:
+        variants: The variants.
+        house_rules: The house rules.
+        failures: ``(origin, error)`` of plugins that failed to load.
+        provenance: Says where a descriptor comes from (`canasta.Registry.provenance`).
+
+    Returns:
+        The text, ending with a newline.
+    """
+    lines = ["Variants"]
+    for v in variants:
+        lines.append(printable(f"  {v.name} {v.version} — {provenance(v)} — {v.description}"))
+        lines.append(printable(f"      based on: {v.base or '—'}; rules from: {v.source or '—'}"))
+        lines.append(printable(f"      found in: {v.origin or '—'}"))
+    lines.append("House rules")
+    for h in house_rules:
+        lines.append(printable(f"  {h.name} {h.version} — {provenance(h)} — {h.description}"))
+        lines.append(printable(f"      applies to: {h.fits_description}; rules from: {h.source or '—'}"))
+        lines.append(printable(f"      found in: {h.origin or '—'}"))
+    if failures:
+        lines.append("Plugins that failed to load")
+        lines.extend(printable(f"  {origin}: {error}") for origin, error in failures)
+    return "\n".join(lines) + "\n"

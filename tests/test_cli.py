@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import canasta
+from canasta import cli
 from canasta.cli import main
 from canasta.records import RecordError, load_record
 
@@ -53,9 +54,12 @@ def test_play_scripted_input(tmp_path: Path) -> None:
     record = load_record(path)
     assert record.seats[0] == "you"
     assert not record.complete
-    # Every choice made through the input is in the record: 40 numbered answers from seat 0.
+    # Every choice made through the input is in the record: 40 numbered answers from seat 0, but
+    # for the lines read by the pause after each hand's score.
+    pauses = out.count("press Enter to continue")
+    assert pauses == 1 and out.index("Hand 1 score") < out.index("press Enter to continue")
     seat0 = [step for step in canasta.records.replay(record) if step.seat == 0]
-    assert len(seat0) == 40
+    assert len(seat0) == 40 - pauses
 
 
 def test_play_input_ending_stops_cleanly() -> None:
@@ -299,3 +303,66 @@ def test_scheduler_without_dask_backend_is_a_usage_error(
     err = capsys.readouterr().err
     assert err.startswith("usage: canasta simulate")
     assert message in err
+
+
+# --- typed commands, help, the pause, replay labels, variant origins ------------------------------
+
+
+def test_play_typed_commands_help_and_refusals() -> None:
+    # seed 2: seat 0 starts in the draw phase; "x 9" is well formed but not legal yet.
+    code, out = run(["play", "--seed", "2"], stdin="?\n\nx 9\nzz\nd\nq\n")
+    assert code == 0
+    assert "Commands (or a menu number)" in out and "Legend" in out
+    assert "m qq*" in out and "a frozen pile" in out and "C clubs, D diamonds" in out
+    assert "not allowed now: " in out and "phase" in out  # the engine's reason, naming the rule
+    assert "not a choice: 'zz': unknown command 'zz'; type ? for the commands" in out
+    assert "turn: seat 0 (you), meld phase" in out  # "d" drew
+    assert "game not finished (quit)" in out
+
+
+def test_play_pauses_after_a_hand_and_input_end_quits() -> None:
+    script = "1\n" * 60
+    code, out = run(["play", "--seed", "2"], stdin=script)
+    assert code == 0
+    first = out.index("Hand 1 score")
+    pause = out.index("press Enter to continue", first)
+    assert "seat 1 (greedy)" not in out[first:pause]  # no bot plays the next hand before the Enter
+    assert "game not finished (input ended)" in out
+
+
+def test_play_bots_only_does_not_pause() -> None:
+    code, out = run(["play", "--bots-only", "--seed", "3", "--quiet", "--max-hands", "2"])
+    assert code == 0 and "press Enter" not in out
+
+
+def test_human_seats_of_a_record() -> None:
+    assert cli.human_seats(["you", "greedy", "Human ", "random"]) == (0, 2)
+    assert cli.human_seats(["greedy"] * 4) == ()
+
+
+def test_replay_step_labels_seats_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    run(["play", "--bots-only", "--seed", "5", "--max-hands", "1", "--quiet", "--record", str(path)])
+    _, out = run(["replay", str(path), "--step"], stdin="\nq\n")
+    assert "your hand" not in out and "you" not in out.replace("your", "")
+    assert "seat 0 (greedy)'s hand (12 cards)" in out
+    data = json.loads(path.read_text())
+    data["seats"][0] = "you"
+    path.write_text(json.dumps(data))
+    _, out = run(["replay", str(path), "--step"], stdin="\nq\n")
+    assert "your hand (12 cards)" in out and "▶0 you (12)" in out
+
+
+def test_variants_piped_says_where_each_comes_from_uncut() -> None:
+    code, out = run(["variants"])
+    assert code == 0
+    registry = canasta.default_registry()
+    for item in [*registry.variants(), *registry.house_rules()]:
+        line = next(line for line in out.splitlines() if line.startswith(f"  {item.name} "))
+        assert registry.provenance(item) in line and item.description in line  # whole, not cut
+        assert f"found in: {item.origin}" in out
+    assert "classic 1.0 — built in (canasta " in out
+    viennese = registry.variant("viennese")
+    assert "plugin canasta-example-viennese " in registry.provenance(viennese)
+    assert "  viennese 1.0.0 — plugin canasta-example-viennese " in out
+    assert "…" not in out

@@ -1,0 +1,355 @@
+r"""Typed commands for the terminal game: a small grammar matched against the legal actions.
+
+A player may type a number (the menu's numbering) or a short command. The
+same short form is how the menu shows each action (`notation`), so the menu
+teaches the grammar:
+
+=====================  =============================================================
+command                action
+=====================  =============================================================
+``d``                  draw from the stock
+``t``                  take the pile with a natural pair (or the only legal way)
+``t n2`` / ``t n*``    take it with one natural and a 2 / a joker (``n``: a natural
+                       of the top card's rank; the rank itself works too: ``t q*``)
+``t +``                take it by adding the top card to your meld of its rank
+``m qq*``              meld two queens and a joker (one rank, plus wild cards)
+``m q`` / ``m +q``     add a queen to your meld of queens
+``m q:2``              add a 2 (only wild cards) to your meld of queens
+``m 222``              a wild meld of 2s, where the variant allows one
+``m b3b3b3``           meld black threes (only when going out)
+``x 9``                discard a nine (``x *`` a joker, ``x b3`` a black three)
+``ask`` / ``y`` / ``n``  ask "may I go out?" / answer yes / no
+``end``                end the hand, where the rules let you
+``help`` / ``?``       the grammar and a card legend
+``q`` / ``quit``       stop playing
+=====================  =============================================================
+
+Cards are the kind symbols of `canasta.Kind` (``A K Q J T 9 8 7 6 5 4``, ``2``,
+``*`` for a joker, ``b3``, ``10`` for a ten too), in any case, with or without
+spaces. A ``'`` after a meld or take (``m q'``, ``t'``), or the word ``2nd``,
+means your side's *second* meld of that rank (only under the ``cutthroat``
+house rule). The verb may be spelled out (``draw``, ``take``, ``meld``,
+``discard``, ``yes``, ``no``).
+
+`parse_command` never builds an action the engine does not list: a
+well-formed command naming an action that is not legal now raises the
+engine's `canasta.IllegalActionError` (from ``state.check``), whose message
+names the rule; anything else it cannot read raises `CommandError`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from attrs import frozen
+
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.cards import Kind, kind_from_symbol
+from canasta.errors import CanastaError
+from canasta.observation import Observation
+
+__all__ = ["GRAMMAR", "LEGEND", "Command", "CommandError", "Playable", "notation", "parse_command"]
+
+
+class CommandError(CanastaError):
+    """Typed input that is not a command (the message says what is wrong and how to get help)."""
+
+
+@frozen
+class Command:
+    """A typed command that is not a game action.
+
+    Attributes:
+        kind: ``"help"`` (show the grammar and legend), ``"quit"``, or
+            ``"pick"`` (a menu number).
+        number: The menu number for ``"pick"`` (1-based), else 0.
+    """
+
+    kind: Literal["help", "quit", "pick"]
+    number: int = 0
+
+
+class Playable(Protocol):
+    """What `parse_command` needs of a game: a `canasta.Game` or a `canasta.HandState`."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that must act."""
+        ...
+
+    def legal_actions(self) -> list[Action]:
+        """The acting seat's legal actions."""
+        ...
+
+    def check(self, action: Action) -> None:
+        """Raise `canasta.IllegalActionError` if the action is illegal now."""
+        ...
+
+    def observation(self, seat: int) -> Observation:
+        """What a seat may see."""
+        ...
+
+
+#: The grammar, as (command, meaning) rows, for help screens and docs.
+GRAMMAR: tuple[tuple[str, str], ...] = (
+    ("1, 2, ...", "the action with that number in the menu"),
+    ("d", "draw from the stock"),
+    ("t", "take the pile with a natural pair (or the only way)"),
+    ("t n2  t n*", "take it with a natural (n) and a 2 / a joker"),
+    ("t +", "take it, adding the top card to your meld of its rank"),
+    ("m qq*", "meld two queens and a joker (one rank + wild cards)"),
+    ("m q  m +q", "add a queen to your meld of queens"),
+    ("m q:2", "add only wild cards (here a 2) to your queens"),
+    ("m 222", "a wild meld of 2s, where the variant allows one"),
+    ("m q'  t'", "onto your second meld of a rank (cutthroat)"),
+    ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
+    ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
+    ("end  ?  q", "end the hand, where allowed; this help; quit"),
+)
+
+#: The card legend, as (symbol, meaning) rows.
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("A K Q J T 9..4", "ranks: ace, king, queen, jack, ten (type T or 10), 9 to 4"),
+    ("2  *  r3  b3", "wild: a 2, a joker; a red three (a bonus), a black three"),
+    ("QH 7D 3C", "suits: C clubs, D diamonds, H hearts, S spades"),
+    ("QQQ2*  Q×6+2", "melds: 3 queens, a 2, a joker; 6 queens and a 2"),
+    ("[AAAAAAA]", "a canasta: green natural, yellow mixed, magenta wild"),
+    ("Q'  ▶", "a second meld of queens (cutthroat); the seat to play"),
+    ("frozen", "a frozen pile: take it only with a natural pair"),
+)
+
+_VERBS = {
+    "d": "draw",
+    "draw": "draw",
+    "t": "take",
+    "take": "take",
+    "m": "meld",
+    "meld": "meld",
+    "x": "discard",
+    "discard": "discard",
+    "ask": "ask",
+    "y": "yes",
+    "yes": "yes",
+    "n": "no",
+    "no": "no",
+    "end": "end",
+}
+_HELP_HINT = "type ? for the commands"
+
+
+def notation(action: Action) -> str:
+    """An action's short form in the command grammar (what the menu shows).
+
+    Args:
+        action: A legal action.
+
+    Returns:
+        The command that names it, e.g. ``"m qq*"``, ``"t n2"``, ``"x 9"``.
+    """
+    if isinstance(action, DrawStock):
+        return "d"
+    if isinstance(action, TakePile):
+        second = "'" if action.second else ""
+        if (action.naturals, action.twos, action.jokers) == (2, 0, 0):
+            return "t" + second
+        if not (action.naturals or action.twos or action.jokers):
+            return "t +" + second
+        return "t " + "n" * action.naturals + "2" * action.twos + "*" * action.jokers + second
+    if isinstance(action, Meld):
+        return "m " + meld_cards(action)
+    if isinstance(action, Discard):
+        return "x " + action.kind.symbol.lower()
+    if isinstance(action, AskGoOut):
+        return "ask"
+    if isinstance(action, AnswerGoOut):
+        return "y" if action.yes else "n"
+    return "end"
+
+
+def meld_cards(meld: Meld) -> str:
+    """The cards of a meld action in the grammar, without the verb: ``"qq*"``, ``"q:2"``, ``"22*"``.
+
+    Args:
+        meld: The meld action.
+
+    Returns:
+        The card part of its command.
+    """
+    wilds = "2" * meld.twos + "*" * meld.jokers
+    second = "'" if meld.second else ""
+    if meld.rank == Kind.JOKER:
+        return wilds + second
+    symbol = meld.rank.symbol.lower()
+    if not meld.naturals:
+        return f"{symbol}:{wilds}{second}"
+    return symbol * meld.naturals + wilds + second
+
+
+def parse_command(text: str, state: Playable) -> Action | Command:
+    """Read a typed command and match it against the legal actions.
+
+    Args:
+        text: What the player typed.
+        state: The game (or hand) in play; the command is for its acting seat.
+
+    Returns:
+        A legal action, or a `Command` (help, quit, or a menu number to look up).
+
+    Raises:
+        CommandError: If the text is not a command of the grammar (the message
+            says what is wrong and how to get help).
+        IllegalActionError: If the command names a well-formed action that is
+            not legal now (the engine's refusal, naming the rule).
+    """
+    raw = text.strip()
+    lower = raw.lower()
+    if not lower:
+        raise CommandError(f"nothing typed; {_HELP_HINT}")
+    if lower in ("?", "h", "help"):
+        return Command("help")
+    if lower in ("q", "quit", "exit"):
+        return Command("quit")
+    if lower.isdigit():
+        return Command("pick", int(lower))
+    verb, rest = _split_verb(lower)
+    if verb is None:
+        raise CommandError(f"unknown command {raw.split()[0]!r}; {_HELP_HINT}")
+    legal = state.legal_actions()
+    if verb in ("draw", "ask", "yes", "no", "end"):
+        if rest:
+            raise CommandError(f"{verb!r} takes nothing after it, got {rest!r}; {_HELP_HINT}")
+        simple: dict[str, Action] = {
+            "draw": DrawStock(),
+            "ask": AskGoOut(),
+            "yes": AnswerGoOut(True),
+            "no": AnswerGoOut(False),
+            "end": EndHand(),
+        }
+        return _legal(simple[verb], legal, state)
+    if verb == "discard":
+        return _legal(_discard(rest), legal, state)
+    rest, second = _second_flag(rest)
+    if verb == "take":
+        return _take(rest, second, legal, state)
+    return _legal(_meld(rest, second), legal, state)
+
+
+def _split_verb(lower: str) -> tuple[str | None, str]:
+    """The verb and the rest: ``"m qq*"`` and ``"mqq*"`` both give ``("meld", "qq*")``."""
+    head, _, tail = lower.partition(" ")
+    if head in _VERBS:
+        return _VERBS[head], tail.strip()
+    if head[0] in "tmx" and len(head) > 1:  # a one-letter verb glued to its cards: "x9", "mqq*", "t+", "t'"
+        return _VERBS[head[0]], lower[1:].strip()
+    return None, ""
+
+
+def _second_flag(rest: str) -> tuple[str, bool]:
+    """Strip a second-meld mark (a trailing ``'`` or the word ``2nd``)."""
+    second = False
+    words = rest.split()
+    if "2nd" in words:
+        words.remove("2nd")
+        second = True
+    rest = "".join(words)
+    if rest.endswith("'"):
+        rest = rest[:-1]
+        second = True
+    if "'" in rest:
+        raise CommandError(f"a ' goes at the end (the second meld of a rank), got {rest!r}; {_HELP_HINT}")
+    return rest, second
+
+
+def _kinds(cards: str) -> list[Kind]:
+    """Card symbols run together (``"qq2*"``, ``"10 10 *"``, ``"b3b3"``) as kinds."""
+    kinds: list[Kind] = []
+    text = cards.replace(" ", "").replace(",", "")
+    i = 0
+    while i < len(text):
+        for width in (2, 1):
+            symbol = text[i : i + width]
+            if len(symbol) == width and (width == 1 or symbol in ("10", "b3", "r3")):
+                try:
+                    kinds.append(kind_from_symbol(symbol))
+                except ValueError:
+                    raise CommandError(
+                        f"{symbol!r} is not a card (cards: a k q j t 9 8 7 6 5 4, 2, * for a joker, b3); {_HELP_HINT}"
+                    ) from None
+                i += width
+                break
+    return kinds
+
+
+def _discard(rest: str) -> Discard:
+    if not rest:
+        raise CommandError(f"say which card to discard, e.g. x 9 or x *; {_HELP_HINT}")
+    kinds = _kinds(rest)
+    if len(kinds) != 1:
+        raise CommandError(f"discard one card, e.g. x 9, got {rest!r}; {_HELP_HINT}")
+    return Discard(kinds[0])
+
+
+def _meld(rest: str, second: bool) -> Meld:
+    if rest.startswith("+"):
+        rest = rest[1:]
+    if not rest:
+        raise CommandError(f"say which cards to meld, e.g. m qq* or m kkk; {_HELP_HINT}")
+    rank: Kind | None = None
+    if ":" in rest:
+        head, _, rest = rest.partition(":")
+        named = _kinds(head)
+        if len(named) != 1 or not (named[0].is_natural or named[0] == Kind.BLACK_THREE):
+            raise CommandError(f"before ':' name the meld's rank, e.g. m q:2, got {head!r}; {_HELP_HINT}")
+        rank = named[0]
+        if not rest:
+            raise CommandError(f"say which cards to add after ':', e.g. m {head}:2; {_HELP_HINT}")
+    kinds = _kinds(rest)
+    if Kind.RED_THREE in kinds:
+        raise CommandError("red threes are laid out by themselves, never melded")
+    ranks = sorted({k for k in kinds if not k.is_wild}, reverse=True)
+    if rank is not None:
+        ranks = sorted({*ranks, rank}, reverse=True)
+    if len(ranks) > 1:
+        shown = " and ".join(k.symbol for k in ranks)
+        raise CommandError(f"a meld holds one rank (plus wild cards), got {shown}; {_HELP_HINT}")
+    meld_rank = ranks[0] if ranks else Kind.JOKER
+    naturals = sum(1 for k in kinds if k == meld_rank) if meld_rank != Kind.JOKER else 0
+    twos = kinds.count(Kind.TWO)
+    jokers = kinds.count(Kind.JOKER)
+    return Meld(meld_rank, naturals, twos, jokers, second=second)
+
+
+def _take(rest: str, second: bool, legal: list[Action], state: Playable) -> Action:
+    if not rest:
+        takes = [a for a in legal if isinstance(a, TakePile) and a.second == second]
+        if len(takes) == 1:
+            return takes[0]
+        return _legal(TakePile(2, 0, 0, second=second), legal, state)
+    if rest == "+":
+        return _legal(TakePile(0, 0, 0, second=second), legal, state)
+    pile = state.observation(state.seat).pile
+    top = pile[-1].kind if pile and pile[-1].kind.is_natural else None
+    naturals = twos = jokers = 0
+    spec = rest.replace("n", "")
+    naturals += len(rest) - len(spec)
+    for kind in _kinds(spec):
+        if kind == Kind.TWO:
+            twos += 1
+        elif kind == Kind.JOKER:
+            jokers += 1
+        elif kind == top:
+            naturals += 1
+        else:
+            on_top = f"the pile's top card is {top.symbol}" if top is not None else "the pile has no natural on top"
+            raise CommandError(
+                f"{on_top}: show naturals of its rank (n), 2s or jokers, e.g. t n*, not {kind.symbol}; {_HELP_HINT}"
+            )
+    return _legal(TakePile(naturals, twos, jokers, second=second), legal, state)
+
+
+def _legal(action: Action, legal: list[Action], state: Playable) -> Action:
+    """The action if the engine lists it; else the engine's refusal."""
+    if action in legal:
+        return action
+    state.check(action)  # raises IllegalActionError naming the rule
+    raise CommandError(f"{notation(action)} is not among the legal actions now")  # pragma: no cover
