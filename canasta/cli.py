@@ -132,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     pic.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default, or -: stdout)")
     pic.add_argument("--no-version-check", action="store_true", help="render despite other variant versions")
 
+    web = sub.add_parser(
+        "serve",
+        help="play in the browser against bots, or replay a record (extra `web`)",
+        description="Serve a page where you play seat 0 against bots and step through game records. "
+        "There is no authentication: it binds to 127.0.0.1 by default; do not expose it.",
+    )
+    rules_args(web)
+    web.add_argument("--seed", type=int, default=None, help="seed of each browser's first game (default: random)")
+    web.add_argument("--bot", default="greedy", choices=bot_names(), help="the bots' strategy")
+    web.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
+    web.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free port)")
+
     sub.add_parser("variants", help="list installed variants and house rules")
 
     rules = sub.add_parser("rules", help="print a variant's compiled rules")
@@ -172,6 +184,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None, std
             return _render(args, out, console)
         if args.command == "variants":
             return _variants(out, console)
+        if args.command == "serve":
+            return _serve(args, console)
         return _rules(args, out, console)
     except (CanastaError, OSError) as exc:
         # One line, whatever the message holds (it may quote a record): control characters escaped.
@@ -466,6 +480,41 @@ def _render(args: argparse.Namespace, out: IO[str], console: Console) -> int:
         with open(args.output, "w", encoding="utf-8") as file:
             file.write(svg)
         console.print(untrusted_text(f"picture written to {args.output}"))
+    return 0
+
+
+# --- serve ------------------------------------------------------------------------------
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    import socket
+
+    try:
+        import uvicorn
+
+        from canasta.web import create_app
+        from canasta.web.app import DEFAULT_HOSTS
+    except ImportError as exc:
+        print(f"canasta: error: canasta serve needs the web extra: pip install 'canasta[web]' ({exc})", file=sys.stderr)
+        return 2
+    loopback = args.host in DEFAULT_HOSTS
+    app = create_app(
+        args.variant, args.house_rules, args.seed, bot=args.bot, allowed_hosts=DEFAULT_HOSTS if loopback else None
+    )
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host.strip("[]"), args.port))
+    except OSError:
+        sock.close()
+        raise
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    console.print(untrusted_text(f"canasta: serving on http://{shown}:{port}/ (Ctrl+C stops it)"))
+    if not loopback:
+        console.print("[red]warning: not bound to loopback; the page has no authentication: do not expose it[/red]")
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0
 
 

@@ -68,6 +68,8 @@ PAGES = [
     "rules/modern-american/",
     "rules/house-rules/cutthroat/",
     "rules/house-rules/wilds-at-most-naturals/",
+    "pictures/",
+    "web/",
     "reference/rule-codes/",
     "writing-a-plugin/",
     "hooks/",

@@ -1,0 +1,273 @@
+// The page of `canasta serve`: it shows what the server sends and sends back what is clicked or typed.
+// It knows no rule of the game: the legal actions, refusals, pictures and scores all come from the server.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+const ROWS = [
+  ["melded_cards", "melded cards"],
+  ["canasta_bonuses", "canasta bonuses"],
+  ["red_threes", "bonus threes"],
+  ["going_out", "going out"],
+  ["set_aside", "set-aside threes"],
+  ["cards_in_hand", "cards in hand"],
+  ["penalties", "penalties"],
+  ["total", "hand total"],
+  ["score", "game score"],
+];
+
+let names = [];
+
+function setBusy(busy) {
+  document.body.dataset.busy = busy ? "1" : "0";
+  for (const button of document.querySelectorAll("#legal button, #replay button, #command-send")) {
+    button.disabled = busy || button.dataset.off === "1";
+  }
+}
+
+function showError(element, text) {
+  element.textContent = text || "";
+  element.hidden = !text;
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (err) {
+    return { status: 0, data: { error: `the server does not answer (${err})` } };
+  }
+  let data;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = { error: `the server sent no JSON (HTTP ${response.status})` };
+  }
+  return { status: response.status, data };
+}
+
+function sideName(side) {
+  return side.seats.map((s) => `seat ${s} (${names[s] || "seat " + s})`).join(" + ");
+}
+
+function showScores(state) {
+  const parts = state.scores.map((score, side) => `side ${side}: ${score}`);
+  $("scores").textContent = `Hand ${state.hand} · scores ${parts.join(" · ")}${state.over ? " · game over" : ""}`;
+}
+
+function showLegal(state) {
+  const box = $("legal");
+  box.replaceChildren();
+  let group = null;
+  let row = null;
+  state.legal.forEach((choice, index) => {
+    if (choice.group !== group) {
+      group = choice.group;
+      const block = document.createElement("div");
+      block.className = "group";
+      const heading = document.createElement("h2");
+      heading.textContent = group;
+      row = document.createElement("div");
+      row.className = "buttons";
+      block.append(heading, row);
+      box.append(block);
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.id = choice.id;
+    button.className = choice.id === "next" ? "next" : "choice";
+    const label = document.createElement("span");
+    label.textContent = choice.id === "next" ? choice.label : `${index + 1}) ${choice.label}`;
+    button.append(label);
+    if (choice.command) {
+      const kbd = document.createElement("kbd");
+      kbd.textContent = choice.command;
+      button.append(" ", kbd);
+    }
+    button.addEventListener("click", () => act({ id: choice.id }));
+    row.append(button);
+  });
+  if (!state.legal.length && state.mode === "play") {
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = state.over ? "The game is over: deal a new game below." : "Waiting for the bots.";
+    box.append(note);
+  }
+}
+
+function showHandScore(score) {
+  const box = $("hand-score");
+  box.replaceChildren();
+  box.hidden = !score;
+  if (!score) return;
+  const heading = document.createElement("h2");
+  const how = score.went_out !== null ? `seat ${score.went_out} went out${score.concealed ? " concealed" : ""}` : score.end;
+  heading.textContent = `Hand ${score.hand}: ${how}`;
+  const table = document.createElement("table");
+  const head = table.createTHead().insertRow();
+  head.append(document.createElement("th"));
+  for (const side of score.sides) {
+    const th = document.createElement("th");
+    th.textContent = `side ${side.side}`;
+    th.title = sideName(side);
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const [key, label] of ROWS) {
+    const row = body.insertRow();
+    if (key === "total" || key === "score") row.className = "sum";
+    const th = document.createElement("th");
+    th.textContent = label;
+    row.append(th);
+    for (const side of score.sides) row.insertCell().textContent = String(side[key]);
+  }
+  const seats = document.createElement("p");
+  seats.className = "hint";
+  seats.textContent = score.sides.map((side) => `side ${side.side}: ${sideName(side)}`).join("; ");
+  box.append(heading, table, seats);
+}
+
+function showLog(lines) {
+  const list = $("log");
+  list.replaceChildren(...lines.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  $("log-box").hidden = !lines.length;
+}
+
+function showReplay(replay) {
+  $("replay").hidden = !replay;
+  if (!replay) return;
+  $("replay-position").textContent = `position ${replay.at} of ${replay.total}` +
+    (replay.complete ? "" : " (the record stops before the game's end)");
+  $("replay-first").dataset.off = $("replay-prev").dataset.off = replay.at === 0 ? "1" : "0";
+  $("replay-next").dataset.off = $("replay-last").dataset.off = replay.at === replay.total ? "1" : "0";
+}
+
+function show(state) {
+  names = state.names;
+  document.body.dataset.mode = state.mode;
+  $("title").textContent = `${state.title} · seed ${state.seed}${state.mode === "replay" ? " · replay" : ""}`;
+  $("picture").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(state.svg);
+  $("picture").alt = `the table: ${state.message}`;
+  $("message").textContent = state.message;
+  showError($("error"), state.error);
+  showScores(state);
+  $("play").hidden = state.mode !== "play";
+  showLegal(state);
+  $("command").disabled = !state.typing;
+  $("command-send").dataset.off = state.typing ? "0" : "1";
+  showHandScore(state.hand_score);
+  showLog(state.log);
+  showReplay(state.replay);
+  $("record-download").hidden = state.mode !== "play";
+  document.body.dataset.version = String(state.version);
+}
+
+async function request(method, path, body, errorBox) {
+  setBusy(true);
+  const { status, data } = await call(method, path, body);
+  if (data && data.svg !== undefined) {
+    show(data);
+  } else {
+    showError(errorBox || $("error"), data.error || `HTTP ${status}`);
+  }
+  setBusy(false);
+  return status;
+}
+
+async function act(body) {
+  const status = await request("POST", "/api/act", body);
+  if (status === 200) $("command").value = "";
+  $("command").focus();
+}
+
+async function loadRecord() {
+  showError($("record-error"), "");
+  const text = $("record-text").value;
+  if (!text.trim()) {
+    showError($("record-error"), "choose a record file or paste its JSON first");
+    return;
+  }
+  const status = await request("POST", "/api/replay", { record: text }, $("record-error"));
+  if (status === 200) showError($("error"), "");
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const houseRules = [...document.querySelectorAll("#new-house-rules input:checked")].map((box) => box.value);
+  await request("POST", "/api/new", {
+    variant: $("new-variant").value,
+    house_rules: houseRules,
+    bot: $("new-bot").value,
+    seed: $("new-seed").value.trim() || null,
+  });
+}
+
+function option(value, text, selected) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = text;
+  element.selected = selected;
+  return element;
+}
+
+async function fillForm() {
+  const { data } = await call("GET", "/api/variants");
+  if (!data.variants) return;
+  const defaults = data.defaults;
+  $("new-variant").replaceChildren(...data.variants.map((v) => option(v.name, v.name, v.name === defaults.variant)));
+  $("new-bot").replaceChildren(...data.bots.map((b) => option(b, b, b === defaults.bot)));
+  const box = $("new-house-rules");
+  for (const rule of data.house_rules) {
+    const label = document.createElement("label");
+    label.className = "check";
+    label.title = rule.description + (rule.applies_to ? ` (for ${rule.applies_to.join(", ")})` : "");
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = rule.name;
+    input.checked = defaults.house_rules.includes(rule.name);
+    label.append(input, " ", rule.name);
+    box.append(label);
+  }
+  if (defaults.seed !== null) $("new-seed").value = String(defaults.seed);
+}
+
+function start() {
+  $("command-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("command").value;
+    if (text.trim()) act({ command: text });
+  });
+  for (const button of document.querySelectorAll("#replay button")) {
+    button.addEventListener("click", () => request("POST", "/api/replay/step", { to: button.dataset.to }));
+  }
+  document.addEventListener("keydown", (event) => {
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    const typing = event.target instanceof HTMLElement && event.target.closest("input, textarea, select");
+    if (document.body.dataset.mode !== "replay" || typing || !keys[event.key]) return;
+    if (document.body.dataset.busy === "1") return;
+    event.preventDefault();
+    request("POST", "/api/replay/step", { to: keys[event.key] });
+  });
+  $("new-form").addEventListener("submit", newGame);
+  $("record-load").addEventListener("click", loadRecord);
+  $("record-file").addEventListener("change", async () => {
+    const file = $("record-file").files[0];
+    if (file) {
+      $("record-text").value = await file.text();
+      await loadRecord();
+    }
+  });
+  fillForm();
+  request("GET", "/api/state");
+}
+
+start();
