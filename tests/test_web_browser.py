@@ -271,3 +271,21 @@ def test_a_new_game_of_another_variant_from_the_form(page: Page) -> None:
     title = page.inner_text("#title")
     assert "two-player" in title and "seed 21" in title
     assert page.locator("#legal button").count() > 0
+
+
+def test_a_whole_game_is_played_to_its_end_by_clicking(page: Page) -> None:
+    # Seed 3 with the first button each time: a game of classic in two hands (about 70 clicks).
+    clicks = 0
+    while "game over" not in page.inner_text("#scores"):
+        assert clicks < 10 * MAX_CLICKS, "the game did not end"
+        before = _version(page)
+        next_hand = page.get_by_role("button", name="Next hand")
+        if next_hand.count() and next_hand.is_visible():
+            next_hand.click()
+        else:
+            page.locator("#legal button").first.click()
+        _settled(page, before)
+        clicks += 1
+    assert page.locator("#legal button").count() == 0
+    assert "The game is over" in page.inner_text("body")
+    _shot(page, "web-game-over.png")
