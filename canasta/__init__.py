@@ -7,10 +7,17 @@ Quick start::
     game = canasta.Game("classic", seed=1)
     while not game.is_over:
         game.apply(game.legal_actions()[0])
+
+The engine's hot modules are compiled with mypyc when the install could
+(`compiled` says whether the compiled engine runs; ``CANASTA_PURE_PYTHON=1``
+runs the pure-Python one, which plays exactly the same).
 """
 
 from __future__ import annotations
 
+# First: it chooses the engine (compiled modules or their Python sources) before any is imported.
+from canasta import _engine
+from canasta import legality as _legality
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
@@ -76,6 +83,9 @@ from canasta.simulate import SimulationResult
 from canasta.summary import format_rules_summary, rules_summary
 
 __version__ = "0.1.0"
+
+#: Whether the compiled engine runs (its modules were built by mypyc); ``False`` for the pure-Python engine.
+compiled: bool = _engine.is_compiled(_legality)
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
@@ -144,6 +154,7 @@ __all__ = [
     "build_deck",
     "build_position",
     "compile_rules",
+    "compiled",
     "default_registry",
     "format_rules_summary",
     "get_house_rule",

@@ -20,6 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+import canasta
+from canasta._engine import engine_description
 from canasta.actions import Action
 from canasta.bots import Bot, bot_names, make_bot
 from canasta.commands import Command, CommandError, parse_command
@@ -68,9 +70,15 @@ class _Quit(Exception):
     """The player asked to stop (or the input ended)."""
 
 
+def version_line() -> str:
+    """``canasta X.Y.Z (compiled engine)`` or ``(pure-Python engine)``: the version and the engine running."""
+    return f"canasta {canasta.__version__} ({engine_description(canasta.compiled)})"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``canasta`` command."""
     parser = argparse.ArgumentParser(prog="canasta", description="Canasta by the rules, for every common variant.")
+    parser.add_argument("--version", action="version", version=version_line(), help="show the version and engine")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def rules_args(p: argparse.ArgumentParser) -> None:

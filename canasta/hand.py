@@ -16,7 +16,7 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from canasta import legality, scoring, transitions
 from canasta import observation as observing
@@ -166,11 +166,13 @@ class HandState(TableState):
     def _apply_unchecked(self, action: Action) -> None:
         transitions.apply_unchecked(self, action)
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action | object) -> None:
         """Apply a legal action, or raise and change nothing.
 
         Args:
-            action: The action.
+            action: The action (anything else is refused as ``not-an-action``;
+                annotated ``object`` as well so that the compiled engine refuses
+                it with `IllegalActionError`, not with its own ``TypeError``).
 
         Raises:
             IllegalActionError: If the action is illegal now.
@@ -182,7 +184,7 @@ class HandState(TableState):
         # (an equal action built by the caller, a stale or illegal one) is checked.
         if legal is None or id(action) not in map(id, legal):
             self.check(action)
-        transitions.apply_unchecked(self, action)
+        transitions.apply_unchecked(self, cast(Action, action))
 
     def __copy__(self) -> HandState:
         return self.copy()

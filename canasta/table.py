@@ -9,6 +9,7 @@ turn-completion oracle in `canasta.completion`), the transitions in
 
 from __future__ import annotations
 
+import types
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Self
 
@@ -19,7 +20,7 @@ from canasta.rules import Rules
 if TYPE_CHECKING:
     from canasta.actions import Action
 
-__all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"]
+__all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState", "data_fields"]
 
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
 #: the id stays unique), filled by `canasta.legality`: by the full situation of
@@ -127,8 +128,18 @@ class TableState:
         "went_out",
     )
 
-    def __init__(self, rules: Rules, deck: Deck, dealer: int, scores: list[int]) -> None:
-        """Create an empty table; use `deal` or `build_position` instead."""
+    def __init__(
+        self, rules: Rules, deck: Deck, dealer: int, scores: list[int], *, _copy_of: TableState | None = None
+    ) -> None:
+        """Create an empty table; use `deal` or `build_position` instead.
+
+        ``_copy_of`` (private, used by `copy`) makes an independent copy of that
+        table instead: a class compiled by mypyc cannot be created through
+        ``__new__`` without running ``__init__``.
+        """
+        if _copy_of is not None:
+            self._copy_from(_copy_of)
+            return
         n = rules.players
         sides = rules.side_count
         self.rules = rules
@@ -353,45 +364,70 @@ class TableState:
 
     def copy(self) -> Self:
         """An independent copy (cheap: flat lists of ints)."""
-        new = type(self).__new__(type(self))
-        new.rules = self.rules
-        new.deck = self.deck
-        new.kinds = self.kinds
-        new.dealer = self.dealer
-        new.scores = self.scores[:]
-        new.minimums = self.minimums[:]
-        new.stock = self.stock[:]
-        new.pile = self.pile[:]
-        new.pile_freezers = self.pile_freezers
-        new.hands = [[k[:] for k in h] for h in self.hands]
-        new.counts = [c[:] for c in self.counts]
-        new.sizes = self.sizes[:]
-        new.melds = [{r: m.copy() for r, m in side.items()} for side in self.melds]
-        new.threes = [t[:] for t in self.threes]
-        new.set_aside = [s[:] for s in self.set_aside]
-        new.opened = self.opened[:]
-        new.melded_before = self.melded_before[:]
-        new.seating = self.seating[:]
-        new.regrouped = self.regrouped
-        new.asks_used = self.asks_used[:]
-        new.seat = self.seat
-        new.phase = self.phase
-        new.turn = self.turn
-        new.end = self.end
-        new.went_out = self.went_out
-        new.concealed = self.concealed
-        new.drew_from_stock = self.drew_from_stock
-        new.melded_this_turn = self.melded_this_turn
-        new.added_to_old = self.added_to_old
-        new.new_ranks = set(self.new_ranks)
-        new.provisional_count = self.provisional_count
-        new.pending_pile = None if self.pending_pile is None else self.pending_pile[:]
-        new.taken_top = self.taken_top
-        new.answer = self.answer
-        new.bound = self.bound
-        new.asker = self.asker
-        new.resume_phase = self.resume_phase
-        new.final_meld_only = self.final_meld_only
-        new._legal = self._legal
-        new._combos = self._combos
-        return new
+        return type(self)(self.rules, self.deck, self.dealer, self.scores, _copy_of=self)
+
+    def _copy_from(self, other: TableState) -> None:
+        """Make this (new, empty) table an independent copy of ``other``."""
+        self.rules = other.rules
+        self.deck = other.deck
+        self.kinds = other.kinds
+        self.dealer = other.dealer
+        self.scores = other.scores[:]
+        self.minimums = other.minimums[:]
+        self.stock = other.stock[:]
+        self.pile = other.pile[:]
+        self.pile_freezers = other.pile_freezers
+        self.hands = [[k[:] for k in h] for h in other.hands]
+        self.counts = [c[:] for c in other.counts]
+        self.sizes = other.sizes[:]
+        self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
+        self.threes = [t[:] for t in other.threes]
+        self.set_aside = [s[:] for s in other.set_aside]
+        self.opened = other.opened[:]
+        self.melded_before = other.melded_before[:]
+        self.seating = other.seating[:]
+        self.regrouped = other.regrouped
+        self.asks_used = other.asks_used[:]
+        self.seat = other.seat
+        self.phase = other.phase
+        self.turn = other.turn
+        self.end = other.end
+        self.went_out = other.went_out
+        self.concealed = other.concealed
+        self.drew_from_stock = other.drew_from_stock
+        self.melded_this_turn = other.melded_this_turn
+        self.added_to_old = other.added_to_old
+        self.new_ranks = set(other.new_ranks)
+        self.provisional_count = other.provisional_count
+        self.pending_pile = None if other.pending_pile is None else other.pending_pile[:]
+        self.taken_top = other.taken_top
+        self.answer = other.answer
+        self.bound = other.bound
+        self.asker = other.asker
+        self.resume_phase = other.resume_phase
+        self.final_meld_only = other.final_meld_only
+        self._legal = other._legal
+        self._combos = other._combos
+
+
+def data_fields(cls: type) -> tuple[str, ...]:
+    """The data attributes (slots) of ``cls`` and its bases, the class's own first.
+
+    Read from ``__slots__`` where a class has them (pure Python); a class
+    compiled by mypyc keeps no ``__slots__``, and its attributes are the
+    descriptors in its ``__dict__``. Tools that walk a `TableState` field by
+    field (the legality reference, the refusal snapshot) use this, so they see
+    the same fields on either engine.
+    """
+    names: dict[str, None] = {}
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__")
+        if slots is not None:
+            names.update(dict.fromkeys((slots,) if isinstance(slots, str) else slots))
+            continue
+        for name, value in klass.__dict__.items():
+            if isinstance(value, types.MemberDescriptorType | types.GetSetDescriptorType) and not (
+                name.startswith("__") and name.endswith("__")
+            ):
+                names[name] = None
+    return tuple(names)

@@ -11,6 +11,7 @@ import pytest
 
 import canasta
 from canasta import Action, CanastaError, Game
+from canasta.table import data_fields
 
 VARIANTS = ["classic", "two-player", "three-player", "six-player", "cuban", "modern-american"]
 
@@ -25,14 +26,14 @@ def _plain(value: object) -> object:
         return sorted(value)
     if isinstance(value, (int, str, float, Enum)) or value is None:
         return value
-    slots = [s for cls in type(value).__mro__ for s in getattr(cls, "__slots__", ())]
+    slots = data_fields(type(value))
     return (type(value).__name__, *(_plain(getattr(value, s)) for s in slots))
 
 
 def hand_fields(hand: canasta.HandState) -> dict[str, object]:
     """Every public field of the hand (its private caches and shared rule objects left out)."""
     skip = {"rules", "deck", "kinds"}
-    slots = {s for cls in type(hand).__mro__ for s in getattr(cls, "__slots__", ())}
+    slots = set(data_fields(type(hand)))
     return {s: _plain(getattr(hand, s)) for s in sorted(slots) if not s.startswith("_") and s not in skip}
 
 

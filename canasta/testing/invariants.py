@@ -35,6 +35,7 @@ from canasta.hand import HandState, MeldState
 from canasta.observation import Observation
 from canasta.registry import Registry
 from canasta.scoring import HandScore, SideScore
+from canasta.table import data_fields
 from canasta.testing.errors import InvariantError
 from canasta.testing.play import random_play
 
@@ -146,11 +147,10 @@ def _freeze(value: object) -> object:
 
 def _state_fields(state: HandState) -> Iterator[str]:
     seen: set[str] = set()
-    for cls in type(state).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if name not in seen and name not in _NOT_STATE:
-                seen.add(name)
-                yield name
+    for name in data_fields(type(state)):
+        if name not in _NOT_STATE:
+            seen.add(name)
+            yield name
     for name in getattr(state, "__dict__", {}):
         if name not in seen and name not in _NOT_STATE:
             yield name
@@ -246,7 +246,7 @@ def _check_refused(state: HandState, action: object, before: dict[str, object]) 
     errors: list[IllegalActionError] = []
     for attempt in (state.check, state.apply):
         try:
-            attempt(action)  # type: ignore[arg-type]
+            attempt(action)
         except IllegalActionError as exc:
             errors.append(exc)
         else:

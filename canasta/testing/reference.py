@@ -40,6 +40,7 @@ import pickle
 
 from canasta.actions import Action, AnswerGoOut, DrawStock, Meld
 from canasta.hand import HandState, Phase
+from canasta.table import data_fields
 from canasta.testing.errors import InvariantError
 
 __all__ = [
@@ -80,8 +81,7 @@ def _fields(state: HandState) -> tuple[str, ...]:
     cls = type(state)
     slots = _SLOT_FIELDS.get(cls)
     if slots is None:
-        names = dict.fromkeys(name for c in cls.__mro__ for name in getattr(c, "__slots__", ()))
-        slots = _SLOT_FIELDS[cls] = tuple(name for name in names if name not in _NOT_POSITION)
+        slots = _SLOT_FIELDS[cls] = tuple(name for name in data_fields(cls) if name not in _NOT_POSITION)
     extra = getattr(state, "__dict__", None)
     if extra:  # a subclass with fields of its own
         return slots + tuple(name for name in extra if name not in _NOT_POSITION and name not in slots)
