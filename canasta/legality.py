@@ -19,7 +19,7 @@ from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THRE
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.rules import Permission, Rules
-from canasta.table import Phase, TableState
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState
 
 __all__ = [
     "allowed_actions",
@@ -55,6 +55,9 @@ _DISCARD_PAIRS = {
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
 }
 _KEEP_RULES: dict[int, Rules] = {}
+# Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
+_NO_PERMISSION = Permission.NONE
+_ONCE_PER_HAND = Permission.ONCE_PER_HAND
 _NO_DISCARDS = (False,) * KIND_COUNT
 
 
@@ -349,10 +352,10 @@ def _may_ask(t: TableState) -> bool:
     if t.asker is not None or t.melded_this_turn or t.answer is not None:
         return False
     permission = t.rules.going_out.permission
-    if permission is Permission.NONE:
+    if permission is _NO_PERMISSION:
         return False
     side = t.seating[t.seat]
-    if permission is Permission.ONCE_PER_HAND and t.asks_used[side]:
+    if permission is _ONCE_PER_HAND and t.asks_used[side]:
         return False
     if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
         return False  # cutthroat: no partner to ask until the partnership forms
@@ -361,7 +364,7 @@ def _may_ask(t: TableState) -> bool:
 
 def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> bool:
     """Whether the asker can complete the turn after this answer (what "legal" means; "Asking permission")."""
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         # A stock draw is always possible and always legal ("Asking permission").
         return bool(t.stock) or bool(_draw_options(t, asker, bound=yes, out_allowed=yes, filtered=True))
     turn = turn_facts(t, asker, bound=yes, out_allowed=yes)
@@ -674,7 +677,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     if _may_ask(t) and (
         not filtered
         or (simple and size >= 2)  # "no" leaves a discard: the turn can be completed
-        or _answer_completes(t, seat, Phase.MELD, False)
+        or _answer_completes(t, seat, MELD_PHASE, False)
     ):
         actions.append(_ASK)
     return actions
@@ -700,9 +703,9 @@ def _valid_additions(
 
 def _generate(t: TableState, filtered: bool) -> list[Action]:
     phase = t.phase
-    if phase is Phase.MELD:
+    if phase is MELD_PHASE:
         return _meld_phase(t, filtered)
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         seat = t.seat
         if filtered and t.stock and not t.bound and t.answer is None:
             # The usual case, decided without the general machinery: draw, take
@@ -718,11 +721,11 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
             not filtered
-            or _answer_completes(t, seat, Phase.DRAW, False)
+            or _answer_completes(t, seat, DRAW_PHASE, False)
         ):
             actions.append(_ASK)
         return actions
-    if phase is Phase.ANSWER:
+    if phase is ANSWER_PHASE:
         # Both answers are always legal: the partner cannot see the asker's hand
         # ("What each player sees"), and a "yes" binds only where going out is still possible
         # (`yes_binds`), so the asker can complete the turn after either.

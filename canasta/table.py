@@ -19,7 +19,17 @@ from canasta.rules import Rules
 if TYPE_CHECKING:
     from canasta.actions import Action
 
-__all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState"]
+__all__ = [
+    "ANSWER_PHASE",
+    "DRAW_PHASE",
+    "MELD_ADDITIONS_CACHE",
+    "MELD_PHASE",
+    "OVER_PHASE",
+    "HandEnd",
+    "MeldState",
+    "Phase",
+    "TableState",
+]
 
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
 #: the id stays unique), filled by `canasta.legality`: by the full situation of
@@ -38,6 +48,14 @@ class Phase(Enum):
     ANSWER = "answer"
     #: The hand is over.
     OVER = "over"
+
+
+# The phases as module constants: an enum member lookup (``Phase.DRAW``) costs
+# several times a global lookup, and these are read on every action.
+DRAW_PHASE = Phase.DRAW
+MELD_PHASE = Phase.MELD
+ANSWER_PHASE = Phase.ANSWER
+OVER_PHASE = Phase.OVER
 
 
 class HandEnd(Enum):
@@ -154,7 +172,7 @@ class TableState:
         self.regrouped = False
         self.asks_used = [0] * sides
         self.seat = (dealer + 1) % n
-        self.phase = Phase.DRAW
+        self.phase = DRAW_PHASE
         self.turn = 0
         self.end: HandEnd | None = None
         self.went_out: int | None = None
@@ -178,7 +196,7 @@ class TableState:
         # draw made it impossible.
         self.bound = False
         self.asker: int | None = None
-        self.resume_phase = Phase.DRAW
+        self.resume_phase = DRAW_PHASE
         self.final_meld_only = False
 
     def _push_pile(self, card: int) -> None:
@@ -220,7 +238,7 @@ class TableState:
     @property
     def is_over(self) -> bool:
         """True once the hand has ended."""
-        return self.phase is Phase.OVER
+        return self.phase is OVER_PHASE
 
     def side_of(self, seat: int) -> int:
         """The side a seat belongs to.
@@ -277,7 +295,7 @@ class TableState:
         if self.opened[side]:
             return 0
         remaining = self.personal_minimum(self.seat) if side == self.side else self.minimums[side]
-        if side == self.side and self.phase is not Phase.OVER:
+        if side == self.side and self.phase is not OVER_PHASE:
             remaining -= self.provisional_count
         return max(remaining, 1)
 

@@ -15,7 +15,7 @@ from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
 from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
-from canasta.table import HandEnd, MeldState, Phase, TableState
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
 __all__ = ["apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
 
@@ -70,7 +70,7 @@ def begin_turn(t: TableState) -> None:
         t: The hand.
     """
     t._reset_turn()
-    t.phase = Phase.DRAW
+    t.phase = DRAW_PHASE
     t._legal = None
     if t.stock:
         return
@@ -80,7 +80,7 @@ def begin_turn(t: TableState) -> None:
 
 
 def _finish(t: TableState, end: HandEnd, went_out: int | None = None, concealed: bool = False) -> None:
-    t.phase = Phase.OVER
+    t.phase = OVER_PHASE
     t.end = end
     t.went_out = went_out
     t.concealed = concealed
@@ -112,22 +112,9 @@ def _apply_meld(t: TableState, action: Action) -> None:
     _do_meld(t, rank + SECOND_MELD if action.second else rank, action.naturals, action.twos, action.jokers)
 
 
-def _apply_discard(t: TableState, action: Action) -> None:
-    assert isinstance(action, Discard)
-    _do_discard(t, int(action.kind))
-
-
-def _apply_draw(t: TableState, action: Action) -> None:
-    _do_draw(t)
-
-
 def _apply_take(t: TableState, action: Action) -> None:
     assert isinstance(action, TakePile)
     _do_take(t, action)
-
-
-def _apply_ask(t: TableState, action: Action) -> None:
-    _do_ask(t)
 
 
 def _apply_answer(t: TableState, action: Action) -> None:
@@ -135,24 +122,24 @@ def _apply_answer(t: TableState, action: Action) -> None:
     _do_answer(t, action.yes)
 
 
-def _apply_end(t: TableState, action: Action) -> None:
-    _do_end_hand(t)
-
-
-def _do_draw(t: TableState) -> None:
+def _do_draw(t: TableState, action: Action | None = None) -> None:
     """The rule book's "The turn" (and two-player's 2-card draw): draw, laying out and replacing red threes."""
     seat = t.seat
-    need = t.rules.draw_count
+    rules = t.rules
+    need = rules.draw_count
     kinds = t.kinds
-    while need and t.stock:
-        card = t.stock.pop()
-        if t._is_bonus_three(kinds[card]):
+    stock = t.stock
+    bonus_black = rules.threes.black_threes_are_bonus
+    while need and stock:
+        card = stock.pop()
+        kind = kinds[card]
+        if kind == RED_THREE or (kind == BLACK_THREE and bonus_black):  # a bonus three (`TableState._is_bonus_three`)
             t.threes[seat].append(card)
-            if not t.stock:
+            if not stock:
                 # The rule book's "Stock exhaustion": a red three as the last card ends the hand.
-                if t.rules.exhaustion.last_red_three_may_meld:
+                if rules.exhaustion.last_red_three_may_meld:
                     t.drew_from_stock = True
-                    t.phase = Phase.MELD
+                    t.phase = MELD_PHASE
                     t.final_meld_only = True
                     if t.bound:
                         # The rule book, "Asking permission": "yes" still binds if melding every card can go out.
@@ -168,10 +155,12 @@ def _do_draw(t: TableState) -> None:
                 _finish(t, HandEnd.RED_THREE_LAST)
                 return
             continue
-        t._to_hand(seat, card)
+        t.hands[seat][kind].append(card)  # `TableState._to_hand`, inlined: this is the most common move
+        t.counts[seat][kind] += 1
+        t.sizes[seat] += 1
         need -= 1
     t.drew_from_stock = True
-    t.phase = Phase.MELD
+    t.phase = MELD_PHASE
     if t.bound:
         # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
@@ -193,7 +182,7 @@ def _do_take(t: TableState, action: TakePile) -> None:
     t.pile = []
     t.pile_freezers = 0
     t.taken_top = top
-    t.phase = Phase.MELD
+    t.phase = MELD_PHASE
     opened = t.opened[side]
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld.cards.append(top)
@@ -328,10 +317,15 @@ def _go_out(t: TableState) -> None:
     _finish(t, HandEnd.WENT_OUT, seat, concealed)
 
 
-def _do_discard(t: TableState, kind: int) -> None:
+def _do_discard(t: TableState, action: Action) -> None:
+    assert isinstance(action, Discard)
     seat = t.seat
+    kind = int(action.kind)
     card = t._from_hand(seat, kind)
-    t._push_pile(card)
+    if kind <= BLACK_THREE:
+        t._push_pile(card)  # a wild card or a three may freeze the pile
+    else:
+        t.pile.append(card)
     if t.sizes[seat] == 0:
         _go_out(t)
         return
@@ -399,16 +393,20 @@ def _draw_bonus_cards(t: TableState) -> None:
         need -= 1
 
 
-def _do_ask(t: TableState) -> None:
+def _do_ask(t: TableState, action: Action | None = None) -> None:
     """The rule book's "Going out": ask the partner (the next partner in turn order)."""
-    side = t.seating[t.seat]
+    seat = t.seat
+    seating = t.seating
+    side = seating[seat]
     t.asks_used[side] += 1
-    t.asker = t.seat
+    t.asker = seat
     t.resume_phase = t.phase
-    n = t.rules.players
-    partner = next((t.seat + i) % n for i in range(1, n) if t.seating[(t.seat + i) % n] == side)
+    n = len(seating)
+    partner = (seat + 1) % n
+    while seating[partner] != side:
+        partner = (partner + 1) % n
     t.seat = partner
-    t.phase = Phase.ANSWER
+    t.phase = ANSWER_PHASE
 
 
 def _do_answer(t: TableState, yes: bool) -> None:
@@ -420,19 +418,19 @@ def _do_answer(t: TableState, yes: bool) -> None:
     t.phase = t.resume_phase
 
 
-_DISPATCH: dict[type, Callable[[TableState, Action], None]] = {
-    Meld: _apply_meld,
-    Discard: _apply_discard,
-    DrawStock: _apply_draw,
-    TakePile: _apply_take,
-    AskGoOut: _apply_ask,
-    AnswerGoOut: _apply_answer,
-    EndHand: _apply_end,
-}
-
-
-def _do_end_hand(t: TableState) -> None:
+def _do_end_hand(t: TableState, action: Action | None = None) -> None:
     if t.final_meld_only:
         _finish(t, HandEnd.RED_THREE_LAST)
     else:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
+
+
+_DISPATCH: dict[type, Callable[[TableState, Action], None]] = {
+    Meld: _apply_meld,
+    Discard: _do_discard,
+    DrawStock: _do_draw,
+    TakePile: _apply_take,
+    AskGoOut: _do_ask,
+    AnswerGoOut: _apply_answer,
+    EndHand: _do_end_hand,
+}
