@@ -13,6 +13,7 @@ exposes them as methods.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
@@ -571,6 +572,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     new_table = new_tables.get(new_clamp)
     if new_table is None:
         new_table = new_tables[new_clamp] = {}
+    # An addition of at most ``limit`` cards needs no completion check.
+    limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     for rank in NATURAL_INTS:
         have = counts[rank]
         meld = melds.get(rank)
@@ -582,25 +585,29 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 key = (rank, 0, 0, 0, have, *new_clamp)
                 entry = new_table[rank * 64 + have] = _valid_additions(meld_rules.is_valid, key)
         else:
-            room = max_w - meld.twos - meld.jokers
-            if room < 0:
-                room = 0
-            key = (
-                rank,
-                meld.naturals,
-                meld.twos,
-                meld.jokers,
-                have,
-                twos if twos < room else room,
-                jokers if jokers < room else room,
-            )
-            entry = combos_for.get(key)
+            # Additions to a meld depend on its contents and the cards available:
+            # the meld keeps its table of them until its contents change.
+            table = meld._additions
+            if table is None:
+                table = meld._additions = combos_for.setdefault((rank, meld.naturals, meld.twos, meld.jokers), {})
+            entry = table.get(have * 4096 + twos * 64 + jokers)
             if entry is None:
-                entry = combos_for[key] = _valid_additions(meld_rules.is_valid, key)
-        acts, shapes, most = entry
-        if not filtered or (simple and size - most >= 2):
-            actions.extend(acts)  # the usual case: every addition leaves two cards or more
+                # Wild cards beyond the meld's room change nothing: the entry of the
+                # clamped counts is shared (computed once) by every count above them.
+                room = max_w - meld.twos - meld.jokers
+                if room < 0:
+                    room = 0
+                tw_c = twos if twos < room else room
+                jk_c = jokers if jokers < room else room
+                entry = table.get(have * 4096 + tw_c * 64 + jk_c)
+                if entry is None:
+                    key = (rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
+                    entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(meld_rules.is_valid, key)
+                table[have * 4096 + twos * 64 + jokers] = entry
+        if entry[0] <= limit:
+            actions.extend(entry[1])  # the usual case: every addition leaves two cards or more
             continue
+        _, acts, shapes = entry
         for i, (n, tw, jk, added) in enumerate(shapes):
             if simple and size - added >= 2:
                 actions.append(acts[i])
@@ -669,8 +676,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     elif not bound and not provisional_pending:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
-        discards = _DISCARD_PAIRS[first_round]
-        actions.extend([a for k, a in discards if counts[k]])
+        if first_round or counts[RED_THREE]:
+            actions.extend([a for k, a in _DISCARD_PAIRS[first_round] if counts[k]])
+        else:
+            actions.extend(compress(_DISCARDS, counts))  # the usual case, in C: one discard per kind held
     # Asking is legal when the turn stays completable whatever the partner
     # answers: after "no" (checked here), and so after "yes" too, which binds
     # only where going out is possible and otherwise leaves the turn as after "no".
@@ -685,8 +694,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
 
 def _valid_additions(
     is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]
-) -> tuple[tuple[Meld, ...], tuple[tuple[int, int, int, int], ...], int]:
-    """Every addition to a natural meld that keeps it valid: the actions, their shapes, the most cards added.
+) -> tuple[int, tuple[Meld, ...], tuple[tuple[int, int, int, int], ...]]:
+    """Every addition to a natural meld that keeps it valid: the most cards added, the actions, their shapes.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
@@ -695,7 +704,7 @@ def _valid_additions(
     rank = key[0]
     shapes = tuple((n, tw, jk, n + tw + jk) for n, tw, jk in valid_additions(is_valid, *key))
     acts = tuple(_meld_action(rank, n, tw, jk) for n, tw, jk, _ in shapes)
-    return acts, shapes, max((s[3] for s in shapes), default=0)
+    return max((s[3] for s in shapes), default=0), acts, shapes
 
 
 # --- the entry points -------------------------------------------------------------------

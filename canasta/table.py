@@ -32,9 +32,12 @@ __all__ = [
 ]
 
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
-#: the id stays unique), filled by `canasta.legality`: by the full situation of
-#: a meld on the table, and, for new melds, by wild clamp then by rank and count.
-MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], Any], dict[tuple[int, int], dict[int, Any]], object]] = {}
+#: the id stays unique), filled by `canasta.legality`: for a meld on the table,
+#: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
+#: (see `MeldState._additions`), and, for new melds, by wild clamp then by rank and count.
+MELD_ADDITIONS_CACHE: dict[
+    int, tuple[dict[tuple[int, int, int, int], dict[int, Any]], dict[tuple[int, int], dict[int, Any]], object]
+] = {}
 
 
 class Phase(Enum):
@@ -75,9 +78,13 @@ class MeldState:
         naturals: Natural cards (or black threes).
         twos: 2s.
         jokers: Jokers.
+        _additions: A cache for legal-move generation: the valid additions to a
+            meld of these contents, by cards available (shared through
+            `MELD_ADDITIONS_CACHE`); ``None`` until looked up, and set back to
+            ``None`` whenever the contents change.
     """
 
-    __slots__ = ("cards", "jokers", "naturals", "rank", "twos")
+    __slots__ = ("_additions", "cards", "jokers", "naturals", "rank", "twos")
 
     def __init__(self, rank: int, cards: list[int], naturals: int, twos: int, jokers: int) -> None:
         self.rank = rank
@@ -85,6 +92,7 @@ class MeldState:
         self.naturals = naturals
         self.twos = twos
         self.jokers = jokers
+        self._additions: dict[int, Any] | None = None
 
     @property
     def size(self) -> int:
@@ -93,7 +101,9 @@ class MeldState:
 
     def copy(self) -> MeldState:
         """An independent copy."""
-        return MeldState(self.rank, self.cards[:], self.naturals, self.twos, self.jokers)
+        meld = MeldState(self.rank, self.cards[:], self.naturals, self.twos, self.jokers)
+        meld._additions = self._additions  # same contents, same additions
+        return meld
 
     def __repr__(self) -> str:
         return f"MeldState({Kind(self.rank).name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"

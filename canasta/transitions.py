@@ -185,6 +185,7 @@ def _do_take(t: TableState, action: TakePile) -> None:
     t.phase = MELD_PHASE
     opened = t.opened[side]
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+    meld._additions = None  # its contents change
     meld.cards.append(top)
     meld.naturals += 1
     t.melded_this_turn = True
@@ -280,6 +281,7 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     meld.naturals += n
     meld.twos += tw
     meld.jokers += jk
+    meld._additions = None  # its contents changed
     t.melded_this_turn = True
     if not t.opened[side]:
         t.provisional_count += added

@@ -25,7 +25,8 @@ def _plain(value: object) -> object:
         return sorted(value)
     if isinstance(value, (int, str, float, Enum)) or value is None:
         return value
-    slots = [s for cls in type(value).__mro__ for s in getattr(cls, "__slots__", ())]
+    # Private slots are caches (a meld's table of valid additions), not state.
+    slots = [s for cls in type(value).__mro__ for s in getattr(cls, "__slots__", ()) if not s.startswith("_")]
     return (type(value).__name__, *(_plain(getattr(value, s)) for s in slots))
 
 
