@@ -376,15 +376,30 @@ def valid_additions(
     Returns:
         ``(naturals, twos, jokers)`` additions, in lexicographic order.
     """
-    return [
-        (n, t, j)
-        for n in range(have + 1)
-        for t in range(twos + 1)
-        for j in range(jokers + 1)
-        if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
-    ]
+    # Validity memo of these meld rules (equal rules share one): the tables built
+    # from this are cached by situation, and neighbouring situations ask about
+    # the same meld contents again and again.
+    validity = _VALIDITY.get(is_valid)
+    if validity is None:
+        if len(_VALIDITY) > 64:
+            _VALIDITY.clear()
+        validity = _VALIDITY[is_valid] = {}
+    found: list[tuple[int, int, int]] = []
+    for n in range(have + 1):
+        naturals = n0 + n
+        for t in range(twos + 1):
+            base = ((rank * 64 + naturals) * 64 + t0 + t) * 64 + j0
+            for j in range(jokers + 1):
+                if n + t + j:
+                    valid = validity.get(base + j)
+                    if valid is None:
+                        valid = validity[base + j] = is_valid(rank, naturals, t0 + t, j0 + j)
+                    if valid:
+                        found.append((n, t, j))
+    return found
 
 
+_VALIDITY: dict[Callable[[int, int, int, int], bool], dict[int, bool]] = {}
 _ADDITIONS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]] = {}
 
 

@@ -702,9 +702,16 @@ def _valid_additions(
     Shapes are ``(naturals, twos, jokers, cards)``.
     """
     rank = key[0]
-    shapes = tuple((n, tw, jk, n + tw + jk) for n, tw, jk in valid_additions(is_valid, *key))
-    acts = tuple(_meld_action(rank, n, tw, jk) for n, tw, jk, _ in shapes)
-    return max((s[3] for s in shapes), default=0), acts, shapes
+    shapes = []
+    acts = []
+    most = 0
+    for n, tw, jk in valid_additions(is_valid, *key):
+        added = n + tw + jk
+        shapes.append((n, tw, jk, added))
+        acts.append(_meld_action(rank, n, tw, jk))
+        if added > most:
+            most = added
+    return most, tuple(acts), tuple(shapes)
 
 
 # --- the entry points -------------------------------------------------------------------
