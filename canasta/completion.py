@@ -258,7 +258,8 @@ def _opening_completes(
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
     if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
-        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals.
+        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
+        # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
         for rank in NATURAL_INTS:
             existing = melds.get(rank)
             if existing is None:
@@ -270,13 +271,16 @@ def _opening_completes(
             return False
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
-    groups: list[int] = []
-    group_values: list[int] = []
     min_naturals = meld_rules.min_naturals
-    naturals = [(values[r] * hand[r], r) for r in NATURAL_INTS if r in melds or hand[r] >= min_naturals]
+    naturals = []
+    for r in NATURAL_INTS:  # (a plain loop: a comprehension is a function call in Python 3.11)
+        if hand[r] >= min_naturals or r in melds:
+            naturals.append((values[r] * hand[r], r))
     # The richest groups first: the minimum is reached in fewer steps (the order
     # does not change the answer, melds commute until the opening is complete).
     naturals.sort(reverse=True)
+    groups: list[int] = []
+    group_values: list[int] = []
     for value, rank in naturals:
         groups.append(rank)
         group_values.append(value)
@@ -291,7 +295,7 @@ def _opening_completes(
         remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
-    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0, witness)
+    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0, witness, sum(hand))
 
 
 def _search(
@@ -304,11 +308,12 @@ def _search(
     group_values: list[int],
     index: int,
     witness: dict[int, tuple[int, int, int]] | None,
+    size: int,
 ) -> bool:
     minimum = turn.minimum
     rules = turn.rules
+    rules_id = id(rules)
     clean_need = rules.initial_meld.clean_meld_naturals
-    size = sum(hand)
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
         rank = groups[index]
@@ -317,10 +322,15 @@ def _search(
         existing = melds.get(rank)
         n0, t0, j0 = existing if existing is not None else (0, 0, 0)
         naturals = 0 if rank == JOKER else hand[rank]
-        for n, t, j, added, value, wild_value in _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]):
+        options = _ADDITIONS.get((rules_id, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]))
+        if options is None:
+            options = _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER])
+        for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added > 1:
                 continue  # The rule book: black threes meld only as the last meld of going out
             count = provisional + value
+            if count < minimum and (size == added or count + later - wild_value < minimum):
+                continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
             hand[rank] -= n
             hand[TWO] -= t
             hand[JOKER] -= j
@@ -331,8 +341,8 @@ def _search(
                 after = hand if pending is None else [a + b for a, b in zip(hand, pending, strict=True)]
                 done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
             else:
-                done = bool(size - added) and _search(
-                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness
+                done = size != added and _search(
+                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness, size - added
                 )
             if done and witness is not None:
                 witness.update(melds)
