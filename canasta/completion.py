@@ -36,6 +36,7 @@ How a turn can be completed, by the rules it depends on:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import add
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out
@@ -338,7 +339,7 @@ def _search(
             if count >= minimum and (not clean_need or has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
-                after = hand if pending is None else [a + b for a, b in zip(hand, pending, strict=True)]
+                after = hand if pending is None else list(map(add, hand, pending))
                 done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
             else:
                 done = size != added and _search(

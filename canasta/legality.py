@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
+from operator import add
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
@@ -110,7 +111,10 @@ def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:
     Returns:
         A new dict (safe to change).
     """
-    return {r: (m.naturals, m.twos, m.jokers) for r, m in t.melds[side].items()}
+    counts = {}
+    for r, m in t.melds[side].items():  # (a plain loop: a comprehension is a function call in Python 3.11)
+        counts[r] = (m.naturals, m.twos, m.jokers)
+    return counts
 
 
 def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
@@ -287,7 +291,7 @@ def _take_completes(
         else:
             pending = rest
     if opened:
-        hand = [a + b for a, b in zip(hand, rest, strict=True)]
+        hand = list(map(add, hand, rest))
     turn = Turn(
         rules,
         minimum=minimum,
@@ -438,13 +442,15 @@ class _MeldChecks:
             adds = {}
             for rank, (n, tw, jk) in self.witness.items():
                 b = counts_now.get(rank, (0, 0, 0))
-                add = (n - b[0], tw - b[1], jk - b[2])
-                if add != (0, 0, 0):
-                    adds[rank] = add
-            cards = sum(a[0] + a[1] + a[2] for a in adds.values())
-            twos = sum(a[1] for a in adds.values())
-            jokers = sum(a[2] for a in adds.values())
-            value = sum(values[r] * a[0] + values[TWO] * a[1] + values[JOKER] * a[2] for r, a in adds.items())
+                added = (n - b[0], tw - b[1], jk - b[2])
+                if added != (0, 0, 0):
+                    adds[rank] = added
+            cards = twos = jokers = value = 0
+            for r, (n, tw, jk) in adds.items():
+                cards += n + tw + jk
+                twos += tw
+                jokers += jk
+                value += values[r] * n + values[TWO] * tw + values[JOKER] * jk
             self.swap = (adds, cards, twos, jokers, value)
 
     def completes(self, key: int, n: int, tw: int, jk: int) -> bool:
@@ -459,7 +465,10 @@ class _MeldChecks:
         out_options = self.out_options
         if out_options is not None:
             options = out_options.get(key, ())
-            return any(n <= a and tw <= b and jk <= c for a, b, c in options)
+            for a, b, c in options:  # noqa: SIM110 - a plain loop: any() over a generator is slower
+                if n <= a and tw <= b and jk <= c:
+                    return True
+            return False
         t = self.t
         rules = t.rules
         counts = self.counts
@@ -538,7 +547,7 @@ class _MeldChecks:
             if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
                 opened = True
                 if turn.pending is not None:
-                    hand = [a + b for a, b in zip(hand, turn.pending, strict=True)]
+                    hand = list(map(add, hand, turn.pending))
         return can_complete(turn, hand, after, opened=opened, provisional=provisional)
 
 

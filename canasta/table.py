@@ -271,7 +271,11 @@ class TableState:
             Its count of melds of canasta size or more.
         """
         size = self.rules.melds.canasta_size
-        return sum(1 for m in self.melds[side].values() if m.size >= size)
+        count = 0
+        for m in self.melds[side].values():
+            if m.naturals + m.twos + m.jokers >= size:
+                count += 1
+        return count
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").
