@@ -145,7 +145,9 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
     return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
 
 
-def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
+def can_complete(
+    turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int, scratch: bool = False
+) -> bool:
     """Whether the acting player, in the meld phase, can still complete the turn legally (what "legal" means).
 
     Args:
@@ -154,6 +156,9 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         melds: The side's melds.
         opened: Whether the side has completed its initial meld.
         provisional: The count of the side's provisional opening melds this turn.
+        scratch: ``hand`` is a list and ``melds`` a dict the caller made for
+            this call: the search works on them in place (and restores them)
+            instead of copying them.
 
     Returns:
         True if some sequence of melds ends the turn legally.
@@ -172,7 +177,7 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
-    return _opening_completes(turn, hand, melds, provisional)
+    return _opening_completes(turn, hand, melds, provisional, scratch=scratch, size=size)
 
 
 def meld_may_complete(
@@ -244,6 +249,9 @@ def _opening_completes(
     melds: MeldCounts,
     provisional: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
+    *,
+    scratch: bool = False,
+    size: int = -1,
 ) -> bool:
     """Search for melds from the hand that complete the opening, after which the turn can end.
 
@@ -296,7 +304,14 @@ def _opening_completes(
         remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
-    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0, witness, sum(hand))
+    if scratch:
+        assert isinstance(hand, list) and isinstance(melds, dict)
+        work_hand, work_melds = hand, melds  # the caller's copies (see `can_complete`)
+    else:
+        work_hand, work_melds = list(hand), dict(melds)
+    if size < 0:
+        size = sum(hand)
+    return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size)
 
 
 def _search(

@@ -548,7 +548,7 @@ class _MeldChecks:
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
-        return can_complete(turn, hand, after, opened=opened, provisional=provisional)
+        return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:

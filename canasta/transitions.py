@@ -13,7 +13,7 @@ from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, E
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
-from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
+from canasta.legality import discardable_kinds, goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
@@ -164,11 +164,13 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
     if t.bound:
         # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
-        turn = turn_facts(t, seat)
         if t.opened[side]:
-            need = t.rules.going_out.canastas_required
-            t.bound = can_meld_out(t.rules, t.counts[seat], meld_counts(t, side), turn.discardable, need=need)
+            # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
+            need = rules.going_out.canastas_required
+            discardable = discardable_kinds(rules, t.turn)
+            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
         else:
+            turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
 
 
@@ -270,7 +272,7 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     hand = t.hands[seat]
     counts = t.counts[seat]
     cards = meld.cards
-    for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)):
+    for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)) if tw or jk else ((rank, n),):
         if count:
             held = hand[kind]
             cards.extend(reversed(held[-count:]))  # what popping one by one would give, in that order
@@ -286,7 +288,8 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)
-    _go_out_if_empty(t)
+    if not t.sizes[seat]:
+        _go_out_if_empty(t)
 
 
 def _go_out_if_empty(t: TableState) -> None:
