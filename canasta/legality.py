@@ -644,19 +644,25 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         continue
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
     if meld_rules.wild_melds and (twos or jokers):
-        is_valid = meld_rules.is_valid
+        # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = melds.get(JOKER)
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        for tw in range(twos + 1):
-            for jk in range(jokers + 1):
-                if not (tw + jk and is_valid(JOKER, 0, t0 + tw, j0 + jk)):
-                    continue
-                if filtered and not (simple and size - tw - jk >= 2):
+        table = combos_for.setdefault((JOKER, 0, t0, j0), {})
+        entry = table.get(twos * 64 + jokers)
+        if entry is None:
+            key = (JOKER, 0, t0, j0, 0, twos, jokers)
+            entry = table[twos * 64 + jokers] = _valid_additions(meld_rules.is_valid, key)
+        if entry[0] <= limit:
+            actions.extend(entry[1])
+        else:
+            _, acts, shapes = entry
+            for i, (_, tw, jk, added) in enumerate(shapes):
+                if not (simple and size - added >= 2):
                     if checks is None:
                         checks = _MeldChecks(t, seat, side)
                     if not checks.completes(JOKER, 0, tw, jk):
                         continue
-                actions.append(_meld_action(JOKER, 0, tw, jk))
+                actions.append(acts[i])
     black = counts[BLACK_THREE]
     if black >= 3 and meld_rules.black_threes_when_going_out:
         for n in range(3, black + 1):
