@@ -407,7 +407,7 @@ class _MeldChecks:
         self.opened = opened = t.opened[side]
         self.turn = turn = turn_facts(t, seat)
         self.counts_now = counts_now = meld_counts(t, side)
-        self.canastas_now = t.canastas(side)
+        self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
         # counts when the side has opened and nothing binds or ends the turn early.
         self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
@@ -738,17 +738,18 @@ def _generate(t: TableState, filtered: bool) -> list[Action]:
         return _meld_phase(t, filtered)
     if phase is DRAW_PHASE:
         seat = t.seat
-        if filtered and t.stock and not t.bound and t.answer is None:
+        answer = t.answer
+        if filtered and t.stock and not t.bound:
             # The usual case, decided without the general machinery: draw, take
             # (what "legal" means, for each way), ask; a stock draw completes after either answer.
             actions: list[Action] = [_DRAW]
+            out_allowed = answer is not False
             for shape in _take_shapes(t, seat, exhausted=False):
-                if _take_completes(t, seat, shape, bound=False, out_allowed=True):
+                if _take_completes(t, seat, shape, bound=False, out_allowed=out_allowed):
                     actions.append(_TAKES[shape])
-            if _may_ask(t):
+            if answer is None and _may_ask(t):
                 actions.append(_ASK)
             return actions
-        answer = t.answer
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
             not filtered
