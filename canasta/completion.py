@@ -269,15 +269,16 @@ def _opening_completes(
     if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
         # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
         # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
-        for rank in NATURAL_INTS:
-            existing = melds.get(rank)
-            if existing is None:
-                if hand[rank] >= clean_need:
-                    break
-            elif not (existing[1] or existing[2]) and existing[0] - (rank == turn.top_rank) + hand[rank] >= clean_need:
-                break
+        top_rank = turn.top_rank
+        for rank, (n, t, j) in melds.items():
+            if 4 <= rank <= 14 and not (t or j) and n - (rank == top_rank) + hand[rank] >= clean_need:
+                break  # a clean meld on the table, with the hand's naturals of its rank
         else:
-            return False
+            for rank in NATURAL_INTS:
+                if hand[rank] >= clean_need and rank not in melds:
+                    break  # a new meld of hand naturals
+            else:
+                return False
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
     min_naturals = meld_rules.min_naturals

@@ -623,6 +623,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 continue
             if checks is None:
                 checks = _MeldChecks(t, seat, side)
+            if checks.hopeless and not simple:
+                break  # no meld can lead to a completion, and every addition of this rank needs one
             if checks.completes(rank, n, tw, jk):
                 actions.append(acts[i])
     if t.regrouped:
