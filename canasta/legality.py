@@ -26,6 +26,7 @@ from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableStat
 __all__ = [
     "allowed_actions",
     "discardable_kinds",
+    "generate",
     "goes_out_ok",
     "legal_actions",
     "legal_takes",
@@ -734,7 +735,16 @@ def _valid_additions(
 # --- the entry points -------------------------------------------------------------------
 
 
-def _generate(t: TableState, filtered: bool) -> list[Action]:
+def generate(t: TableState, filtered: bool) -> list[Action]:
+    """The actions of `legal_actions` (``filtered``) or `allowed_actions`, generated afresh (no cache).
+
+    Args:
+        t: The hand.
+        filtered: Keep only the actions after which the turn can be completed.
+
+    Returns:
+        A new list.
+    """
     phase = t.phase
     if phase is MELD_PHASE:
         return _meld_phase(t, filtered)
@@ -798,7 +808,7 @@ def allowed_actions(t: TableState) -> list[Action]:
     Returns:
         The allowed actions.
     """
-    return _generate(t, filtered=False)
+    return generate(t, filtered=False)
 
 
 def legal_actions(t: TableState) -> list[Action]:
@@ -812,5 +822,5 @@ def legal_actions(t: TableState) -> list[Action]:
     """
     legal = t._legal
     if legal is None:
-        legal = t._legal = _generate(t, filtered=True)
+        legal = t._legal = generate(t, filtered=True)
     return legal

@@ -17,7 +17,7 @@ from canasta.legality import discardable_kinds, goes_out_ok, legal_takes, meld_c
 from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
-__all__ = ["apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
+__all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
 
 
 def turn_upcard(t: TableState) -> None:
@@ -103,7 +103,7 @@ def apply_unchecked(t: TableState, action: Action) -> None:
         action: A member of the hand's legal actions.
     """
     t._legal = None
-    _DISPATCH[type(action)](t, action)
+    TRANSITIONS[type(action)](t, action)
 
 
 def _apply_meld(t: TableState, action: Action) -> None:
@@ -430,7 +430,8 @@ def _do_end_hand(t: TableState, action: Action | None = None) -> None:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
 
 
-_DISPATCH: dict[type, Callable[[TableState, Action], None]] = {
+#: The transition of each action type (what `apply_unchecked` calls).
+TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
     Meld: _apply_meld,
     Discard: _do_discard,
     DrawStock: _do_draw,
