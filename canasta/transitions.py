@@ -87,14 +87,6 @@ def _finish(t: TableState, end: HandEnd, went_out: int | None = None, concealed:
     t._legal = []
 
 
-def _next_turn(t: TableState) -> None:
-    if t.melded_this_turn:
-        t.melded_before[t.seat] = True
-    t.seat = (t.seat + 1) % t.rules.players
-    t.turn += 1
-    begin_turn(t)
-
-
 def apply_unchecked(t: TableState, action: Action) -> None:
     """Apply an action known to be legal.
 
@@ -104,22 +96,6 @@ def apply_unchecked(t: TableState, action: Action) -> None:
     """
     t._legal = None
     TRANSITIONS[type(action)](t, action)
-
-
-def _apply_meld(t: TableState, action: Action) -> None:
-    assert isinstance(action, Meld)
-    rank = int(action.rank)
-    _do_meld(t, rank + SECOND_MELD if action.second else rank, action.naturals, action.twos, action.jokers)
-
-
-def _apply_take(t: TableState, action: Action) -> None:
-    assert isinstance(action, TakePile)
-    _do_take(t, action)
-
-
-def _apply_answer(t: TableState, action: Action) -> None:
-    assert isinstance(action, AnswerGoOut)
-    _do_answer(t, action.yes)
 
 
 def _do_draw(t: TableState, action: Action | None = None) -> None:
@@ -174,8 +150,9 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
 
 
-def _do_take(t: TableState, action: TakePile) -> None:
+def _do_take(t: TableState, action: Action) -> None:
     """The rule book's "The discard pile": meld the top card with the shown cards, then take the rest."""
+    assert isinstance(action, TakePile)
     seat = t.seat
     side = t.seating[seat]
     top = t.pile.pop()
@@ -262,7 +239,11 @@ def _maybe_open(t: TableState) -> None:
             _pick_up(t, pending)
 
 
-def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
+def _do_meld(t: TableState, action: Action) -> None:
+    assert isinstance(action, Meld)
+    rank = int(action.rank)
+    key = rank + SECOND_MELD if action.second else rank
+    n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
     side = t.seating[seat]
     meld = _meld_to_extend(t, side, key)
@@ -326,7 +307,9 @@ def _do_discard(t: TableState, action: Action) -> None:
     assert isinstance(action, Discard)
     seat = t.seat
     kind = int(action.kind)
-    card = t._from_hand(seat, kind)
+    t.counts[seat][kind] -= 1  # `TableState._from_hand`, inlined: a move of every turn
+    t.sizes[seat] -= 1
+    card = t.hands[seat][kind].pop()
     if kind <= BLACK_THREE:
         t._push_pile(card)  # a wild card or a three may freeze the pile
     else:
@@ -336,7 +319,12 @@ def _do_discard(t: TableState, action: Action) -> None:
         return
     if t.rules.initial_meld.bonus_cards:
         _draw_bonus_cards(t)
-    _next_turn(t)
+    # The next turn.
+    if t.melded_this_turn:
+        t.melded_before[seat] = True
+    t.seat = (seat + 1) % t.rules.players
+    t.turn += 1
+    begin_turn(t)
 
 
 def _regroup(t: TableState, lone: int) -> None:
@@ -414,9 +402,11 @@ def _do_ask(t: TableState, action: Action | None = None) -> None:
     t.phase = ANSWER_PHASE
 
 
-def _do_answer(t: TableState, yes: bool) -> None:
+def _do_answer(t: TableState, action: Action) -> None:
     """The rule book's "Going out": the answer binds for this turn."""
+    assert isinstance(action, AnswerGoOut)
     assert t.asker is not None
+    yes = action.yes
     t.bound = yes and yes_binds(t)
     t.answer = yes
     t.seat = t.asker
@@ -432,11 +422,11 @@ def _do_end_hand(t: TableState, action: Action | None = None) -> None:
 
 #: The transition of each action type (what `apply_unchecked` calls).
 TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
-    Meld: _apply_meld,
+    Meld: _do_meld,
     Discard: _do_discard,
     DrawStock: _do_draw,
-    TakePile: _apply_take,
+    TakePile: _do_take,
     AskGoOut: _do_ask,
-    AnswerGoOut: _apply_answer,
+    AnswerGoOut: _do_answer,
     EndHand: _do_end_hand,
 }
