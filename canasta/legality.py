@@ -165,14 +165,14 @@ def turn_facts(
     drew_from_stock = t.drew_from_stock if drew is None else drew
     return Turn(
         rules,
-        minimum=t.personal_minimum(seat),
+        minimum=t.minimums[rules.sides[seat]],  # `TableState.personal_minimum`
         exempt=rules.initial_meld.concealed_exemption and drew_from_stock and t.taken_top is None,
         out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
         # Rule option last-red-three-may-meld: no discard after the last-card red three.
         discardable=_NO_DISCARDS if final_only else discardable_kinds(rules, t.turn),
-        top_rank=_top_rank(t),
+        top_rank=-1 if t.taken_top is None else t.kinds[t.taken_top],  # `_top_rank`
         pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
     )
 
@@ -503,7 +503,18 @@ class _MeldChecks:
         hand[JOKER] -= jk
         after = dict(counts_now)
         after[key] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
-        return self._search_after(hand, after, rank, n, tw, jk)
+        # Decide the candidate by the oracle, on the counts it leaves.
+        turn = self.turn
+        opened = self.opened
+        provisional = t.provisional_count
+        if not opened:
+            values = rules.card_values
+            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
+                opened = True
+                if turn.pending is not None:
+                    hand = list(map(add, hand, turn.pending))
+        return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.
@@ -532,24 +543,6 @@ class _MeldChecks:
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         return opening_reached(rules, count, turn.minimum, melds, turn.top_rank)
-
-    def _search_after(
-        self, hand: list[int], after: dict[int, tuple[int, int, int]], rank: int, n: int, tw: int, jk: int
-    ) -> bool:
-        """Decide a candidate meld by the oracle, on the counts it leaves."""
-        t = self.t
-        rules = t.rules
-        turn = self.turn
-        opened = self.opened
-        provisional = t.provisional_count
-        if not opened:
-            values = rules.card_values
-            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
-            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
-                opened = True
-                if turn.pending is not None:
-                    hand = list(map(add, hand, turn.pending))
-        return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
@@ -584,6 +577,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         new_table = new_tables[new_clamp] = {}
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
+    wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     for rank in NATURAL_INTS:
         have = counts[rank]
         meld = melds.get(rank)
@@ -600,7 +594,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             table = meld._additions
             if table is None:
                 table = meld._additions = combos_for.setdefault((rank, meld.naturals, meld.twos, meld.jokers), {})
-            entry = table.get(have * 4096 + twos * 64 + jokers)
+            entry = table.get(have * 4096 + wild_key)
             if entry is None:
                 # Wild cards beyond the meld's room change nothing: the entry of the
                 # clamped counts is shared (computed once) by every count above them.
@@ -613,7 +607,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 if entry is None:
                     key = (rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
                     entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(meld_rules.is_valid, key)
-                table[have * 4096 + twos * 64 + jokers] = entry
+                table[have * 4096 + wild_key] = entry
         if entry[0] <= limit:
             actions.extend(entry[1])  # the usual case: every addition leaves two cards or more
             continue
