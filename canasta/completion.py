@@ -36,6 +36,7 @@ How a turn can be completed, by the rules it depends on:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import add
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out
@@ -144,7 +145,9 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
     return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
 
 
-def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int) -> bool:
+def can_complete(
+    turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int, scratch: bool = False
+) -> bool:
     """Whether the acting player, in the meld phase, can still complete the turn legally (what "legal" means).
 
     Args:
@@ -153,6 +156,9 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         melds: The side's melds.
         opened: Whether the side has completed its initial meld.
         provisional: The count of the side's provisional opening melds this turn.
+        scratch: ``hand`` is a list and ``melds`` a dict the caller made for
+            this call: the search works on them in place (and restores them)
+            instead of copying them.
 
     Returns:
         True if some sequence of melds ends the turn legally.
@@ -171,7 +177,7 @@ def can_complete(turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: 
         and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
-    return _opening_completes(turn, hand, melds, provisional)
+    return _opening_completes(turn, hand, melds, provisional, scratch=scratch, size=size)
 
 
 def meld_may_complete(
@@ -243,6 +249,9 @@ def _opening_completes(
     melds: MeldCounts,
     provisional: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
+    *,
+    scratch: bool = False,
+    size: int = -1,
 ) -> bool:
     """Search for melds from the hand that complete the opening, after which the turn can end.
 
@@ -258,25 +267,30 @@ def _opening_completes(
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
     if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
-        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals.
-        for rank in NATURAL_INTS:
-            existing = melds.get(rank)
-            if existing is None:
-                if hand[rank] >= clean_need:
-                    break
-            elif not (existing[1] or existing[2]) and existing[0] - (rank == turn.top_rank) + hand[rank] >= clean_need:
-                break
+        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
+        # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
+        top_rank = turn.top_rank
+        for rank, (n, t, j) in melds.items():
+            if 4 <= rank <= 14 and not (t or j) and n - (rank == top_rank) + hand[rank] >= clean_need:
+                break  # a clean meld on the table, with the hand's naturals of its rank
         else:
-            return False
+            for rank in NATURAL_INTS:
+                if hand[rank] >= clean_need and rank not in melds:
+                    break  # a new meld of hand naturals
+            else:
+                return False
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
-    groups: list[int] = []
-    group_values: list[int] = []
     min_naturals = meld_rules.min_naturals
-    naturals = [(values[r] * hand[r], r) for r in NATURAL_INTS if r in melds or hand[r] >= min_naturals]
+    naturals = []
+    for r in NATURAL_INTS:  # (a plain loop: a comprehension is a function call in Python 3.11)
+        if hand[r] >= min_naturals or r in melds:
+            naturals.append((values[r] * hand[r], r))
     # The richest groups first: the minimum is reached in fewer steps (the order
     # does not change the answer, melds commute until the opening is complete).
     naturals.sort(reverse=True)
+    groups: list[int] = []
+    group_values: list[int] = []
     for value, rank in naturals:
         groups.append(rank)
         group_values.append(value)
@@ -291,7 +305,14 @@ def _opening_completes(
         remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
-    return _search(turn, list(hand), dict(melds), provisional, remaining, groups, group_values, 0, witness)
+    if scratch:
+        assert isinstance(hand, list) and isinstance(melds, dict)
+        work_hand, work_melds = hand, melds  # the caller's copies (see `can_complete`)
+    else:
+        work_hand, work_melds = list(hand), dict(melds)
+    if size < 0:
+        size = sum(hand)
+    return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size)
 
 
 def _search(
@@ -304,11 +325,12 @@ def _search(
     group_values: list[int],
     index: int,
     witness: dict[int, tuple[int, int, int]] | None,
+    size: int,
 ) -> bool:
     minimum = turn.minimum
     rules = turn.rules
+    rules_id = id(rules)
     clean_need = rules.initial_meld.clean_meld_naturals
-    size = sum(hand)
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
         rank = groups[index]
@@ -317,10 +339,15 @@ def _search(
         existing = melds.get(rank)
         n0, t0, j0 = existing if existing is not None else (0, 0, 0)
         naturals = 0 if rank == JOKER else hand[rank]
-        for n, t, j, added, value, wild_value in _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]):
+        options = _ADDITIONS.get((rules_id, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]))
+        if options is None:
+            options = _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER])
+        for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added > 1:
                 continue  # The rule book: black threes meld only as the last meld of going out
             count = provisional + value
+            if count < minimum and (size == added or count + later - wild_value < minimum):
+                continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
             hand[rank] -= n
             hand[TWO] -= t
             hand[JOKER] -= j
@@ -328,11 +355,11 @@ def _search(
             if count >= minimum and (not clean_need or has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
-                after = hand if pending is None else [a + b for a, b in zip(hand, pending, strict=True)]
+                after = hand if pending is None else list(map(add, hand, pending))
                 done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
             else:
-                done = bool(size - added) and _search(
-                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness
+                done = size != added and _search(
+                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness, size - added
                 )
             if done and witness is not None:
                 witness.update(melds)
@@ -376,15 +403,30 @@ def valid_additions(
     Returns:
         ``(naturals, twos, jokers)`` additions, in lexicographic order.
     """
-    return [
-        (n, t, j)
-        for n in range(have + 1)
-        for t in range(twos + 1)
-        for j in range(jokers + 1)
-        if n + t + j and is_valid(rank, n0 + n, t0 + t, j0 + j)
-    ]
+    # Validity memo of these meld rules (equal rules share one): the tables built
+    # from this are cached by situation, and neighbouring situations ask about
+    # the same meld contents again and again.
+    validity = _VALIDITY.get(is_valid)
+    if validity is None:
+        if len(_VALIDITY) > 64:
+            _VALIDITY.clear()
+        validity = _VALIDITY[is_valid] = {}
+    found: list[tuple[int, int, int]] = []
+    for n in range(have + 1):
+        naturals = n0 + n
+        for t in range(twos + 1):
+            base = ((rank * 64 + naturals) * 64 + t0 + t) * 64 + j0
+            for j in range(jokers + 1):
+                if n + t + j:
+                    valid = validity.get(base + j)
+                    if valid is None:
+                        valid = validity[base + j] = is_valid(rank, naturals, t0 + t, j0 + j)
+                    if valid:
+                        found.append((n, t, j))
+    return found
 
 
+_VALIDITY: dict[Callable[[int, int, int, int], bool], dict[int, bool]] = {}
 _ADDITIONS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]] = {}
 
 

@@ -67,7 +67,7 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
-    if witness is not None and any(key >= SECOND_MELD for key in melds):
+    if witness is not None and max(melds, default=0) >= SECOND_MELD:
         witness = None  # (a witness names one meld per rank; none is given for a rank held twice)
     if witness is None and sum(hand) <= 1:
         return _meld_out_small(rules, hand, melds, discardable, need)
@@ -140,7 +140,7 @@ def going_out_options(
         ValueError: If the side holds a rank twice (cutthroat): the additions
             name one meld per rank, so decide such candidates with `can_meld_out`.
     """
-    if any(k >= SECOND_MELD for k in melds):
+    if max(melds, default=0) >= SECOND_MELD:
         raise ValueError("going_out_options needs one meld per rank; use can_meld_out per candidate")
     # The draw that keeps or releases a binding "yes" and the meld phase right
     # after it ask about the same cards: remember the last few answers.

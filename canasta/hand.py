@@ -112,7 +112,7 @@ class HandState(TableState):
         """
         legal = self._legal
         if legal is None:
-            legal = legality.legal_actions(self)
+            legal = self._legal = legality.generate(self, True)  # `legality.legal_actions`, one call less
         return legal
 
     def allowed_actions(self) -> list[Action]:
@@ -184,7 +184,8 @@ class HandState(TableState):
         # (an equal action built by the caller, a stale or illegal one) is checked.
         if legal is None or id(action) not in map(id, legal):
             self.check(action)
-        transitions.apply_unchecked(self, cast(Action, action))
+        self._legal = None
+        transitions.TRANSITIONS[type(action)](self, cast(Action, action))  # apply_unchecked, one call less
 
     def __copy__(self) -> HandState:
         return self.copy()

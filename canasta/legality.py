@@ -13,17 +13,20 @@ exposes them as methods.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import add
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.rules import Permission, Rules
-from canasta.table import Phase, TableState
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState
 
 __all__ = [
     "allowed_actions",
     "discardable_kinds",
+    "generate",
     "goes_out_ok",
     "legal_actions",
     "legal_takes",
@@ -55,6 +58,9 @@ _DISCARD_PAIRS = {
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
 }
 _KEEP_RULES: dict[int, Rules] = {}
+# Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
+_NO_PERMISSION = Permission.NONE
+_ONCE_PER_HAND = Permission.ONCE_PER_HAND
 _NO_DISCARDS = (False,) * KIND_COUNT
 
 
@@ -106,7 +112,10 @@ def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:
     Returns:
         A new dict (safe to change).
     """
-    return {r: (m.naturals, m.twos, m.jokers) for r, m in t.melds[side].items()}
+    counts = {}
+    for r, m in t.melds[side].items():  # (a plain loop: a comprehension is a function call in Python 3.11)
+        counts[r] = (m.naturals, m.twos, m.jokers)
+    return counts
 
 
 def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
@@ -156,14 +165,14 @@ def turn_facts(
     drew_from_stock = t.drew_from_stock if drew is None else drew
     return Turn(
         rules,
-        minimum=t.personal_minimum(seat),
+        minimum=t.minimums[rules.sides[seat]],  # `TableState.personal_minimum`
         exempt=rules.initial_meld.concealed_exemption and drew_from_stock and t.taken_top is None,
         out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
         # Rule option last-red-three-may-meld: no discard after the last-card red three.
         discardable=_NO_DISCARDS if final_only else discardable_kinds(rules, t.turn),
-        top_rank=_top_rank(t),
+        top_rank=-1 if t.taken_top is None else t.kinds[t.taken_top],  # `_top_rank`
         pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
     )
 
@@ -283,7 +292,7 @@ def _take_completes(
         else:
             pending = rest
     if opened:
-        hand = [a + b for a, b in zip(hand, rest, strict=True)]
+        hand = list(map(add, hand, rest))
     turn = Turn(
         rules,
         minimum=minimum,
@@ -349,10 +358,10 @@ def _may_ask(t: TableState) -> bool:
     if t.asker is not None or t.melded_this_turn or t.answer is not None:
         return False
     permission = t.rules.going_out.permission
-    if permission is Permission.NONE:
+    if permission is _NO_PERMISSION:
         return False
     side = t.seating[t.seat]
-    if permission is Permission.ONCE_PER_HAND and t.asks_used[side]:
+    if permission is _ONCE_PER_HAND and t.asks_used[side]:
         return False
     if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
         return False  # cutthroat: no partner to ask until the partnership forms
@@ -361,7 +370,7 @@ def _may_ask(t: TableState) -> bool:
 
 def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> bool:
     """Whether the asker can complete the turn after this answer (what "legal" means; "Asking permission")."""
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         # A stock draw is always possible and always legal ("Asking permission").
         return bool(t.stock) or bool(_draw_options(t, asker, bound=yes, out_allowed=yes, filtered=True))
     turn = turn_facts(t, asker, bound=yes, out_allowed=yes)
@@ -399,7 +408,7 @@ class _MeldChecks:
         self.opened = opened = t.opened[side]
         self.turn = turn = turn_facts(t, seat)
         self.counts_now = counts_now = meld_counts(t, side)
-        self.canastas_now = t.canastas(side)
+        self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
         # counts when the side has opened and nothing binds or ends the turn early.
         self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
@@ -434,13 +443,15 @@ class _MeldChecks:
             adds = {}
             for rank, (n, tw, jk) in self.witness.items():
                 b = counts_now.get(rank, (0, 0, 0))
-                add = (n - b[0], tw - b[1], jk - b[2])
-                if add != (0, 0, 0):
-                    adds[rank] = add
-            cards = sum(a[0] + a[1] + a[2] for a in adds.values())
-            twos = sum(a[1] for a in adds.values())
-            jokers = sum(a[2] for a in adds.values())
-            value = sum(values[r] * a[0] + values[TWO] * a[1] + values[JOKER] * a[2] for r, a in adds.items())
+                added = (n - b[0], tw - b[1], jk - b[2])
+                if added != (0, 0, 0):
+                    adds[rank] = added
+            cards = twos = jokers = value = 0
+            for r, (n, tw, jk) in adds.items():
+                cards += n + tw + jk
+                twos += tw
+                jokers += jk
+                value += values[r] * n + values[TWO] * tw + values[JOKER] * jk
             self.swap = (adds, cards, twos, jokers, value)
 
     def completes(self, key: int, n: int, tw: int, jk: int) -> bool:
@@ -455,7 +466,10 @@ class _MeldChecks:
         out_options = self.out_options
         if out_options is not None:
             options = out_options.get(key, ())
-            return any(n <= a and tw <= b and jk <= c for a, b, c in options)
+            for a, b, c in options:  # noqa: SIM110 - a plain loop: any() over a generator is slower
+                if n <= a and tw <= b and jk <= c:
+                    return True
+            return False
         t = self.t
         rules = t.rules
         counts = self.counts
@@ -489,7 +503,18 @@ class _MeldChecks:
         hand[JOKER] -= jk
         after = dict(counts_now)
         after[key] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
-        return self._search_after(hand, after, rank, n, tw, jk)
+        # Decide the candidate by the oracle, on the counts it leaves.
+        turn = self.turn
+        opened = self.opened
+        provisional = t.provisional_count
+        if not opened:
+            values = rules.card_values
+            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
+                opened = True
+                if turn.pending is not None:
+                    hand = list(map(add, hand, turn.pending))
+        return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.
@@ -518,24 +543,6 @@ class _MeldChecks:
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         return opening_reached(rules, count, turn.minimum, melds, turn.top_rank)
-
-    def _search_after(
-        self, hand: list[int], after: dict[int, tuple[int, int, int]], rank: int, n: int, tw: int, jk: int
-    ) -> bool:
-        """Decide a candidate meld by the oracle, on the counts it leaves."""
-        t = self.t
-        rules = t.rules
-        turn = self.turn
-        opened = self.opened
-        provisional = t.provisional_count
-        if not opened:
-            values = rules.card_values
-            provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
-            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
-                opened = True
-                if turn.pending is not None:
-                    hand = [a + b for a, b in zip(hand, turn.pending, strict=True)]
-        return can_complete(turn, hand, after, opened=opened, provisional=provisional)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
@@ -568,6 +575,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     new_table = new_tables.get(new_clamp)
     if new_table is None:
         new_table = new_tables[new_clamp] = {}
+    # An addition of at most ``limit`` cards needs no completion check.
+    limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
+    wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     for rank in NATURAL_INTS:
         have = counts[rank]
         meld = melds.get(rank)
@@ -579,31 +589,37 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 key = (rank, 0, 0, 0, have, *new_clamp)
                 entry = new_table[rank * 64 + have] = _valid_additions(meld_rules.is_valid, key)
         else:
-            room = max_w - meld.twos - meld.jokers
-            if room < 0:
-                room = 0
-            key = (
-                rank,
-                meld.naturals,
-                meld.twos,
-                meld.jokers,
-                have,
-                twos if twos < room else room,
-                jokers if jokers < room else room,
-            )
-            entry = combos_for.get(key)
+            # Additions to a meld depend on its contents and the cards available:
+            # the meld keeps its table of them until its contents change.
+            table = meld._additions
+            if table is None:
+                table = meld._additions = combos_for.setdefault((rank, meld.naturals, meld.twos, meld.jokers), {})
+            entry = table.get(have * 4096 + wild_key)
             if entry is None:
-                entry = combos_for[key] = _valid_additions(meld_rules.is_valid, key)
-        acts, shapes, most = entry
-        if not filtered or (simple and size - most >= 2):
-            actions.extend(acts)  # the usual case: every addition leaves two cards or more
+                # Wild cards beyond the meld's room change nothing: the entry of the
+                # clamped counts is shared (computed once) by every count above them.
+                room = max_w - meld.twos - meld.jokers
+                if room < 0:
+                    room = 0
+                tw_c = twos if twos < room else room
+                jk_c = jokers if jokers < room else room
+                entry = table.get(have * 4096 + tw_c * 64 + jk_c)
+                if entry is None:
+                    key = (rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
+                    entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(meld_rules.is_valid, key)
+                table[have * 4096 + wild_key] = entry
+        if entry[0] <= limit:
+            actions.extend(entry[1])  # the usual case: every addition leaves two cards or more
             continue
+        _, acts, shapes = entry
         for i, (n, tw, jk, added) in enumerate(shapes):
             if simple and size - added >= 2:
                 actions.append(acts[i])
                 continue
             if checks is None:
                 checks = _MeldChecks(t, seat, side)
+            if checks.hopeless and not simple:
+                break  # no meld can lead to a completion, and every addition of this rank needs one
             if checks.completes(rank, n, tw, jk):
                 actions.append(acts[i])
     if t.regrouped:
@@ -625,19 +641,25 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         continue
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
     if meld_rules.wild_melds and (twos or jokers):
-        is_valid = meld_rules.is_valid
+        # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = melds.get(JOKER)
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        for tw in range(twos + 1):
-            for jk in range(jokers + 1):
-                if not (tw + jk and is_valid(JOKER, 0, t0 + tw, j0 + jk)):
-                    continue
-                if filtered and not (simple and size - tw - jk >= 2):
+        table = combos_for.setdefault((JOKER, 0, t0, j0), {})
+        entry = table.get(twos * 64 + jokers)
+        if entry is None:
+            key = (JOKER, 0, t0, j0, 0, twos, jokers)
+            entry = table[twos * 64 + jokers] = _valid_additions(meld_rules.is_valid, key)
+        if entry[0] <= limit:
+            actions.extend(entry[1])
+        else:
+            _, acts, shapes = entry
+            for i, (_, tw, jk, added) in enumerate(shapes):
+                if not (simple and size - added >= 2):
                     if checks is None:
                         checks = _MeldChecks(t, seat, side)
                     if not checks.completes(JOKER, 0, tw, jk):
                         continue
-                actions.append(_meld_action(JOKER, 0, tw, jk))
+                actions.append(acts[i])
     black = counts[BLACK_THREE]
     if black >= 3 and meld_rules.black_threes_when_going_out:
         for n in range(3, black + 1):
@@ -666,15 +688,17 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     elif not bound and not provisional_pending:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
-        discards = _DISCARD_PAIRS[first_round]
-        actions.extend([a for k, a in discards if counts[k]])
+        if first_round or counts[RED_THREE]:
+            actions.extend([a for k, a in _DISCARD_PAIRS[first_round] if counts[k]])
+        else:
+            actions.extend(compress(_DISCARDS, counts))  # the usual case, in C: one discard per kind held
     # Asking is legal when the turn stays completable whatever the partner
     # answers: after "no" (checked here), and so after "yes" too, which binds
     # only where going out is possible and otherwise leaves the turn as after "no".
     if _may_ask(t) and (
         not filtered
         or (simple and size >= 2)  # "no" leaves a discard: the turn can be completed
-        or _answer_completes(t, seat, Phase.MELD, False)
+        or _answer_completes(t, seat, MELD_PHASE, False)
     ):
         actions.append(_ASK)
     return actions
@@ -682,47 +706,64 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
 
 def _valid_additions(
     is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]
-) -> tuple[tuple[Meld, ...], tuple[tuple[int, int, int, int], ...], int]:
-    """Every addition to a natural meld that keeps it valid: the actions, their shapes, the most cards added.
+) -> tuple[int, tuple[Meld, ...], tuple[tuple[int, int, int, int], ...]]:
+    """Every addition to a natural meld that keeps it valid: the most cards added, the actions, their shapes.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
     Shapes are ``(naturals, twos, jokers, cards)``.
     """
     rank = key[0]
-    shapes = tuple((n, tw, jk, n + tw + jk) for n, tw, jk in valid_additions(is_valid, *key))
-    acts = tuple(_meld_action(rank, n, tw, jk) for n, tw, jk, _ in shapes)
-    return acts, shapes, max((s[3] for s in shapes), default=0)
+    shapes = []
+    acts = []
+    most = 0
+    for n, tw, jk in valid_additions(is_valid, *key):
+        added = n + tw + jk
+        shapes.append((n, tw, jk, added))
+        acts.append(_meld_action(rank, n, tw, jk))
+        if added > most:
+            most = added
+    return most, tuple(acts), tuple(shapes)
 
 
 # --- the entry points -------------------------------------------------------------------
 
 
-def _generate(t: TableState, filtered: bool) -> list[Action]:
+def generate(t: TableState, filtered: bool) -> list[Action]:
+    """The actions of `legal_actions` (``filtered``) or `allowed_actions`, generated afresh (no cache).
+
+    Args:
+        t: The hand.
+        filtered: Keep only the actions after which the turn can be completed.
+
+    Returns:
+        A new list.
+    """
     phase = t.phase
-    if phase is Phase.MELD:
+    if phase is MELD_PHASE:
         return _meld_phase(t, filtered)
-    if phase is Phase.DRAW:
+    if phase is DRAW_PHASE:
         seat = t.seat
-        if filtered and t.stock and not t.bound and t.answer is None:
+        answer = t.answer
+        if filtered and t.stock and not t.bound:
             # The usual case, decided without the general machinery: draw, take
             # (what "legal" means, for each way), ask; a stock draw completes after either answer.
             actions: list[Action] = [_DRAW]
+            out_allowed = answer is not False
             for shape in _take_shapes(t, seat, exhausted=False):
-                if _take_completes(t, seat, shape, bound=False, out_allowed=True):
+                if _take_completes(t, seat, shape, bound=False, out_allowed=out_allowed):
                     actions.append(_TAKES[shape])
-            if _may_ask(t):
+            if answer is None and _may_ask(t):
                 actions.append(_ASK)
             return actions
-        answer = t.answer
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
             not filtered
-            or _answer_completes(t, seat, Phase.DRAW, False)
+            or _answer_completes(t, seat, DRAW_PHASE, False)
         ):
             actions.append(_ASK)
         return actions
-    if phase is Phase.ANSWER:
+    if phase is ANSWER_PHASE:
         # Both answers are always legal: the partner cannot see the asker's hand
         # ("What each player sees"), and a "yes" binds only where going out is still possible
         # (`yes_binds`), so the asker can complete the turn after either.
@@ -761,7 +802,7 @@ def allowed_actions(t: TableState) -> list[Action]:
     Returns:
         The allowed actions.
     """
-    return _generate(t, filtered=False)
+    return generate(t, filtered=False)
 
 
 def legal_actions(t: TableState) -> list[Action]:
@@ -775,5 +816,5 @@ def legal_actions(t: TableState) -> list[Action]:
     """
     legal = t._legal
     if legal is None:
-        legal = t._legal = _generate(t, filtered=True)
+        legal = t._legal = generate(t, filtered=True)
     return legal

@@ -11,7 +11,7 @@ from enum import Enum
 
 from attrs import field, frozen
 
-from canasta.cards import KIND_COUNT, DeckSpec, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
 
 __all__ = [
@@ -249,9 +249,9 @@ class MeldRules:
             return False
         if self.max_size is not None and size > self.max_size:
             return False
-        if rank == Kind.JOKER:
+        if rank == JOKER:  # (int constants: an enum member lookup is slow, and this runs per candidate)
             return self.wild_melds and naturals == 0
-        if rank == Kind.BLACK_THREE:
+        if rank == BLACK_THREE:
             return self.black_threes_when_going_out and wilds == 0 and 3 <= naturals <= 4
         if naturals < self.min_naturals:
             return False

@@ -20,12 +20,26 @@ from canasta.rules import Rules
 if TYPE_CHECKING:
     from canasta.actions import Action
 
-__all__ = ["MELD_ADDITIONS_CACHE", "HandEnd", "MeldState", "Phase", "TableState", "data_fields"]
+__all__ = [
+    "ANSWER_PHASE",
+    "DRAW_PHASE",
+    "MELD_ADDITIONS_CACHE",
+    "MELD_PHASE",
+    "OVER_PHASE",
+    "HandEnd",
+    "MeldState",
+    "Phase",
+    "TableState",
+    "data_fields",
+]
 
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
-#: the id stays unique), filled by `canasta.legality`: by the full situation of
-#: a meld on the table, and, for new melds, by wild clamp then by rank and count.
-MELD_ADDITIONS_CACHE: dict[int, tuple[dict[tuple[int, ...], Any], dict[tuple[int, int], dict[int, Any]], object]] = {}
+#: the id stays unique), filled by `canasta.legality`: for a meld on the table,
+#: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
+#: (see `MeldState._additions`), and, for new melds, by wild clamp then by rank and count.
+MELD_ADDITIONS_CACHE: dict[
+    int, tuple[dict[tuple[int, int, int, int], dict[int, Any]], dict[tuple[int, int], dict[int, Any]], object]
+] = {}
 
 
 class Phase(Enum):
@@ -39,6 +53,14 @@ class Phase(Enum):
     ANSWER = "answer"
     #: The hand is over.
     OVER = "over"
+
+
+# The phases as module constants: an enum member lookup (``Phase.DRAW``) costs
+# several times a global lookup, and these are read on every action.
+DRAW_PHASE = Phase.DRAW
+MELD_PHASE = Phase.MELD
+ANSWER_PHASE = Phase.ANSWER
+OVER_PHASE = Phase.OVER
 
 
 class HandEnd(Enum):
@@ -58,9 +80,13 @@ class MeldState:
         naturals: Natural cards (or black threes).
         twos: 2s.
         jokers: Jokers.
+        _additions: A cache for legal-move generation: the valid additions to a
+            meld of these contents, by cards available (shared through
+            `MELD_ADDITIONS_CACHE`); ``None`` until looked up, and set back to
+            ``None`` whenever the contents change.
     """
 
-    __slots__ = ("cards", "jokers", "naturals", "rank", "twos")
+    __slots__ = ("_additions", "cards", "jokers", "naturals", "rank", "twos")
 
     def __init__(self, rank: int, cards: list[int], naturals: int, twos: int, jokers: int) -> None:
         self.rank = rank
@@ -68,6 +94,7 @@ class MeldState:
         self.naturals = naturals
         self.twos = twos
         self.jokers = jokers
+        self._additions: dict[int, Any] | None = None
 
     @property
     def size(self) -> int:
@@ -76,7 +103,9 @@ class MeldState:
 
     def copy(self) -> MeldState:
         """An independent copy."""
-        return MeldState(self.rank, self.cards[:], self.naturals, self.twos, self.jokers)
+        meld = MeldState(self.rank, self.cards[:], self.naturals, self.twos, self.jokers)
+        meld._additions = self._additions  # same contents, same additions
+        return meld
 
     def __repr__(self) -> str:
         return f"MeldState({Kind(self.rank).name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"
@@ -165,7 +194,7 @@ class TableState:
         self.regrouped = False
         self.asks_used = [0] * sides
         self.seat = (dealer + 1) % n
-        self.phase = Phase.DRAW
+        self.phase = DRAW_PHASE
         self.turn = 0
         self.end: HandEnd | None = None
         self.went_out: int | None = None
@@ -189,7 +218,7 @@ class TableState:
         # draw made it impossible.
         self.bound = False
         self.asker: int | None = None
-        self.resume_phase = Phase.DRAW
+        self.resume_phase = DRAW_PHASE
         self.final_meld_only = False
 
     def _push_pile(self, card: int) -> None:
@@ -231,7 +260,7 @@ class TableState:
     @property
     def is_over(self) -> bool:
         """True once the hand has ended."""
-        return self.phase is Phase.OVER
+        return self.phase is OVER_PHASE
 
     def side_of(self, seat: int) -> int:
         """The side a seat belongs to.
@@ -254,7 +283,11 @@ class TableState:
             Its count of melds of canasta size or more.
         """
         size = self.rules.melds.canasta_size
-        return sum(1 for m in self.melds[side].values() if m.size >= size)
+        count = 0
+        for m in self.melds[side].values():
+            if m.naturals + m.twos + m.jokers >= size:
+                count += 1
+        return count
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").
@@ -288,7 +321,7 @@ class TableState:
         if self.opened[side]:
             return 0
         remaining = self.personal_minimum(self.seat) if side == self.side else self.minimums[side]
-        if side == self.side and self.phase is not Phase.OVER:
+        if side == self.side and self.phase is not OVER_PHASE:
             remaining -= self.provisional_count
         return max(remaining, 1)
 

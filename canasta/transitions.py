@@ -13,11 +13,11 @@ from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, E
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
-from canasta.legality import goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
+from canasta.legality import discardable_kinds, goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
 from canasta.rules import Upcard
-from canasta.table import HandEnd, MeldState, Phase, TableState
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
-__all__ = ["apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
+__all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
 
 
 def turn_upcard(t: TableState) -> None:
@@ -70,7 +70,7 @@ def begin_turn(t: TableState) -> None:
         t: The hand.
     """
     t._reset_turn()
-    t.phase = Phase.DRAW
+    t.phase = DRAW_PHASE
     t._legal = None
     if t.stock:
         return
@@ -80,19 +80,11 @@ def begin_turn(t: TableState) -> None:
 
 
 def _finish(t: TableState, end: HandEnd, went_out: int | None = None, concealed: bool = False) -> None:
-    t.phase = Phase.OVER
+    t.phase = OVER_PHASE
     t.end = end
     t.went_out = went_out
     t.concealed = concealed
     t._legal = []
-
-
-def _next_turn(t: TableState) -> None:
-    if t.melded_this_turn:
-        t.melded_before[t.seat] = True
-    t.seat = (t.seat + 1) % t.rules.players
-    t.turn += 1
-    begin_turn(t)
 
 
 def apply_unchecked(t: TableState, action: Action) -> None:
@@ -103,56 +95,27 @@ def apply_unchecked(t: TableState, action: Action) -> None:
         action: A member of the hand's legal actions.
     """
     t._legal = None
-    _DISPATCH[type(action)](t, action)
+    TRANSITIONS[type(action)](t, action)
 
 
-def _apply_meld(t: TableState, action: Action) -> None:
-    assert isinstance(action, Meld)
-    rank = int(action.rank)
-    _do_meld(t, rank + SECOND_MELD if action.second else rank, action.naturals, action.twos, action.jokers)
-
-
-def _apply_discard(t: TableState, action: Action) -> None:
-    assert isinstance(action, Discard)
-    _do_discard(t, int(action.kind))
-
-
-def _apply_draw(t: TableState, action: Action) -> None:
-    _do_draw(t)
-
-
-def _apply_take(t: TableState, action: Action) -> None:
-    assert isinstance(action, TakePile)
-    _do_take(t, action)
-
-
-def _apply_ask(t: TableState, action: Action) -> None:
-    _do_ask(t)
-
-
-def _apply_answer(t: TableState, action: Action) -> None:
-    assert isinstance(action, AnswerGoOut)
-    _do_answer(t, action.yes)
-
-
-def _apply_end(t: TableState, action: Action) -> None:
-    _do_end_hand(t)
-
-
-def _do_draw(t: TableState) -> None:
+def _do_draw(t: TableState, action: Action | None = None) -> None:
     """The rule book's "The turn" (and two-player's 2-card draw): draw, laying out and replacing red threes."""
     seat = t.seat
-    need = t.rules.draw_count
+    rules = t.rules
+    need = rules.draw_count
     kinds = t.kinds
-    while need and t.stock:
-        card = t.stock.pop()
-        if t._is_bonus_three(kinds[card]):
+    stock = t.stock
+    bonus_black = rules.threes.black_threes_are_bonus
+    while need and stock:
+        card = stock.pop()
+        kind = kinds[card]
+        if kind == RED_THREE or (kind == BLACK_THREE and bonus_black):  # a bonus three (`TableState._is_bonus_three`)
             t.threes[seat].append(card)
-            if not t.stock:
+            if not stock:
                 # The rule book's "Stock exhaustion": a red three as the last card ends the hand.
-                if t.rules.exhaustion.last_red_three_may_meld:
+                if rules.exhaustion.last_red_three_may_meld:
                     t.drew_from_stock = True
-                    t.phase = Phase.MELD
+                    t.phase = MELD_PHASE
                     t.final_meld_only = True
                     if t.bound:
                         # The rule book, "Asking permission": "yes" still binds if melding every card can go out.
@@ -168,23 +131,28 @@ def _do_draw(t: TableState) -> None:
                 _finish(t, HandEnd.RED_THREE_LAST)
                 return
             continue
-        t._to_hand(seat, card)
+        t.hands[seat][kind].append(card)  # `TableState._to_hand`, inlined: this is the most common move
+        t.counts[seat][kind] += 1
+        t.sizes[seat] += 1
         need -= 1
     t.drew_from_stock = True
-    t.phase = Phase.MELD
+    t.phase = MELD_PHASE
     if t.bound:
         # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
-        turn = turn_facts(t, seat)
         if t.opened[side]:
-            need = t.rules.going_out.canastas_required
-            t.bound = can_meld_out(t.rules, t.counts[seat], meld_counts(t, side), turn.discardable, need=need)
+            # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
+            need = rules.going_out.canastas_required
+            discardable = discardable_kinds(rules, t.turn)
+            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
         else:
+            turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
 
 
-def _do_take(t: TableState, action: TakePile) -> None:
+def _do_take(t: TableState, action: Action) -> None:
     """The rule book's "The discard pile": meld the top card with the shown cards, then take the rest."""
+    assert isinstance(action, TakePile)
     seat = t.seat
     side = t.seating[seat]
     top = t.pile.pop()
@@ -193,9 +161,10 @@ def _do_take(t: TableState, action: TakePile) -> None:
     t.pile = []
     t.pile_freezers = 0
     t.taken_top = top
-    t.phase = Phase.MELD
+    t.phase = MELD_PHASE
     opened = t.opened[side]
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+    meld._additions = None  # its contents change
     meld.cards.append(top)
     meld.naturals += 1
     t.melded_this_turn = True
@@ -260,9 +229,12 @@ def _pick_up(t: TableState, cards: list[int]) -> None:
 def _maybe_open(t: TableState) -> None:
     """The rule book's "The initial meld": the opening is complete once the count (and clean meld) is reached."""
     seat = t.seat
+    minimum = t.personal_minimum(seat)
+    if t.provisional_count < minimum:
+        return  # (`opening_reached`'s first test, before the counts it needs)
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
-    if opening_reached(t.rules, t.provisional_count, t.personal_minimum(seat), meld_counts(t, side), top_rank):
+    if opening_reached(t.rules, t.provisional_count, minimum, meld_counts(t, side), top_rank):
         t.opened[side] = True
         pending = t.pending_pile
         t.pending_pile = None
@@ -270,7 +242,11 @@ def _maybe_open(t: TableState) -> None:
             _pick_up(t, pending)
 
 
-def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
+def _do_meld(t: TableState, action: Action) -> None:
+    assert isinstance(action, Meld)
+    rank = int(action.rank)
+    key = rank + SECOND_MELD if action.second else rank
+    n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
     side = t.seating[seat]
     meld = _meld_to_extend(t, side, key)
@@ -280,7 +256,7 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     hand = t.hands[seat]
     counts = t.counts[seat]
     cards = meld.cards
-    for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)):
+    for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)) if tw or jk else ((rank, n),):
         if count:
             held = hand[kind]
             cards.extend(reversed(held[-count:]))  # what popping one by one would give, in that order
@@ -291,11 +267,13 @@ def _do_meld(t: TableState, key: int, n: int, tw: int, jk: int) -> None:
     meld.naturals += n
     meld.twos += tw
     meld.jokers += jk
+    meld._additions = None  # its contents changed
     t.melded_this_turn = True
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)
-    _go_out_if_empty(t)
+    if not t.sizes[seat]:
+        _go_out_if_empty(t)
 
 
 def _go_out_if_empty(t: TableState) -> None:
@@ -328,16 +306,28 @@ def _go_out(t: TableState) -> None:
     _finish(t, HandEnd.WENT_OUT, seat, concealed)
 
 
-def _do_discard(t: TableState, kind: int) -> None:
+def _do_discard(t: TableState, action: Action) -> None:
+    assert isinstance(action, Discard)
     seat = t.seat
-    card = t._from_hand(seat, kind)
-    t._push_pile(card)
+    kind = int(action.kind)
+    t.counts[seat][kind] -= 1  # `TableState._from_hand`, inlined: a move of every turn
+    t.sizes[seat] -= 1
+    card = t.hands[seat][kind].pop()
+    if kind <= BLACK_THREE:
+        t._push_pile(card)  # a wild card or a three may freeze the pile
+    else:
+        t.pile.append(card)
     if t.sizes[seat] == 0:
         _go_out(t)
         return
     if t.rules.initial_meld.bonus_cards:
         _draw_bonus_cards(t)
-    _next_turn(t)
+    # The next turn.
+    if t.melded_this_turn:
+        t.melded_before[seat] = True
+    t.seat = (seat + 1) % t.rules.players
+    t.turn += 1
+    begin_turn(t)
 
 
 def _regroup(t: TableState, lone: int) -> None:
@@ -399,40 +389,47 @@ def _draw_bonus_cards(t: TableState) -> None:
         need -= 1
 
 
-def _do_ask(t: TableState) -> None:
+def _do_ask(t: TableState, action: Action | None = None) -> None:
     """The rule book's "Going out": ask the partner (the next partner in turn order)."""
-    side = t.seating[t.seat]
+    seat = t.seat
+    seating = t.seating
+    side = seating[seat]
     t.asks_used[side] += 1
-    t.asker = t.seat
+    t.asker = seat
     t.resume_phase = t.phase
-    n = t.rules.players
-    partner = next((t.seat + i) % n for i in range(1, n) if t.seating[(t.seat + i) % n] == side)
+    n = len(seating)
+    partner = (seat + 1) % n
+    while seating[partner] != side:
+        partner = (partner + 1) % n
     t.seat = partner
-    t.phase = Phase.ANSWER
+    t.phase = ANSWER_PHASE
 
 
-def _do_answer(t: TableState, yes: bool) -> None:
+def _do_answer(t: TableState, action: Action) -> None:
     """The rule book's "Going out": the answer binds for this turn."""
+    assert isinstance(action, AnswerGoOut)
     assert t.asker is not None
+    yes = action.yes
     t.bound = yes and yes_binds(t)
     t.answer = yes
     t.seat = t.asker
     t.phase = t.resume_phase
 
 
-_DISPATCH: dict[type, Callable[[TableState, Action], None]] = {
-    Meld: _apply_meld,
-    Discard: _apply_discard,
-    DrawStock: _apply_draw,
-    TakePile: _apply_take,
-    AskGoOut: _apply_ask,
-    AnswerGoOut: _apply_answer,
-    EndHand: _apply_end,
-}
-
-
-def _do_end_hand(t: TableState) -> None:
+def _do_end_hand(t: TableState, action: Action | None = None) -> None:
     if t.final_meld_only:
         _finish(t, HandEnd.RED_THREE_LAST)
     else:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
+
+
+#: The transition of each action type (what `apply_unchecked` calls).
+TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
+    Meld: _do_meld,
+    Discard: _do_discard,
+    DrawStock: _do_draw,
+    TakePile: _do_take,
+    AskGoOut: _do_ask,
+    AnswerGoOut: _do_answer,
+    EndHand: _do_end_hand,
+}

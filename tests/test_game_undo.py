@@ -26,7 +26,8 @@ def _plain(value: object) -> object:
         return sorted(value)
     if isinstance(value, (int, str, float, Enum)) or value is None:
         return value
-    slots = data_fields(type(value))
+    # Private slots are caches (a meld's table of valid additions), not state.
+    slots = [s for s in data_fields(type(value)) if not s.startswith("_")]
     return (type(value).__name__, *(_plain(getattr(value, s)) for s in slots))
 
 
