@@ -306,7 +306,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             recorder.apply(action)
             for number in range(before, len(game.results)):  # a hand can also end on its deal
                 score = game.results[number]
-                console.print(render_hand_score(score, rules, _totals_after(game, number), hand_number=number))
+                console.print(render_hand_score(score, rules, game.totals_after(number), hand_number=number))
             more = not game.is_over and (args.max_hands is None or len(game.results) < args.max_hands)
             if human is not None and len(game.results) > before and more:
                 _pause(inp, console)  # read the breakdown before the bots start the next hand
@@ -325,13 +325,6 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
         console.print(untrusted_text(f"record saved to {args.record}"))
     return 0
 
-
-def _totals_after(game: Game, number: int) -> list[int]:
-    totals = [0] * game.rules.side_count
-    for score in game.results[: number + 1]:
-        for side, value in enumerate(score.totals):
-            totals[side] += value
-    return totals
 
 
 # --- simulate ---------------------------------------------------------------------------
@@ -427,7 +420,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
         if step.hand_score is not None:
             for number in range(step.hand, len(game.results)):
                 score = game.results[number]
-                console.print(render_hand_score(score, game.rules, _totals_after(game, number), hand_number=number))
+                console.print(render_hand_score(score, game.rules, game.totals_after(number), hand_number=number))
         if args.step and not game.is_over:
             obs = game.observation(game.seat)
             console.print(

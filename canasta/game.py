@@ -142,6 +142,21 @@ class Game:
         leaders = [s for s, v in enumerate(self.scores) if v == best]
         return leaders[0] if len(leaders) == 1 else None
 
+    def totals_after(self, number: int) -> list[int]:
+        """Each side's game total right after a finished hand.
+
+        Args:
+            number: The hand's index in `results` (0 for the first hand).
+
+        Returns:
+            The sum of each side's hand totals up to and including that hand.
+        """
+        totals = [0] * self.rules.side_count
+        for score in self.results[: number + 1]:
+            for side, value in enumerate(score.totals):
+                totals[side] += value
+        return totals
+
     def legal_actions(self) -> list[Action]:
         """The acting seat's legal actions (empty once the game is over).
 

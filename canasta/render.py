@@ -33,6 +33,7 @@ from xml.sax.saxutils import escape, quoteattr
 from canasta.cards import JOKER, TWO, Card, Kind, Suit
 from canasta.rules import Rules
 from canasta.table import TableState
+from canasta.wording import printable
 
 __all__ = ["ObservedMeld", "SeatObservation", "render_observation_svg", "render_table_svg"]
 
@@ -154,7 +155,6 @@ _HIGHLIGHT = "#f2c94c"
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "\u2663", Suit.DIAMONDS: "\u2666", Suit.HEARTS: "\u2665", Suit.SPADES: "\u2660"}
 _RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
-_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _NAME_CHARS = 18
 
 
@@ -361,30 +361,14 @@ def render_table_svg(state: TableState, *, names: Sequence[str] | None = None, t
 # --- building the picture's content -----------------------------------------------------
 
 
-def _printable(text: str) -> str:
-    """Untrusted text with non-printable characters as escapes (so the XML stays well formed)."""
-    if text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif char in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[char])
-        else:
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "".join(out)
-
-
 def _short(text: str, limit: int) -> str:
-    text = _printable(text)
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _labels(names: Sequence[str] | None, players: int) -> list[str]:
     given = list(names or ())[:players]
-    return [_printable(str(n)) for n in given] + [f"seat {s}" for s in range(len(given), players)]
+    return [printable(str(n)) for n in given] + [f"seat {s}" for s in range(len(given), players)]
 
 
 def _who(seat: int, labels: Sequence[str]) -> str:
@@ -760,7 +744,7 @@ def _draw(picture: _Picture) -> str:
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
         f'viewBox="0 0 {WIDTH} {height}" font-family={quoteattr(_FONT)} role="img">'
-        f"<title>{escape(_printable(picture.title))}: {escape(_printable(picture.subtitle))}</title>"
+        f"<title>{escape(printable(picture.title))}: {escape(printable(picture.subtitle))}</title>"
         + _rect(0, 0, WIDTH, height, fill=_FELT, rx=0)
     )
     return head + "\n" + "\n".join(canvas.parts) + "\n</svg>\n"

@@ -28,7 +28,7 @@ from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
-from canasta.wording import plural
+from canasta.wording import plural, printable
 
 __all__ = [
     "format_variants",
@@ -50,37 +50,8 @@ __all__ = [
 ]
 
 _RED = "bold red"
-_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def printable(text: str) -> str:
-    r"""Untrusted text made safe for a terminal: non-printable characters shown as escapes.
-
-    Control characters (``ESC`` starts terminal escape sequences), lone
-    surrogates (which cannot be encoded), format characters such as
-    right-to-left overrides, and any other character that `str.isprintable`
-    refuses are replaced by a Python-style escape (``\x1b``, ``\n``,
-    ``\ud800``, ``\u202e``). Printable text, including non-ASCII letters, is
-    returned unchanged.
-
-    Args:
-        text: The text.
-
-    Returns:
-        Text holding only printable characters.
-    """
-    if text.isprintable():
-        return text
-    out = []
-    for char in text:
-        if char.isprintable():
-            out.append(char)
-        elif char in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[char])
-        else:
-            code = ord(char)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "".join(out)
 
 
 def untrusted_text(text: str, style: str = "") -> Text:

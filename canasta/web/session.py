@@ -120,13 +120,6 @@ def _score_json(score: HandScore, game: Game, number: int, totals_after: Sequenc
     }
 
 
-def _totals_after(game: Game, number: int) -> list[int]:
-    totals = [0] * game.rules.side_count
-    for score in game.results[: number + 1]:
-        for side, value in enumerate(score.totals):
-            totals[side] += value
-    return totals
-
 
 class PlaySession:
     """A game in the browser: the person at seat 0, bots at the other seats.
@@ -304,7 +297,7 @@ class PlaySession:
             hand, number = self.ended
             title = f"{_title(game)}: hand {number + 1} is over (every hand face up)"
             svg = render_table_svg(hand, names=self.names, title=title)
-            score = _score_json(game.results[number], game, number, _totals_after(game, number))
+            score = _score_json(game.results[number], game, number, game.totals_after(number))
             legal = [] if game.is_over else [{"id": NEXT_HAND, "label": "Next hand", "command": "", "group": "next"}]
         else:
             title = f"{_title(game)}: hand {game.hand_number + 1}"
@@ -427,7 +420,7 @@ class ReplaySession:
         score = None
         if self._last_score is not None:
             number = self._last_score
-            score = _score_json(game.results[number], game, number, _totals_after(game, number))
+            score = _score_json(game.results[number], game, number, game.totals_after(number))
             message += f" Hand {number + 1} is over."
         return {
             "mode": self.mode,
