@@ -6,11 +6,14 @@ Used by the unit tests, the hypothesis tests and `benchmarks/random_invariants.p
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -267,3 +270,12 @@ def short_stock(stock: list[str], *, dump: int = 3, **kwargs: Any) -> HandState:
         else:
             (threes if card.kind is Kind.RED_THREE else hands)[dump].append(card.code)
     return canasta.build_position(classic_rules(), hands=hands, threes=threes, stock=list(stock), **kwargs)
+
+
+def load_file_module(path: Path, name: str) -> ModuleType:
+    """Import a Python file that is not on the path (a docs hook, a script) as a module of its own."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from helpers import load_file_module
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "browser_check.py"
 ORIGIN = "http://127.0.0.1:8000/"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("browser_check", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file_module(SCRIPT, "browser_check")
 
 
 def test_clean_events_are_no_problem() -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
 
 import attrs
 import pytest
+from helpers import load_file_module
 
 import canasta
 from canasta import hookspecs
@@ -23,11 +23,7 @@ UNRUN_PYTHON_SPELLINGS = {"py", "python3", "pycon", "ipython", "pyi"}
 
 def _hooks_module() -> ModuleType:
     pytest.importorskip("mkdocs")
-    spec = importlib.util.spec_from_file_location("canasta_docs_hooks", DOCS / "_hooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file_module(DOCS / "_hooks.py", "canasta_docs_hooks")
 
 
 def _nav_files() -> list[str]:

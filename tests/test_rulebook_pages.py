@@ -8,13 +8,13 @@ has one top heading whose anchor is the house rule's name.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from types import ModuleType
 
 import attrs
 import pytest
+from helpers import load_file_module
 
 import canasta
 
@@ -85,11 +85,7 @@ def anchors_of(page: Path) -> list[str]:
 
 def _hooks_module() -> ModuleType:
     pytest.importorskip("mkdocs")
-    spec = importlib.util.spec_from_file_location("canasta_docs_hooks_rulebook", DOCS / "_hooks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file_module(DOCS / "_hooks.py", "canasta_docs_hooks_rulebook")
 
 
 def rule_pages() -> list[Path]:

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import load_file_module
 
 import canasta
 from canasta.records import GameRecorder, loads_record
@@ -33,19 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 IN_CI = os.environ.get("CI") == "true"
 
-# The flags of scripts/browser_check.py that matter here (Playwright adds its own remote-debugging pipe).
+# The flags of scripts/browser_check.py, less those Playwright sets itself (headless mode,
+# its own remote-debugging pipe) and the window size (a context's viewport sets it).
 CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-extensions",
-    "--hide-scrollbars",
-    "--mute-audio",
+    flag
+    for flag in load_file_module(ROOT / "scripts" / "browser_check.py", "browser_check").CHROMIUM_FLAGS
+    if flag != "--headless" and not flag.startswith(("--remote-", "--window-size="))
 ]
 
 #: A hand of classic ends within this many clicks of the first button (about 20-40 in practice).
