@@ -16,7 +16,7 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any
 
 from canasta import legality, scoring, transitions
 from canasta import observation as observing
@@ -178,14 +178,15 @@ class HandState(TableState):
             IllegalActionError: If the action is illegal now.
         """
         legal = self._legal
-        # The usual case first: a listed action of the cached legal list.
         # The usual case first, by identity and all in C (no attrs-generated __eq__
         # calls): an action object taken from the cached legal list. Anything else
         # (an equal action built by the caller, a stale or illegal one) is checked.
         if legal is None or id(action) not in map(id, legal):
             self.check(action)
+        # Past the check it is an Action: typed without a cast() call on the hot path.
+        known: Action = action  # type: ignore[assignment]
         self._legal = None
-        transitions.TRANSITIONS[type(action)](self, cast(Action, action))  # apply_unchecked, one call less
+        transitions.TRANSITIONS[type(known)](self, known)  # apply_unchecked, one call less
 
     def __copy__(self) -> HandState:
         return self.copy()
