@@ -21,7 +21,7 @@ from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THRE
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.rules import Permission, Rules
-from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
 
 __all__ = [
     "allowed_actions",
@@ -100,22 +100,6 @@ def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
         _DISCARDABLE[key] = found
         _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
     return found
-
-
-def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:
-    """A side's melds as ``rank -> (naturals, twos, jokers)``.
-
-    Args:
-        t: The hand.
-        side: The side.
-
-    Returns:
-        A new dict (safe to change).
-    """
-    counts = {}
-    for r, m in t.melds[side].items():  # (a plain loop: a comprehension is a function call in Python 3.11)
-        counts[r] = (m.naturals, m.twos, m.jokers)
-    return counts
 
 
 def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:

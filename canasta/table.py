@@ -31,6 +31,7 @@ __all__ = [
     "Phase",
     "TableState",
     "data_fields",
+    "meld_counts",
 ]
 
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
@@ -342,8 +343,7 @@ class TableState:
         if self.opened[side] or not need:
             return False
         top_rank = -1 if self.taken_top is None or side != self.side else self.kinds[self.taken_top]
-        melds = {r: (m.naturals, m.twos, m.jokers) for r, m in self.melds[side].items()}
-        return not has_clean_meld(need, melds, top_rank)
+        return not has_clean_meld(need, meld_counts(self, side), top_rank)
 
     def personal_minimum(self, seat: int) -> int:
         """The initial-meld minimum of a seat, from its own side's score before the hand.
@@ -464,3 +464,19 @@ def data_fields(cls: type) -> tuple[str, ...]:
             ):
                 names[name] = None
     return tuple(names)
+
+
+def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:
+    """A side's melds as ``rank -> (naturals, twos, jokers)``.
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        A new dict (safe to change).
+    """
+    counts = {}
+    for r, m in t.melds[side].items():  # (a plain loop: a comprehension is a function call in Python 3.11)
+        counts[r] = (m.naturals, m.twos, m.jokers)
+    return counts
