@@ -32,6 +32,7 @@ import argparse
 import json
 import platform
 import random
+import resource
 import sys
 import time
 from typing import Any
@@ -52,6 +53,10 @@ def _meta(variant: str, house_rules: list[str], hands: int, seed: int, mode: str
         "hands": hands,
         "python": platform.python_version(),
         "canasta_file": canasta.__file__,
+        # Older source trees (compare_engines.py) have no compiled engine.
+        "engine": "compiled" if getattr(canasta, "compiled", False) else "pure",
+        # Peak resident memory of this process so far (Linux reports KiB).
+        "max_rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
     }
 
 

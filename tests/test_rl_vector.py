@@ -13,12 +13,27 @@ import attrs  # noqa: E402
 
 import canasta  # noqa: E402
 from canasta import IllegalActionError, RuleCode  # noqa: E402
-from canasta.rl import ActionSpaceError, CanastaEnv, VectorEnv  # noqa: E402
+from canasta.rl import ActionSpaceError, CanastaEnv, VectorEnv, random_legal_ids  # noqa: E402
 
 
 def random_ids(mask: Any, rng: Any) -> Any:
-    """One uniformly random legal id per row."""
+    """One uniformly random legal id per row (the simple way, to check `random_legal_ids` against)."""
     return np.array([rng.choice(np.flatnonzero(row)) for row in mask])
+
+
+def test_random_legal_ids_draws_only_legal_ids_and_all_of_them() -> None:
+    mask = np.zeros((3, 6), dtype=bool)
+    mask[0, [1, 4]] = True
+    mask[1, 5] = True
+    mask[2, :] = True
+    rng = np.random.default_rng(0)
+    drawn = np.array([random_legal_ids(mask, rng) for _ in range(600)])
+    assert drawn.dtype == np.int64 and drawn.shape == (600, 3)
+    assert set(drawn[:, 0]) == {1, 4} and set(drawn[:, 1]) == {5} and set(drawn[:, 2]) == set(range(6))
+    with pytest.raises(ValueError, match="row 1 of action_mask has no legal id"):
+        random_legal_ids(np.array([[True], [False]]), rng)
+    with pytest.raises(ValueError, match="shape"):
+        random_legal_ids(np.array([True]), rng)
 
 
 def test_shapes_dtypes_and_spaces() -> None:

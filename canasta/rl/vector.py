@@ -33,9 +33,34 @@ from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, game_rewards, hand_rewards
 from canasta.rules import Rules
 
-__all__ = ["VectorEnv"]
+__all__ = ["VectorEnv", "random_legal_ids"]
 
 _SEED_LIMIT = 2**32
+
+
+def random_legal_ids(action_mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """One uniformly random legal id per row of a batch of masks (a random agent, in numpy).
+
+    Args:
+        action_mask: Boolean (or 0/1) masks of shape ``(N, A)``, each row with at least one legal id.
+        rng: The random generator.
+
+    Returns:
+        ``N`` ids, ``ids[i]`` drawn uniformly from the True entries of row ``i``.
+
+    Raises:
+        ValueError: If the masks are not two-dimensional or a row has no legal id.
+    """
+    mask = np.asarray(action_mask, dtype=np.bool_)
+    if mask.ndim != 2:
+        raise ValueError(f"action_mask must have shape (N, A), got {mask.shape}")
+    rows, cols = np.nonzero(mask)
+    counts = np.bincount(rows, minlength=mask.shape[0])
+    if not counts.all():
+        raise ValueError(f"row {int(np.flatnonzero(counts == 0)[0])} of action_mask has no legal id")
+    starts = np.cumsum(counts) - counts
+    picks = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
+    return cols[picks].astype(np.int64)
 
 
 class VectorEnv(GymnasiumVectorEnv):
