@@ -39,10 +39,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_engines import bench_once  # noqa: E402
+from compare_engines import bench_once
 
-import canasta  # noqa: E402
-import canasta.rl  # noqa: E402
+import canasta
+import canasta.rl
 
 VECTOR_SIZES: tuple[int, ...] = (1, 16, 256)
 #: The issue's targets (one process, a 2-core machine like CI's).

@@ -60,7 +60,8 @@ def random_legal_ids(action_mask: npt.NDArray[np.bool_], rng: np.random.Generato
         raise ValueError(f"row {int(np.flatnonzero(counts == 0)[0])} of action_mask has no legal id")
     starts = np.cumsum(counts) - counts
     picks = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    return cols[picks].astype(np.int64)
+    chosen: npt.NDArray[np.int64] = cols[picks].astype(np.int64)
+    return chosen
 
 
 class VectorEnv(GymnasiumVectorEnv):
