@@ -14,6 +14,7 @@ from hypothesis import strategies as st  # noqa: E402
 from rl_reference import reference_mask, reference_observation  # noqa: E402
 
 import canasta  # noqa: E402
+import canasta.rl  # noqa: E402
 from canasta import Game, HandState  # noqa: E402
 from canasta.rl import ActionSpace, ObservationEncoder  # noqa: E402
 
@@ -126,3 +127,43 @@ def test_encode_many_refuses_mismatched_arguments() -> None:
         encoder.encode_many([game], [4])
     with pytest.raises(ValueError, match="bool array of shape"):
         ActionSpace(rules).legal_masks([game], out=np.zeros((2, 3), dtype=bool))
+
+
+def test_legal_action_gives_the_engines_object_or_refuses_with_the_rule() -> None:
+    rules = canasta.load_rules("classic")
+    space = ActionSpace(rules)
+    game = Game(rules=rules, seed=4)
+    legal = game.legal_actions()
+    for action in legal:
+        assert space.legal_action(game, space.to_id(action)) is action  # identity: apply skips the re-check
+        assert space.legal_action(game, np.int64(space.to_id(action))) is action
+    discard = space.to_id(canasta.Discard(canasta.Kind.KING))
+    with pytest.raises(canasta.IllegalActionError) as caught:
+        space.legal_action(game, discard)  # the draw comes first
+    assert caught.value.code is canasta.RuleCode.WRONG_PHASE
+    draw = space.to_id(canasta.DrawStock())
+    for bad in (True, float(draw), -1, space.size, "0"):
+        with pytest.raises(canasta.rl.ActionSpaceError):
+            space.legal_action(game, bad)
+    assert game.history == ()
+
+
+def test_env_keeps_pettingzoos_order_checks() -> None:
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    wrapped = canasta.rl.env("classic")
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    with pytest.raises(AssertionError, match="before observe"):
+        wrapped.last()
+    with pytest.raises(AssertionError, match="before step"):
+        wrapped.step(0)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = wrapped.agent_selection
+    wrapped.reset(seed=3)
+    observation, reward, terminated, truncated, info = wrapped.last()
+    unwrapped = wrapped.unwrapped
+    np.testing.assert_array_equal(
+        observation["observation"], unwrapped.observation_encoder.encode(unwrapped.game, unwrapped.game.seat)
+    )
+    assert (reward, terminated, truncated, info) == (0.0, False, False, {})
+    assert wrapped.last(observe=False)[0] is None

@@ -212,7 +212,8 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         game = self._game()
         if action is None:
             raise ValueError(f"{agent} must act: None is only for terminated or truncated agents")
-        finished_before = len(game.results)
+        results = game.results
+        finished_before = len(results)
         hand = game.hand  # kept: when the hand ends, the game deals a new one
         # The engine's own action object: `apply` then skips re-checking it.
         game.apply(self.action_encoding.legal_action(game, action))  # raises before changing anything
@@ -220,7 +221,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         rewards = self.rewards
         for name in rewards:
             rewards[name] = 0.0
-        new_results = game.results[finished_before:]
+        new_results = results[finished_before:] if len(results) != finished_before else ()
         if new_results:
             self._hands_played += len(new_results)
             if self.reward_mode == "hand":

@@ -368,9 +368,10 @@ class ObservationEncoder:
         head[0:KIND_COUNT] = hand.counts[seat]
         # A rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
         melds = hand.melds
+        offsets = _MELD_OFFSET
         for side, base in view.meld_bases:
             for meld in melds[side].values():
-                i = base + _MELD_OFFSET[meld.rank]
+                i = base + offsets[meld.rank]
                 head[i] += meld.naturals
                 head[i + 1] += meld.twos
                 head[i + 2] += meld.jokers
@@ -399,7 +400,6 @@ class ObservationEncoder:
         mine = seating[seat]
         partners = [int(seating[s] == mine) for s in view.seats] if hand.regrouped else view.partners
         sides_of = view.sides_of
-        minimum_needed = hand.minimum_needed
         answer = hand.answer
         tail = [
             len(pile),
@@ -409,7 +409,7 @@ class ObservationEncoder:
             *view.seats_of(hand.sizes),
             *partners,
             *sides_of(hand.scores),
-            *[minimum_needed(side) for side in view.sides],
+            *map(hand.minimum_needed, view.sides),
             *sides_of(hand.opened),
             *sides_of(hand.asks_used),
             *_PHASE_ONE_HOT[id(hand.phase)],
