@@ -3,15 +3,18 @@
 `reference_observation` is the observation encoder of canasta 0.1 before issue 14
 (a Python loop over every card and field), `reference_mask` the legal mask built
 from ``to_id`` of each legal action. The tests require the fast encoders to
-equal them on random states of every variant.
+equal them on random states of every variant. `played` is the random play
+the RL tests share.
 """
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import numpy.typing as npt
 
-from canasta import HandState
+from canasta import Game, HandState
 from canasta.cards import KIND_COUNT, Kind
 from canasta.rl import ActionSpace, ObservationEncoder
 from canasta.rl.observations import MELD_RANKS, PHASES
@@ -75,3 +78,14 @@ def reference_mask(space: ActionSpace, hand: HandState) -> npt.NDArray[np.bool_]
     for action in hand.legal_actions():
         mask[space.actions.index(action)] = True
     return mask
+
+
+def played(game: Game, steps: int, seed: int) -> Game:
+    """The game after up to ``steps`` uniformly random legal actions (seeded; stops when it is over)."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return game

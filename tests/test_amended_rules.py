@@ -31,7 +31,9 @@ def test_wilds_at_most_naturals_replaces_the_three_wild_cap() -> None:
     queens = state.melds[0][Kind.QUEEN]
     assert (queens.naturals, queens.twos + queens.jokers, queens.size) == (4, 4, 8)
     accepted(state, Discard(Kind.NINE))
-    plain = canasta.build_position(rules_of("classic"), hands=hands, melds=[[["KH", "KS", "KD"]], []], phase="meld")
+    plain = canasta.build_position(
+        rules_of("classic"), hands=hands, melds=[[["KH", "KS", "KD"]], []], phase="meld"
+    )
     refused(plain, Meld(Kind.QUEEN, 4, 2, 2), RuleCode.INVALID_MELD)  # classic: at most 3 wild cards
 
 
@@ -132,9 +134,8 @@ def test_last_red_three_may_meld_without_the_canastas_keeps_a_card() -> None:
     accepted(state, Meld(Kind.QUEEN, 3, 0, 0))  # keeps the 9
     refused(state, Meld(Kind.NINE, 1, 0, 0))
     # Melding the last card with no canasta would empty the hand without going out.
-    emptying = with_stock(
-        rules, ["3H"], dump=1, hands=[["QH", "QS", "QD"], *OTHERS], melds=[[["KH", "KS", "KD"]], []], pile=["7S"]
-    )
+    emptying = with_stock(rules, ["3H"], dump=1, hands=[["QH", "QS", "QD"], *OTHERS],
+                          melds=[[["KH", "KS", "KD"]], []], pile=["7S"])
     accepted(emptying, DrawStock())
     refused(emptying, Meld(Kind.QUEEN, 3, 0, 0), RuleCode.GOING_OUT_NOT_ALLOWED)
     accepted(emptying, EndHand())

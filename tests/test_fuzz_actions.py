@@ -94,7 +94,9 @@ _ANY = st.one_of(
 )
 
 
-@given(cls=st.sampled_from([Meld, TakePile, Discard, AnswerGoOut]), args=st.lists(_ANY, min_size=1, max_size=4))
+@given(
+    cls=st.sampled_from([Meld, TakePile, Discard, AnswerGoOut]), args=st.lists(_ANY, min_size=1, max_size=4)
+)
 def test_any_field_values_give_a_valid_action_or_a_clear_error(cls: type, args: list[object]) -> None:
     try:
         action = cls(*args)

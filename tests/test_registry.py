@@ -16,7 +16,7 @@ import canasta
 from canasta import HouseRule, PluginError, Registry, UnknownNameError, Variant
 from canasta.registry import AUTOLOAD_ENV, PluginFailure, PluginLoadWarning
 
-GOOD_PLUGIN = """
+GOOD_PLUGIN = '''
 import attrs
 import canasta
 
@@ -31,7 +31,7 @@ class rules:
 @canasta.hookimpl
 def canasta_variants():
     return [canasta.Variant("{name}", "Two canastas to go out.", plugins=(rules,), base="classic", source="test")]
-"""
+'''
 
 
 def discovery(*variants: Variant, house_rules: tuple[HouseRule, ...] = (), name: str = "my_plugin") -> types.ModuleType:

@@ -11,7 +11,7 @@ pytest.importorskip("pettingzoo")
 
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from rl_reference import reference_mask, reference_observation  # noqa: E402
+from rl_reference import played, reference_mask, reference_observation  # noqa: E402
 
 import canasta  # noqa: E402
 import canasta.rl  # noqa: E402
@@ -73,13 +73,7 @@ def test_fast_observation_and_mask_equal_the_reference(variant: str, house_rules
 def test_fast_observation_equals_the_reference_anywhere_in_a_classic_game(seed: int, steps: int) -> None:
     rules = canasta.load_rules("classic")
     encoder = ObservationEncoder(rules)
-    game = Game(rules=rules, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
+    game = played(Game(rules=rules, seed=seed), steps, seed)
     for seat in range(rules.players):
         np.testing.assert_array_equal(encoder.encode(game, seat), reference_observation(encoder, game.hand, seat))
 

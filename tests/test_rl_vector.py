@@ -89,17 +89,23 @@ def test_deterministic_for_a_seed_and_different_for_another() -> None:
     assert not np.array_equal(first[0][0], other[0][0])
 
 
-def test_sub_games_are_the_single_envs_games_across_autoresets() -> None:
+@pytest.mark.parametrize(
+    ("variant", "reward", "max_hands"), [("classic", "game", None), ("three-player", "hand", 2), ("cuban", "hand", 1)]
+)
+def test_sub_games_are_the_single_envs_games_across_autoresets(
+    variant: str, reward: Any, max_hands: int | None
+) -> None:
     """Each game, replayed through CanastaEnv from its seed (reset() for the next game), step by step."""
-    rules = attrs.evolve(canasta.load_rules("classic"), target_score=150)  # short games: several autoresets
+    rules = attrs.evolve(canasta.load_rules(variant), target_score=150)  # short games: several autoresets
     n = 3
-    venv = VectorEnv(n, rules=rules, reward="game")
+    venv = VectorEnv(n, rules=rules, reward=reward, max_hands=max_hands)
     obs, infos = venv.reset(seed=[40, 7, 99])
-    singles = [CanastaEnv(rules=rules, reward="game") for _ in range(n)]
+    singles = [CanastaEnv(rules=rules, reward=reward, max_hands=max_hands) for _ in range(n)]
     for single, seed in zip(singles, [40, 7, 99], strict=True):
         single.reset(seed=seed)
     rng = np.random.default_rng(3)
     resets = 0
+    paid = False
     for _ in range(700):
         for i, single in enumerate(singles):
             agent = single.agent_selection
@@ -113,13 +119,14 @@ def test_sub_games_are_the_single_envs_games_across_autoresets() -> None:
             single.step(int(actions[i]))
             expected = [single.rewards[a] for a in single.possible_agents]
             np.testing.assert_array_equal(rewards[i], np.array(expected, dtype=np.float32))
+            paid = paid or any(expected)
             assert terminations[i] == all(single.terminations.values())
-            assert not truncations[i]
-            if terminations[i]:
+            assert truncations[i] == all(single.truncations.values())
+            if terminations[i] or truncations[i]:
                 resets += 1
                 assert infos["_final_obs"][i]
                 single.reset()  # the next game's seed comes from the last seed given, as in the vector env
-    assert resets >= 2
+    assert resets >= 2 and paid
 
 
 def test_autoreset_starts_the_next_game_in_the_same_step() -> None:

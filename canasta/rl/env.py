@@ -283,9 +283,23 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # pe
     """PettingZoo's order-enforcing wrapper, with `last` and `step` going straight to the env.
 
     The base wrapper's `last` reads five attributes through ``__getattr__``
-    forwarding on every step; this one checks the order exactly as PettingZoo does
-    and then asks the `CanastaEnv` itself.
+    forwarding on every step, and its agent iterator two more; this one checks the
+    order exactly as PettingZoo does and then asks the `CanastaEnv` itself.
     """
+
+    @property
+    def agents(self) -> list[str]:
+        """The live agents (an `AttributeError` before `reset`, as PettingZoo's wrapper has it)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent that must act (an `AttributeError` before `reset`, as PettingZoo's wrapper has it)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, termination, truncation and info.
@@ -308,7 +322,7 @@ class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # pe
         """
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
+        elif not self.env.agents:  # PettingZoo's own order checks, in its order
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:

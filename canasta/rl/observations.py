@@ -64,6 +64,9 @@ _TAIL_FIELDS = (
     "turn",
 )
 
+#: Decks an encoder remembers by identity before it starts over (a vector env has one per game).
+_DECK_MEMO_LIMIT = 4096
+
 #: One byte per kind, for counting kinds with `bytes.count`.
 _KIND_BYTES = tuple(bytes((kind,)) for kind in range(KIND_COUNT))
 
@@ -177,6 +180,7 @@ class ObservationEncoder:
     """
 
     __slots__ = (
+        "_decks",
         "_kind_of",
         "_kind_table",
         "_pile_kinds",
@@ -241,7 +245,8 @@ class ObservationEncoder:
         self._pile_kinds = self.fields["pile_kinds"].start
         self._zeros = [0] * tail
         self._tail_struct = struct.Struct(f"={self.size - tail}i")
-        self._learn_deck(Deck(rules.deck).kinds)
+        self._decks: dict[int, tuple[tuple[int, ...], bytes | None, frozenset[int]]] = {}
+        self._use_deck(Deck(rules.deck).kinds)
         self._views = [_SeatView(self, seat) for seat in range(p)]
 
     def __repr__(self) -> str:
@@ -363,7 +368,7 @@ class ObservationEncoder:
         view = self._views[seat]
         kinds = hand.kinds
         if kinds is not self._kind_of:
-            self._learn_deck(kinds)  # another game's deck: usually equal, then nothing changes
+            self._use_deck(kinds)  # another game's deck (each game builds its own)
         head = self._zeros[:]
         head[0:KIND_COUNT] = hand.counts[seat]
         # A rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
@@ -423,15 +428,24 @@ class ObservationEncoder:
         """The tail fields as ``int32`` (`struct` converts them in C)."""
         return np.frombuffer(self._tail_struct.pack(*tail), dtype=np.int32)
 
-    def _learn_deck(self, kinds: tuple[int, ...]) -> None:
-        """Card-id lookups for the deck of ``kinds`` (each card's `Kind` value, by id)."""
-        if kinds == self._kind_of:
-            self._kind_of = kinds
-            return
-        self._kind_of = kinds
-        # bytes.translate maps card ids to kinds in C, when every id fits in a byte.
-        self._kind_table = bytes(kinds) + bytes(256 - len(kinds)) if len(kinds) <= 256 else None
-        self._red_threes = frozenset(card for card, kind in enumerate(kinds) if kind == _R3)
+    def _use_deck(self, kinds: tuple[int, ...]) -> None:
+        """Switch the card-id lookups to the deck of ``kinds`` (each card's `Kind` value, by id).
+
+        Decks seen before are found by the identity of their ``kinds`` tuple
+        (`_decks` keeps each tuple alive, so its id stays its own); a new one is
+        compared by value, and shares the tables of an equal deck.
+        """
+        known = self._decks.get(id(kinds))
+        if known is None:
+            if len(self._decks) >= _DECK_MEMO_LIMIT:
+                self._decks.clear()
+            equal = next((d for d in self._decks.values() if d[0] == kinds), None)
+            # bytes.translate maps card ids to kinds in C, when every id fits in a byte.
+            table = bytes(kinds) + bytes(256 - len(kinds)) if len(kinds) <= 256 else None
+            red = frozenset(card for card, kind in enumerate(kinds) if kind == _R3)
+            known = (kinds, *equal[1:]) if equal is not None else (kinds, table, red)
+            self._decks[id(kinds)] = known
+        self._kind_of, self._kind_table, self._red_threes = known
 
     def _pile_kind_bytes(self, pile: list[int]) -> bytes:
         """The kinds of the pile's cards, one byte each (C code: no loop in Python)."""
