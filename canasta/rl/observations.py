@@ -389,8 +389,9 @@ class ObservationEncoder:
                 head[i] = red
                 head[i + 1] = len(laid) - red
         set_aside = hand.set_aside
-        for side, i in view.set_aside_slots:
-            head[i] = len(set_aside[side])
+        if any(set_aside):  # black threes set aside: Cuban only, one C call otherwise
+            for side, i in view.set_aside_slots:
+                head[i] = len(set_aside[side])
         # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
         pending = hand.pending_pile
         pile = hand.pile if pending is None else pending + hand.pile
