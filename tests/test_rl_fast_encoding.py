@@ -85,9 +85,13 @@ def test_a_deck_of_more_than_256_cards_is_encoded_exactly() -> None:
     rules = attrs.evolve(classic, deck=attrs.evolve(classic.deck, packs=6, jokers=12))
     assert rules.deck.size > 256  # card ids no longer fit in a byte: the fallback path
     encoder = ObservationEncoder(rules)
-    for hand in random_states(rules, seed=5, games=1, every=25):
+    states = random_states(rules, seed=5, games=1, every=25)
+    for hand in states:
         for seat in range(rules.players):
             np.testing.assert_array_equal(encoder.encode(hand, seat), reference_observation(encoder, hand, seat))
+    batch = encoder.encode_many(states, [0] * len(states))
+    for row, hand in enumerate(states):
+        np.testing.assert_array_equal(batch[row], reference_observation(encoder, hand, 0))
 
 
 def test_a_mask_learns_new_action_objects_and_forgets_them_past_its_limit() -> None:

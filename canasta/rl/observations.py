@@ -46,7 +46,7 @@ _MELD_OFFSET = {int(rank): 3 * i for i, rank in enumerate(MELD_RANKS)}
 #: the members live (and keep their ids) as long as the interpreter.
 _PHASE_ONE_HOT = {id(phase): tuple(int(p is phase) for p in PHASES) for phase in PHASES}
 _NO_ANSWER, _YES, _NO = (1, 0, 0), (0, 1, 0), (0, 0, 1)
-#: The fields `ObservationEncoder.values` writes as one list, in layout order.
+#: The fields `ObservationEncoder._parts` writes as one list (``int32``), in layout order; the others fit a byte.
 _TAIL_FIELDS = (
     "pile_size",
     "pile_frozen",
@@ -326,14 +326,21 @@ class ObservationEncoder:
             raise ValueError(f"out must be a float32 array of shape {(n, self.size)}, got {out.dtype} {out.shape}")
         heads: list[int] = []
         tails: list[int] = []
+        piles: list[bytes] = []
         parts = self._parts
         for state, seat in zip(states, seats, strict=True):
-            head, tail = parts(state, seat)
+            head, tail = parts(state, seat, piles)
             heads += head
             tails += tail
         if n:
             out[:, : self._tail] = _small_ints(heads).reshape(n, self._tail)
-            out[:, self._tail :] = np.frombuffer(array("i", tails), dtype=np.int32).reshape(n, self.size - self._tail)
+            packed = struct.pack(f"={len(tails)}i", *tails)  # C, and faster than array("i", ...)
+            out[:, self._tail :] = np.frombuffer(packed, dtype=np.int32).reshape(n, self.size - self._tail)
+            # Every pile's kinds counted by one bincount: row * KIND_COUNT + kind.
+            kinds = np.frombuffer(b"".join(piles), dtype=np.uint8).astype(np.intp)
+            rows = np.repeat(np.arange(n, dtype=np.intp), list(map(len, piles)))
+            counts = np.bincount(rows * KIND_COUNT + kinds, minlength=n * KIND_COUNT)
+            out[:, self._pile_kinds : self._pile_kinds + KIND_COUNT] = counts.reshape(n, KIND_COUNT)
         return out
 
     def values(self, state: HandState | Game, seat: int) -> list[int]:
@@ -352,8 +359,14 @@ class ObservationEncoder:
         head, tail = self._parts(state, seat)
         return head + tail
 
-    def _parts(self, state: HandState | Game, seat: int) -> tuple[list[int], list[int]]:
+    def _parts(
+        self, state: HandState | Game, seat: int, piles: list[bytes] | None = None
+    ) -> tuple[list[int], list[int]]:
         """The encoding in two lists: the fields before `_TAIL_FIELDS` (small counts) and those.
+
+        With ``piles``, the ``pile_kinds`` field is left at zero and the pile's
+        card kinds (one byte each) are appended to it instead, for the caller
+        to count a whole batch in numpy.
 
         Work per call is per meld, seat and side, never per card: card kinds are
         counted by C code (`bytes.translate` and `bytes.count`).
@@ -397,9 +410,15 @@ class ObservationEncoder:
         pile = hand.pile if pending is None else pending + hand.pile
         if pile:
             head[self._pile_top + kinds[pile[-1]]] = 1
-            head[self._pile_kinds : self._pile_kinds + KIND_COUNT] = map(self._pile_kind_bytes(pile).count, _KIND_BYTES)
+            pile_kinds = self._pile_kind_bytes(pile)
+            if piles is None:
+                head[self._pile_kinds : self._pile_kinds + KIND_COUNT] = map(pile_kinds.count, _KIND_BYTES)
+            else:
+                piles.append(pile_kinds)
         else:
             head[self._pile_top + KIND_COUNT] = 1
+            if piles is not None:
+                piles.append(b"")
         # The seat's meld-owning unit this hand: its side, unless a partnership rule
         # regrouped the players (house rule cutthroat).
         seating = hand.seating
