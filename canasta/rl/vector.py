@@ -54,13 +54,15 @@ def random_legal_ids(action_mask: npt.NDArray[np.bool_], rng: np.random.Generato
     mask = np.asarray(action_mask, dtype=np.bool_)
     if mask.ndim != 2:
         raise ValueError(f"action_mask must have shape (N, A), got {mask.shape}")
-    rows, cols = np.nonzero(mask)
-    counts = np.bincount(rows, minlength=mask.shape[0])
+    n, size = mask.shape
+    # The flat indices of the legal ids, row after row; one draw per row among its own.
+    flat = np.flatnonzero(mask)
+    counts = np.bincount(flat // size, minlength=n)
     if not counts.all():
         raise ValueError(f"row {int(np.flatnonzero(counts == 0)[0])} of action_mask has no legal id")
     starts = np.cumsum(counts) - counts
-    picks = starts + (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    chosen: npt.NDArray[np.int64] = cols[picks].astype(np.int64)
+    picks = starts + (rng.random(n) * counts).astype(np.int64)
+    chosen: npt.NDArray[np.int64] = (flat[picks] - np.arange(n) * size).astype(np.int64)
     return chosen
 
 
