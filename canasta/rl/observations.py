@@ -239,7 +239,8 @@ class ObservationEncoder:
         self._kind_of: tuple[int, ...] = ()
         # `_parts` writes the tail fields as one list: they must stay last and in this order.
         tail = self.fields[_TAIL_FIELDS[0]].start
-        assert [name for name, *_ in layout[-len(_TAIL_FIELDS) :]] == list(_TAIL_FIELDS)
+        if [name for name, *_ in layout[-len(_TAIL_FIELDS) :]] != list(_TAIL_FIELDS):
+            raise RuntimeError("canasta.rl bug: the layout's last fields must be _TAIL_FIELDS, in order")
         self._tail = tail
         self._pile_top = self.fields["pile_top"].start
         self._pile_kinds = self.fields["pile_kinds"].start
