@@ -111,6 +111,11 @@ def test_a_mask_learns_new_action_objects_and_forgets_them_past_its_limit() -> N
     for _ in range(5 * space.size):
         np.testing.assert_array_equal(space.legal_mask(fresh), expected)
     assert len(space._known) <= 4 * space.size + len(legal)  # bounded: the memo started over
+    # The ids handed out are the caller's to change: the cached ones stay right.
+    ids = space.legal_ids(game)
+    ids.append(space.size - 1)
+    np.testing.assert_array_equal(space.legal_mask(game), expected)
+    assert space.legal_ids(game) == [space.to_id(a) for a in legal]
 
 
 def test_encode_many_refuses_mismatched_arguments() -> None:

@@ -266,12 +266,12 @@ class ActionSpace:
             state: A `canasta.Game` or `canasta.HandState`.
 
         Returns:
-            The ids (do not mutate the list: it is cached with the state's legal list).
+            The ids (a new list).
 
         Raises:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
-        return self._ids_of(state.legal_actions())
+        return self._ids_of(state.legal_actions())[:]  # a copy: the cached list must stay as it is
 
     def _ids_of(self, legal: list[Action]) -> list[int]:
         last_legal, last_ids = self._last
@@ -335,7 +335,7 @@ class ActionSpace:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
         mask = np.zeros(self.size, dtype=np.bool_)
-        mask[self.legal_ids(state)] = True
+        mask[self._ids_of(state.legal_actions())] = True
         return mask
 
     def legal_masks(
@@ -354,7 +354,7 @@ class ActionSpace:
             ValueError: If ``out``'s shape or dtype does not fit.
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
-        return self.masks_from_ids([self.legal_ids(state) for state in states], out)
+        return self.masks_from_ids([self._ids_of(state.legal_actions()) for state in states], out)
 
     def masks_from_ids(
         self, id_lists: Sequence[Sequence[int]], out: npt.NDArray[np.bool_] | None = None
