@@ -203,3 +203,20 @@ def test_copy_false_returns_the_envs_own_buffers() -> None:
     b, _ = copied.reset(seed=0)
     assert a is not b
     np.testing.assert_array_equal(a, b)
+
+
+def test_a_game_changed_from_outside_is_stepped_from_its_state_now() -> None:
+    venv = VectorEnv(2, "classic")
+    _, infos = venv.reset(seed=8)
+    assert venv.games is not None
+    game = venv.games[0]
+    draw = venv.action_encoding.to_id(canasta.DrawStock())
+    assert infos["action_mask"][0, draw]
+    game.apply(canasta.DrawStock())  # behind the env's back: now game 0 must meld or discard
+    other = int(np.flatnonzero(infos["action_mask"][1])[0])
+    with pytest.raises(IllegalActionError, match="game 0:"):
+        venv.step(np.array([draw, other]))  # the id the old mask allowed is not legal any more
+    assert len(game.history) == 1 and not venv.games[1].history
+    now = venv.action_encoding.legal_ids(game)[0]
+    venv.step(np.array([now, other]))
+    assert venv.action_encoding.to_id(game.history[-1]) == now and len(venv.games[1].history) == 1

@@ -160,6 +160,7 @@ class VectorEnv(GymnasiumVectorEnv):
         self._rewards = np.zeros((num_envs, players), dtype=np.float32)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self._legal: list[list[Any]] = []
         self._ids: list[list[int]] = []
 
     def __repr__(self) -> str:
@@ -306,20 +307,20 @@ class VectorEnv(GymnasiumVectorEnv):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
         chosen = []
-        for i, (game, ids_now, action_id) in enumerate(zip(games, self._ids, ids.tolist(), strict=True)):
-            try:
+        for i, (game, seen, ids_seen, action_id) in enumerate(
+            zip(games, self._legal, self._ids, ids.tolist(), strict=True)
+        ):
+            legal = game.hand.legal_actions()
+            if legal is seen and action_id in ids_seen:
                 # The engine's own object from its cached legal list: applying it is not re-checked.
-                chosen.append(game.hand.legal_actions()[ids_now.index(action_id)])
+                chosen.append(legal[ids_seen.index(action_id)])
                 continue
-            except ValueError:
-                pass
-            try:
-                self.action_encoding.legal_action(game, action_id)  # raises the rule it breaks
+            try:  # illegal, or the game was changed from outside since the last step: ask afresh
+                chosen.append(self.action_encoding.legal_action(game, action_id))
             except IllegalActionError as error:
                 raise IllegalActionError(
                     error.code, f"game {i}: {error.reason}", error.action, section=error.section
                 ) from error
-            raise AssertionError(f"game {i}: id {action_id} is legal but was not in the mask")  # pragma: no cover
         return chosen
 
     def _observe_all(self) -> None:
@@ -328,7 +329,9 @@ class VectorEnv(GymnasiumVectorEnv):
         self._seats[:] = seats
         self.observation_encoder.encode_many(hands, seats, out=self._obs)
         legal_ids = self.action_encoding.legal_ids
-        # Kept for `step`: each game's legal ids, in the order of its cached legal list.
+        # Kept for `step`: each game's legal list (the engine caches it until the state
+        # changes) and its ids, in the same order.
+        self._legal = [hand.legal_actions() for hand in hands]
         self._ids = [legal_ids(hand) for hand in hands]
         self.action_encoding.masks_from_ids(self._ids, out=self._masks)
 
