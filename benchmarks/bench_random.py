@@ -32,6 +32,7 @@ import argparse
 import json
 import platform
 import random
+import resource
 import sys
 import time
 from typing import Any
@@ -52,7 +53,27 @@ def _meta(variant: str, house_rules: list[str], hands: int, seed: int, mode: str
         "hands": hands,
         "python": platform.python_version(),
         "canasta_file": canasta.__file__,
+        # Older source trees (compare_engines.py) have no compiled engine.
+        "engine": "compiled" if getattr(canasta, "compiled", False) else "pure",
+        "max_rss_kib": peak_rss_kib(),
     }
+
+
+def peak_rss_kib() -> int:
+    """Peak resident memory of this process so far, in KiB.
+
+    Linux's ``VmHWM`` when there is one: ``ru_maxrss`` survives ``exec``, so a
+    process started by a big parent would report the parent's size.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # macOS reports bytes
 
 
 def run(variant: str, house_rules: list[str], hands: int, seed: int, checked: bool) -> dict[str, Any]:

@@ -64,13 +64,17 @@ def canasta_file(python: str, cwd: str) -> str:
     return out.stdout.strip()
 
 
-def bench_once(python: str, cwd: str, variant: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Run bench_random.py once in a fresh process; return its JSON result."""
+def bench_once(
+    python: str, cwd: str, variant: str, args: argparse.Namespace, extra_env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run bench_random.py once in a fresh process (``extra_env`` added to its environment); return its JSON result."""
     cmd = [python, str(BENCH), "--split" if args.split else "--checked", "--json"]
     cmd += ["--variant", variant, "--hands", str(args.hands), "--seed", str(args.seed)]
     for rule in args.house_rules:
         cmd += ["--house-rule", rule]
-    proc = subprocess.run(cmd, cwd=cwd, env=_env(), capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        cmd, cwd=cwd, env={**_env(), **(extra_env or {})}, capture_output=True, text=True, check=False
+    )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stderr.strip()}")

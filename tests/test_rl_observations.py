@@ -9,6 +9,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
+from rl_reference import played  # noqa: E402
+
 import canasta  # noqa: E402
 from canasta import Game, HandState, Kind  # noqa: E402
 from canasta.rl import ObservationEncoder  # noqa: E402
@@ -17,16 +19,6 @@ from canasta.rl.observations import MELD_RANKS, PHASES  # noqa: E402
 
 def variant_names() -> list[str]:
     return sorted(v.name for v in canasta.available_variants())
-
-
-def played(game: Game, steps: int, seed: int) -> Game:
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.is_over:
-            break
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
-    return game
 
 
 def hide_differently(hand: HandState, observer: int, rng: random.Random) -> HandState | None:

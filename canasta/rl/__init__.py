@@ -9,6 +9,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   `ACTION_SPACE_VERSION`).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector.
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
+- `VectorEnv`: N games stepped at once, arrays in and out (Gymnasium's vector API),
+  and `random_legal_ids`, a random agent for a batch of masks.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ if _MISSING:  # pragma: no cover - depends on the environment
 from canasta.rl.actions import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError  # noqa: E402
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
 from canasta.rl.observations import ObservationEncoder  # noqa: E402
+from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 
 __all__ = [
     "ACTION_SPACE_VERSION",
@@ -35,6 +38,8 @@ __all__ = [
     "ActionSpaceError",
     "CanastaEnv",
     "ObservationEncoder",
+    "VectorEnv",
     "env",
+    "random_legal_ids",
     "raw_env",
 ]

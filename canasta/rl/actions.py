@@ -32,7 +32,7 @@ from canasta.actions import (
     TakePile,
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
-from canasta.errors import CanastaError
+from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.rules import Rules
 
 __all__ = [
@@ -65,6 +65,9 @@ class HasLegalActions(Protocol):
         """The acting seat's legal actions."""
         ...
 
+
+#: How many remembered action objects, per id, before the identity memo starts over.
+_MEMO_LIMIT = 4
 
 #: The actions at ids ``0 .. MELD_OFFSET - 1``, identical in every variant:
 #: draw (0), the four ways to take the pile (1-4), a discard of each kind by
@@ -131,9 +134,7 @@ def _second_meld_actions(rules: Rules) -> tuple[Action, ...]:
         return ()
     takes = tuple(TakePile(n, t, j, second=True) for n, t, j in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0)))
     melds = tuple(
-        Meld(m.rank, m.naturals, m.twos, m.jokers, second=True)
-        for m in _meld_shapes(rules)
-        if m.rank in NATURAL_KINDS
+        Meld(m.rank, m.naturals, m.twos, m.jokers, second=True) for m in _meld_shapes(rules) if m.rank in NATURAL_KINDS
     )
     return takes + melds
 
@@ -179,7 +180,7 @@ class ActionSpace:
         version: The layout's version, `ACTION_SPACE_VERSION`.
     """
 
-    __slots__ = ("_ids", "actions", "rules", "size")
+    __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size")
 
     version: ClassVar[int] = ACTION_SPACE_VERSION
 
@@ -188,6 +189,14 @@ class ActionSpace:
         self.actions: tuple[Action, ...] = FIXED_ACTIONS + tuple(_meld_shapes(rules)) + _second_meld_actions(rules)
         self.size: int = len(self.actions)
         self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
+        # The engine hands out the same action objects again and again (it interns
+        # them), so ids are looked up by object identity, in C, instead of by value
+        # (an attrs __eq__ in Python per action). `_known` keeps every object in
+        # `_memo` alive, so that no other object can take its id().
+        self._memo: dict[int, int] = {}
+        self._known: list[Action] = []
+        # The last legal list seen and its ids: an env asks twice per step (mask, then action).
+        self._last: tuple[list[Action], list[int]] = ([], [])
 
     def __len__(self) -> int:
         return self.size
@@ -228,12 +237,16 @@ class ActionSpace:
         Raises:
             ActionSpaceError: If the id is not an integer in ``0 .. size - 1``.
         """
+        return self.actions[self._index(action_id)]
+
+    def _index(self, action_id: object) -> int:
+        """The id as an ``int``, or `ActionSpaceError` if it is not an integer in the space."""
         if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
             raise ActionSpaceError(f"action id must be an integer, got {action_id!r}")
         index = int(action_id)
         if not 0 <= index < self.size:
             raise ActionSpaceError(f"action id {action_id!r} is outside 0..{self.size - 1} of {self!r}")
-        return self.actions[index]
+        return index
 
     def to_ids(self, actions: Iterable[Action]) -> list[int]:
         """The ids of several actions (see `to_id`).
@@ -253,12 +266,61 @@ class ActionSpace:
             state: A `canasta.Game` or `canasta.HandState`.
 
         Returns:
-            The ids.
+            The ids (a new list).
 
         Raises:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
-        return self.to_ids(state.legal_actions())
+        return self._ids_of(state.legal_actions())[:]  # a copy: the cached list must stay as it is
+
+    def _ids_of(self, legal: list[Action]) -> list[int]:
+        last_legal, last_ids = self._last
+        if legal is last_legal:
+            return last_ids
+        found = list(map(self._memo.get, map(id, legal)))  # all in C
+        ids: list[int] = self._learn(legal) if None in found else found  # type: ignore[assignment]  # no None
+        self._last = (legal, ids)
+        return ids
+
+    def _learn(self, legal: list[Action]) -> list[int]:
+        """Look the actions up by value and remember them by identity."""
+        ids = self.to_ids(legal)
+        if len(self._known) > _MEMO_LIMIT * self.size:
+            # Not the engine's interned objects (a caller building new ones): start over.
+            self._memo.clear()
+            self._known.clear()
+        for action, action_id in zip(legal, ids, strict=True):
+            if id(action) not in self._memo:
+                self._memo[id(action)] = action_id
+                self._known.append(action)
+        return ids
+
+    def legal_action(self, state: HasLegalActions, action_id: object) -> Action:
+        """The legal action with an id, as the engine's own object (so applying it is not re-checked).
+
+        Args:
+            state: A `canasta.Game` or `canasta.HandState`.
+            action_id: An id (a Python or numpy integer).
+
+        Returns:
+            The action, taken from ``state.legal_actions()``.
+
+        Raises:
+            ActionSpaceError: If the id is not an integer in ``0 .. size - 1``.
+            canasta.IllegalActionError: If the id's action is not legal now (with
+                the rule it breaks; nothing changes).
+        """
+        index = action_id if type(action_id) is int else self._index(action_id)
+        legal = state.legal_actions()
+        try:
+            return legal[self._ids_of(legal).index(index)]
+        except ValueError:
+            pass
+        action = self.to_action(index)  # raises for an id outside the space
+        check = getattr(state, "check", None)
+        if check is not None:
+            check(action)  # raises the rule the action breaks
+        raise IllegalActionError(RuleCode.ILLEGAL, f"{action} (id {action_id!r}) is not legal now", action)
 
     def legal_mask(self, state: HasLegalActions) -> npt.NDArray[np.bool_]:
         """The legal-action mask: ``mask[i]`` is True exactly when id ``i`` is legal now.
@@ -273,7 +335,54 @@ class ActionSpace:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
         mask = np.zeros(self.size, dtype=np.bool_)
-        ids: Sequence[int] = self.legal_ids(state)
-        if ids:
-            mask[list(ids)] = True
+        mask[self._ids_of(state.legal_actions())] = True
         return mask
+
+    def legal_masks(
+        self, states: Sequence[HasLegalActions], out: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """The legal-action masks of several states, one row each (one numpy write for the batch).
+
+        Args:
+            states: `canasta.Game` or `canasta.HandState` objects of these rules.
+            out: A boolean array of shape ``(len(states), size)`` to write into (a new one if omitted).
+
+        Returns:
+            ``out``, row ``i`` being ``legal_mask(states[i])``.
+
+        Raises:
+            ValueError: If ``out``'s shape or dtype does not fit.
+            ActionSpaceError: If the engine lists an action outside the space (a bug).
+        """
+        return self.masks_from_ids([self._ids_of(state.legal_actions()) for state in states], out)
+
+    def masks_from_ids(
+        self, id_lists: Sequence[Sequence[int]], out: npt.NDArray[np.bool_] | None = None
+    ) -> npt.NDArray[np.bool_]:
+        """Mask rows from lists of legal ids (as `legal_ids` gives them), in one numpy write.
+
+        Args:
+            id_lists: One list of ids per row.
+            out: A boolean array of shape ``(len(id_lists), size)`` to write into (a new one if omitted).
+
+        Returns:
+            ``out``, with exactly the listed ids of each row True.
+
+        Raises:
+            ValueError: If ``out``'s shape or dtype does not fit.
+            IndexError: If an id is outside the space.
+        """
+        n = len(id_lists)
+        if out is None:
+            out = np.zeros((n, self.size), dtype=np.bool_)
+        elif out.shape != (n, self.size) or out.dtype != np.bool_:
+            raise ValueError(f"out must be a bool array of shape {(n, self.size)}, got {out.dtype} {out.shape}")
+        else:
+            out[:] = False
+        rows: list[int] = []
+        cols: list[int] = []
+        for row, ids in enumerate(id_lists):
+            rows += [row] * len(ids)
+            cols += ids
+        out[rows, cols] = True
+        return out

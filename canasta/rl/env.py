@@ -11,25 +11,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from canasta.game import Game
 from canasta.plugins import load_rules
 from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
+from canasta.rl.rewards import RewardMode, game_rewards, hand_rewards
 from canasta.rules import Rules
-from canasta.scoring import HandScore
 
 __all__ = ["CanastaEnv", "RewardMode", "env", "raw_env"]
-
-RewardMode = Literal["hand", "game"]
-"""``"hand"``: score difference at the end of each hand; ``"game"``: +1/−1/0 at the end of the game."""
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -188,10 +186,9 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         """
         game = self._game()
         seat = self._seat_of[agent]
+        mask = np.zeros(self.action_encoding.size, dtype=np.int8)
         if agent == self.agent_selection and not game.is_over and not self._ended(agent):
-            mask = self.action_encoding.legal_mask(game).astype(np.int8)
-        else:
-            mask = np.zeros(self.action_encoding.size, dtype=np.int8)
+            mask[self.action_encoding.legal_ids(game)] = 1
         return {"observation": self.observation_encoder.encode(game, seat), "action_mask": mask}
 
     def _ended(self, agent: str) -> bool:
@@ -215,48 +212,39 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         game = self._game()
         if action is None:
             raise ValueError(f"{agent} must act: None is only for terminated or truncated agents")
-        finished_before = len(game.results)
+        results = game.results
+        finished_before = len(results)
         hand = game.hand  # kept: when the hand ends, the game deals a new one
-        game.apply(self.action_encoding.to_action(action))  # raises before changing anything
+        # The engine's own action object: `apply` then skips re-checking it.
+        game.apply(self.action_encoding.legal_action(game, action))  # raises before changing anything
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        new_results = game.results[finished_before:]
-        self._hands_played += len(new_results)
-        if self.reward_mode == "hand":
-            for result in new_results:
-                self._add_hand_rewards(result, hand.seating)
+        rewards = self.rewards
+        for name in rewards:
+            rewards[name] = 0.0
+        new_results = results[finished_before:] if len(results) != finished_before else ()
+        if new_results:
+            self._hands_played += len(new_results)
+            if self.reward_mode == "hand":
+                for result in new_results:
+                    self._add_rewards(hand_rewards(self.rules, result, hand.seating))
         self.agent_selection = self.possible_agents[game.seat]
-        self._end_if_over(len(new_results))
-        self._accumulate_rewards()
+        if new_results or game.is_over:
+            self._end_if_over(len(new_results))
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _add_hand_rewards(self, result: HandScore, seating: Sequence[int]) -> None:
-        """Own side's hand total minus the best total among the sides that played against it.
-
-        ``seating`` is the hand's final grouping: under a partnership rule such as
-        cutthroat (three-player house rule) sides that joined up are partners, not opponents.
-        """
-        totals = result.totals
-        sides = self.rules.sides
-        unit_of_side = {sides[seat]: seating[seat] for seat in range(self.rules.players)}
+    def _add_rewards(self, per_seat: Sequence[float]) -> None:
         for agent in self.agents:
-            seat = self._seat_of[agent]
-            side = sides[seat]
-            others = [t for s, t in enumerate(totals) if unit_of_side[s] != seating[seat]]
-            self.rewards[agent] += float(totals[side] - (max(others) if others else 0))
+            self.rewards[agent] += per_seat[self._seat_of[agent]]
 
     def _end_if_over(self, new_hands: int) -> None:
         game = self._game()
         if game.is_over:
-            scores = game.scores
-            best = max(scores)
-            leaders = sum(1 for s in scores if s == best)
             for agent in self.agents:
                 self.terminations[agent] = True
-                if self.reward_mode == "game":
-                    mine = scores[self.rules.sides[self._seat_of[agent]]]
-                    self.rewards[agent] += -1.0 if mine < best else (1.0 if leaders == 1 else 0.0)
+            if self.reward_mode == "game":
+                self._add_rewards(game_rewards(self.rules, game.scores))
         elif new_hands and self.max_hands is not None and self._hands_played >= self.max_hands:
             for agent in self.agents:
                 self.truncations[agent] = True
@@ -289,6 +277,57 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
 
     def close(self) -> None:
         """Release nothing (the environment holds no outside resources)."""
+
+
+class _OrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo ships no type information
+    """PettingZoo's order-enforcing wrapper, with `last` and `step` going straight to the env.
+
+    The base wrapper's `last` reads five attributes through ``__getattr__``
+    forwarding on every step, and its agent iterator two more; this one checks the
+    order exactly as PettingZoo does and then asks the `CanastaEnv` itself.
+    """
+
+    @property
+    def agents(self) -> list[str]:
+        """The live agents (an `AttributeError` before `reset`, as PettingZoo's wrapper has it)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:
+        """The agent that must act (an `AttributeError` before `reset`, as PettingZoo's wrapper has it)."""
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and info.
+
+        Args:
+            observe: Whether to compute the observation (``None`` if not).
+
+        Returns:
+            PettingZoo's ``(observation, reward, terminated, truncated, info)``.
+        """
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """Apply the selected agent's action id (see `CanastaEnv.step`).
+
+        Args:
+            action: An action id, or ``None`` for a terminated or truncated agent.
+        """
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:  # PettingZoo's own order checks, in its order
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
 
 
 def raw_env(
@@ -338,6 +377,6 @@ def env(
     Returns:
         A PettingZoo ``AECEnv``; ``.unwrapped`` is the `CanastaEnv`.
     """
-    return OrderEnforcingWrapper(
+    return _OrderEnforcingWrapper(
         raw_env(variant, house_rules, reward=reward, max_hands=max_hands, render_mode=render_mode, rules=rules)
     )
