@@ -173,6 +173,20 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
         f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
     )
+    held = tuple(_ask(pm, "canasta_held_card_penalties", tuple))
+    _check(
+        all(
+            isinstance(p, tuple)
+            and len(p) == 3
+            and _is_kind(p[0])
+            and _is_int(p[1])
+            and p[1] >= 1
+            and _is_int(p[2])
+            and p[2] >= 0
+            for p in held
+        ),
+        f"canasta_held_card_penalties: (Kind, positive int, non-negative int) triples expected, got {held}",
+    )
     _check(
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
@@ -198,6 +212,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
         target_score=target,
         incomplete_meld_penalties=penalties,
+        held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
         partnerships=partnerships,
         rule_sections=rule_sections(pm),
     )

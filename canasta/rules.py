@@ -452,6 +452,10 @@ class Rules:
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
+        held_card_penalties: ``(kind, at_least, penalty)``: a player holding
+            ``at_least`` or more cards of ``kind`` at the end of the hand costs
+            the side ``penalty``, besides the cards' values (once per player and
+            entry).
         partnerships: Partnerships formed during a hand.
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
@@ -478,6 +482,7 @@ class Rules:
     exhaustion: ExhaustionRules
     target_score: int
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+    held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
 

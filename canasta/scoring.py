@@ -25,7 +25,7 @@ class SideScore:
         going_out: Going-out bonus (concealed included).
         set_aside: Score of black threes set aside from taken piles.
         cards_in_hand: Minus the count of cards left in the side's hands.
-        penalties: Minus penalties (incomplete melds the variant punishes).
+        penalties: Minus penalties (incomplete melds and cards held that the variant punishes).
         canastas: Number of canastas (for display).
     """
 
@@ -103,6 +103,7 @@ def score_hand(state: TableState) -> HandScore:
     canasta_size = rules.melds.canasta_size
     bonuses = rules.canasta_bonuses
     penalties_by_rank = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+    held_penalties = rules.held_card_penalties
     hand_values = list(values)
     hand_values[_B3] = rules.black_threes.in_hand_penalty
     result = []
@@ -148,6 +149,9 @@ def score_hand(state: TableState) -> HandScore:
         for seat in seats:
             counts = state.counts[seat]
             in_hand -= sum(hand_values[k] * counts[k] for k in range(KIND_COUNT))
+            for kind, at_least, penalty in held_penalties:
+                if counts[kind] >= at_least:
+                    penalties -= penalty  # once per player and entry, besides the cards' values
         result.append(
             SideScore(
                 side=side,

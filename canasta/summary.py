@@ -41,6 +41,7 @@ _SECTIONS: dict[str, str] = {
     "exhaustion": "Stock exhaustion",
     "target_score": "Game",
     "incomplete_meld_penalties": "Scoring",
+    "held_card_penalties": "Scoring",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -57,6 +58,7 @@ _LABELS: dict[str, str] = {
     "minimums": "minimum count by cumulative score",
     "target_score": "game ends at",
     "incomplete_meld_penalties": "penalty for an incomplete meld",
+    "held_card_penalties": "penalty for cards held by one player",
     "initial_meld.top_card_counts": "pile's top card counts toward the minimum",
     "initial_meld.concealed_exemption": "no minimum when going out concealed",
     "initial_meld.clean_meld_naturals": "clean meld needed (naturals from hand)",
@@ -169,6 +171,8 @@ def _value(path: str, value: Any) -> str:
         return _card_values(value)
     if path in ("canasta_bonuses.natural_by_rank", "incomplete_meld_penalties"):
         return ", ".join(f"{_kind(k)}: {v}" for k, v in value) if value else "none"
+    if path == "held_card_penalties":
+        return ", ".join(f"{n} or more {_kind(k)}: {v}" for k, n, v in value) if value else "none"
     if path == "canasta_bonuses.wild_by_jokers":
         return ", ".join(f"{j} jokers: {v}" for j, v in value) if value else "none"
     if path == "house_rules":

@@ -7,7 +7,8 @@ variant below it, so it stacks on any variant it fits:
 - ``wilds-at-most-naturals`` (`canasta_house_rules.wilds_at_most_naturals`), any variant;
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
-- ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only.
+- ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from canasta_house_rules import (
     american_talon,
     black_three_freezes,
     cutthroat,
+    held_aces_sevens_penalty,
     last_red_three_may_meld,
     wilds_at_most_naturals,
 )
@@ -61,6 +63,15 @@ HOUSE_RULES = (
         name="american-talon",
         description="Draw 1; after its initial meld a side takes 4 bonus cards if it melded first, 3 if second.",
         plugins=(american_talon,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="held-aces-sevens-penalty",
+        description="At the end of a hand, 1500 against the side for each player holding 3 or more aces, "
+        "and again for 3 or more sevens.",
+        plugins=(held_aces_sevens_penalty,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
