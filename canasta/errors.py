@@ -43,6 +43,8 @@ class RuleCode(StrEnum):
     WILD_MELD = "wild-meld-not-allowed"
     BLACK_THREE_MELD = "black-three-meld"
     MELD_CLOSED = "meld-closed"
+    #: A rank closed for the rest of the hand (a meld of it reached canasta size, house rule dead-ranks).
+    RANK_CLOSED = "rank-closed"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

@@ -94,6 +94,12 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     top = Kind(state.kinds[state.pile[-1]])
     if top in pile_rules.blocked_top or not top.is_natural:
         return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
+    if top in state.rules.melds.closed:
+        return (
+            RuleCode.RANK_CLOSED,
+            f"{_ranks(top)} are closed for the rest of the hand (a meld of them is a canasta): the pile may not be "
+            "taken with one on top",
+        )
     if pile_rules.one_card_rule and state.sizes[state.seat] == 1 and len(state.pile) == 1:
         return RuleCode.ONE_CARD_RULE, "holding one card, you may not take a pile of one card"
     if not state.opened[side] and not pile_rules.unmelded_side_may_take:
@@ -168,6 +174,12 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             RuleCode.INVALID_MELD,
             f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
             "rank when their partnership formed have two",
+        )
+    if action.rank in meld_rules.closed:
+        return (
+            RuleCode.RANK_CLOSED,
+            f"{_ranks(action.rank)} are closed for the rest of the hand (a meld of them is a canasta): no meld of "
+            "them may be started or grow",
         )
     existing = state.melds[state.side].get(rank + SECOND_MELD if action.second else rank)
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)

@@ -245,6 +245,13 @@ def _check_policies(rules: Rules) -> None:
         *(v for _, v in cb.wild_by_jokers),
     ]
     _check(all(v >= 0 for v in bonus_values), f"canasta_canasta_bonuses: bonuses must not be negative, got {cb}")
+    melds = rules.melds
+    _check(
+        not melds.closed_at_canasta
+        or (melds.max_size == melds.canasta_size and not rules.partnerships.first_taker_alone),
+        "canasta_meld_rules: closed_at_canasta needs max_size equal to canasta_size (a canasta closes its rank at "
+        "once), and no partnerships formed during a hand",
+    )
     bt = rules.black_threes
     _check(
         bt.in_hand_penalty >= 0 and all(v >= 0 for v in bt.set_aside_schedule),

@@ -177,6 +177,8 @@ def build_position(
     for s in range(n):
         state.melded_before[s] = bool(state.melds[rules.sides[s]])
     state.turn = turns
+    if rules.melds.closed_at_canasta:
+        state._close_ranks()
     state._reset_turn()
     state.phase = Phase.DRAW
     if phase == "meld":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -218,6 +218,13 @@ class MeldRules:
         natural_only: Ranks whose melds may never hold a wild card.
         black_threes_when_going_out: A player going out may meld 3 or 4 black
             threes (no wild cards).
+        closed_at_canasta: A natural rank is closed for the rest of the hand,
+            to both sides, once either side's meld of it reaches canasta size
+            (house rule ``dead-ranks``): no new meld of it, no card added to any
+            meld of it, no pile take with it on top. Needs ``max_size`` equal to
+            ``canasta_size`` (a canasta's own rank is closed at once).
+        closed: Ranks closed now. The engine adds to it during a hand (see
+            `Rules.with_closed_ranks`); a rule set may also close ranks for good.
     """
 
     min_size: int = 3
@@ -229,9 +236,13 @@ class MeldRules:
     wild_melds: bool = False
     natural_only: frozenset[Kind] = frozenset()
     black_threes_when_going_out: bool = True
+    closed_at_canasta: bool = False
+    closed: frozenset[Kind] = frozenset()
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
-        """Whether a meld with these contents is allowed to exist.
+        """Whether a meld with these contents may be made now (laid, or reached by adding cards).
+
+        A meld of a rank in `closed` may not: it stays as it is.
 
         Args:
             rank: The meld's kind (a natural rank, ``BLACK_THREE``, or ``JOKER``
@@ -253,7 +264,7 @@ class MeldRules:
             return self.wild_melds and naturals == 0
         if rank == BLACK_THREE:
             return self.black_threes_when_going_out and wilds == 0 and 3 <= naturals <= 4
-        if naturals < self.min_naturals:
+        if naturals < self.min_naturals or rank in self.closed:
             return False
         if wilds:
             if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
@@ -502,6 +513,34 @@ class Rules:
                 return section
         return None
 
+    def with_closed_ranks(self, ranks: frozenset[Kind]) -> Rules:
+        """These rules as dealt, with ``melds.closed`` set to ``ranks`` (interned: equal requests share one object).
+
+        The engine uses it when a rank closes during a hand (``closed_at_canasta``);
+        every legality check then reads the closed ranks from the meld rules.
+
+        Args:
+            ranks: The ranks closed now (including any the rule set closes for good).
+
+        Returns:
+            The rules; `as_dealt` gives back the rules they came from.
+        """
+        base = self.as_dealt
+        if ranks == base.melds.closed:
+            return base
+        key = (base, ranks)
+        found = _CLOSED.get(key)
+        if found is None:
+            # Bounded without eviction: at most one entry per rule set and set of natural ranks.
+            found = _CLOSED[key] = evolve(base, melds=evolve(base.melds, closed=ranks))
+            _DEALT[id(found)] = base
+        return found
+
+    @property
+    def as_dealt(self) -> Rules:
+        """The rules at the deal of a hand: without the ranks closed during it (see `with_closed_ranks`)."""
+        return _DEALT.get(id(self), self)
+
     @property
     def side_count(self) -> int:
         """Number of sides."""
@@ -522,3 +561,10 @@ class Rules:
             Its seats.
         """
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
+
+
+#: `Rules.with_closed_ranks`'s interned rules, by the rules as dealt and the closed ranks (they stay alive here,
+#: so the ids in `_DEALT` stay unique).
+_CLOSED: dict[tuple[Rules, frozenset[Kind]], Rules] = {}
+#: The rules as dealt, by the id of rules with ranks closed during a hand.
+_DEALT: dict[int, Rules] = {}

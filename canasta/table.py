@@ -251,6 +251,30 @@ class TableState:
         self.sizes[seat] -= 1
         return self.hands[seat][kind].pop()
 
+    def _close_ranks(self) -> None:
+        """Close every natural rank with a meld of canasta size, where the rules close ranks (``dead-ranks``).
+
+        The closed ranks live in the meld rules (``rules.melds.closed``), so
+        every legality check, the completion oracle included, refuses melds of
+        them and pile takes with them on top; the meld tables cached with the
+        earlier rules are dropped.
+        """
+        meld_rules = self.rules.melds
+        size = meld_rules.canasta_size
+        closed = set(meld_rules.closed)
+        for side_melds in self.melds:
+            for meld in side_melds.values():
+                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
+                    closed.add(Kind(meld.rank))
+        if len(closed) == len(meld_rules.closed):
+            return
+        self.rules = self.rules.with_closed_ranks(frozenset(closed))
+        cached = MELD_ADDITIONS_CACHE.setdefault(id(self.rules.melds), ({}, {}, self.rules.melds))
+        self._combos = (cached[0], cached[1])
+        for side_melds in self.melds:
+            for meld in side_melds.values():
+                meld._additions = None
+
     # --- derived facts ----------------------------------------------------------------
 
     @property
@@ -289,6 +313,11 @@ class TableState:
             if m.naturals + m.twos + m.jokers >= size:
                 count += 1
         return count
+
+    @property
+    def closed_ranks(self) -> frozenset[Kind]:
+        """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
+        return self.rules.melds.closed
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").

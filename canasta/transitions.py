@@ -182,6 +182,8 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += count
         else:
             meld.jokers += count
+    if t.rules.melds.closed_at_canasta and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+        t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if opened:
         _pick_up(t, rest)
         _go_out_if_empty(t)
@@ -269,6 +271,9 @@ def _do_meld(t: TableState, action: Action) -> None:
     meld.jokers += jk
     meld._additions = None  # its contents changed
     t.melded_this_turn = True
+    meld_rules = t.rules.melds
+    if meld_rules.closed_at_canasta and meld.naturals + meld.twos + meld.jokers >= meld_rules.canasta_size:
+        t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Generator
 
+import attrs
 import pytest
-from helpers import accepted
+from helpers import accepted, refused
 from test_variant_positions import rules_of
 
 import canasta
-from canasta import Discard, HandEnd, Kind, Meld, PluginError
+from canasta import Discard, DrawStock, HandEnd, Kind, Meld, PluginError, RuleCode, TakePile
 
 OTHERS = [["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
 CANASTA_K = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 CANASTA_Q = ["QH", "QS", "QD", "QC", "QH", "QS", "QD"]
-CLUB_RULES = ["held-aces-sevens-penalty"]
+CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks"]
 
 
 @pytest.mark.parametrize("name", CLUB_RULES)
@@ -89,8 +91,113 @@ def test_held_penalty_applies_when_the_stock_runs_out() -> None:
 
 
 def test_held_card_penalties_are_validated_at_compilation() -> None:
-    import attrs
-
     rules = rules_of("modern-american", "held-aces-sevens-penalty")
     assert rules.held_card_penalties == ((Kind.ACE, 3, 1500), (Kind.SEVEN, 3, 1500))
     assert attrs.fields(canasta.Rules).held_card_penalties.default == ()
+
+
+DEAD = rules_of("modern-american", "dead-ranks")
+PLAIN = rules_of("modern-american")
+MIXED_K = ["KD", "KC", "KD", "KC", "KH", "2C", "2D"]
+
+
+def test_a_canasta_closes_its_rank_for_both_sides() -> None:
+    # Side 1 holds an incomplete meld of kings; side 0 completes a mixed canasta of kings (8 kings in all).
+    def position(rules: canasta.Rules) -> canasta.HandState:
+        return canasta.build_position(
+            rules,
+            hands=[["KH", "KS", "9C", "9D", "QH"], ["*", "4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+            melds=[[["KH", "KS", "KD", "KC", "2C"], ["QS", "QD", "QC"]], [["KD", "KC", "2D"]]],
+            phase="meld",
+        )
+
+    state = position(DEAD)
+    assert state.closed_ranks == frozenset()
+    accepted(state, Meld(Kind.KING, 2, 0, 0))
+    assert state.closed_ranks == {Kind.KING}
+    accepted(state, Discard(Kind.NINE))
+    # Seat 1 may not add to its own incomplete meld of kings any more.
+    accepted(state, DrawStock())
+    error = refused(state, Meld(Kind.KING, 0, 0, 1), RuleCode.RANK_CLOSED)
+    assert error.section is not None and error.section.path == "rules/house-rules/dead-ranks.md#dead-ranks"
+    assert not any(isinstance(a, Meld) and a.rank is Kind.KING for a in state.legal_actions())
+    plain = position(PLAIN)
+    accepted(plain, Meld(Kind.KING, 2, 0, 0))
+    accepted(plain, Discard(Kind.NINE))
+    accepted(plain, DrawStock())
+    accepted(plain, Meld(Kind.KING, 0, 0, 1))  # without the rule the other side's kings still grow
+    assert plain.closed_ranks == frozenset()
+
+
+def test_a_dead_rank_on_top_of_the_pile_cannot_be_taken() -> None:
+    def position(rules: canasta.Rules) -> canasta.HandState:
+        return canasta.build_position(
+            rules,
+            hands=[["QH", "QS", "9C", "9D"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+            melds=[[["8H", "8S", "8D"]], [["QD", "QC", "QS", "QD", "QC", "2H", "2S"]]],
+            pile=["7S", "QH"],
+        )
+
+    refused(position(DEAD), TakePile(2, 0, 0), RuleCode.RANK_CLOSED)
+    assert TakePile(2, 0, 0) not in position(DEAD).legal_actions()
+    accepted(position(PLAIN), TakePile(2, 0, 0))
+
+
+def test_a_dead_rank_can_still_be_discarded_and_blocks_going_out_by_melding() -> None:
+    # Side 0 has two canastas; seat 0 holds K K 2 9: the kings can no longer be melded (side 1 has a king
+    # canasta), so seat 0 cannot go out and must discard and keep a card.
+    state = canasta.build_position(
+        DEAD,
+        hands=[["KH", "KS", "2H", "9C"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+        melds=[[CANASTA_Q, ["9H", "9S", "9D", "9H", "9S", "9D", "2C"]], [MIXED_K]],
+        phase="meld",
+    )
+    assert state.closed_ranks == {Kind.KING, Kind.QUEEN, Kind.NINE}
+    legal = state.legal_actions()
+    assert Discard(Kind.KING) in legal and Discard(Kind.TWO) in legal
+    assert not any(isinstance(a, Meld) and a.rank is not Kind.JOKER for a in legal)
+    assert Discard(Kind.NINE) in legal  # nine is dead too: discarding it keeps two kings
+    plain = canasta.build_position(
+        PLAIN,
+        hands=[["KH", "KS", "2H", "9C"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+        melds=[[CANASTA_Q, ["9H", "9S", "9D", "9H", "9S", "9D", "2C"]], [MIXED_K]],
+        phase="meld",
+    )
+    assert Meld(Kind.KING, 2, 1, 0) in plain.legal_actions()
+
+
+def test_a_dead_rank_cannot_be_part_of_an_opening() -> None:
+    # Side 0 has not opened; side 1 has a canasta of aces. A A A is no clean meld any more.
+    hands = [["AH", "AS", "AD", "KH", "KS", "KD", "*", "9C"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
+    melds = [[], [["AC", "AC", "AH", "AS", "AD", "2C", "2D"]]]
+    state = canasta.build_position(DEAD, hands=hands, melds=melds, phase="meld", opened=[False, True])
+    refused(state, Meld(Kind.ACE, 3, 0, 0), RuleCode.RANK_CLOSED)
+    plain = canasta.build_position(PLAIN, hands=hands, melds=melds, phase="meld", opened=[False, True])
+    assert Meld(Kind.ACE, 3, 0, 0) in plain.legal_actions()
+
+
+def test_ranks_closed_in_a_hand_open_again_in_the_next() -> None:
+    state = canasta.build_position(
+        DEAD,
+        hands=[["QH", "QS", "9C", "9D"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+        melds=[[["8H", "8S", "8D"]], [MIXED_K]],
+    )
+    assert state.closed_ranks == {Kind.KING}
+    game = canasta.Game.from_hand(state)
+    assert game.rules.melds.closed == frozenset() and game.rules == DEAD
+    assert state.rules.as_dealt == DEAD and state.rules.with_closed_ranks(frozenset()) == DEAD
+
+
+class _Closing:
+    """A plugin closing ranks at canasta size on classic, whose melds are not capped."""
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_rules(self) -> Generator[None, canasta.MeldRules, canasta.MeldRules]:
+        return attrs.evolve((yield), closed_at_canasta=True)
+
+
+def test_closed_at_canasta_needs_melds_capped_at_canasta_size() -> None:
+    stack = canasta.default_registry().plugin_stack("classic")
+    pm = canasta.make_plugin_manager([*stack, ("closing", _Closing())])
+    with pytest.raises(canasta.RulesError, match="closed_at_canasta needs max_size equal to canasta_size"):
+        canasta.compile_rules(pm, "classic")

@@ -8,6 +8,7 @@ variant below it, so it stacks on any variant it fits:
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
 - ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only.
 """
 
@@ -18,6 +19,7 @@ from canasta_house_rules import (
     american_talon,
     black_three_freezes,
     cutthroat,
+    dead_ranks,
     held_aces_sevens_penalty,
     last_red_three_may_meld,
     wilds_at_most_naturals,
@@ -63,6 +65,15 @@ HOUSE_RULES = (
         name="american-talon",
         description="Draw 1; after its initial meld a side takes 4 bonus cards if it melded first, 3 if second.",
         plugins=(american_talon,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="dead-ranks",
+        description="Once either side's meld of a rank reaches 7 cards, nobody may meld that rank or take the "
+        "pile with it on top.",
+        plugins=(dead_ranks,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
