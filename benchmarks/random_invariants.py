@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     score_choices = [-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]
     ends: Counter[str] = Counter()
     failures: list[tuple[int, str]] = []
-    actions = concealed = 0
+    actions = concealed = closed = 0
     totals = Counter[int]()
     start = time.perf_counter()
     for i in range(args.hands):
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         assert state.end is not None
         ends[state.end.value] += 1
         concealed += state.concealed
+        closed += bool(state.closed_ranks)  # (house rule dead-ranks: a rank closed during the hand)
         for side, total in enumerate(state.score().totals):
             totals[side] += total
     elapsed = time.perf_counter() - start
@@ -82,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hands finished:   {done} with all invariants holding")
     print(f"actions checked:  {actions} ({actions / max(done, 1):.0f} per hand)")
     print("hand endings:     " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())) + f" (concealed {concealed})")
+    if rules.melds.closed_at_canasta:
+        print(f"hands that closed a rank: {closed}")
     print(f"mean hand total:  side 0 {totals[0] / max(done, 1):.0f}, side 1 {totals[1] / max(done, 1):.0f}")
     print(f"time:             {elapsed:.1f} s")
     print(f"failures:         {len(failures)}")

@@ -46,6 +46,7 @@ __all__ = [
     "Turn",
     "can_complete",
     "has_clean_meld",
+    "has_splash",
     "meld_may_complete",
     "opening_reached",
     "valid_additions",
@@ -127,8 +128,29 @@ def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
     return False
 
 
+def has_splash(canasta_size: int, melds: MeldCounts, top_rank: int) -> bool:
+    """House rule splash: a natural canasta (no wild card, not the taken top card's rank) or a wild canasta is laid.
+
+    Args:
+        canasta_size: Cards that make a canasta.
+        melds: The side's melds (all of this turn: the side has not opened).
+        top_rank: Rank of the pile's top card taken this turn (-1: none).
+
+    Returns:
+        True if one of the melds is such a canasta.
+    """
+    for rank, (n, t, j) in melds.items():
+        if n + t + j < canasta_size:
+            continue
+        if rank == JOKER or (4 <= rank <= 14 and not (t or j) and rank != top_rank):
+            return True
+    return False
+
+
 def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:
     """The rule book's "The initial meld": the count reaches the minimum, with the clean meld where required.
+
+    Under the house rule splash a canasta laid from the hand completes it too (see `has_splash`).
 
     Args:
         rules: The compiled rules.
@@ -140,6 +162,8 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
     Returns:
         True if the opening is complete.
     """
+    if rules.initial_meld.splash and has_splash(rules.melds.canasta_size, melds, top_rank):
+        return True
     if count < minimum:
         return False
     return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
@@ -263,6 +287,8 @@ def _opening_completes(
     melds of the completed opening are written into ``witness`` if given.
     """
     rules = turn.rules
+    if rules.initial_meld.splash and _splash_completes(turn, hand, melds, witness):
+        return True
     meld_rules = rules.melds
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
@@ -313,6 +339,53 @@ def _opening_completes(
     if size < 0:
         size = sum(hand)
     return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size)
+
+
+def _splash_completes(
+    turn: Turn, hand: Sequence[int], melds: MeldCounts, witness: dict[int, tuple[int, int, int]] | None
+) -> bool:
+    """House rule splash: complete a canasta from the hand (opening the side), after which the turn can end.
+
+    Melds commute until the opening is complete and every meld stays possible
+    after it, so laying the splash canasta first, with no other meld, loses
+    nothing: for each canasta the hand can complete (a natural rank other than
+    the taken top card's, or the wild meld with each split of 2s and jokers),
+    the pending pile comes in and `_opened_completes` decides the rest. The
+    normal search (`_search`) covers the openings that reach the minimum.
+    """
+    rules = turn.rules
+    meld_rules = rules.melds
+    size = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+    candidates: list[tuple[int, int, int, int]] = []
+    for rank in NATURAL_INTS:
+        n0, t0, j0 = melds.get(rank, (0, 0, 0))
+        need = size - n0
+        if rank != turn.top_rank and not (t0 or j0) and 0 < need <= hand[rank] and is_valid(rank, size, 0, 0):
+            candidates.append((rank, need, 0, 0))
+    if meld_rules.wild_melds:
+        _, t0, j0 = melds.get(JOKER, (0, 0, 0))
+        for twos in range(t0, size + 1):
+            dt, dj = twos - t0, size - twos - j0
+            if 0 <= dj <= hand[JOKER] and dt <= hand[TWO] and dt + dj and is_valid(JOKER, 0, twos, size - twos):
+                candidates.append((JOKER, 0, dt, dj))
+    pending = turn.pending
+    for rank, n, dt, dj in candidates:
+        after_hand = list(hand)
+        if rank != JOKER:
+            after_hand[rank] -= n
+        after_hand[TWO] -= dt
+        after_hand[JOKER] -= dj
+        if pending is not None:
+            after_hand = list(map(add, after_hand, pending))
+        m0 = melds.get(rank, (0, 0, 0))
+        after = dict(melds)
+        after[rank] = (m0[0] + n, m0[1] + dt, m0[2] + dj)
+        if _opened_completes(turn, after_hand, after, sum(after_hand)):
+            if witness is not None:
+                witness.update(after)
+            return True
+    return False
 
 
 def _search(

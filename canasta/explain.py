@@ -15,7 +15,7 @@ from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, 
 from canasta.cards import SECOND_MELD, Kind
 from canasta.completion import has_clean_meld
 from canasta.errors import RuleCode
-from canasta.legality import allowed_actions, discardable_kinds
+from canasta.legality import allowed_actions, blocking_melds, discardable_kinds
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
 from canasta.wording import plural
@@ -299,6 +299,14 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.GOING_OUT_NOT_ALLOWED,
             f"{what}, which needs {plural(need, 'canasta')} on your side's table",
+        )
+    blocking = blocking_melds(state, side)
+    if blocking:
+        names = " and ".join("the wild meld" if r == Kind.JOKER else f"the natural {_ranks(Kind(r))}" for r in blocking)
+        return (
+            RuleCode.GOING_OUT_NOT_ALLOWED,
+            f"{what}, but your side may not go out while {names} on its table "
+            f"{'is' if len(blocking) == 1 else 'are'} not yet a canasta",
         )
     if not state.opened[side]:
         concealed = (

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
-from canasta.rules import MeldRules, Rules
+from canasta.rules import GoingOutRules, MeldRules, Rules
 
 __all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options"]
 
@@ -155,6 +155,7 @@ def going_out_options(
 
 
 _MEMO: dict[tuple[object, ...], OutOptions | None] = {}
+_NONE_BLOCKED: list[int] = []  # (never changed: the melds keeping no side from going out, by default)
 _KEEP_RULES: dict[int, Rules] = {}
 
 
@@ -244,7 +245,9 @@ def _plan(
         starts.append((twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
     options: list[list[_Option]] = []
-    cache = _GROUP_OPTIONS.setdefault(id(meld_rules), ({}, meld_rules))[0]
+    going_out = rules.going_out
+    blocking = going_out if going_out.not_with_incomplete else None
+    cache = _GROUP_OPTIONS.setdefault((id(meld_rules), id(blocking)), ({}, meld_rules, blocking))[0]
     for group in groups:
         rank = group[0]
         discard = rank != JOKER and may_discard[rank]
@@ -253,7 +256,7 @@ def _plan(
         if group_options is None:
             if len(cache) > 100_000:
                 cache.clear()  # bound the memory of long runs
-            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard)
+            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard, blocking)
         if not group_options:
             return None
         options.append(group_options)
@@ -261,14 +264,20 @@ def _plan(
 
 
 #: Each group's options depend only on the group, the wild cards held and
-#: whether one of its naturals may be the discard: cached per meld rules (kept
-#: alive beside the cache so that the id stays unique).
-_GROUP_OPTIONS: dict[int, tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules]] = {}
+#: whether one of its naturals may be the discard: cached per meld rules and
+#: going-out rules where melds can keep a side from going out (both kept alive
+#: beside the cache so that the ids stay unique).
+_GROUP_OPTIONS: dict[
+    tuple[int, int], tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules, GoingOutRules | None]
+] = {}
 
 
-def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+def _group_options(
+    meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool, blocking: GoingOutRules | None
+) -> list[_Option]:
+    """The options of one group; with ``blocking``, none that leaves a meld keeping the side from going out."""
     if len(group) > 5:
-        return _pair_options(meld_rules, group, twos, jokers, discard)
+        return _pair_options(meld_rules, group, twos, jokers, discard, blocking)
     rank, hand_naturals, n0, t0, j0 = group
     canasta_size = meld_rules.canasta_size
     is_valid = meld_rules.is_valid
@@ -282,11 +291,15 @@ def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int,
                 if size == 0:
                     group_options.append((dt, dj, dd, 0))
                 elif not (changed or dt or dj) or is_valid(rank, naturals, t0 + dt, j0 + dj):
+                    if blocking is not None and blocking.blocked_by(rank, naturals, t0 + dt, j0 + dj, canasta_size):
+                        continue  # the club rules: no going out with this meld incomplete
                     group_options.append((dt, dj, dd, 1 if size >= canasta_size else 0))
     return group_options
 
 
-def _pair_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+def _pair_options(
+    meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool, blocking: GoingOutRules | None
+) -> list[_Option]:
     """Options of a rank the side holds as two melds (cutthroat): the hand's naturals and wild cards split.
 
     Each meld obeys the meld rules on its own (a meld left unchanged stays as
@@ -303,6 +316,8 @@ def _pair_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, 
             for dj in range(jokers + 1):
                 if (added or dt or dj) and not is_valid(rank, n + added, t + dt, j + dj):
                     continue
+                if blocking is not None and blocking.blocked_by(rank, n + added, t + dt, j + dj, canasta_size):
+                    continue  # the club rules: no going out with this meld incomplete
                 found[(dt, dj)] = 1 if n + added + t + dt + j + dj >= canasta_size else 0
         return found
 
@@ -392,12 +407,20 @@ def _meld_out_small(
     canastas = sum(1 for n, t, j in melds.values() if n + t + j >= canasta_size)
     meld_allowed = not rules.going_out.final_discard_required
     kind = next((k for k in range(KIND_COUNT) if hand[k]), -1)
+    going_out = rules.going_out
+    blocked = (
+        [k for k, (n, t, j) in melds.items() if going_out.blocked_by(k & 15, n, t, j, canasta_size)]
+        if going_out.not_with_incomplete
+        else _NONE_BLOCKED
+    )
     if kind < 0:
-        return meld_allowed and canastas >= need  # the hand was melded out
+        return meld_allowed and canastas >= need and not blocked  # the hand was melded out
     if kind == RED_THREE:
         return False
-    if discardable[kind] and canastas >= need:
+    if discardable[kind] and canastas >= need and not blocked:
         return True  # the final discard goes out
+    if len(blocked) > 1:
+        return False  # one card completes at most one of the melds that keep the side from going out
     if not meld_allowed:
         return False
     is_valid = rules.melds.is_valid
@@ -412,5 +435,7 @@ def _meld_out_small(
         else:
             continue
         if is_valid(rank, *shape) and canastas + (n + t + j + 1 == canasta_size) >= need:
+            if blocked and (blocked[0] != key or going_out.blocked_by(rank, *shape, canasta_size)):
+                continue  # a meld that keeps the side from going out stays incomplete
             return True
     return False

@@ -25,6 +25,7 @@ from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableStat
 
 __all__ = [
     "allowed_actions",
+    "blocking_melds",
     "discardable_kinds",
     "generate",
     "goes_out_ok",
@@ -179,11 +180,28 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     rules = t.rules
     if canastas < rules.going_out.canastas_required:
         return False
+    if rules.going_out.not_with_incomplete and blocking_melds(t, side):
+        return False  # the club rules: not with an incomplete natural meld of aces or sevens, or wild meld
     if t.opened[side]:
         return True
     if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), meld_counts(t, side), _top_rank(t)):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+
+
+def blocking_melds(t: TableState, side: int) -> list[int]:
+    """The side's melds that keep it from going out as they are (`canasta.GoingOutRules.not_with_incomplete`).
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        Their ranks (``JOKER`` for the wild meld).
+    """
+    going_out = t.rules.going_out
+    size = t.rules.melds.canasta_size
+    return [m.rank for m in t.melds[side].values() if going_out.blocked_by(m.rank, m.naturals, m.twos, m.jokers, size)]
 
 
 # --- the draw phase ---------------------------------------------------------------------
@@ -395,7 +413,13 @@ class _MeldChecks:
         self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
         # counts when the side has opened and nothing binds or ends the turn early.
-        self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
+        self.plain_out = (
+            opened
+            and not turn.bound
+            and not turn.final_only
+            and turn.out_allowed
+            and not t.rules.going_out.not_with_incomplete  # (the club rules: the oracle decides)
+        )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
         self.swap = None

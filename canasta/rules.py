@@ -160,6 +160,10 @@ class InitialMeldRules:
             whose opening was made by taking the pile.
         bonus_cards_stock_floor: No bonus cards once the stock holds this many
             cards or fewer (``american-talon``: 8).
+        splash: A canasta laid entirely from the hand in the opening turn,
+            natural (no wild card) or wild, completes the opening with neither
+            the minimum nor the clean meld (house rule ``splash``); the meld of
+            the pile's top card taken this turn never counts as one.
     """
 
     top_card_counts: bool = True
@@ -167,6 +171,7 @@ class InitialMeldRules:
     clean_meld_naturals: int = field(default=0, validator=_non_negative)
     bonus_cards: tuple[int, ...] = field(default=(), converter=tuple)
     bonus_cards_stock_floor: int = field(default=0, validator=_non_negative)
+    splash: bool = False
 
 
 @frozen
@@ -383,6 +388,10 @@ class GoingOutRules:
         concealed_bonus: Bonus for going out concealed, or ``None`` if there is
             no concealed bonus.
         permission: Whether the partner may be asked first.
+        not_with_incomplete: Kinds whose incomplete **natural** meld (no wild
+            card) keeps the side from going out; ``Kind.JOKER`` names the wild
+            meld, which keeps it whenever incomplete (the club rules of modern
+            American: aces, sevens and the wild meld).
     """
 
     canastas_required: int = 1
@@ -390,6 +399,23 @@ class GoingOutRules:
     bonus: int = 100
     concealed_bonus: int | None = 200
     permission: Permission = Permission.OPTIONAL
+    not_with_incomplete: frozenset[Kind] = frozenset()
+
+    def blocked_by(self, rank: int, naturals: int, twos: int, jokers: int, canasta_size: int) -> bool:
+        """Whether this meld, left as it is, keeps its side from going out (`not_with_incomplete`).
+
+        Args:
+            rank: The meld's kind (``JOKER`` for the wild meld).
+            naturals: Its natural cards.
+            twos: Its 2s.
+            jokers: Its jokers.
+            canasta_size: Cards that make a canasta.
+
+        Returns:
+            True for an incomplete natural meld (or wild meld) of a listed kind.
+        """
+        size = naturals + twos + jokers
+        return 0 < size < canasta_size and rank in self.not_with_incomplete and (rank == JOKER or not (twos or jokers))
 
 
 @frozen

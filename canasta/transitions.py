@@ -232,8 +232,8 @@ def _maybe_open(t: TableState) -> None:
     """The rule book's "The initial meld": the opening is complete once the count (and clean meld) is reached."""
     seat = t.seat
     minimum = t.personal_minimum(seat)
-    if t.provisional_count < minimum:
-        return  # (`opening_reached`'s first test, before the counts it needs)
+    if t.provisional_count < minimum and not t.rules.initial_meld.splash:
+        return  # (`opening_reached`'s first test, before the counts it needs; a splash needs no minimum)
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
     if opening_reached(t.rules, t.provisional_count, minimum, meld_counts(t, side), top_rank):

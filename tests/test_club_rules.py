@@ -16,7 +16,7 @@ from canasta import Discard, DrawStock, HandEnd, Kind, Meld, PluginError, RuleCo
 OTHERS = [["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
 CANASTA_K = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 CANASTA_Q = ["QH", "QS", "QD", "QC", "QH", "QS", "QD"]
-CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks"]
+CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks", "splash"]
 
 
 @pytest.mark.parametrize("name", CLUB_RULES)
@@ -201,3 +201,111 @@ def test_closed_at_canasta_needs_melds_capped_at_canasta_size() -> None:
     pm = canasta.make_plugin_manager([*stack, ("closing", _Closing())])
     with pytest.raises(canasta.RulesError, match="closed_at_canasta needs max_size equal to canasta_size"):
         canasta.compile_rules(pm, "classic")
+
+
+@pytest.mark.parametrize("name", CLUB_RULES)
+def test_no_going_out_with_an_incomplete_natural_aces_or_sevens_or_wild_meld(name: str) -> None:
+    club = rules_of("modern-american", name)
+
+    def position(rules: canasta.Rules, third: list[str]) -> canasta.HandState:
+        return canasta.build_position(
+            rules,
+            hands=[["JH", "JS", "JD", "9C"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+            melds=[[CANASTA_K, CANASTA_Q, third], []],
+            phase="meld",
+        )
+
+    for third in (["7H", "7S", "7D"], ["AH", "AS", "AD"], ["2H", "2S", "*"]):
+        # Melding the jacks leaves one card: only going out could end the turn, so the meld is refused.
+        state = position(club, third)
+        error = refused(state, Meld(Kind.JACK, 3, 0, 0), RuleCode.GOING_OUT_NOT_ALLOWED)
+        assert "not yet a canasta" in error.reason
+        assert Discard(Kind.NINE) in state.legal_actions()  # the turn ends with a discard instead
+        plain = position(PLAIN, third)
+        accepted(plain, Meld(Kind.JACK, 3, 0, 0))
+        accepted(plain, Discard(Kind.NINE))
+        assert plain.end is HandEnd.WENT_OUT
+    # A mixed aces meld does not keep the side from going out.
+    mixed = position(club, ["AH", "AS", "2D"])
+    accepted(mixed, Meld(Kind.JACK, 3, 0, 0))
+    accepted(mixed, Discard(Kind.NINE))
+    assert mixed.end is HandEnd.WENT_OUT
+
+
+def test_completing_the_blocking_meld_lets_the_side_go_out() -> None:
+    club = rules_of("modern-american", "dead-ranks")
+    state = canasta.build_position(
+        club,
+        hands=[["7C", "7C", "7D", "7H", "9C"], ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]],
+        melds=[[CANASTA_K, CANASTA_Q, ["7H", "7S", "7S"]], []],
+        phase="meld",
+    )
+    accepted(state, Meld(Kind.SEVEN, 4, 0, 0))
+    accepted(state, Discard(Kind.NINE))
+    assert state.end is HandEnd.WENT_OUT
+
+
+SPLASH = rules_of("modern-american", "splash")
+
+
+def _unopened(rules: canasta.Rules, hand: list[str], **kwargs: object) -> canasta.HandState:
+    return canasta.build_position(
+        rules, hands=[hand, ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]], phase="meld", opened=[False, False], **kwargs
+    )  # type: ignore[arg-type]
+
+
+def test_a_natural_canasta_from_the_hand_opens_without_the_minimum() -> None:
+    kings = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C", "9D"]  # count 70, below the minimum of 125
+    state = _unopened(SPLASH, kings)
+    accepted(state, Meld(Kind.KING, 7, 0, 0))
+    assert state.opened[0] and state.minimum_needed(0) == 0
+    accepted(state, Discard(Kind.NINE))
+    refused(_unopened(PLAIN, kings), Meld(Kind.KING, 7, 0, 0), RuleCode.MINIMUM_NOT_MET)
+    # Laid in steps, the first steps are provisional: legal because the canasta can still be completed.
+    steps = _unopened(SPLASH, kings)
+    accepted(steps, Meld(Kind.KING, 4, 0, 0))
+    assert not steps.opened[0] and Meld(Kind.KING, 3, 0, 0) in steps.legal_actions()
+    assert Discard(Kind.NINE) not in steps.legal_actions()  # the opening is not complete yet
+    accepted(steps, Meld(Kind.KING, 3, 0, 0))
+    assert steps.opened[0]
+
+
+def test_a_wild_canasta_from_the_hand_opens_without_the_clean_meld() -> None:
+    wilds = ["2C", "2D", "2H", "2S", "*", "*", "*", "9C", "9D"]  # count 230, but no clean meld
+    state = _unopened(SPLASH, wilds)
+    accepted(state, Meld(Kind.JOKER, 0, 4, 3))
+    assert state.opened[0]
+    assert not _unopened(PLAIN, wilds).is_legal(Meld(Kind.JOKER, 0, 4, 3))
+
+
+def test_a_mixed_canasta_is_no_splash() -> None:
+    mixed = ["KH", "KS", "KD", "KC", "KH", "2C", "2D", "9C", "9D"]
+    error = refused(_unopened(SPLASH, mixed), Meld(Kind.KING, 5, 2, 0), RuleCode.MINIMUM_NOT_MET)
+    assert error.section is not None and error.section.path == "rules/house-rules/splash.md#splash"
+
+
+def test_the_taken_top_card_is_not_laid_from_the_hand() -> None:
+    from canasta.completion import has_splash
+
+    assert has_splash(7, {int(Kind.KING): (7, 0, 0)}, -1)
+    assert not has_splash(7, {int(Kind.KING): (7, 0, 0)}, int(Kind.KING))
+    assert not has_splash(7, {int(Kind.KING): (5, 2, 0)}, -1)
+    assert has_splash(7, {int(Kind.JOKER): (0, 4, 3)}, int(Kind.KING))
+    assert not has_splash(7, {int(Kind.KING): (6, 0, 0)}, -1)
+
+
+def test_the_pile_may_be_taken_for_an_opening_a_splash_completes() -> None:
+    hand = ["8S", "8D", "KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C"]
+    take = TakePile(2, 0, 0)
+
+    def position(rules: canasta.Rules) -> canasta.HandState:
+        return canasta.build_position(
+            rules, hands=[hand, ["4C", "4D"], ["5C", "5D"], ["6C", "6D"]], pile=["5S", "8H"], opened=[False, False]
+        )
+
+    state = position(SPLASH)
+    accepted(state, take)
+    assert not state.opened[0] and state.pending_pile is not None
+    accepted(state, Meld(Kind.KING, 7, 0, 0))
+    assert state.opened[0] and state.counts[0][Kind.FIVE] == 1  # the rest of the pile came in
+    refused(position(PLAIN), take, RuleCode.MINIMUM_NOT_MET)  # 8 8 and seven kings count 90, below 125

@@ -9,7 +9,12 @@ variant below it, so it stacks on any variant it fits:
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
 - ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
-- ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only.
+- ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
+- ``splash`` (`canasta_house_rules.splash`), modern-american only.
+
+The club rules of modern American (``dead-ranks``, ``held-aces-sevens-penalty``,
+``splash``) each bring along the club form's going-out rule
+(`canasta_house_rules._club`).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from canasta_house_rules import (
     dead_ranks,
     held_aces_sevens_penalty,
     last_red_three_may_meld,
+    splash,
     wilds_at_most_naturals,
 )
 
@@ -86,6 +92,15 @@ HOUSE_RULES = (
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="splash",
+        description="In the opening turn, a natural or wild canasta laid from the hand opens without the minimum "
+        "or the clean meld.",
+        plugins=(splash,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="pagat.com modern American",
     ),
 )
 

@@ -16,6 +16,7 @@ import attrs
 import canasta
 from canasta import MeldRules
 from canasta.rulebook import house_rule_section
+from canasta_house_rules._club import canasta_going_out as canasta_going_out  # the club rules' going out
 
 
 @canasta.hookimpl(wrapper=True)

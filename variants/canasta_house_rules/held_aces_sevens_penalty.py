@@ -12,6 +12,7 @@ from collections.abc import Generator
 
 import canasta
 from canasta import Kind
+from canasta_house_rules._club import canasta_going_out as canasta_going_out  # the club rules' going out
 
 #: Natural aces (or sevens) in one player's hand at the end of a hand that draw the penalty.
 HELD_AT_LEAST = 3
