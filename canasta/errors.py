@@ -45,6 +45,8 @@ class RuleCode(StrEnum):
     MELD_CLOSED = "meld-closed"
     #: A rank closed for the rest of the hand (a meld of it reached canasta size, house rule dead-ranks).
     RANK_CLOSED = "rank-closed"
+    #: A meld that takes wild cards only in its side's opening turn (house rule aces-pure).
+    NATURAL_LOCKED = "natural-locked"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

@@ -175,6 +175,16 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
             "rank when their partnership formed have two",
         )
+    if (
+        (action.twos or action.jokers)
+        and action.rank in meld_rules.wilds_only_when_opening
+        and action.rank in meld_rules.natural_only
+    ):
+        return (
+            RuleCode.NATURAL_LOCKED,
+            f"{_ranks(action.rank)} take wild cards only in your side's opening turn, from your hand (and not "
+            "in a meld formed by taking the pile): this meld stays natural",
+        )
     if action.rank in meld_rules.closed:
         return (
             RuleCode.RANK_CLOSED,

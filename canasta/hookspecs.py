@@ -255,6 +255,19 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type
 
 
 @hookspec(firstresult=True)
+def canasta_incomplete_natural_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type: ignore[empty-body]
+    """Penalties for **natural** melds (no wild card) left incomplete at the end of a hand.
+
+    Like `canasta_incomplete_meld_penalties`, but a meld of the rank holding a
+    wild card costs nothing (house rule ``aces-pure``: an incomplete natural
+    aces meld costs 2500, a mixed one nothing).
+
+    Returns:
+        ``(rank, penalty)`` pairs. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
 def canasta_held_card_penalties() -> tuple[tuple[Kind, int, int], ...]:  # type: ignore[empty-body]
     """Penalties for cards of one kind left in one player's hand at the end of a hand.
 

@@ -256,6 +256,12 @@ def _take_completes(
     rules = t.rules
     side = t.seating[seat]
     n, tw, jk, second = shape
+    if not t.opened[side] and rules.melds.wilds_only_when_opening:
+        top_kind = t.kinds[t.pile[-1]]
+        if top_kind in rules.melds.wilds_only_when_opening:
+            # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
+            melds_now = rules.melds
+            rules = rules.during_hand(closed=melds_now.closed, natural_only=melds_now.natural_only | {Kind(top_kind)})
     if (
         not bound
         and t.opened[side]

@@ -173,6 +173,14 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
         f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
     )
+    natural_penalties = tuple(_ask(pm, "canasta_incomplete_natural_meld_penalties", tuple))
+    _check(
+        all(
+            isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0
+            for p in natural_penalties
+        ),
+        f"canasta_incomplete_natural_meld_penalties: (Kind, non-negative int) pairs expected, got {natural_penalties}",
+    )
     held = tuple(_ask(pm, "canasta_held_card_penalties", tuple))
     _check(
         all(
@@ -212,6 +220,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
         target_score=target,
         incomplete_meld_penalties=penalties,
+        incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),
         held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
         partnerships=partnerships,
         rule_sections=rule_sections(pm),

@@ -184,6 +184,8 @@ def build_position(
     if phase == "meld":
         state.phase = Phase.MELD
         state.drew_from_stock = True
+        if rules.melds.wilds_only_when_opening:
+            state._lock_wilds()  # (as at the start of this turn: see `TableState._lock_wilds`)
     else:
         begin_turn(state)
     state._legal = None

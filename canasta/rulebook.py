@@ -76,6 +76,7 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.BLACK_THREE_MELD: "threes",
     RuleCode.MELD_CLOSED: "canastas",
     RuleCode.RANK_CLOSED: "canastas",
+    RuleCode.NATURAL_LOCKED: "wild-cards",
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
@@ -108,6 +109,8 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     RuleCode.WILD_MELD: "Wild cards alone never meld in this variant.",
     RuleCode.BLACK_THREE_MELD: "Black threes meld only when going out, 3 or 4 of them with no wild card.",
     RuleCode.MELD_CLOSED: "The meld would grow past the largest size a meld may have (a closed canasta).",
+    RuleCode.NATURAL_LOCKED: "The meld takes wild cards only in its side's opening turn, from the hand: it stays "
+    "natural.",
     RuleCode.RANK_CLOSED: "The rank is closed for the rest of the hand: no meld of it may be started, grow, or take "
     "the pile.",
     RuleCode.MINIMUM_NOT_MET: "The side's initial meld does not reach its minimum count.",

@@ -220,7 +220,8 @@ class MeldRules:
         max_size: Cards a meld may hold at most (``None``: no limit).
         canasta_size: Cards that make a meld a canasta.
         wild_melds: Melds of wild cards only are allowed.
-        natural_only: Ranks whose melds may never hold a wild card.
+        natural_only: Ranks whose melds may hold no wild card (now: see
+            ``wilds_only_when_opening``).
         black_threes_when_going_out: A player going out may meld 3 or 4 black
             threes (no wild cards).
         closed_at_canasta: A natural rank is closed for the rest of the hand,
@@ -229,7 +230,13 @@ class MeldRules:
             meld of it, no pile take with it on top. Needs ``max_size`` equal to
             ``canasta_size`` (a canasta's own rank is closed at once).
         closed: Ranks closed now. The engine adds to it during a hand (see
-            `Rules.with_closed_ranks`); a rule set may also close ranks for good.
+            `Rules.during_hand`); a rule set may also close ranks for good.
+        wilds_only_when_opening: Ranks whose meld takes wild cards only in the
+            side's opening turn, from the hand (house rule ``aces-pure``): a
+            meld of them formed by taking the pile stays natural that turn, and
+            one with no wild card when a later turn starts never takes one. The
+            engine adds such ranks to ``natural_only`` for the turns they are
+            locked in.
     """
 
     min_size: int = 3
@@ -243,6 +250,7 @@ class MeldRules:
     black_threes_when_going_out: bool = True
     closed_at_canasta: bool = False
     closed: frozenset[Kind] = frozenset()
+    wilds_only_when_opening: frozenset[Kind] = frozenset()
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -489,6 +497,9 @@ class Rules:
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
+        incomplete_natural_meld_penalties: ``(rank, penalty)``: a side holding
+            an incomplete meld of that rank with no wild card at the end of the
+            hand loses the penalty.
         held_card_penalties: ``(kind, at_least, penalty)``: a player holding
             ``at_least`` or more cards of ``kind`` at the end of the hand costs
             the side ``penalty``, besides the cards' values (once per player and
@@ -519,6 +530,7 @@ class Rules:
     exhaustion: ExhaustionRules
     target_score: int
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+    incomplete_natural_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
@@ -539,32 +551,37 @@ class Rules:
                 return section
         return None
 
-    def with_closed_ranks(self, ranks: frozenset[Kind]) -> Rules:
-        """These rules as dealt, with ``melds.closed`` set to ``ranks`` (interned: equal requests share one object).
+    def during_hand(self, *, closed: frozenset[Kind], natural_only: frozenset[Kind]) -> Rules:
+        """These rules as dealt, with the meld state of a hand: interned (equal requests share one object).
 
-        The engine uses it when a rank closes during a hand (``closed_at_canasta``);
-        every legality check then reads the closed ranks from the meld rules.
+        The engine uses it when a rank closes (``closed_at_canasta``) and when a
+        turn locks melds against wild cards (``wilds_only_when_opening``); every
+        legality check then reads them from the meld rules.
 
         Args:
-            ranks: The ranks closed now (including any the rule set closes for good).
+            closed: ``melds.closed``: the ranks closed now (including any the
+                rule set closes for good).
+            natural_only: ``melds.natural_only``: the ranks that may take no
+                wild card now (including the rule set's own).
 
         Returns:
             The rules; `as_dealt` gives back the rules they came from.
         """
         base = self.as_dealt
-        if ranks == base.melds.closed:
+        if closed == base.melds.closed and natural_only == base.melds.natural_only:
             return base
-        key = (base, ranks)
-        found = _CLOSED.get(key)
+        key = (base, closed, natural_only)
+        found = _DURING.get(key)
         if found is None:
-            # Bounded without eviction: at most one entry per rule set and set of natural ranks.
-            found = _CLOSED[key] = evolve(base, melds=evolve(base.melds, closed=ranks))
+            # Bounded without eviction: at most one entry per rule set and pair of sets of natural ranks met in play.
+            melds = evolve(base.melds, closed=closed, natural_only=natural_only)
+            found = _DURING[key] = evolve(base, melds=melds)
             _DEALT[id(found)] = base
         return found
 
     @property
     def as_dealt(self) -> Rules:
-        """The rules at the deal of a hand: without the ranks closed during it (see `with_closed_ranks`)."""
+        """The rules at the deal of a hand: without the meld state of a hand (see `during_hand`)."""
         return _DEALT.get(id(self), self)
 
     @property
@@ -589,8 +606,8 @@ class Rules:
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
 
 
-#: `Rules.with_closed_ranks`'s interned rules, by the rules as dealt and the closed ranks (they stay alive here,
-#: so the ids in `_DEALT` stay unique).
-_CLOSED: dict[tuple[Rules, frozenset[Kind]], Rules] = {}
-#: The rules as dealt, by the id of rules with ranks closed during a hand.
+#: `Rules.during_hand`'s interned rules, by the rules as dealt, closed ranks and natural-only ranks (they stay
+#: alive here, so the ids in `_DEALT` stay unique).
+_DURING: dict[tuple[Rules, frozenset[Kind], frozenset[Kind]], Rules] = {}
+#: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}

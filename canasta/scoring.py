@@ -104,6 +104,7 @@ def score_hand(state: TableState) -> HandScore:
     bonuses = rules.canasta_bonuses
     penalties_by_rank = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
     held_penalties = rules.held_card_penalties
+    natural_penalties = {int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties}
     hand_values = list(values)
     hand_values[_B3] = rules.black_threes.in_hand_penalty
     result = []
@@ -129,8 +130,11 @@ def score_hand(state: TableState) -> HandScore:
             if meld.size >= canasta_size:
                 canastas += 1
                 canasta_bonus += bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
-            elif meld.rank in penalties_by_rank:
-                penalties -= penalties_by_rank[meld.rank]
+            else:
+                if meld.rank in penalties_by_rank:
+                    penalties -= penalties_by_rank[meld.rank]
+                if not (meld.twos or meld.jokers) and meld.rank in natural_penalties:
+                    penalties -= natural_penalties[meld.rank]
         red = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _R3)
         black = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _B3)
         three_rules = rules.threes

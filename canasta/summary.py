@@ -42,6 +42,7 @@ _SECTIONS: dict[str, str] = {
     "target_score": "Game",
     "incomplete_meld_penalties": "Scoring",
     "held_card_penalties": "Scoring",
+    "incomplete_natural_meld_penalties": "Scoring",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -59,6 +60,8 @@ _LABELS: dict[str, str] = {
     "target_score": "game ends at",
     "incomplete_meld_penalties": "penalty for an incomplete meld",
     "held_card_penalties": "penalty for cards held by one player",
+    "incomplete_natural_meld_penalties": "penalty for an incomplete natural meld",
+    "melds.wilds_only_when_opening": "ranks that take wild cards only in the opening turn",
     "initial_meld.top_card_counts": "pile's top card counts toward the minimum",
     "initial_meld.concealed_exemption": "no minimum when going out concealed",
     "initial_meld.clean_meld_naturals": "clean meld needed (naturals from hand)",
@@ -172,7 +175,7 @@ def _value(path: str, value: Any) -> str:
         return _sides(value)
     if path == "card_values":
         return _card_values(value)
-    if path in ("canasta_bonuses.natural_by_rank", "incomplete_meld_penalties"):
+    if path in ("canasta_bonuses.natural_by_rank", "incomplete_meld_penalties", "incomplete_natural_meld_penalties"):
         return ", ".join(f"{_kind(k)}: {v}" for k, v in value) if value else "none"
     if path == "held_card_penalties":
         return ", ".join(f"{n} or more {_kind(k)}: {v}" for k, n, v in value) if value else "none"

@@ -256,8 +256,7 @@ class TableState:
 
         The closed ranks live in the meld rules (``rules.melds.closed``), so
         every legality check, the completion oracle included, refuses melds of
-        them and pile takes with them on top; the meld tables cached with the
-        earlier rules are dropped.
+        them and pile takes with them on top.
         """
         meld_rules = self.rules.melds
         size = meld_rules.canasta_size
@@ -266,10 +265,37 @@ class TableState:
             for meld in side_melds.values():
                 if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
                     closed.add(Kind(meld.rank))
-        if len(closed) == len(meld_rules.closed):
-            return
-        self.rules = self.rules.with_closed_ranks(frozenset(closed))
-        cached = MELD_ADDITIONS_CACHE.setdefault(id(self.rules.melds), ({}, {}, self.rules.melds))
+        if len(closed) != len(meld_rules.closed):
+            self._use_rules(self.rules.during_hand(closed=frozenset(closed), natural_only=meld_rules.natural_only))
+
+    def _lock_wilds(self, taken: int = -1) -> None:
+        """Lock the acting side's melds against wild cards for this turn, where the rules say so (``aces-pure``).
+
+        Ranks of ``wilds_only_when_opening`` take wild cards only in the side's
+        opening turn: from a later turn on (the side had opened when it
+        began), such a meld with no wild card (or none yet) is natural-only; in
+        the opening turn, a meld formed by taking the pile (``taken``: the top
+        card's rank) stays natural. The locked ranks join ``melds.natural_only``.
+        """
+        meld_rules = self.rules.melds
+        lockable = meld_rules.wilds_only_when_opening
+        locked = set(self.rules.as_dealt.melds.natural_only)
+        side = self.seating[self.seat]
+        if self.opened[side]:
+            melds = self.melds[side]
+            for rank in lockable:
+                meld = melds.get(rank)
+                if meld is None or not (meld.twos or meld.jokers):
+                    locked.add(rank)
+        if taken in lockable:
+            locked.add(Kind(taken))
+        if locked != meld_rules.natural_only:
+            self._use_rules(self.rules.during_hand(closed=meld_rules.closed, natural_only=frozenset(locked)))
+
+    def _use_rules(self, rules: Rules) -> None:
+        """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
+        self.rules = rules
+        cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
         self._combos = (cached[0], cached[1])
         for side_melds in self.melds:
             for meld in side_melds.values():

@@ -72,6 +72,8 @@ def begin_turn(t: TableState) -> None:
     t._reset_turn()
     t.phase = DRAW_PHASE
     t._legal = None
+    if t.rules.melds.wilds_only_when_opening:
+        t._lock_wilds()  # house rule aces-pure: the turn's natural-only melds
     if t.stock:
         return
     exhaustion = t.rules.exhaustion
@@ -163,6 +165,8 @@ def _do_take(t: TableState, action: Action) -> None:
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
+    if not opened and rank in t.rules.melds.wilds_only_when_opening:
+        t._lock_wilds(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld._additions = None  # its contents change
     meld.cards.append(top)

@@ -12,11 +12,12 @@ from test_variant_positions import rules_of
 
 import canasta
 from canasta import Discard, DrawStock, HandEnd, Kind, Meld, PluginError, RuleCode, TakePile
+from canasta.testing.reference import check_exact_legality
 
 OTHERS = [["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
 CANASTA_K = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 CANASTA_Q = ["QH", "QS", "QD", "QC", "QH", "QS", "QD"]
-CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks", "splash"]
+CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks", "splash", "aces-pure"]
 
 
 @pytest.mark.parametrize("name", CLUB_RULES)
@@ -185,7 +186,8 @@ def test_ranks_closed_in_a_hand_open_again_in_the_next() -> None:
     assert state.closed_ranks == {Kind.KING}
     game = canasta.Game.from_hand(state)
     assert game.rules.melds.closed == frozenset() and game.rules == DEAD
-    assert state.rules.as_dealt == DEAD and state.rules.with_closed_ranks(frozenset()) == DEAD
+    assert state.rules.as_dealt == DEAD
+    assert state.rules.during_hand(closed=frozenset(), natural_only=DEAD.melds.natural_only) is state.rules.as_dealt
 
 
 class _Closing:
@@ -309,3 +311,123 @@ def test_the_pile_may_be_taken_for_an_opening_a_splash_completes() -> None:
     accepted(state, Meld(Kind.KING, 7, 0, 0))
     assert state.opened[0] and state.counts[0][Kind.FIVE] == 1  # the rest of the pile came in
     refused(position(PLAIN), take, RuleCode.MINIMUM_NOT_MET)  # 8 8 and seven kings count 90, below 125
+
+
+def test_the_brute_force_reference_agrees_on_club_positions() -> None:
+    """The completion oracle and the legality reference list the same actions in the positions above."""
+    positions = [
+        _unopened(SPLASH, ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C", "9D"]),
+        _unopened(SPLASH, ["2C", "2D", "2H", "2S", "*", "*", "*", "9C", "9D"]),
+        _unopened(SPLASH, ["KH", "KS", "KD", "KC", "KH", "2C", "2D", "9C", "9D"]),
+        canasta.build_position(
+            SPLASH,
+            hands=[["8S", "8D", "KH", "KS", "KD", "KC", "KH", "KS", "KD", "9C"], *OTHERS],
+            pile=["5S", "8H"],
+            opened=[False, False],
+        ),
+    ]
+    for rules in (DEAD, rules_of("modern-american", "held-aces-sevens-penalty")):
+        for third in (["7H", "7S", "7D"], ["AH", "AS", "AD"], ["2H", "2S", "*"], ["AH", "AS", "2D"]):
+            positions.append(
+                canasta.build_position(
+                    rules,
+                    hands=[["JH", "JS", "JD", "9C"], *OTHERS],
+                    melds=[[CANASTA_K, CANASTA_Q, third], []],
+                    phase="meld",
+                )
+            )
+    positions.append(
+        canasta.build_position(
+            DEAD,
+            hands=[["KH", "KS", "2H", "9C"], *OTHERS],
+            melds=[[CANASTA_Q, ["9H", "9S", "9D", "9H", "9S", "9D", "2C"]], [MIXED_K]],
+            phase="meld",
+        )
+    )
+    for state in positions:
+        check_exact_legality(state)
+        for action in state.legal_actions():
+            after = state.copy()
+            after.apply(action)
+            if not after.is_over:
+                check_exact_legality(after)
+
+
+PURE = rules_of("modern-american", "aces-pure")
+OPENING = ["AH", "AS", "AD", "2C", "KH", "KS", "KD", "QH", "QS", "QD", "9C", "9D"]
+
+
+def test_aces_take_wild_cards_in_the_opening_turn() -> None:
+    for rules in (PURE, PLAIN):
+        state = _unopened(rules, OPENING)
+        accepted(state, Meld(Kind.ACE, 3, 0, 0))
+        accepted(state, Meld(Kind.ACE, 0, 1, 0))  # laying A A A, then adding a 2, in the opening turn
+        accepted(state, Meld(Kind.KING, 3, 0, 0))
+        accepted(state, Meld(Kind.QUEEN, 3, 0, 0))
+        assert state.opened[0]
+        check_exact_legality(state)
+
+
+def _opened(rules: canasta.Rules, hand: list[str], aces: list[str] | None) -> canasta.HandState:
+    melds = [["KH", "KS", "KD"]] + ([aces] if aces else [])
+    return canasta.build_position(rules, hands=[hand, *OTHERS], melds=[melds, []], phase="meld")
+
+
+def test_a_natural_aces_meld_takes_no_wild_card_in_a_later_turn() -> None:
+    state = _opened(PURE, ["2C", "*", "9C", "9D"], ["AH", "AS", "AD"])
+    error = refused(state, Meld(Kind.ACE, 0, 1, 0), RuleCode.NATURAL_LOCKED)
+    assert error.section is not None and error.section.path == "rules/house-rules/aces-pure.md#aces-pure"
+    refused(state, Meld(Kind.ACE, 0, 0, 1), RuleCode.NATURAL_LOCKED)
+    check_exact_legality(state)
+    assert _opened(PLAIN, ["2C", "*", "9C", "9D"], ["AH", "AS", "AD"]).is_legal(Meld(Kind.ACE, 0, 1, 0))
+    # Nor does a new aces meld: it would be laid with a wild card after the opening turn.
+    fresh = _opened(PURE, ["AH", "AS", "2C", "9C", "9D"], None)
+    refused(fresh, Meld(Kind.ACE, 2, 1, 0), RuleCode.NATURAL_LOCKED)
+    assert _opened(PLAIN, ["AH", "AS", "2C", "9C", "9D"], None).is_legal(Meld(Kind.ACE, 2, 1, 0))
+    # Sevens are natural-only anyway, with or without the rule.
+    assert PURE.melds.natural_only == PLAIN.melds.natural_only == {Kind.SEVEN}
+
+
+def test_an_aces_meld_made_mixed_in_the_opening_stays_an_ordinary_meld() -> None:
+    state = _opened(PURE, ["2C", "AC", "9C", "9D"], ["AH", "AS", "AD", "2D"])
+    accepted(state, Meld(Kind.ACE, 1, 1, 0))  # a second wild card: at most 2, as any meld
+    check_exact_legality(state)
+
+
+def test_an_aces_meld_formed_by_taking_the_pile_stays_natural_that_turn() -> None:
+    hand = ["AS", "AD", "2C", "KH", "KS", "KD", "QH", "QS", "QD", "JH", "JS", "JD", "9C", "9D"]
+
+    def position(rules: canasta.Rules) -> canasta.HandState:
+        return canasta.build_position(rules, hands=[hand, *OTHERS], pile=["5S", "AH"], opened=[False, False])
+
+    for rules in (PURE, PLAIN):
+        state = position(rules)
+        check_exact_legality(state)
+        accepted(state, TakePile(2, 0, 0))
+        for rank in (Kind.KING, Kind.QUEEN, Kind.JACK):
+            accepted(state, Meld(rank, 3, 0, 0))
+        assert state.opened[0]
+        check_exact_legality(state)
+        if rules is PURE:
+            refused(state, Meld(Kind.ACE, 0, 1, 0), RuleCode.NATURAL_LOCKED)
+        else:
+            accepted(state, Meld(Kind.ACE, 0, 1, 0))
+
+
+def test_natural_aces_canasta_2500_and_incomplete_natural_aces_minus_2500() -> None:
+    aces = ["AH", "AS", "AD", "AC", "AH", "AS", "AD"]
+
+    def scored(rules: canasta.Rules, third: list[str]) -> canasta.SideScore:
+        state = canasta.build_position(
+            rules, hands=[["JH", "JS", "JD", "9C"], *OTHERS], melds=[[CANASTA_K, CANASTA_Q], [third]], phase="meld"
+        )
+        accepted(state, Meld(Kind.JACK, 3, 0, 0))
+        accepted(state, Discard(Kind.NINE))
+        return state.score().sides[1]
+
+    assert scored(PURE, aces).canasta_bonuses == 2500
+    assert scored(PLAIN, aces).canasta_bonuses == 500
+    assert scored(PURE, ["AH", "AS", "AD", "AC", "AH", "2S", "2D"]).canasta_bonuses == 300
+    assert scored(PURE, ["AH", "AS", "AD"]).penalties == -2500
+    assert scored(PLAIN, ["AH", "AS", "AD"]).penalties == 0
+    assert scored(PURE, ["AH", "AS", "2D"]).penalties == 0  # a mixed aces meld has no penalty

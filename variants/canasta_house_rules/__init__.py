@@ -8,12 +8,13 @@ variant below it, so it stacks on any variant it fits:
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``aces-pure`` (`canasta_house_rules.aces_pure`), modern-american only;
 - ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
 - ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
 - ``splash`` (`canasta_house_rules.splash`), modern-american only.
 
-The club rules of modern American (``dead-ranks``, ``held-aces-sevens-penalty``,
-``splash``) each bring along the club form's going-out rule
+The club rules of modern American (``aces-pure``, ``dead-ranks``,
+``held-aces-sevens-penalty``, ``splash``) each bring along the club form's going-out rule
 (`canasta_house_rules._club`).
 """
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import canasta
 from canasta_house_rules import (
+    aces_pure,
     american_talon,
     black_three_freezes,
     cutthroat,
@@ -71,6 +73,15 @@ HOUSE_RULES = (
         name="american-talon",
         description="Draw 1; after its initial meld a side takes 4 bonus cards if it melded first, 3 if second.",
         plugins=(american_talon,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="aces-pure",
+        description="Aces take wild cards only in the side's opening turn; natural aces canasta 2500, "
+        "incomplete natural aces meld -2500.",
+        plugins=(aces_pure,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
