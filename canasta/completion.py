@@ -526,7 +526,7 @@ def _additions(
             )
             for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers)
         ]
-        options.sort(key=lambda o: o[3])
+        options.sort(key=lambda o: (o[3], o[1] + o[2]))
         found = tuple(options)
         if len(_ADDITIONS) > 200_000:
             _ADDITIONS.clear()  # bound the memory of long runs with many rule sets
