@@ -69,6 +69,7 @@ class Turn:
             not one of the clean meld's hand naturals (modern American, "The initial meld").
         pending: Counts by kind of the pile cards that come into the hand when
             the side's opening is complete (``None``: no pile is waiting).
+        splash: The house rule splash is on (read from ``rules``).
     """
 
     __slots__ = (
@@ -80,6 +81,7 @@ class Turn:
         "out_allowed",
         "pending",
         "rules",
+        "splash",
         "top_rank",
     )
 
@@ -106,6 +108,7 @@ class Turn:
         self.discardable = tuple(discardable)
         self.top_rank = top_rank
         self.pending = None if pending is None else tuple(pending)
+        self.splash = rules.initial_meld.splash
 
 
 def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
@@ -147,7 +150,9 @@ def has_splash(canasta_size: int, melds: MeldCounts, top_rank: int) -> bool:
     return False
 
 
-def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:
+def opening_reached(
+    rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int, *, splash: bool | None = None
+) -> bool:
     """The rule book's "The initial meld": the count reaches the minimum, with the clean meld where required.
 
     Under the house rule splash a canasta laid from the hand completes it too (see `has_splash`).
@@ -158,15 +163,17 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
         minimum: The acting player's minimum.
         melds: The side's melds.
         top_rank: Rank of the pile's top card taken this turn (-1: none).
+        splash: Whether the house rule splash is on (``None``: read it from ``rules``;
+            the engine passes its own flag, read once per hand).
 
     Returns:
         True if the opening is complete.
     """
-    if rules.initial_meld.splash and has_splash(rules.melds.canasta_size, melds, top_rank):
+    if count >= minimum and has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank):
         return True
-    if count < minimum:
-        return False
-    return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
+    if splash is None:
+        splash = rules.initial_meld.splash
+    return splash and has_splash(rules.melds.canasta_size, melds, top_rank)
 
 
 def can_complete(
@@ -287,7 +294,7 @@ def _opening_completes(
     melds of the completed opening are written into ``witness`` if given.
     """
     rules = turn.rules
-    if rules.initial_meld.splash and _splash_completes(turn, hand, melds, witness):
+    if turn.splash and _splash_completes(turn, hand, melds, witness):
         return True
     meld_rules = rules.melds
     values = rules.card_values

@@ -247,7 +247,11 @@ def _plan(
     options: list[list[_Option]] = []
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
-    cache = _GROUP_OPTIONS.setdefault((id(meld_rules), id(blocking)), ({}, meld_rules, blocking))[0]
+    cache_key = (id(meld_rules), id(blocking))
+    entry = _GROUP_OPTIONS.get(cache_key)
+    if entry is None:
+        entry = _GROUP_OPTIONS[cache_key] = ({}, meld_rules, blocking)
+    cache = entry[0]
     for group in groups:
         rank = group[0]
         discard = rank != JOKER and may_discard[rank]

@@ -180,11 +180,13 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     rules = t.rules
     if canastas < rules.going_out.canastas_required:
         return False
-    if rules.going_out.not_with_incomplete and blocking_melds(t, side):
+    if t.blocks_out and blocking_melds(t, side):
         return False  # the club rules: not with an incomplete natural meld of aces or sevens, or wild meld
     if t.opened[side]:
         return True
-    if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), meld_counts(t, side), _top_rank(t)):
+    minimum = t.personal_minimum(t.seat)
+    melds = meld_counts(t, side)
+    if opening_reached(rules, t.provisional_count, minimum, melds, _top_rank(t), splash=t.opens_by_splash):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
 
@@ -256,7 +258,7 @@ def _take_completes(
     rules = t.rules
     side = t.seating[seat]
     n, tw, jk, second = shape
-    if not t.opened[side] and rules.melds.wilds_only_when_opening:
+    if t.locks_wilds and not t.opened[side]:
         top_kind = t.kinds[t.pile[-1]]
         if top_kind in rules.melds.wilds_only_when_opening:
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
@@ -295,7 +297,7 @@ def _take_completes(
         # The rule book: the top card counts with the shown cards (not in modern American).
         provisional = values[top] * ((1 if rules.initial_meld.top_card_counts else 0) + n)
         provisional += values[TWO] * tw + values[JOKER] * jk
-        if opening_reached(rules, provisional, minimum, melds, top):
+        if opening_reached(rules, provisional, minimum, melds, top, splash=t.opens_by_splash):
             opened = True
         else:
             pending = rest
@@ -424,7 +426,7 @@ class _MeldChecks:
             and not turn.bound
             and not turn.final_only
             and turn.out_allowed
-            and not t.rules.going_out.not_with_incomplete  # (the club rules: the oracle decides)
+            and not t.blocks_out  # (the club rules: the oracle decides)
         )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
@@ -524,7 +526,7 @@ class _MeldChecks:
         if not opened:
             values = rules.card_values
             provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
-            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
+            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank, splash=turn.splash):
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
@@ -556,7 +558,7 @@ class _MeldChecks:
             return False  # (first-round discards need a closer look)
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
-        return opening_reached(rules, count, turn.minimum, melds, turn.top_rank)
+        return opening_reached(rules, count, turn.minimum, melds, turn.top_rank, splash=turn.splash)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:

@@ -208,7 +208,7 @@ class PileRules:
     one_card_rule: bool = True
 
 
-@frozen
+@frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)
 class MeldRules:
     """What a meld may hold (rule book: "Melds", "Wild cards", "Canastas").
 

@@ -122,7 +122,9 @@ class TableState:
         "answer",
         "asker",
         "asks_used",
+        "blocks_out",
         "bound",
+        "closes_ranks",
         "concealed",
         "counts",
         "dealer",
@@ -132,12 +134,14 @@ class TableState:
         "final_meld_only",
         "hands",
         "kinds",
+        "locks_wilds",
         "melded_before",
         "melded_this_turn",
         "melds",
         "minimums",
         "new_ranks",
         "opened",
+        "opens_by_splash",
         "pending_pile",
         "phase",
         "pile",
@@ -200,6 +204,13 @@ class TableState:
         self.end: HandEnd | None = None
         self.went_out: int | None = None
         self.concealed = False
+        # The club rules' switches, read once per hand: plain data for the inner loops
+        # (closes_ranks: dead-ranks; locks_wilds: aces-pure; blocks_out: the club form's
+        # going out; opens_by_splash: splash).
+        self.closes_ranks = rules.melds.closed_at_canasta
+        self.locks_wilds = bool(rules.melds.wilds_only_when_opening)
+        self.blocks_out = bool(rules.going_out.not_with_incomplete)
+        self.opens_by_splash = rules.initial_meld.splash
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
@@ -482,6 +493,10 @@ class TableState:
         self.end = other.end
         self.went_out = other.went_out
         self.concealed = other.concealed
+        self.closes_ranks = other.closes_ranks
+        self.locks_wilds = other.locks_wilds
+        self.blocks_out = other.blocks_out
+        self.opens_by_splash = other.opens_by_splash
         self.drew_from_stock = other.drew_from_stock
         self.melded_this_turn = other.melded_this_turn
         self.added_to_old = other.added_to_old

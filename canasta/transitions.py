@@ -72,7 +72,7 @@ def begin_turn(t: TableState) -> None:
     t._reset_turn()
     t.phase = DRAW_PHASE
     t._legal = None
-    if t.rules.melds.wilds_only_when_opening:
+    if t.locks_wilds:
         t._lock_wilds()  # house rule aces-pure: the turn's natural-only melds
     if t.stock:
         return
@@ -165,7 +165,7 @@ def _do_take(t: TableState, action: Action) -> None:
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
-    if not opened and rank in t.rules.melds.wilds_only_when_opening:
+    if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
         t._lock_wilds(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld._additions = None  # its contents change
@@ -186,7 +186,7 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += count
         else:
             meld.jokers += count
-    if t.rules.melds.closed_at_canasta and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if opened:
         _pick_up(t, rest)
@@ -236,11 +236,12 @@ def _maybe_open(t: TableState) -> None:
     """The rule book's "The initial meld": the opening is complete once the count (and clean meld) is reached."""
     seat = t.seat
     minimum = t.personal_minimum(seat)
-    if t.provisional_count < minimum and not t.rules.initial_meld.splash:
+    if t.provisional_count < minimum and not t.opens_by_splash:
         return  # (`opening_reached`'s first test, before the counts it needs; a splash needs no minimum)
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
-    if opening_reached(t.rules, t.provisional_count, minimum, meld_counts(t, side), top_rank):
+    counts = meld_counts(t, side)
+    if opening_reached(t.rules, t.provisional_count, minimum, counts, top_rank, splash=t.opens_by_splash):
         t.opened[side] = True
         pending = t.pending_pile
         t.pending_pile = None
@@ -275,8 +276,7 @@ def _do_meld(t: TableState, action: Action) -> None:
     meld.jokers += jk
     meld._additions = None  # its contents changed
     t.melded_this_turn = True
-    meld_rules = t.rules.melds
-    if meld_rules.closed_at_canasta and meld.naturals + meld.twos + meld.jokers >= meld_rules.canasta_size:
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if not t.opened[side]:
         t.provisional_count += added
