@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from operator import add
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
-from canasta.goingout import MeldCounts, can_meld_out
+from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
 from canasta.rules import Rules
 
 __all__ = [
@@ -345,6 +345,15 @@ def _opening_completes(
         work_hand, work_melds = list(hand), dict(melds)
     if size < 0:
         size = sum(hand)
+    if meld_rules.wild_meld_first and wild_meld_open(rules, melds):
+        # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. An opening
+        # either puts none there (mode 1), or completes the wild meld first (mode 2: its group first).
+        if _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 1):
+            return True
+        at = groups.index(JOKER)
+        groups = [JOKER, *groups[:at], *groups[at + 1 :]]
+        group_values = [group_values[at], *group_values[:at], *group_values[at + 1 :]]
+        return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 2)
     return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size)
 
 
@@ -406,7 +415,13 @@ def _search(
     index: int,
     witness: dict[int, tuple[int, int, int]] | None,
     size: int,
+    mode: int = 0,
 ) -> bool:
+    """Lay each group's options in turn until the opening is complete and the turn can end.
+
+    ``mode`` (rule-of-five, wild meld incomplete): 1, no wild card goes into a
+    natural meld; 2, the wild meld (the first group) is completed first.
+    """
     minimum = turn.minimum
     rules = turn.rules
     rules_id = id(rules)
@@ -425,6 +440,11 @@ def _search(
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added > 1:
                 continue  # The rule book: black threes meld only as the last meld of going out
+            if mode and (
+                (mode == 1 and rank != JOKER and (t or j))
+                or (mode == 2 and rank == JOKER and t0 + t + j0 + j < rules.melds.canasta_size)
+            ):
+                continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
             count = provisional + value
             if count < minimum and (size == added or count + later - wild_value < minimum):
                 continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
@@ -439,7 +459,17 @@ def _search(
                 done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
             else:
                 done = size != added and _search(
-                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness, size - added
+                    turn,
+                    hand,
+                    melds,
+                    count,
+                    later - wild_value,
+                    groups,
+                    group_values,
+                    index + 1,
+                    witness,
+                    size - added,
+                    mode,
                 )
             if done and witness is not None:
                 witness.update(melds)
@@ -452,6 +482,8 @@ def _search(
                 melds[rank] = existing
             if done:
                 return True
+        if mode == 2 and rank == JOKER:
+            return False  # the wild meld must be completed before any wild card goes elsewhere
         # Nothing (more) on this group: go on with the next one.
         remaining = later
         index += 1

@@ -47,6 +47,8 @@ class RuleCode(StrEnum):
     RANK_CLOSED = "rank-closed"
     #: A meld that takes wild cards only in its side's opening turn (house rule aces-pure).
     NATURAL_LOCKED = "natural-locked"
+    #: A wild card refused by the rule of five (house rule rule-of-five).
+    RULE_OF_FIVE = "rule-of-five"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

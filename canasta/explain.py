@@ -185,6 +185,9 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"{_ranks(action.rank)} take wild cards only in your side's opening turn, from your hand (and not "
             "in a meld formed by taking the pile): this meld stays natural",
         )
+    five = _explain_rule_of_five(state, action)
+    if five is not None:
+        return five
     if action.rank in meld_rules.closed:
         return (
             RuleCode.RANK_CLOSED,
@@ -215,6 +218,33 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         "after this meld you could not end the turn: no card you kept could be discarded and going out "
         "is not possible",
     )
+
+
+def _explain_rule_of_five(state: TableState, action: Meld) -> tuple[RuleCode, str] | None:
+    """House rule rule-of-five: which of its three parts refuses this wild card, if one does."""
+    meld_rules = state.rules.melds
+    if not (action.twos or action.jokers) or not action.rank.is_natural:
+        return None
+    melds = state.melds[state.side]
+    wild = melds.get(int(Kind.JOKER))
+    if meld_rules.wild_meld_first and wild is not None and wild.size < meld_rules.canasta_size:
+        return (
+            RuleCode.RULE_OF_FIVE,
+            "while your side's wild meld is not yet a canasta, no wild card may join a natural meld",
+        )
+    existing = melds.get(int(action.rank))
+    n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
+    n, wilds = n0 + action.naturals, t0 + j0 + action.twos + action.jokers
+    if meld_rules.mixed_cap and n + wilds > meld_rules.mixed_cap:
+        return RuleCode.RULE_OF_FIVE, "no mixed canasta may be completed in your side's opening turn"
+    floors = meld_rules.wild_floors
+    if floors and n < meld_rules.wilds_need_naturals and wilds > floors[int(action.rank)]:
+        return (
+            RuleCode.RULE_OF_FIVE,
+            f"after your side's opening turn a wild card joins a natural meld only if it then holds "
+            f"{meld_rules.wilds_need_naturals} naturals or more (this one would hold {n})",
+        )
+    return None
 
 
 def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from itertools import compress
 from operator import add
 
+from attrs import evolve
+
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
@@ -263,7 +265,7 @@ def _take_completes(
         if top_kind in rules.melds.wilds_only_when_opening:
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
             melds_now = rules.melds
-            rules = rules.during_hand(closed=melds_now.closed, natural_only=melds_now.natural_only | {Kind(top_kind)})
+            rules = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
     if (
         not bound
         and t.opened[side]
@@ -441,17 +443,24 @@ class _MeldChecks:
                 )
             )
             return
-        if opened and turn.bound:
+        if opened and turn.bound and not t.wild_meld_first:
             # After "yes" only going out completes the turn: one pass finds every
             # meld that starts a going-out line (the rule book, "Asking permission").
+            # (Not under rule-of-five, where the order of melds matters: each is decided on its own.)
             self.out_options = going_out_options(
                 t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
             )
             self.hopeless = self.out_options is None
             return
         # One search for the whole list: if no meld can lead to a completion, none is legal.
+        # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
         self.hopeless = not meld_may_complete(
-            turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
+            turn,
+            counts,
+            counts_now,
+            opened=opened,
+            provisional=t.provisional_count,
+            witness=None if t.wild_meld_first else self.witness,
         )
         if self.witness and not opened and not turn.bound and not turn.final_only:
             # What the opening found adds to each rank, for the swap test in `completes`.
@@ -688,6 +697,11 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 if not checks.completes(BLACK_THREE, n, 0, 0):
                     continue
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
+    if t.wild_meld_first:
+        wild = melds.get(JOKER)
+        if wild is not None and wild.naturals + wild.twos + wild.jokers < meld_rules.canasta_size:
+            # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
+            actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
     provisional_pending = not opened and bool(melds)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);

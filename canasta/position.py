@@ -184,8 +184,8 @@ def build_position(
     if phase == "meld":
         state.phase = Phase.MELD
         state.drew_from_stock = True
-        if rules.melds.wilds_only_when_opening:
-            state._lock_wilds()  # (as at the start of this turn: see `TableState._lock_wilds`)
+        if state.locks_wilds:
+            state._turn_meld_state()  # (as at the start of this turn: see `TableState._turn_meld_state`)
     else:
         begin_turn(state)
     state._legal = None

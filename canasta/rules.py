@@ -237,6 +237,22 @@ class MeldRules:
             one with no wild card when a later turn starts never takes one. The
             engine adds such ranks to ``natural_only`` for the turns they are
             locked in.
+        wilds_need_naturals: If above 0, after the side's opening turn a wild
+            card joins a natural meld only if the meld then holds at least this
+            many naturals (house rule ``rule-of-five``: 5); the engine sets
+            `wild_floors` for each such turn.
+        no_mixed_opening_canasta: No mixed canasta may be completed in the
+            side's opening turn (``rule-of-five``); the engine sets `mixed_cap`
+            for that turn.
+        wild_meld_first: While the side's wild meld is incomplete, no wild card
+            joins any of its natural melds (``rule-of-five``).
+        wild_floors: The meld state of a later turn under `wilds_need_naturals`:
+            for each kind, the wild cards the side's meld of it held when the turn
+            began (a meld with fewer naturals than needed keeps those and takes no
+            more); empty while the rule is not in force.
+        mixed_cap: The meld state of an opening turn under
+            `no_mixed_opening_canasta`: a meld holding a wild card has at most
+            this many cards (0: no cap).
     """
 
     min_size: int = 3
@@ -251,6 +267,11 @@ class MeldRules:
     closed_at_canasta: bool = False
     closed: frozenset[Kind] = frozenset()
     wilds_only_when_opening: frozenset[Kind] = frozenset()
+    wilds_need_naturals: int = 0
+    no_mixed_opening_canasta: bool = False
+    wild_meld_first: bool = False
+    wild_floors: tuple[int, ...] = ()
+    mixed_cap: int = 0
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -284,6 +305,11 @@ class MeldRules:
                 return False
             if self.wilds_at_most_naturals and wilds > naturals:
                 return False
+            if self.mixed_cap and size > self.mixed_cap:
+                return False  # rule-of-five: no mixed canasta in the opening turn
+            floors = self.wild_floors
+            if floors and naturals < self.wilds_need_naturals and wilds > floors[rank]:
+                return False  # rule-of-five: a wild card joins a meld of fewer naturals only in the opening turn
         return True
 
 
@@ -551,30 +577,27 @@ class Rules:
                 return section
         return None
 
-    def during_hand(self, *, closed: frozenset[Kind], natural_only: frozenset[Kind]) -> Rules:
-        """These rules as dealt, with the meld state of a hand: interned (equal requests share one object).
+    def during_hand(self, melds: MeldRules) -> Rules:
+        """These rules as dealt, with the meld rules holding a hand's meld state: interned (equal ones share one).
 
-        The engine uses it when a rank closes (``closed_at_canasta``) and when a
-        turn locks melds against wild cards (``wilds_only_when_opening``); every
-        legality check then reads them from the meld rules.
+        The engine uses it when a rank closes (``closed_at_canasta``: `MeldRules.closed`)
+        and when a turn begins under the club rules (``wilds_only_when_opening``:
+        `MeldRules.natural_only`; ``rule-of-five``: `MeldRules.wild_floors`,
+        `MeldRules.mixed_cap`); every legality check then reads them from the meld rules.
 
         Args:
-            closed: ``melds.closed``: the ranks closed now (including any the
-                rule set closes for good).
-            natural_only: ``melds.natural_only``: the ranks that may take no
-                wild card now (including the rule set's own).
+            melds: The meld rules as dealt with those fields set (``attrs.evolve``).
 
         Returns:
             The rules; `as_dealt` gives back the rules they came from.
         """
         base = self.as_dealt
-        if closed == base.melds.closed and natural_only == base.melds.natural_only:
+        if melds == base.melds:
             return base
-        key = (base, closed, natural_only)
+        key = (base, melds)
         found = _DURING.get(key)
         if found is None:
-            # Bounded without eviction: at most one entry per rule set and pair of sets of natural ranks met in play.
-            melds = evolve(base.melds, closed=closed, natural_only=natural_only)
+            # Bounded without eviction: at most one entry per rule set and meld state met in play.
             found = _DURING[key] = evolve(base, melds=melds)
             _DEALT[id(found)] = base
         return found
@@ -606,8 +629,8 @@ class Rules:
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
 
 
-#: `Rules.during_hand`'s interned rules, by the rules as dealt, closed ranks and natural-only ranks (they stay
+#: `Rules.during_hand`'s interned rules, by the rules as dealt and the meld rules with the hand's state (they stay
 #: alive here, so the ids in `_DEALT` stay unique).
-_DURING: dict[tuple[Rules, frozenset[Kind], frozenset[Kind]], Rules] = {}
+_DURING: dict[tuple[Rules, MeldRules], Rules] = {}
 #: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}

@@ -73,7 +73,7 @@ def begin_turn(t: TableState) -> None:
     t.phase = DRAW_PHASE
     t._legal = None
     if t.locks_wilds:
-        t._lock_wilds()  # house rule aces-pure: the turn's natural-only melds
+        t._turn_meld_state()  # the club rules (aces-pure, rule-of-five): this turn's meld state
     if t.stock:
         return
     exhaustion = t.rules.exhaustion
@@ -166,7 +166,7 @@ def _do_take(t: TableState, action: Action) -> None:
     t.phase = MELD_PHASE
     opened = t.opened[side]
     if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
-        t._lock_wilds(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
+        t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld._additions = None  # its contents change
     meld.cards.append(top)

@@ -17,7 +17,7 @@ from canasta.testing.reference import check_exact_legality
 OTHERS = [["4C", "4D"], ["5C", "5D"], ["6C", "6D"]]
 CANASTA_K = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
 CANASTA_Q = ["QH", "QS", "QD", "QC", "QH", "QS", "QD"]
-CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks", "splash", "aces-pure"]
+CLUB_RULES = ["held-aces-sevens-penalty", "dead-ranks", "splash", "aces-pure", "rule-of-five"]
 
 
 @pytest.mark.parametrize("name", CLUB_RULES)
@@ -187,7 +187,7 @@ def test_ranks_closed_in_a_hand_open_again_in_the_next() -> None:
     game = canasta.Game.from_hand(state)
     assert game.rules.melds.closed == frozenset() and game.rules == DEAD
     assert state.rules.as_dealt == DEAD
-    assert state.rules.during_hand(closed=frozenset(), natural_only=DEAD.melds.natural_only) is state.rules.as_dealt
+    assert state.rules.during_hand(attrs.evolve(state.rules.melds, closed=frozenset())) is state.rules.as_dealt
 
 
 class _Closing:
@@ -431,3 +431,96 @@ def test_natural_aces_canasta_2500_and_incomplete_natural_aces_minus_2500() -> N
     assert scored(PURE, ["AH", "AS", "AD"]).penalties == -2500
     assert scored(PLAIN, ["AH", "AS", "AD"]).penalties == 0
     assert scored(PURE, ["AH", "AS", "2D"]).penalties == 0  # a mixed aces meld has no penalty
+
+
+FIVE = rules_of("modern-american", "rule-of-five")
+
+
+def test_rule_of_five_no_mixed_canasta_in_the_opening_turn() -> None:
+    hand = ["AH", "AS", "AD", "KH", "KS", "KD", "KC", "KH", "2C", "2D", "9C", "9D"]
+    state = _unopened(FIVE, hand)
+    accepted(state, Meld(Kind.ACE, 3, 0, 0))
+    error = refused(state, Meld(Kind.KING, 5, 2, 0), RuleCode.RULE_OF_FIVE)
+    assert "opening turn" in error.reason
+    assert error.section is not None and error.section.path == "rules/house-rules/rule-of-five.md#rule-of-five"
+    accepted(state, Meld(Kind.KING, 5, 1, 0))  # six cards: wild cards are free in the opening turn
+    check_exact_legality(state)
+    plain = _unopened(PLAIN, hand)
+    accepted(plain, Meld(Kind.ACE, 3, 0, 0))
+    accepted(plain, Meld(Kind.KING, 5, 2, 0))
+
+
+def test_rule_of_five_after_the_opening_turn() -> None:
+    kings = [["KH", "KS", "KD"], ["8H", "8S", "8D"]]
+    hand = ["2C", "KC", "KH", "9C", "9D"]
+    state = canasta.build_position(FIVE, hands=[hand, *OTHERS], melds=[kings, []], phase="meld")
+    error = refused(state, Meld(Kind.KING, 0, 1, 0), RuleCode.RULE_OF_FIVE)
+    assert "5 naturals or more" in error.reason
+    check_exact_legality(state)
+    accepted(state, Meld(Kind.KING, 2, 1, 0))  # five naturals after the action: the wild card may join
+    plain = canasta.build_position(PLAIN, hands=[hand, *OTHERS], melds=[kings, []], phase="meld")
+    accepted(plain, Meld(Kind.KING, 0, 1, 0))
+    # A meld made mixed in the opening turn keeps its wild card and grows with naturals, but takes no more wild cards.
+    opening_made = [[["KH", "KS", "2D"], ["8H", "8S", "8D"]], []]
+    mixed = canasta.build_position(FIVE, hands=[["2C", "KC", "9C", "9D"], *OTHERS], melds=opening_made, phase="meld")
+    refused(mixed, Meld(Kind.KING, 0, 1, 0), RuleCode.RULE_OF_FIVE)
+    accepted(mixed, Meld(Kind.KING, 1, 0, 0))
+    # A new meld after the opening: 5 naturals and a wild card at once, not 3 and one.
+    fresh = canasta.build_position(
+        FIVE, hands=[["QH", "QS", "QD", "QC", "QH", "2C", "9C", "9D"], *OTHERS], melds=[kings, []], phase="meld"
+    )
+    assert fresh.is_legal(Meld(Kind.QUEEN, 5, 1, 0)) and not fresh.is_legal(Meld(Kind.QUEEN, 3, 1, 0))
+
+
+def test_rule_of_five_no_wild_card_into_naturals_while_the_wild_meld_is_incomplete() -> None:
+    melds = [[["QH", "QS", "QD", "QC", "QH"], ["2H", "2S", "*"]], []]
+    state = canasta.build_position(FIVE, hands=[["2C", "9C", "9D", "8C"], *OTHERS], melds=melds, phase="meld")
+    error = refused(state, Meld(Kind.QUEEN, 0, 1, 0), RuleCode.RULE_OF_FIVE)
+    assert "wild meld" in error.reason
+    accepted(state, Meld(Kind.JOKER, 0, 1, 0))
+    plain = canasta.build_position(PLAIN, hands=[["2C", "9C", "9D", "8C"], *OTHERS], melds=melds, phase="meld")
+    accepted(plain, Meld(Kind.QUEEN, 0, 1, 0))
+    # Completing the wild meld first opens the natural melds to wild cards again.
+    melds = [[["QH", "QS", "QD", "QC", "QH"], ["2H", "2S", "2D", "2C", "*"]], []]
+    state = canasta.build_position(FIVE, hands=[["2C", "2D", "*", "9C", "9D"], *OTHERS], melds=melds, phase="meld")
+    assert not state.is_legal(Meld(Kind.QUEEN, 0, 0, 1))
+    accepted(state, Meld(Kind.JOKER, 0, 2, 0))
+    accepted(state, Meld(Kind.QUEEN, 0, 0, 1))
+
+
+def test_rule_of_five_going_out_orders_the_wild_meld_first() -> None:
+    # After "yes": K canasta on the table, wild meld of 5, Q Q Q Q Q; the hand 2 2 * 9 goes out only by
+    # completing the wild meld with the two 2s and then putting the joker on the queens.
+    melds = [[CANASTA_K, ["2H", "2S", "2D", "2C", "*"], ["QH", "QS", "QD", "QC", "QH"]], []]
+    state = canasta.build_position(FIVE, hands=[["2H", "2S", "*", "9C"], *OTHERS], melds=melds, phase="meld")
+    accepted(state, canasta.AskGoOut())
+    accepted(state, canasta.AnswerGoOut(True))
+    assert state.bound
+    check_exact_legality(state)
+    legal = state.legal_actions()
+    assert Meld(Kind.JOKER, 0, 2, 0) in legal and Meld(Kind.QUEEN, 0, 0, 1) not in legal
+    accepted(state, Meld(Kind.JOKER, 0, 2, 0))
+    check_exact_legality(state)
+    accepted(state, Meld(Kind.QUEEN, 0, 0, 1))
+    accepted(state, Discard(Kind.NINE))
+    assert state.end is HandEnd.WENT_OUT
+
+
+def test_rule_of_five_positions_agree_with_the_reference() -> None:
+    positions = [
+        canasta.build_position(FIVE, hands=[["2C", "2D", "*", "QC", "9D"], *OTHERS], melds=melds, phase="meld")
+        for melds in (
+            [[["QH", "QS", "QD"], ["2H", "2S", "*"]], []],
+            [[["QH", "QS", "QD", "QH", "QS"], ["2H", "2S", "2C", "*", "*"]], []],
+            [[CANASTA_K, ["QH", "QS", "2S"], ["2H", "*", "*"]], []],
+        )
+    ]
+    positions.append(_unopened(FIVE, ["AH", "AS", "AD", "KH", "KS", "KD", "KC", "KH", "2C", "2D", "9C", "9D"]))
+    positions.append(_unopened(FIVE, ["2C", "2D", "2H", "*", "*", "AH", "AS", "AD", "KH", "KS", "9C"]))
+    for state in positions:
+        check_exact_legality(state)
+        for action in state.legal_actions():
+            after = state.copy()
+            after.apply(action)
+            if not after.is_over:
+                check_exact_legality(after)

@@ -11,10 +11,11 @@ variant below it, so it stacks on any variant it fits:
 - ``aces-pure`` (`canasta_house_rules.aces_pure`), modern-american only;
 - ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
 - ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
+- ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
 - ``splash`` (`canasta_house_rules.splash`), modern-american only.
 
 The club rules of modern American (``aces-pure``, ``dead-ranks``,
-``held-aces-sevens-penalty``, ``splash``) each bring along the club form's going-out rule
+``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along the club form's going-out rule
 (`canasta_house_rules._club`).
 """
 
@@ -29,6 +30,7 @@ from canasta_house_rules import (
     dead_ranks,
     held_aces_sevens_penalty,
     last_red_three_may_meld,
+    rule_of_five,
     splash,
     wilds_at_most_naturals,
 )
@@ -100,6 +102,15 @@ HOUSE_RULES = (
         description="At the end of a hand, 1500 against the side for each player holding 3 or more aces, "
         "and again for 3 or more sevens.",
         plugins=(held_aces_sevens_penalty,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="rule-of-five",
+        description="After the opening turn a wild card joins a natural meld only if it then holds 5 naturals; "
+        "no wild card goes there while the wild meld is incomplete; no mixed canasta in the opening.",
+        plugins=(rule_of_five,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
