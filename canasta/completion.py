@@ -345,7 +345,7 @@ def _opening_completes(
         work_hand, work_melds = list(hand), dict(melds)
     if size < 0:
         size = sum(hand)
-    if meld_rules.wild_meld_first and wild_meld_open(rules, melds):
+    if JOKER in melds and meld_rules.wild_meld_first and wild_meld_open(rules, melds):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. An opening
         # either puts none there (mode 1), or completes the wild meld first (mode 2: its group first).
         if _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 1):

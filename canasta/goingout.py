@@ -67,7 +67,7 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
-    if rules.melds.wild_meld_first and wild_meld_open(rules, melds):
+    if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
         return _meld_out(rules, hand, melds, discardable, need, witness, 1) or _meld_out(
@@ -183,7 +183,7 @@ def going_out_options(
     if len(_MEMO) >= 64:
         _MEMO.clear()
     _KEEP_RULES[id(rules)] = rules  # the id stays unique while it is part of a key
-    if rules.melds.wild_meld_first and wild_meld_open(rules, melds):
+    if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
         first = _options(rules, hand, melds, discardable, need, 1)
         result = _merged(first, _options(rules, hand, melds, discardable, need, 2))
     else:

@@ -88,6 +88,7 @@ def build_position(
     """
     if not isinstance(rules, Rules):
         raise InvalidPositionError(f"rules: expected canasta.Rules, got {_show(rules)}")
+    rules = rules.as_dealt  # (a hand's meld state, such as closed ranks, follows from the position itself)
     n = rules.players
     sides = rules.side_count
     # Types and shapes first, so that nothing below meets a value of the wrong kind.

@@ -272,6 +272,12 @@ class MeldRules:
     wild_meld_first: bool = False
     wild_floors: tuple[int, ...] = ()
     mixed_cap: int = 0
+    #: Whether a hand's meld state (`closed`, `wild_floors`, `mixed_cap`) is set: one flag for `is_valid`.
+    has_meld_state: bool = field(init=False, eq=False, repr=False)
+
+    @has_meld_state.default
+    def _has_meld_state(self) -> bool:
+        return bool(self.closed or self.wild_floors or self.mixed_cap)
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -298,13 +304,20 @@ class MeldRules:
             return self.wild_melds and naturals == 0
         if rank == BLACK_THREE:
             return self.black_threes_when_going_out and wilds == 0 and 3 <= naturals <= 4
-        if naturals < self.min_naturals or rank in self.closed:
+        if naturals < self.min_naturals:
             return False
         if wilds:
             if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
                 return False
             if self.wilds_at_most_naturals and wilds > naturals:
                 return False
+        return not self.has_meld_state or self._state_allows(rank, naturals, wilds, size)
+
+    def _state_allows(self, rank: int, naturals: int, wilds: int, size: int) -> bool:
+        """The hand's meld state: closed ranks (dead-ranks), and rule-of-five's floors and opening cap."""
+        if rank in self.closed:
+            return False
+        if wilds:
             if self.mixed_cap and size > self.mixed_cap:
                 return False  # rule-of-five: no mixed canasta in the opening turn
             floors = self.wild_floors
