@@ -1,4 +1,4 @@
-"""Play random classic hands with every engine invariant checked after every action.
+"""Play random hands (classic, or any variant and house rules) with every engine invariant checked after every action.
 
 Not a timed test: a soak run for the rules engine (issue 2, "a random-play run of
 2,000 classic hands finishes every hand with all invariants holding").
@@ -6,6 +6,7 @@ Not a timed test: a soak run for the rules engine (issue 2, "a random-play run o
 Usage::
 
     python benchmarks/random_invariants.py [--hands 2000] [--seed 0] [--all-legal]
+        [--variant modern-american] [--house-rule dead-ranks ...]
 
 After every action it checks (``tests/helpers.py``): every card in exactly one
 place, no duplicate legal actions, a sample of legal actions (or all of them with
@@ -28,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from helpers import play_random_hand
 
+import canasta
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,26 +38,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--all-legal", action="store_true", help="apply every legal action on a copy at every step")
     parser.add_argument("--illegal", type=int, default=6, help="unlisted actions tried per step (default 6)")
+    parser.add_argument("--variant", default="classic", help="variant to play (default classic)")
+    parser.add_argument("--house-rule", action="append", default=[], help="a house rule to stack (repeatable)")
     args = parser.parse_args(argv)
+    rules = canasta.load_rules(args.variant, tuple(args.house_rule))
 
-    score_choices = [-500, -5, 0, 1495, 1500, 2995, 3000, 4900]
+    # Scores on both sides of every minimum step (classic's and modern American's).
+    score_choices = [-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]
     ends: Counter[str] = Counter()
     failures: list[tuple[int, str]] = []
-    actions = concealed = 0
+    actions = concealed = closed = 0
     totals = Counter[int]()
     start = time.perf_counter()
     for i in range(args.hands):
         seed = args.seed + i
         rng = random.Random(seed)
-        scores = [rng.choice(score_choices), rng.choice(score_choices)]
+        scores = [rng.choice(score_choices) for _ in range(rules.side_count)]
         try:
             state, played = play_random_hand(
                 rng,
                 seed=seed,
                 scores=scores,
-                dealer=rng.randrange(4),
+                dealer=rng.randrange(rules.players),
                 legal_sample=None if args.all_legal else 4,
                 illegal_sample=args.illegal,
+                rules=rules,
             )
         except Exception as exc:  # report and go on: the summary lists every failing seed
             failures.append((seed, f"{type(exc).__name__}: {exc}"))
@@ -65,14 +73,18 @@ def main(argv: list[str] | None = None) -> int:
         assert state.end is not None
         ends[state.end.value] += 1
         concealed += state.concealed
+        closed += bool(state.closed_ranks)  # (house rule dead-ranks: a rank closed during the hand)
         for side, total in enumerate(state.score().totals):
             totals[side] += total
     elapsed = time.perf_counter() - start
     done = args.hands - len(failures)
+    print(f"rules:            {'+'.join([args.variant, *args.house_rule])}")
     print(f"hands played:     {args.hands} (seeds {args.seed}..{args.seed + args.hands - 1})")
     print(f"hands finished:   {done} with all invariants holding")
     print(f"actions checked:  {actions} ({actions / max(done, 1):.0f} per hand)")
     print("hand endings:     " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())) + f" (concealed {concealed})")
+    if rules.melds.closed_at_canasta:
+        print(f"hands that closed a rank: {closed}")
     print(f"mean hand total:  side 0 {totals[0] / max(done, 1):.0f}, side 1 {totals[1] / max(done, 1):.0f}")
     print(f"time:             {elapsed:.1f} s")
     print(f"failures:         {len(failures)}")

@@ -39,13 +39,14 @@ from collections.abc import Callable, Sequence
 from operator import add
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
-from canasta.goingout import MeldCounts, can_meld_out
+from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
 from canasta.rules import Rules
 
 __all__ = [
     "Turn",
     "can_complete",
     "has_clean_meld",
+    "has_splash",
     "meld_may_complete",
     "opening_reached",
     "valid_additions",
@@ -68,6 +69,7 @@ class Turn:
             not one of the clean meld's hand naturals (modern American, "The initial meld").
         pending: Counts by kind of the pile cards that come into the hand when
             the side's opening is complete (``None``: no pile is waiting).
+        splash: The house rule splash is on (read from ``rules``).
     """
 
     __slots__ = (
@@ -79,6 +81,7 @@ class Turn:
         "out_allowed",
         "pending",
         "rules",
+        "splash",
         "top_rank",
     )
 
@@ -105,6 +108,7 @@ class Turn:
         self.discardable = tuple(discardable)
         self.top_rank = top_rank
         self.pending = None if pending is None else tuple(pending)
+        self.splash = rules.initial_meld.splash
 
 
 def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
@@ -127,8 +131,31 @@ def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
     return False
 
 
-def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int) -> bool:
+def has_splash(canasta_size: int, melds: MeldCounts, top_rank: int) -> bool:
+    """House rule splash: a natural canasta (no wild card, not the taken top card's rank) or a wild canasta is laid.
+
+    Args:
+        canasta_size: Cards that make a canasta.
+        melds: The side's melds (all of this turn: the side has not opened).
+        top_rank: Rank of the pile's top card taken this turn (-1: none).
+
+    Returns:
+        True if one of the melds is such a canasta.
+    """
+    for rank, (n, t, j) in melds.items():
+        if n + t + j < canasta_size:
+            continue
+        if rank == JOKER or (4 <= rank <= 14 and not (t or j) and rank != top_rank):
+            return True
+    return False
+
+
+def opening_reached(
+    rules: Rules, count: int, minimum: int, melds: MeldCounts, top_rank: int, *, splash: bool | None = None
+) -> bool:
     """The rule book's "The initial meld": the count reaches the minimum, with the clean meld where required.
+
+    Under the house rule splash a canasta laid from the hand completes it too (see `has_splash`).
 
     Args:
         rules: The compiled rules.
@@ -136,13 +163,17 @@ def opening_reached(rules: Rules, count: int, minimum: int, melds: MeldCounts, t
         minimum: The acting player's minimum.
         melds: The side's melds.
         top_rank: Rank of the pile's top card taken this turn (-1: none).
+        splash: Whether the house rule splash is on (``None``: read it from ``rules``;
+            the engine passes its own flag, read once per hand).
 
     Returns:
         True if the opening is complete.
     """
-    if count < minimum:
-        return False
-    return has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank)
+    if count >= minimum and has_clean_meld(rules.initial_meld.clean_meld_naturals, melds, top_rank):
+        return True
+    if splash is None:
+        splash = rules.initial_meld.splash
+    return splash and has_splash(rules.melds.canasta_size, melds, top_rank)
 
 
 def can_complete(
@@ -263,6 +294,8 @@ def _opening_completes(
     melds of the completed opening are written into ``witness`` if given.
     """
     rules = turn.rules
+    if turn.splash and _splash_completes(turn, hand, melds, witness):
+        return True
     meld_rules = rules.melds
     values = rules.card_values
     clean_need = rules.initial_meld.clean_meld_naturals
@@ -312,7 +345,63 @@ def _opening_completes(
         work_hand, work_melds = list(hand), dict(melds)
     if size < 0:
         size = sum(hand)
+    if JOKER in melds and meld_rules.wild_meld_first and wild_meld_open(rules, melds):
+        # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. An opening
+        # either puts none there (mode 1), or completes the wild meld first (mode 2: its group first).
+        if _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 1):
+            return True
+        at = groups.index(JOKER)
+        groups = [JOKER, *groups[:at], *groups[at + 1 :]]
+        group_values = [group_values[at], *group_values[:at], *group_values[at + 1 :]]
+        return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 2)
     return _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size)
+
+
+def _splash_completes(
+    turn: Turn, hand: Sequence[int], melds: MeldCounts, witness: dict[int, tuple[int, int, int]] | None
+) -> bool:
+    """House rule splash: complete a canasta from the hand (opening the side), after which the turn can end.
+
+    Melds commute until the opening is complete and every meld stays possible
+    after it, so laying the splash canasta first, with no other meld, loses
+    nothing: for each canasta the hand can complete (a natural rank other than
+    the taken top card's, or the wild meld with each split of 2s and jokers),
+    the pending pile comes in and `_opened_completes` decides the rest. The
+    normal search (`_search`) covers the openings that reach the minimum.
+    """
+    rules = turn.rules
+    meld_rules = rules.melds
+    size = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+    candidates: list[tuple[int, int, int, int]] = []
+    for rank in NATURAL_INTS:
+        n0, t0, j0 = melds.get(rank, (0, 0, 0))
+        need = size - n0
+        if rank != turn.top_rank and not (t0 or j0) and 0 < need <= hand[rank] and is_valid(rank, size, 0, 0):
+            candidates.append((rank, need, 0, 0))
+    if meld_rules.wild_melds:
+        _, t0, j0 = melds.get(JOKER, (0, 0, 0))
+        for twos in range(t0, size + 1):
+            dt, dj = twos - t0, size - twos - j0
+            if 0 <= dj <= hand[JOKER] and dt <= hand[TWO] and dt + dj and is_valid(JOKER, 0, twos, size - twos):
+                candidates.append((JOKER, 0, dt, dj))
+    pending = turn.pending
+    for rank, n, dt, dj in candidates:
+        after_hand = list(hand)
+        if rank != JOKER:
+            after_hand[rank] -= n
+        after_hand[TWO] -= dt
+        after_hand[JOKER] -= dj
+        if pending is not None:
+            after_hand = list(map(add, after_hand, pending))
+        m0 = melds.get(rank, (0, 0, 0))
+        after = dict(melds)
+        after[rank] = (m0[0] + n, m0[1] + dt, m0[2] + dj)
+        if _opened_completes(turn, after_hand, after, sum(after_hand)):
+            if witness is not None:
+                witness.update(after)
+            return True
+    return False
 
 
 def _search(
@@ -326,7 +415,13 @@ def _search(
     index: int,
     witness: dict[int, tuple[int, int, int]] | None,
     size: int,
+    mode: int = 0,
 ) -> bool:
+    """Lay each group's options in turn until the opening is complete and the turn can end.
+
+    ``mode`` (rule-of-five, wild meld incomplete): 1, no wild card goes into a
+    natural meld; 2, the wild meld (the first group) is completed first.
+    """
     minimum = turn.minimum
     rules = turn.rules
     rules_id = id(rules)
@@ -345,6 +440,11 @@ def _search(
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added > 1:
                 continue  # The rule book: black threes meld only as the last meld of going out
+            if mode and (
+                (mode == 1 and rank != JOKER and (t or j))
+                or (mode == 2 and rank == JOKER and t0 + t + j0 + j < rules.melds.canasta_size)
+            ):
+                continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
             count = provisional + value
             if count < minimum and (size == added or count + later - wild_value < minimum):
                 continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
@@ -359,7 +459,17 @@ def _search(
                 done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
             else:
                 done = size != added and _search(
-                    turn, hand, melds, count, later - wild_value, groups, group_values, index + 1, witness, size - added
+                    turn,
+                    hand,
+                    melds,
+                    count,
+                    later - wild_value,
+                    groups,
+                    group_values,
+                    index + 1,
+                    witness,
+                    size - added,
+                    mode,
                 )
             if done and witness is not None:
                 witness.update(melds)
@@ -372,6 +482,8 @@ def _search(
                 melds[rank] = existing
             if done:
                 return True
+        if mode == 2 and rank == JOKER:
+            return False  # the wild meld must be completed before any wild card goes elsewhere
         # Nothing (more) on this group: go on with the next one.
         remaining = later
         index += 1

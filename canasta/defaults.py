@@ -108,6 +108,18 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:
 
 
 @hookimpl(trylast=True)
+def canasta_incomplete_natural_meld_penalties() -> tuple[tuple[Kind, int], ...]:
+    """No penalties for incomplete natural melds."""
+    return ()
+
+
+@hookimpl(trylast=True)
+def canasta_held_card_penalties() -> tuple[tuple[Kind, int, int], ...]:
+    """No penalties for cards held at the end of a hand beyond their values."""
+    return ()
+
+
+@hookimpl(trylast=True)
 def canasta_partnerships() -> PartnershipRules:
     """The seating holds for the whole hand."""
     return PartnershipRules()

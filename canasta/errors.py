@@ -43,6 +43,12 @@ class RuleCode(StrEnum):
     WILD_MELD = "wild-meld-not-allowed"
     BLACK_THREE_MELD = "black-three-meld"
     MELD_CLOSED = "meld-closed"
+    #: A rank closed for the rest of the hand (a meld of it reached canasta size, house rule dead-ranks).
+    RANK_CLOSED = "rank-closed"
+    #: A meld that takes wild cards only in its side's opening turn (house rule aces-pure).
+    NATURAL_LOCKED = "natural-locked"
+    #: A wild card refused by the rule of five (house rule rule-of-five).
+    RULE_OF_FIVE = "rule-of-five"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

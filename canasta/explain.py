@@ -15,7 +15,7 @@ from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, 
 from canasta.cards import SECOND_MELD, Kind
 from canasta.completion import has_clean_meld
 from canasta.errors import RuleCode
-from canasta.legality import allowed_actions, discardable_kinds
+from canasta.legality import allowed_actions, blocking_melds, discardable_kinds
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
 from canasta.wording import plural
@@ -94,6 +94,12 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     top = Kind(state.kinds[state.pile[-1]])
     if top in pile_rules.blocked_top or not top.is_natural:
         return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
+    if top in state.rules.melds.closed:
+        return (
+            RuleCode.RANK_CLOSED,
+            f"{_ranks(top)} are closed for the rest of the hand (a meld of them is a canasta): the pile may not be "
+            "taken with one on top",
+        )
     if pile_rules.one_card_rule and state.sizes[state.seat] == 1 and len(state.pile) == 1:
         return RuleCode.ONE_CARD_RULE, "holding one card, you may not take a pile of one card"
     if not state.opened[side] and not pile_rules.unmelded_side_may_take:
@@ -169,6 +175,25 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
             "rank when their partnership formed have two",
         )
+    if (
+        (action.twos or action.jokers)
+        and action.rank in meld_rules.wilds_only_when_opening
+        and action.rank in meld_rules.natural_only
+    ):
+        return (
+            RuleCode.NATURAL_LOCKED,
+            f"{_ranks(action.rank)} take wild cards only in your side's opening turn, from your hand (and not "
+            "in a meld formed by taking the pile): this meld stays natural",
+        )
+    five = _explain_rule_of_five(state, action)
+    if five is not None:
+        return five
+    if action.rank in meld_rules.closed:
+        return (
+            RuleCode.RANK_CLOSED,
+            f"{_ranks(action.rank)} are closed for the rest of the hand (a meld of them is a canasta): no meld of "
+            "them may be started or grow",
+        )
     existing = state.melds[state.side].get(rank + SECOND_MELD if action.second else rank)
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     n, t, j = n0 + action.naturals, t0 + action.twos, j0 + action.jokers
@@ -193,6 +218,33 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         "after this meld you could not end the turn: no card you kept could be discarded and going out "
         "is not possible",
     )
+
+
+def _explain_rule_of_five(state: TableState, action: Meld) -> tuple[RuleCode, str] | None:
+    """House rule rule-of-five: which of its three parts refuses this wild card, if one does."""
+    meld_rules = state.rules.melds
+    if not (action.twos or action.jokers) or not action.rank.is_natural:
+        return None
+    melds = state.melds[state.side]
+    wild = melds.get(int(Kind.JOKER))
+    if meld_rules.wild_meld_first and wild is not None and wild.size < meld_rules.canasta_size:
+        return (
+            RuleCode.RULE_OF_FIVE,
+            "while your side's wild meld is not yet a canasta, no wild card may join a natural meld",
+        )
+    existing = melds.get(int(action.rank))
+    n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
+    n, wilds = n0 + action.naturals, t0 + j0 + action.twos + action.jokers
+    if meld_rules.mixed_cap and n + wilds > meld_rules.mixed_cap:
+        return RuleCode.RULE_OF_FIVE, "no mixed canasta may be completed in your side's opening turn"
+    floors = meld_rules.wild_floors
+    if floors and n < meld_rules.wilds_need_naturals and wilds > floors[int(action.rank)]:
+        return (
+            RuleCode.RULE_OF_FIVE,
+            f"after your side's opening turn a wild card joins a natural meld only if it then holds "
+            f"{meld_rules.wilds_need_naturals} naturals or more (this one would hold {n})",
+        )
+    return None
 
 
 def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]:
@@ -287,6 +339,14 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.GOING_OUT_NOT_ALLOWED,
             f"{what}, which needs {plural(need, 'canasta')} on your side's table",
+        )
+    blocking = blocking_melds(state, side)
+    if blocking:
+        names = " and ".join("the wild meld" if r == Kind.JOKER else f"the natural {_ranks(Kind(r))}" for r in blocking)
+        return (
+            RuleCode.GOING_OUT_NOT_ALLOWED,
+            f"{what}, but your side may not go out while {names} on its table "
+            f"{'is' if len(blocking) == 1 else 'are'} not yet a canasta",
         )
     if not state.opened[side]:
         concealed = (

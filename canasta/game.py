@@ -104,7 +104,7 @@ class Game:
             The game.
         """
         game = cls.__new__(cls)
-        game.rules = hand.rules
+        game.rules = hand.rules.as_dealt  # ranks closed in this hand open again in the next
         game.seed = seed
         game.scores = list(scores) if scores is not None else list(hand.scores)
         game.results = []

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
-from canasta.rules import MeldRules, Rules
+from canasta.rules import GoingOutRules, MeldRules, Rules
 
-__all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options"]
+__all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options", "wild_meld_open"]
 
 #: A side's melds as ``rank -> (naturals, twos, jokers)``; a side's second meld of
 #: a rank (cutthroat) is under ``rank + SECOND_MELD``.
@@ -67,11 +67,44 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
+    if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
+        # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
+        # line either puts none there (mode 1), or completes the wild meld first (mode 2).
+        return _meld_out(rules, hand, melds, discardable, need, witness, 1) or _meld_out(
+            rules, hand, melds, discardable, need, witness, 2
+        )
+    return _meld_out(rules, hand, melds, discardable, need, witness, 0)
+
+
+def wild_meld_open(rules: Rules, melds: MeldCounts) -> bool:
+    """Whether the side holds an incomplete wild meld (rule-of-five: no wild card joins a natural meld then).
+
+    Args:
+        rules: The compiled rules.
+        melds: The side's melds.
+
+    Returns:
+        True if its wild meld is on the table with fewer cards than a canasta.
+    """
+    wild = melds.get(JOKER)
+    return wild is not None and wild[0] + wild[1] + wild[2] < rules.melds.canasta_size
+
+
+def _meld_out(
+    rules: Rules,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    discardable: Sequence[bool],
+    need: int,
+    witness: dict[int, tuple[int, int, int]] | None,
+    mode: int,
+) -> bool:
+    """`can_meld_out` in one mode: 0 free, 1 no wild card added to a natural meld, 2 the wild meld completed."""
     if witness is not None and max(melds, default=0) >= SECOND_MELD:
         witness = None  # (a witness names one meld per rank; none is given for a rank held twice)
     if witness is None and sum(hand) <= 1:
-        return _meld_out_small(rules, hand, melds, discardable, need)
-    plan = _plan(rules, hand, melds, discardable, need)
+        return _meld_out_small(rules, hand, melds, discardable, need, mode)
+    plan = _plan(rules, hand, melds, discardable, need, mode)
     if plan is None:
         return False
     groups, options, starts = plan
@@ -150,18 +183,35 @@ def going_out_options(
     if len(_MEMO) >= 64:
         _MEMO.clear()
     _KEEP_RULES[id(rules)] = rules  # the id stays unique while it is part of a key
-    result = _MEMO[key] = _options(rules, hand, melds, discardable, need)
+    if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
+        first = _options(rules, hand, melds, discardable, need, 1)
+        result = _merged(first, _options(rules, hand, melds, discardable, need, 2))
+    else:
+        result = _options(rules, hand, melds, discardable, need, 0)
+    _MEMO[key] = result
     return result
 
 
+def _merged(first: OutOptions | None, second: OutOptions | None) -> OutOptions | None:
+    """The options of either of two sets of going-out lines (rule-of-five's two modes)."""
+    if first is None or second is None:
+        return second if first is None else first
+    merged: OutOptions = {rank: list(options) for rank, options in first.items()}
+    for rank, options in second.items():
+        feasible = merged.setdefault(rank, [])
+        feasible.extend(o for o in options if o not in feasible)
+    return merged
+
+
 _MEMO: dict[tuple[object, ...], OutOptions | None] = {}
+_NONE_BLOCKED: list[int] = []  # (never changed: the melds keeping no side from going out, by default)
 _KEEP_RULES: dict[int, Rules] = {}
 
 
 def _options(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int
 ) -> OutOptions | None:
-    plan = _plan(rules, hand, melds, discardable, need)
+    plan = _plan(rules, hand, melds, discardable, need, mode)
     if plan is None:
         return None
     groups, options, starts = plan
@@ -219,9 +269,13 @@ def _forward(options: list[list[_Option]], starts: list[_State], need: int) -> l
 
 
 def _plan(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int = 0
 ) -> tuple[list[_Group], list[list[_Option]], list[_State]] | None:
-    """The groups, each group's options and the start states, or ``None`` after a cheap necessary test."""
+    """The groups, each group's options and the start states, or ``None`` after a cheap necessary test.
+
+    ``mode`` (rule-of-five): 1, no wild card is added to a natural meld; 2, the
+    wild meld ends complete; 0, neither restriction.
+    """
     if hand[RED_THREE]:
         return None
     meld_rules = rules.melds
@@ -244,7 +298,13 @@ def _plan(
         starts.append((twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
     options: list[list[_Option]] = []
-    cache = _GROUP_OPTIONS.setdefault(id(meld_rules), ({}, meld_rules))[0]
+    going_out = rules.going_out
+    blocking = going_out if going_out.not_with_incomplete else None
+    cache_key = (id(meld_rules), id(blocking), mode)
+    entry = _GROUP_OPTIONS.get(cache_key)
+    if entry is None:
+        entry = _GROUP_OPTIONS[cache_key] = ({}, meld_rules, blocking)
+    cache = entry[0]
     for group in groups:
         rank = group[0]
         discard = rank != JOKER and may_discard[rank]
@@ -253,7 +313,9 @@ def _plan(
         if group_options is None:
             if len(cache) > 100_000:
                 cache.clear()  # bound the memory of long runs
-            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard)
+            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard, blocking)
+            if mode:
+                group_options = cache[key] = _restricted(meld_rules, group, group_options, mode)
         if not group_options:
             return None
         options.append(group_options)
@@ -261,14 +323,31 @@ def _plan(
 
 
 #: Each group's options depend only on the group, the wild cards held and
-#: whether one of its naturals may be the discard: cached per meld rules (kept
-#: alive beside the cache so that the id stays unique).
-_GROUP_OPTIONS: dict[int, tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules]] = {}
+#: whether one of its naturals may be the discard: cached per meld rules and
+#: going-out rules where melds can keep a side from going out (both kept alive
+#: beside the cache so that the ids stay unique).
+_GROUP_OPTIONS: dict[
+    tuple[int, int, int], tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules, GoingOutRules | None]
+] = {}
 
 
-def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+def _restricted(meld_rules: MeldRules, group: _Group, options: list[_Option], mode: int) -> list[_Option]:
+    """Rule-of-five's modes: 1 drops a natural group's options adding a wild card; 2 keeps the wild meld's complete."""
+    rank = group[0]
+    if mode == 1 and rank != JOKER:
+        return [o for o in options if not (o[0] or o[1])]
+    if mode == 2 and rank == JOKER:
+        t0, j0 = group[3], group[4]
+        return [o for o in options if t0 + o[0] + j0 + o[1] >= meld_rules.canasta_size]
+    return options
+
+
+def _group_options(
+    meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool, blocking: GoingOutRules | None
+) -> list[_Option]:
+    """The options of one group; with ``blocking``, none that leaves a meld keeping the side from going out."""
     if len(group) > 5:
-        return _pair_options(meld_rules, group, twos, jokers, discard)
+        return _pair_options(meld_rules, group, twos, jokers, discard, blocking)
     rank, hand_naturals, n0, t0, j0 = group
     canasta_size = meld_rules.canasta_size
     is_valid = meld_rules.is_valid
@@ -282,11 +361,15 @@ def _group_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int,
                 if size == 0:
                     group_options.append((dt, dj, dd, 0))
                 elif not (changed or dt or dj) or is_valid(rank, naturals, t0 + dt, j0 + dj):
+                    if blocking is not None and blocking.blocked_by(rank, naturals, t0 + dt, j0 + dj, canasta_size):
+                        continue  # the club rules: no going out with this meld incomplete
                     group_options.append((dt, dj, dd, 1 if size >= canasta_size else 0))
     return group_options
 
 
-def _pair_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+def _pair_options(
+    meld_rules: MeldRules, group: _Group, twos: int, jokers: int, discard: bool, blocking: GoingOutRules | None
+) -> list[_Option]:
     """Options of a rank the side holds as two melds (cutthroat): the hand's naturals and wild cards split.
 
     Each meld obeys the meld rules on its own (a meld left unchanged stays as
@@ -303,6 +386,8 @@ def _pair_options(meld_rules: MeldRules, group: _Group, twos: int, jokers: int, 
             for dj in range(jokers + 1):
                 if (added or dt or dj) and not is_valid(rank, n + added, t + dt, j + dj):
                     continue
+                if blocking is not None and blocking.blocked_by(rank, n + added, t + dt, j + dj, canasta_size):
+                    continue  # the club rules: no going out with this meld incomplete
                 found[(dt, dj)] = 1 if n + added + t + dt + j + dj >= canasta_size else 0
         return found
 
@@ -385,19 +470,27 @@ def _stranded(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> 
 
 
 def _meld_out_small(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int
+    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int = 0
 ) -> bool:
     """`can_meld_out` for a hand of at most one card: no dynamic programme needed."""
     canasta_size = rules.melds.canasta_size
     canastas = sum(1 for n, t, j in melds.values() if n + t + j >= canasta_size)
     meld_allowed = not rules.going_out.final_discard_required
     kind = next((k for k in range(KIND_COUNT) if hand[k]), -1)
+    going_out = rules.going_out
+    blocked = (
+        [k for k, (n, t, j) in melds.items() if going_out.blocked_by(k & 15, n, t, j, canasta_size)]
+        if going_out.not_with_incomplete
+        else _NONE_BLOCKED
+    )
     if kind < 0:
-        return meld_allowed and canastas >= need  # the hand was melded out
+        return meld_allowed and canastas >= need and not blocked  # the hand was melded out
     if kind == RED_THREE:
         return False
-    if discardable[kind] and canastas >= need:
+    if discardable[kind] and canastas >= need and not blocked:
         return True  # the final discard goes out
+    if len(blocked) > 1:
+        return False  # one card completes at most one of the melds that keep the side from going out
     if not meld_allowed:
         return False
     is_valid = rules.melds.is_valid
@@ -411,6 +504,13 @@ def _meld_out_small(
             shape = (n, t, j + 1)
         else:
             continue
+        if mode and kind in (TWO, JOKER):
+            if rank != JOKER and mode == 1:
+                continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
+            if mode == 2 and (rank != JOKER or t + j + 1 < canasta_size):
+                continue  # a single card cannot complete the wild meld and go elsewhere too
         if is_valid(rank, *shape) and canastas + (n + t + j + 1 == canasta_size) >= need:
+            if blocked and (blocked[0] != key or going_out.blocked_by(rank, *shape, canasta_size)):
+                continue  # a meld that keeps the side from going out stays incomplete
             return True
     return False

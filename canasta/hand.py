@@ -49,7 +49,9 @@ class HandState(TableState):
     does this for you across a whole game.
 
     Attributes:
-        rules: The compiled rules.
+        rules: The compiled rules, with the hand's meld state (ranks closed,
+            melds locked against wild cards this turn: see `canasta.Rules.during_hand`;
+            `rules.as_dealt` are the rules the hand was dealt with).
         deck: The deck (card ids index ``deck.cards``).
         dealer: The dealer's seat.
         scores: Each side's cumulative score before this hand.

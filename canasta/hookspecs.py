@@ -255,6 +255,35 @@ def canasta_incomplete_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type
 
 
 @hookspec(firstresult=True)
+def canasta_incomplete_natural_meld_penalties() -> tuple[tuple[Kind, int], ...]:  # type: ignore[empty-body]
+    """Penalties for **natural** melds (no wild card) left incomplete at the end of a hand.
+
+    Like `canasta_incomplete_meld_penalties`, but a meld of the rank holding a
+    wild card costs nothing (house rule ``aces-pure``: an incomplete natural
+    aces meld costs 2500, a mixed one nothing).
+
+    Returns:
+        ``(rank, penalty)`` pairs. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_held_card_penalties() -> tuple[tuple[Kind, int, int], ...]:  # type: ignore[empty-body]
+    """Penalties for cards of one kind left in one player's hand at the end of a hand.
+
+    Charged besides the cards' own values (which count against the side as
+    cards in hand), once per player and per entry, however many cards of the
+    kind the player holds past the threshold (club modern American:
+    ``((Kind.ACE, 3, 1500), (Kind.SEVEN, 3, 1500))``).
+
+    Returns:
+        ``(kind, at_least, penalty)`` triples: a player holding ``at_least``
+        or more cards of ``kind`` costs the side ``penalty``.
+        Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
 def canasta_partnerships() -> PartnershipRules:  # type: ignore[empty-body]
     """Partnerships that form during a hand (the three-player house rule ``cutthroat``).
 

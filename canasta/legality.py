@@ -16,6 +16,8 @@ from collections.abc import Callable
 from itertools import compress
 from operator import add
 
+from attrs import evolve
+
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
@@ -25,6 +27,7 @@ from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableStat
 
 __all__ = [
     "allowed_actions",
+    "blocking_melds",
     "discardable_kinds",
     "generate",
     "goes_out_ok",
@@ -179,11 +182,30 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     rules = t.rules
     if canastas < rules.going_out.canastas_required:
         return False
+    if t.blocks_out and blocking_melds(t, side):
+        return False  # the club rules: not with an incomplete natural meld of aces or sevens, or wild meld
     if t.opened[side]:
         return True
-    if opening_reached(rules, t.provisional_count, t.personal_minimum(t.seat), meld_counts(t, side), _top_rank(t)):
+    minimum = t.personal_minimum(t.seat)
+    melds = meld_counts(t, side)
+    if opening_reached(rules, t.provisional_count, minimum, melds, _top_rank(t), splash=t.opens_by_splash):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+
+
+def blocking_melds(t: TableState, side: int) -> list[int]:
+    """The side's melds that keep it from going out as they are (`canasta.GoingOutRules.not_with_incomplete`).
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        Their ranks (``JOKER`` for the wild meld).
+    """
+    going_out = t.rules.going_out
+    size = t.rules.melds.canasta_size
+    return [m.rank for m in t.melds[side].values() if going_out.blocked_by(m.rank, m.naturals, m.twos, m.jokers, size)]
 
 
 # --- the draw phase ---------------------------------------------------------------------
@@ -238,6 +260,12 @@ def _take_completes(
     rules = t.rules
     side = t.seating[seat]
     n, tw, jk, second = shape
+    if t.locks_wilds and not t.opened[side]:
+        top_kind = t.kinds[t.pile[-1]]
+        if top_kind in rules.melds.wilds_only_when_opening:
+            # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
+            melds_now = rules.melds
+            rules = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
     if (
         not bound
         and t.opened[side]
@@ -271,7 +299,7 @@ def _take_completes(
         # The rule book: the top card counts with the shown cards (not in modern American).
         provisional = values[top] * ((1 if rules.initial_meld.top_card_counts else 0) + n)
         provisional += values[TWO] * tw + values[JOKER] * jk
-        if opening_reached(rules, provisional, minimum, melds, top):
+        if opening_reached(rules, provisional, minimum, melds, top, splash=t.opens_by_splash):
             opened = True
         else:
             pending = rest
@@ -395,7 +423,13 @@ class _MeldChecks:
         self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
         # counts when the side has opened and nothing binds or ends the turn early.
-        self.plain_out = opened and not turn.bound and not turn.final_only and turn.out_allowed
+        self.plain_out = (
+            opened
+            and not turn.bound
+            and not turn.final_only
+            and turn.out_allowed
+            and not t.blocks_out  # (the club rules: the oracle decides)
+        )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
         self.swap = None
@@ -409,17 +443,24 @@ class _MeldChecks:
                 )
             )
             return
-        if opened and turn.bound:
+        if opened and turn.bound and not t.wild_meld_first:
             # After "yes" only going out completes the turn: one pass finds every
             # meld that starts a going-out line (the rule book, "Asking permission").
+            # (Not under rule-of-five, where the order of melds matters: each is decided on its own.)
             self.out_options = going_out_options(
                 t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
             )
             self.hopeless = self.out_options is None
             return
         # One search for the whole list: if no meld can lead to a completion, none is legal.
+        # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
         self.hopeless = not meld_may_complete(
-            turn, counts, counts_now, opened=opened, provisional=t.provisional_count, witness=self.witness
+            turn,
+            counts,
+            counts_now,
+            opened=opened,
+            provisional=t.provisional_count,
+            witness=None if t.wild_meld_first else self.witness,
         )
         if self.witness and not opened and not turn.bound and not turn.final_only:
             # What the opening found adds to each rank, for the swap test in `completes`.
@@ -494,7 +535,7 @@ class _MeldChecks:
         if not opened:
             values = rules.card_values
             provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
-            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank):
+            if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank, splash=turn.splash):
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
@@ -526,7 +567,7 @@ class _MeldChecks:
             return False  # (first-round discards need a closer look)
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
-        return opening_reached(rules, count, turn.minimum, melds, turn.top_rank)
+        return opening_reached(rules, count, turn.minimum, melds, turn.top_rank, splash=turn.splash)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
@@ -656,6 +697,11 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 if not checks.completes(BLACK_THREE, n, 0, 0):
                     continue
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
+    if t.wild_meld_first:
+        wild = melds.get(JOKER)
+        if wild is not None and wild.naturals + wild.twos + wild.jokers < meld_rules.canasta_size:
+            # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
+            actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
     provisional_pending = not opened and bool(melds)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);

@@ -173,6 +173,28 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
         f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
     )
+    natural_penalties = tuple(_ask(pm, "canasta_incomplete_natural_meld_penalties", tuple))
+    _check(
+        all(
+            isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0
+            for p in natural_penalties
+        ),
+        f"canasta_incomplete_natural_meld_penalties: (Kind, non-negative int) pairs expected, got {natural_penalties}",
+    )
+    held = tuple(_ask(pm, "canasta_held_card_penalties", tuple))
+    _check(
+        all(
+            isinstance(p, tuple)
+            and len(p) == 3
+            and _is_kind(p[0])
+            and _is_int(p[1])
+            and p[1] >= 1
+            and _is_int(p[2])
+            and p[2] >= 0
+            for p in held
+        ),
+        f"canasta_held_card_penalties: (Kind, positive int, non-negative int) triples expected, got {held}",
+    )
     _check(
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
@@ -198,6 +220,8 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
         target_score=target,
         incomplete_meld_penalties=penalties,
+        incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),
+        held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
         partnerships=partnerships,
         rule_sections=rule_sections(pm),
     )
@@ -230,6 +254,13 @@ def _check_policies(rules: Rules) -> None:
         *(v for _, v in cb.wild_by_jokers),
     ]
     _check(all(v >= 0 for v in bonus_values), f"canasta_canasta_bonuses: bonuses must not be negative, got {cb}")
+    melds = rules.melds
+    _check(
+        not melds.closed_at_canasta
+        or (melds.max_size == melds.canasta_size and not rules.partnerships.first_taker_alone),
+        "canasta_meld_rules: closed_at_canasta needs max_size equal to canasta_size (a canasta closes its rank at "
+        "once), and no partnerships formed during a hand",
+    )
     bt = rules.black_threes
     _check(
         bt.in_hand_penalty >= 0 and all(v >= 0 for v in bt.set_aside_schedule),

@@ -88,6 +88,7 @@ def build_position(
     """
     if not isinstance(rules, Rules):
         raise InvalidPositionError(f"rules: expected canasta.Rules, got {_show(rules)}")
+    rules = rules.as_dealt  # (a hand's meld state, such as closed ranks, follows from the position itself)
     n = rules.players
     sides = rules.side_count
     # Types and shapes first, so that nothing below meets a value of the wrong kind.
@@ -177,11 +178,15 @@ def build_position(
     for s in range(n):
         state.melded_before[s] = bool(state.melds[rules.sides[s]])
     state.turn = turns
+    if rules.melds.closed_at_canasta:
+        state._close_ranks()
     state._reset_turn()
     state.phase = Phase.DRAW
     if phase == "meld":
         state.phase = Phase.MELD
         state.drew_from_stock = True
+        if state.locks_wilds:
+            state._turn_meld_state()  # (as at the start of this turn: see `TableState._turn_meld_state`)
     else:
         begin_turn(state)
     state._legal = None

@@ -75,6 +75,9 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.WILD_MELD: "wild-cards",
     RuleCode.BLACK_THREE_MELD: "threes",
     RuleCode.MELD_CLOSED: "canastas",
+    RuleCode.RANK_CLOSED: "canastas",
+    RuleCode.NATURAL_LOCKED: "wild-cards",
+    RuleCode.RULE_OF_FIVE: "wild-cards",
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
@@ -107,6 +110,12 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     RuleCode.WILD_MELD: "Wild cards alone never meld in this variant.",
     RuleCode.BLACK_THREE_MELD: "Black threes meld only when going out, 3 or 4 of them with no wild card.",
     RuleCode.MELD_CLOSED: "The meld would grow past the largest size a meld may have (a closed canasta).",
+    RuleCode.NATURAL_LOCKED: "The meld takes wild cards only in its side's opening turn, from the hand: it stays "
+    "natural.",
+    RuleCode.RULE_OF_FIVE: "After the opening turn a wild card joins a natural meld only if it then holds five "
+    "naturals; no wild card joins one while the side's wild meld is incomplete; no mixed canasta in the opening turn.",
+    RuleCode.RANK_CLOSED: "The rank is closed for the rest of the hand: no meld of it may be started, grow, or take "
+    "the pile.",
     RuleCode.MINIMUM_NOT_MET: "The side's initial meld does not reach its minimum count.",
     RuleCode.CLEAN_MELD_REQUIRED: "The side's initial meld needs a clean meld: natural cards from the hand, "
     "no wild card.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -160,6 +160,10 @@ class InitialMeldRules:
             whose opening was made by taking the pile.
         bonus_cards_stock_floor: No bonus cards once the stock holds this many
             cards or fewer (``american-talon``: 8).
+        splash: A canasta laid entirely from the hand in the opening turn,
+            natural (no wild card) or wild, completes the opening with neither
+            the minimum nor the clean meld (house rule ``splash``); the meld of
+            the pile's top card taken this turn never counts as one.
     """
 
     top_card_counts: bool = True
@@ -167,6 +171,7 @@ class InitialMeldRules:
     clean_meld_naturals: int = field(default=0, validator=_non_negative)
     bonus_cards: tuple[int, ...] = field(default=(), converter=tuple)
     bonus_cards_stock_floor: int = field(default=0, validator=_non_negative)
+    splash: bool = False
 
 
 @frozen
@@ -203,7 +208,7 @@ class PileRules:
     one_card_rule: bool = True
 
 
-@frozen
+@frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)
 class MeldRules:
     """What a meld may hold (rule book: "Melds", "Wild cards", "Canastas").
 
@@ -215,9 +220,39 @@ class MeldRules:
         max_size: Cards a meld may hold at most (``None``: no limit).
         canasta_size: Cards that make a meld a canasta.
         wild_melds: Melds of wild cards only are allowed.
-        natural_only: Ranks whose melds may never hold a wild card.
+        natural_only: Ranks whose melds may hold no wild card (now: see
+            ``wilds_only_when_opening``).
         black_threes_when_going_out: A player going out may meld 3 or 4 black
             threes (no wild cards).
+        closed_at_canasta: A natural rank is closed for the rest of the hand,
+            to both sides, once either side's meld of it reaches canasta size
+            (house rule ``dead-ranks``): no new meld of it, no card added to any
+            meld of it, no pile take with it on top. Needs ``max_size`` equal to
+            ``canasta_size`` (a canasta's own rank is closed at once).
+        closed: Ranks closed now. The engine adds to it during a hand (see
+            `Rules.during_hand`); a rule set may also close ranks for good.
+        wilds_only_when_opening: Ranks whose meld takes wild cards only in the
+            side's opening turn, from the hand (house rule ``aces-pure``): a
+            meld of them formed by taking the pile stays natural that turn, and
+            one with no wild card when a later turn starts never takes one. The
+            engine adds such ranks to ``natural_only`` for the turns they are
+            locked in.
+        wilds_need_naturals: If above 0, after the side's opening turn a wild
+            card joins a natural meld only if the meld then holds at least this
+            many naturals (house rule ``rule-of-five``: 5); the engine sets
+            `wild_floors` for each such turn.
+        no_mixed_opening_canasta: No mixed canasta may be completed in the
+            side's opening turn (``rule-of-five``); the engine sets `mixed_cap`
+            for that turn.
+        wild_meld_first: While the side's wild meld is incomplete, no wild card
+            joins any of its natural melds (``rule-of-five``).
+        wild_floors: The meld state of a later turn under `wilds_need_naturals`:
+            for each kind, the wild cards the side's meld of it held when the turn
+            began (a meld with fewer naturals than needed keeps those and takes no
+            more); empty while the rule is not in force.
+        mixed_cap: The meld state of an opening turn under
+            `no_mixed_opening_canasta`: a meld holding a wild card has at most
+            this many cards (0: no cap).
     """
 
     min_size: int = 3
@@ -229,9 +264,25 @@ class MeldRules:
     wild_melds: bool = False
     natural_only: frozenset[Kind] = frozenset()
     black_threes_when_going_out: bool = True
+    closed_at_canasta: bool = False
+    closed: frozenset[Kind] = frozenset()
+    wilds_only_when_opening: frozenset[Kind] = frozenset()
+    wilds_need_naturals: int = 0
+    no_mixed_opening_canasta: bool = False
+    wild_meld_first: bool = False
+    wild_floors: tuple[int, ...] = ()
+    mixed_cap: int = 0
+    #: Whether a hand's meld state (`closed`, `wild_floors`, `mixed_cap`) is set: one flag for `is_valid`.
+    has_meld_state: bool = field(init=False, eq=False, repr=False)
+
+    @has_meld_state.default
+    def _has_meld_state(self) -> bool:
+        return bool(self.closed or self.wild_floors or self.mixed_cap)
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
-        """Whether a meld with these contents is allowed to exist.
+        """Whether a meld with these contents may be made now (laid, or reached by adding cards).
+
+        A meld of a rank in `closed` may not: it stays as it is.
 
         Args:
             rank: The meld's kind (a natural rank, ``BLACK_THREE``, or ``JOKER``
@@ -260,6 +311,18 @@ class MeldRules:
                 return False
             if self.wilds_at_most_naturals and wilds > naturals:
                 return False
+        return not self.has_meld_state or self._state_allows(rank, naturals, wilds, size)
+
+    def _state_allows(self, rank: int, naturals: int, wilds: int, size: int) -> bool:
+        """The hand's meld state: closed ranks (dead-ranks), and rule-of-five's floors and opening cap."""
+        if rank in self.closed:
+            return False
+        if wilds:
+            if self.mixed_cap and size > self.mixed_cap:
+                return False  # rule-of-five: no mixed canasta in the opening turn
+            floors = self.wild_floors
+            if floors and naturals < self.wilds_need_naturals and wilds > floors[rank]:
+                return False  # rule-of-five: a wild card joins a meld of fewer naturals only in the opening turn
         return True
 
 
@@ -372,6 +435,10 @@ class GoingOutRules:
         concealed_bonus: Bonus for going out concealed, or ``None`` if there is
             no concealed bonus.
         permission: Whether the partner may be asked first.
+        not_with_incomplete: Kinds whose incomplete **natural** meld (no wild
+            card) keeps the side from going out; ``Kind.JOKER`` names the wild
+            meld, which keeps it whenever incomplete (the club rules of modern
+            American: aces, sevens and the wild meld).
     """
 
     canastas_required: int = 1
@@ -379,6 +446,23 @@ class GoingOutRules:
     bonus: int = 100
     concealed_bonus: int | None = 200
     permission: Permission = Permission.OPTIONAL
+    not_with_incomplete: frozenset[Kind] = frozenset()
+
+    def blocked_by(self, rank: int, naturals: int, twos: int, jokers: int, canasta_size: int) -> bool:
+        """Whether this meld, left as it is, keeps its side from going out (`not_with_incomplete`).
+
+        Args:
+            rank: The meld's kind (``JOKER`` for the wild meld).
+            naturals: Its natural cards.
+            twos: Its 2s.
+            jokers: Its jokers.
+            canasta_size: Cards that make a canasta.
+
+        Returns:
+            True for an incomplete natural meld (or wild meld) of a listed kind.
+        """
+        size = naturals + twos + jokers
+        return 0 < size < canasta_size and rank in self.not_with_incomplete and (rank == JOKER or not (twos or jokers))
 
 
 @frozen
@@ -452,6 +536,13 @@ class Rules:
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
+        incomplete_natural_meld_penalties: ``(rank, penalty)``: a side holding
+            an incomplete meld of that rank with no wild card at the end of the
+            hand loses the penalty.
+        held_card_penalties: ``(kind, at_least, penalty)``: a player holding
+            ``at_least`` or more cards of ``kind`` at the end of the hand costs
+            the side ``penalty``, besides the cards' values (once per player and
+            entry).
         partnerships: Partnerships formed during a hand.
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
@@ -478,6 +569,8 @@ class Rules:
     exhaustion: ExhaustionRules
     target_score: int
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+    incomplete_natural_meld_penalties: tuple[tuple[Kind, int], ...] = ()
+    held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
 
@@ -496,6 +589,36 @@ class Rules:
             if known is code:
                 return section
         return None
+
+    def during_hand(self, melds: MeldRules) -> Rules:
+        """These rules as dealt, with the meld rules holding a hand's meld state: interned (equal ones share one).
+
+        The engine uses it when a rank closes (``closed_at_canasta``: `MeldRules.closed`)
+        and when a turn begins under the club rules (``wilds_only_when_opening``:
+        `MeldRules.natural_only`; ``rule-of-five``: `MeldRules.wild_floors`,
+        `MeldRules.mixed_cap`); every legality check then reads them from the meld rules.
+
+        Args:
+            melds: The meld rules as dealt with those fields set (``attrs.evolve``).
+
+        Returns:
+            The rules; `as_dealt` gives back the rules they came from.
+        """
+        base = self.as_dealt
+        if melds == base.melds:
+            return base
+        key = (base, melds)
+        found = _DURING.get(key)
+        if found is None:
+            # Bounded without eviction: at most one entry per rule set and meld state met in play.
+            found = _DURING[key] = evolve(base, melds=melds)
+            _DEALT[id(found)] = base
+        return found
+
+    @property
+    def as_dealt(self) -> Rules:
+        """The rules at the deal of a hand: without the meld state of a hand (see `during_hand`)."""
+        return _DEALT.get(id(self), self)
 
     @property
     def side_count(self) -> int:
@@ -517,3 +640,10 @@ class Rules:
             Its seats.
         """
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
+
+
+#: `Rules.during_hand`'s interned rules, by the rules as dealt and the meld rules with the hand's state (they stay
+#: alive here, so the ids in `_DEALT` stay unique).
+_DURING: dict[tuple[Rules, MeldRules], Rules] = {}
+#: The rules as dealt, by the id of rules with the meld state of a hand.
+_DEALT: dict[int, Rules] = {}

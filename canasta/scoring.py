@@ -25,7 +25,7 @@ class SideScore:
         going_out: Going-out bonus (concealed included).
         set_aside: Score of black threes set aside from taken piles.
         cards_in_hand: Minus the count of cards left in the side's hands.
-        penalties: Minus penalties (incomplete melds the variant punishes).
+        penalties: Minus penalties (incomplete melds and cards held that the variant punishes).
         canastas: Number of canastas (for display).
     """
 
@@ -103,6 +103,8 @@ def score_hand(state: TableState) -> HandScore:
     canasta_size = rules.melds.canasta_size
     bonuses = rules.canasta_bonuses
     penalties_by_rank = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+    held_penalties = rules.held_card_penalties
+    natural_penalties = {int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties}
     hand_values = list(values)
     hand_values[_B3] = rules.black_threes.in_hand_penalty
     result = []
@@ -128,8 +130,11 @@ def score_hand(state: TableState) -> HandScore:
             if meld.size >= canasta_size:
                 canastas += 1
                 canasta_bonus += bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
-            elif meld.rank in penalties_by_rank:
-                penalties -= penalties_by_rank[meld.rank]
+            else:
+                if meld.rank in penalties_by_rank:
+                    penalties -= penalties_by_rank[meld.rank]
+                if not (meld.twos or meld.jokers) and meld.rank in natural_penalties:
+                    penalties -= natural_penalties[meld.rank]
         red = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _R3)
         black = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _B3)
         three_rules = rules.threes
@@ -148,6 +153,9 @@ def score_hand(state: TableState) -> HandScore:
         for seat in seats:
             counts = state.counts[seat]
             in_hand -= sum(hand_values[k] * counts[k] for k in range(KIND_COUNT))
+            for kind, at_least, penalty in held_penalties:
+                if counts[kind] >= at_least:
+                    penalties -= penalty  # once per player and entry, besides the cards' values
         result.append(
             SideScore(
                 side=side,

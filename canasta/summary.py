@@ -17,7 +17,7 @@ import attrs
 from canasta.cards import KIND_COUNT, DeckSpec, Kind
 from canasta.rules import MeldMinimums, Rules
 
-__all__ = ["format_rules_summary", "rules_summary"]
+__all__ = ["HAND_STATE_FIELDS", "format_rules_summary", "rules_summary"]
 
 #: Section title of each top-level field of `Rules`, in display order.
 _SECTIONS: dict[str, str] = {
@@ -41,6 +41,8 @@ _SECTIONS: dict[str, str] = {
     "exhaustion": "Stock exhaustion",
     "target_score": "Game",
     "incomplete_meld_penalties": "Scoring",
+    "held_card_penalties": "Scoring",
+    "incomplete_natural_meld_penalties": "Scoring",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -57,6 +59,12 @@ _LABELS: dict[str, str] = {
     "minimums": "minimum count by cumulative score",
     "target_score": "game ends at",
     "incomplete_meld_penalties": "penalty for an incomplete meld",
+    "held_card_penalties": "penalty for cards held by one player",
+    "incomplete_natural_meld_penalties": "penalty for an incomplete natural meld",
+    "melds.wilds_only_when_opening": "ranks that take wild cards only in the opening turn",
+    "melds.wilds_need_naturals": "after the opening turn, naturals a meld needs to take a wild card",
+    "melds.no_mixed_opening_canasta": "no mixed canasta in the opening turn",
+    "melds.wild_meld_first": "no wild card into a natural meld while the wild meld is incomplete",
     "initial_meld.top_card_counts": "pile's top card counts toward the minimum",
     "initial_meld.concealed_exemption": "no minimum when going out concealed",
     "initial_meld.clean_meld_naturals": "clean meld needed (naturals from hand)",
@@ -96,11 +104,17 @@ _LABELS: dict[str, str] = {
     "going_out.bonus": "going-out bonus",
     "going_out.concealed_bonus": "concealed going-out bonus",
     "going_out.permission": "asking partner's permission",
+    "going_out.not_with_incomplete": "no going out with these melds incomplete (natural, or the wild meld)",
+    "melds.closed_at_canasta": "a rank closes once a meld of it is a canasta",
     "exhaustion.continue_with_discards": "play goes on while discards are taken",
     "exhaustion.forced_take": "a matching discard must be taken",
     "exhaustion.forced_take_by_layoff": "a matching discard may be laid off even on a frozen pile",
     "exhaustion.last_red_three_may_meld": "after a last-card red three the player may meld",
 }
+
+#: Fields the engine sets during a hand (`canasta.Rules.during_hand`): a hand's meld state, not rules,
+#: so the summary leaves them out.
+HAND_STATE_FIELDS = frozenset({"melds.closed", "melds.wild_floors", "melds.mixed_cap", "melds.has_meld_state"})
 
 _SIGNS = {
     "negative-without-meld": "for the side; against it if it made no meld",
@@ -161,14 +175,18 @@ def _value(path: str, value: Any) -> str:
         return _schedule(value)
     if path == "threes.sign":
         return _SIGNS.get(str(value.value), str(value.value))
+    if path == "melds.wilds_need_naturals":
+        return f"{value}" if value else "none"
     if path == "initial_meld.clean_meld_naturals":
         return f"yes, {value} or more" if value else "no"
     if path == "sides":
         return _sides(value)
     if path == "card_values":
         return _card_values(value)
-    if path in ("canasta_bonuses.natural_by_rank", "incomplete_meld_penalties"):
+    if path in ("canasta_bonuses.natural_by_rank", "incomplete_meld_penalties", "incomplete_natural_meld_penalties"):
         return ", ".join(f"{_kind(k)}: {v}" for k, v in value) if value else "none"
+    if path == "held_card_penalties":
+        return ", ".join(f"{n} or more {_kind(k)}: {v}" for k, n, v in value) if value else "none"
     if path == "canasta_bonuses.wild_by_jokers":
         return ", ".join(f"{j} jokers: {v}" for j, v in value) if value else "none"
     if path == "house_rules":
@@ -219,6 +237,8 @@ def rules_summary(rules: Rules) -> list[tuple[str, str, str]]:
         if attrs.has(type(value)) and not isinstance(value, (DeckSpec, MeldMinimums)):
             for sub in attrs.fields(type(value)):
                 path = f"{name}.{sub.name}"
+                if path in HAND_STATE_FIELDS:
+                    continue  # the engine's meld state during a hand, not a rule
                 rows.append((section, _label(path), _value(path, getattr(value, sub.name))))
         else:
             rows.append((section, _label(name), _value(name, value)))

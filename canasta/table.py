@@ -13,6 +13,8 @@ import types
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Self
 
+from attrs import evolve
+
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import has_clean_meld
 from canasta.rules import Rules
@@ -122,7 +124,9 @@ class TableState:
         "answer",
         "asker",
         "asks_used",
+        "blocks_out",
         "bound",
+        "closes_ranks",
         "concealed",
         "counts",
         "dealer",
@@ -132,12 +136,14 @@ class TableState:
         "final_meld_only",
         "hands",
         "kinds",
+        "locks_wilds",
         "melded_before",
         "melded_this_turn",
         "melds",
         "minimums",
         "new_ranks",
         "opened",
+        "opens_by_splash",
         "pending_pile",
         "phase",
         "pile",
@@ -156,6 +162,7 @@ class TableState:
         "threes",
         "turn",
         "went_out",
+        "wild_meld_first",
     )
 
     def __init__(
@@ -200,6 +207,17 @@ class TableState:
         self.end: HandEnd | None = None
         self.went_out: int | None = None
         self.concealed = False
+        # The club rules' switches, read once per hand: plain data for the inner loops
+        # (closes_ranks: dead-ranks; locks_wilds: a turn's meld state, aces-pure and rule-of-five;
+        # wild_meld_first: rule-of-five; blocks_out: the club form's going out; opens_by_splash: splash).
+        self.closes_ranks = rules.melds.closed_at_canasta
+        meld_rules = rules.melds
+        self.locks_wilds = bool(
+            meld_rules.wilds_only_when_opening or meld_rules.wilds_need_naturals or meld_rules.no_mixed_opening_canasta
+        )
+        self.wild_meld_first = rules.melds.wild_meld_first
+        self.blocks_out = bool(rules.going_out.not_with_incomplete)
+        self.opens_by_splash = rules.initial_meld.splash
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
@@ -251,6 +269,73 @@ class TableState:
         self.sizes[seat] -= 1
         return self.hands[seat][kind].pop()
 
+    def _close_ranks(self) -> None:
+        """Close every natural rank with a meld of canasta size, where the rules close ranks (``dead-ranks``).
+
+        The closed ranks live in the meld rules (``rules.melds.closed``), so
+        every legality check, the completion oracle included, refuses melds of
+        them and pile takes with them on top.
+        """
+        meld_rules = self.rules.melds
+        size = meld_rules.canasta_size
+        closed = set(meld_rules.closed)
+        for side_melds in self.melds:
+            for meld in side_melds.values():
+                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
+                    closed.add(Kind(meld.rank))
+        if len(closed) != len(meld_rules.closed):
+            self._use_rules(self.rules.during_hand(evolve(meld_rules, closed=frozenset(closed))))
+
+    def _turn_meld_state(self, taken: int = -1) -> None:
+        """Set the meld state of the acting side's turn, where the club rules need one.
+
+        ``aces-pure`` (``wilds_only_when_opening``): from a later turn on (the
+        side had opened when it began), such a meld with no wild card (or none
+        yet) is natural-only; in the opening turn, a meld formed by taking the
+        pile (``taken``: the top card's rank) stays natural. The locked ranks join
+        ``melds.natural_only``.
+
+        ``rule-of-five``: in a later turn, ``melds.wild_floors`` holds the wild
+        cards each meld of the side held when the turn began; in the opening
+        turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
+        """
+        meld_rules = self.rules.melds
+        dealt = self.rules.as_dealt.melds
+        side = self.seating[self.seat]
+        melds = self.melds[side]
+        later = self.opened[side]
+        locked = set(dealt.natural_only)
+        if later:
+            for rank in meld_rules.wilds_only_when_opening:
+                meld = melds.get(rank)
+                if meld is None or not (meld.twos or meld.jokers):
+                    locked.add(rank)
+        if taken in meld_rules.wilds_only_when_opening:
+            locked.add(Kind(taken))
+        floors: tuple[int, ...] = ()
+        cap = 0
+        if later and meld_rules.wilds_need_naturals:
+            wilds = [0] * KIND_COUNT
+            need = meld_rules.wilds_need_naturals
+            for meld in melds.values():
+                if meld.rank >= 4 and meld.naturals < need:  # (a meld of enough naturals needs no floor)
+                    wilds[meld.rank] = meld.twos + meld.jokers
+            floors = tuple(wilds)
+        if not later and meld_rules.no_mixed_opening_canasta:
+            cap = meld_rules.canasta_size - 1
+        state = evolve(meld_rules, natural_only=frozenset(locked), wild_floors=floors, mixed_cap=cap)
+        if state != meld_rules:
+            self._use_rules(self.rules.during_hand(state))
+
+    def _use_rules(self, rules: Rules) -> None:
+        """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
+        self.rules = rules
+        cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
+        self._combos = (cached[0], cached[1])
+        for side_melds in self.melds:
+            for meld in side_melds.values():
+                meld._additions = None
+
     # --- derived facts ----------------------------------------------------------------
 
     @property
@@ -289,6 +374,11 @@ class TableState:
             if m.naturals + m.twos + m.jokers >= size:
                 count += 1
         return count
+
+    @property
+    def closed_ranks(self) -> frozenset[Kind]:
+        """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
+        return self.rules.melds.closed
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").
@@ -427,6 +517,11 @@ class TableState:
         self.end = other.end
         self.went_out = other.went_out
         self.concealed = other.concealed
+        self.closes_ranks = other.closes_ranks
+        self.locks_wilds = other.locks_wilds
+        self.wild_meld_first = other.wild_meld_first
+        self.blocks_out = other.blocks_out
+        self.opens_by_splash = other.opens_by_splash
         self.drew_from_stock = other.drew_from_stock
         self.melded_this_turn = other.melded_this_turn
         self.added_to_old = other.added_to_old

@@ -72,6 +72,8 @@ def begin_turn(t: TableState) -> None:
     t._reset_turn()
     t.phase = DRAW_PHASE
     t._legal = None
+    if t.locks_wilds:
+        t._turn_meld_state()  # the club rules (aces-pure, rule-of-five): this turn's meld state
     if t.stock:
         return
     exhaustion = t.rules.exhaustion
@@ -163,6 +165,8 @@ def _do_take(t: TableState, action: Action) -> None:
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
+    if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
+        t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
     meld._additions = None  # its contents change
     meld.cards.append(top)
@@ -182,6 +186,8 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += count
         else:
             meld.jokers += count
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+        t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if opened:
         _pick_up(t, rest)
         _go_out_if_empty(t)
@@ -230,11 +236,12 @@ def _maybe_open(t: TableState) -> None:
     """The rule book's "The initial meld": the opening is complete once the count (and clean meld) is reached."""
     seat = t.seat
     minimum = t.personal_minimum(seat)
-    if t.provisional_count < minimum:
-        return  # (`opening_reached`'s first test, before the counts it needs)
+    if t.provisional_count < minimum and not t.opens_by_splash:
+        return  # (`opening_reached`'s first test, before the counts it needs; a splash needs no minimum)
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
-    if opening_reached(t.rules, t.provisional_count, minimum, meld_counts(t, side), top_rank):
+    counts = meld_counts(t, side)
+    if opening_reached(t.rules, t.provisional_count, minimum, counts, top_rank, splash=t.opens_by_splash):
         t.opened[side] = True
         pending = t.pending_pile
         t.pending_pile = None
@@ -269,6 +276,8 @@ def _do_meld(t: TableState, action: Action) -> None:
     meld.jokers += jk
     meld._additions = None  # its contents changed
     t.melded_this_turn = True
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+        t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)

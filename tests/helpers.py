@@ -150,7 +150,8 @@ def check_conservation(state: HandState) -> None:
             ks = [state.kinds[c] for c in m.cards]
             if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
                 raise InvariantError(f"side {side} meld {rank}: counts disagree with its cards")
-            if not state.rules.melds.is_valid(rank, m.naturals, m.twos, m.jokers) and state.opened[side]:
+            # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
+            if not state.rules.as_dealt.melds.is_valid(rank, m.naturals, m.twos, m.jokers) and state.opened[side]:
                 raise InvariantError(f"side {side} meld {Kind(rank).name} is not a legal meld: {m}")
 
 
@@ -231,13 +232,15 @@ def play_random_hand(
     check: bool = True,
     legal_sample: int | None = 4,
     illegal_sample: int = 6,
+    rules: canasta.Rules | None = None,
 ) -> tuple[HandState, int]:
-    """Deal a classic hand and play it to the end with random legal actions.
+    """Deal a hand (classic unless ``rules`` are given) and play it to the end with random legal actions.
 
     Returns:
         The finished hand and the number of actions played.
     """
-    state = HandState.deal(classic_rules(), dealer=dealer, scores=scores or [0, 0], seed=seed)
+    rules = classic_rules() if rules is None else rules
+    state = HandState.deal(rules, dealer=dealer, scores=scores or [0] * rules.side_count, seed=seed)
     actions = 0
     while True:
         if check:

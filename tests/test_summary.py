@@ -6,7 +6,7 @@ import attrs
 import pytest
 
 import canasta
-from canasta.summary import _LABELS, format_rules_summary, rules_summary
+from canasta.summary import _LABELS, HAND_STATE_FIELDS, format_rules_summary, rules_summary
 
 
 def field_paths(rules: canasta.Rules) -> list[str]:
@@ -16,7 +16,11 @@ def field_paths(rules: canasta.Rules) -> list[str]:
             continue
         value = getattr(rules, field.name)
         if attrs.has(type(value)) and not isinstance(value, (canasta.DeckSpec, canasta.MeldMinimums)):
-            paths.extend(f"{field.name}.{sub.name}" for sub in attrs.fields(type(value)))
+            paths.extend(
+                f"{field.name}.{sub.name}"
+                for sub in attrs.fields(type(value))
+                if f"{field.name}.{sub.name}" not in HAND_STATE_FIELDS  # a hand's meld state, not a rule
+            )
         else:
             paths.append(field.name)
     return paths

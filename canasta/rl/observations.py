@@ -375,7 +375,7 @@ class ObservationEncoder:
         hand = state if isinstance(state, HandState) else state.hand
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}; seats are 0 to {self.players - 1}")
-        if hand.rules is not self.rules and hand.rules != self.rules:
+        if hand.rules is not self.rules and hand.rules.as_dealt != self.rules:  # (ranks closed in a hand: dead-ranks)
             raise ValueError(
                 f"the state plays {hand.rules.variant!r}, this encoder was built for {self.rules.variant!r}"
             )

@@ -7,17 +7,31 @@ variant below it, so it stacks on any variant it fits:
 - ``wilds-at-most-naturals`` (`canasta_house_rules.wilds_at_most_naturals`), any variant;
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
-- ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only.
+- ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``aces-pure`` (`canasta_house_rules.aces_pure`), modern-american only;
+- ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
+- ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
+- ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
+- ``splash`` (`canasta_house_rules.splash`), modern-american only.
+
+The club rules of modern American (``aces-pure``, ``dead-ranks``,
+``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along the club form's going-out rule
+(`canasta_house_rules._club`).
 """
 
 from __future__ import annotations
 
 import canasta
 from canasta_house_rules import (
+    aces_pure,
     american_talon,
     black_three_freezes,
     cutthroat,
+    dead_ranks,
+    held_aces_sevens_penalty,
     last_red_three_may_meld,
+    rule_of_five,
+    splash,
     wilds_at_most_naturals,
 )
 
@@ -64,6 +78,51 @@ HOUSE_RULES = (
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="aces-pure",
+        description="Aces take wild cards only in the side's opening turn; natural aces canasta 2500, "
+        "incomplete natural aces meld -2500.",
+        plugins=(aces_pure,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="dead-ranks",
+        description="Once either side's meld of a rank reaches 7 cards, nobody may meld that rank or take the "
+        "pile with it on top.",
+        plugins=(dead_ranks,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="held-aces-sevens-penalty",
+        description="At the end of a hand, 1500 against the side for each player holding 3 or more aces, "
+        "and again for 3 or more sevens.",
+        plugins=(held_aces_sevens_penalty,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="rule-of-five",
+        description="After the opening turn a wild card joins a natural meld only if it then holds 5 naturals; "
+        "no wild card goes there while the wild meld is incomplete; no mixed canasta in the opening.",
+        plugins=(rule_of_five,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="splash",
+        description="In the opening turn, a natural or wild canasta laid from the hand opens without the minimum "
+        "or the clean meld.",
+        plugins=(splash,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="pagat.com modern American",
     ),
 )
 
