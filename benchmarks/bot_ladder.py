@@ -222,8 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for bot_a, bot_b in pairings:
             started = time.perf_counter()
-            rows.append(run_pairing(args.variant, bot_a, bot_b, args.deals, args.seed, pool))
-            print(f"  {bot_a} vs {bot_b}: {time.perf_counter() - started:.0f} s", flush=True)
+            row = run_pairing(args.variant, bot_a, bot_b, args.deals, args.seed, pool)
+            rows.append(row)
+            print(
+                f"  {bot_a} vs {bot_b}: {row.deals} deals, {row.mean:+.0f} [{row.low:+.0f}, {row.high:+.0f}], "
+                f"won {100 * row.won:.0f}% ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
     print(table(args.variant, rows))
     return 0
 

@@ -106,3 +106,15 @@ def test_it_is_registered_for_the_command_line_and_simulations() -> None:
     assert "ismcts" in canasta.bots.bot_names()
     result = canasta.simulate.simulate("classic", games=1, bots=("ismcts:2", "greedy"), seed=1, max_hands=1)
     assert result.summary.games == 1 and result.summary.bots == ("ismcts:2", "greedy", "ismcts:2", "greedy")
+
+
+def test_it_keeps_the_policy_choice_unless_the_paired_evidence_is_strong() -> None:
+    hand = _position("classic", seed=13, steps=8)
+    seat = hand.seat
+    greedy = canasta.GreedyBot("ismcts-playout:4").choose(hand, seat)  # the bot's own policy, same seed
+    sure = ISMCTSBot(4, iterations=20, confidence=1e9)
+    assert sure.choose(hand, seat) == greedy
+    plain = ISMCTSBot(4, iterations=20, confidence=None)
+    result = plain.search(hand, seat)
+    assert result.best.visits == max(s.visits for s in result.actions)  # plain ISMCTS: the most visited
+    assert make_bot("ismcts:20,z=none", 4).confidence is None  # type: ignore[attr-defined]
