@@ -21,6 +21,7 @@ from canasta import legality as _legality
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
+from canasta.determinize import SamplingError, sample_state
 from canasta.errors import (
     CanastaError,
     IllegalActionError,
@@ -33,6 +34,7 @@ from canasta.errors import (
 )
 from canasta.game import Game
 from canasta.hand import HandEnd, HandState, MeldState, Phase
+from canasta.ismcts import ISMCTSBot
 from canasta.observation import MeldView, Observation
 from canasta.plugins import compile_rules, hookimpl, load_rules, make_plugin_manager
 from canasta.position import build_position
@@ -116,6 +118,7 @@ __all__ = [
     "HandScore",
     "HandState",
     "HouseRule",
+    "ISMCTSBot",
     "IllegalActionError",
     "InitialMeldRules",
     "InvalidPositionError",
@@ -138,6 +141,7 @@ __all__ = [
     "RuleSection",
     "Rules",
     "RulesError",
+    "SamplingError",
     "SideScore",
     "SimulationResult",
     "Suit",
@@ -169,5 +173,6 @@ __all__ = [
     "register_plugin",
     "replay",
     "rules_summary",
+    "sample_state",
     "save_record",
 ]

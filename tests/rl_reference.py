@@ -69,6 +69,11 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
     answer = hand.answer
     out[fields["answer"].start + (0 if answer is None else 1 if answer else 2)] = 1.0
     out[fields["turn"].start] = hand.turn
+    i = fields["known"].start
+    for s in seats:
+        for c in hand.known[s]:
+            out[i + kinds[c]] += 1.0
+        i += KIND_COUNT
     return np.array(out, dtype=np.float32)
 
 

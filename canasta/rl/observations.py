@@ -17,7 +17,7 @@ import struct
 from array import array
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +29,10 @@ from canasta.rules import Rules
 if TYPE_CHECKING:
     from canasta.game import Game
 
-__all__ = ["MELD_RANKS", "PHASES", "ObservationEncoder"]
+__all__ = ["MELD_RANKS", "OBSERVATION_VERSION", "PHASES", "ObservationEncoder"]
+
+#: Version of the vector layout: 2 added ``known`` (the seat's information state).
+OBSERVATION_VERSION: int = 2
 
 #: The meld slots of each side, in order: 4 to ace, then the wild meld
 #: (``JOKER``), then black threes (melded only when going out).
@@ -46,6 +49,7 @@ _MELD_OFFSET = {int(rank): 3 * i for i, rank in enumerate(MELD_RANKS)}
 #: the members live (and keep their ids) as long as the interpreter.
 _PHASE_ONE_HOT = {id(phase): tuple(int(p is phase) for p in PHASES) for phase in PHASES}
 _NO_ANSWER, _YES, _NO = (1, 0, 0), (0, 1, 0), (0, 0, 1)
+_NO_KNOWN = (0,) * KIND_COUNT
 #: The fields `ObservationEncoder._parts` writes as one list (``int32``), in layout order; the others fit a byte.
 _TAIL_FIELDS = (
     "pile_size",
@@ -62,6 +66,7 @@ _TAIL_FIELDS = (
     "acting",
     "answer",
     "turn",
+    "known",
 )
 
 #: Decks an encoder remembers by identity before it starts over (a vector env has one per game).
@@ -161,6 +166,7 @@ class ObservationEncoder:
     | ``acting`` | ``P`` | one-hot seat offset of the seat that must act |
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
+    | ``known`` | ``P × 15`` | per seat, cards known to be in its hand (seen taken with the pile), by `Kind` value |
 
     After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
@@ -177,6 +183,7 @@ class ObservationEncoder:
         size: Length of the vector.
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
+        version: The layout's version, `OBSERVATION_VERSION`.
     """
 
     __slots__ = (
@@ -198,6 +205,8 @@ class ObservationEncoder:
         "sides",
         "size",
     )
+
+    version: ClassVar[int] = OBSERVATION_VERSION
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -225,6 +234,7 @@ class ObservationEncoder:
             ("acting", p, 0.0, 1.0),
             ("answer", 3, 0.0, 1.0),
             ("turn", 1, 0.0, _INF),
+            ("known", p * KIND_COUNT, 0.0, cards),
         ]
         self.fields: dict[str, slice] = {}
         low: list[float] = []
@@ -443,6 +453,14 @@ class ObservationEncoder:
             *(_NO_ANSWER if answer is None else _YES if answer else _NO),
             hand.turn,
         ]
+        # The information state: per seat, the kinds of the cards known to be in its hand.
+        known = hand.known
+        for s in view.seats:
+            cards = known[s]
+            if cards:
+                tail += map(self._pile_kind_bytes(cards).count, _KIND_BYTES)
+            else:
+                tail += _NO_KNOWN
         return head, tail
 
     def _tail_ints(self, tail: list[int]) -> npt.NDArray[np.int32]:

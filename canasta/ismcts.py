@@ -1,0 +1,416 @@
+"""An ISMCTS bot: information-set Monte Carlo tree search over determinizations.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): each iteration
+deals the cards the bot's seat cannot see (`canasta.sample_state` of its
+observation), walks down one shared tree of public actions choosing among the
+actions legal in that deal (UCB1 with availability counts), adds one node,
+plays the hand out with a playout policy (the greedy bot by default) and
+scores it: the reward is the hand-score difference between the bot's side
+and the best other side. The tree holds the decisions of the bot's side (its
+partners' too); the opponents are played by the playout policy, an opponent
+model that keeps a small budget on the bot's own choices (``opponent_nodes``
+gives them nodes of their own, each maximising its own side's difference, as
+in the original algorithm). The root's actions are compared on common deals:
+the n-th visit of each plays the n-th sampled deal with the n-th playout seed.
+The bot plays the policy's own choice unless another root action beats it on
+those common deals with confidence (``confidence`` standard errors of the
+paired gain); ``confidence=None`` plays the most visited root action.
+
+It uses only the public API (legal actions, `apply`, `copy`, the
+observation and the determinizer), so it plays every variant and house rule,
+third-party ones included. It decides from its seat's information state only:
+handed any state consistent with that seat's view, it plays exactly as when
+handed the true state, with the same seed and an iteration budget (a time
+budget runs as many iterations as fit, which depends on the machine).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import time
+from collections.abc import Callable
+from typing import cast
+
+from attrs import frozen
+
+from canasta.actions import Action
+from canasta.bots import BOTS, CONFIGURABLE_BOTS, Bot, GreedyBot, NoLegalActionError, RandomBot
+from canasta.determinize import sample_state
+from canasta.errors import CanastaError
+from canasta.hand import HandState
+from canasta.observation import Observation
+
+__all__ = ["DEFAULT_ITERATIONS", "PLAYOUT_POLICIES", "ActionStats", "ISMCTSBot", "SearchResult", "parse_budget"]
+
+#: Iterations per decision when no budget is given.
+DEFAULT_ITERATIONS = 200
+
+#: Playout policies by name: ``factory(seed) -> Bot``.
+PLAYOUT_POLICIES: dict[str, Callable[[object], Bot]] = {"greedy": GreedyBot, "random": RandomBot}
+
+#: Fewest common deals on which a root action must have been tried to overrule the policy's choice.
+MIN_PAIRED = 6
+
+#: Score differences are divided by this before they enter UCB1 (a typical hand swings by hundreds).
+REWARD_SCALE = 1000.0
+
+
+class _Node:
+    """A node of the search tree: the public action that led here and its statistics."""
+
+    __slots__ = ("available", "children", "side", "total", "visits")
+
+    def __init__(self, side: int) -> None:
+        self.side = side  # the side that chose the action leading here
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+        self.children: dict[Action, _Node] = {}
+
+
+@frozen
+class ActionStats:
+    """What the search found about one root action.
+
+    Attributes:
+        action: The action.
+        visits: Iterations that chose it.
+        share: Its share of all root visits (0 to 1).
+        mean: Its mean hand-score difference for the bot's side (points).
+    """
+
+    action: Action
+    visits: int
+    share: float
+    mean: float
+
+
+@frozen
+class SearchResult:
+    """The result of one search: the root actions, most visited first.
+
+    Attributes:
+        actions: Statistics of every root action tried.
+        iterations: Iterations run.
+        seconds: Time the search took.
+    """
+
+    actions: tuple[ActionStats, ...]
+    iterations: int
+    seconds: float
+
+    @property
+    def best(self) -> ActionStats:
+        """The preferred action (most visits, then highest mean)."""
+        return self.actions[0]
+
+
+def parse_budget(text: str) -> tuple[int | None, float | None]:
+    """Read a budget: ``"300"`` (iterations) or ``"50ms"`` (milliseconds per decision).
+
+    Args:
+        text: The budget's text.
+
+    Returns:
+        ``(iterations, milliseconds)``, one of them ``None``.
+
+    Raises:
+        CanastaError: If the text is neither form.
+    """
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(ms)?\s*", text)
+    if match is None or float(match.group(1)) <= 0 or (match.group(2) is None and "." in match.group(1)):
+        raise CanastaError(f"bad search budget {text!r}: give iterations (\"300\") or milliseconds (\"50ms\")")
+    if match.group(2):
+        return None, float(match.group(1))
+    return int(match.group(1)), None
+
+
+def state_for_root(observation: Observation, deals: list[HandState], rng: random.Random) -> HandState:
+    """The first deal of a search (made and kept in ``deals``): the policy's root choice is read from it."""
+    if not deals:
+        deals.append(sample_state(observation, rng))
+    return deals[0]
+
+
+class ISMCTSBot:
+    """Information-set Monte Carlo tree search (single observer) with a playout policy.
+
+    Args:
+        seed: Seed of the bot's random generator (same seed, same choices
+            under an iteration budget).
+        iterations: Iterations per decision (default `DEFAULT_ITERATIONS`
+            when no budget is given).
+        milliseconds: Time per decision instead (at least one iteration).
+        playout: The playout policy, a name of `PLAYOUT_POLICIES`.
+        exploration: The UCB1 exploration constant (rewards are score
+            differences divided by `REWARD_SCALE`).
+        opponent_nodes: Whether the opponents' decisions get tree nodes too
+            (each choosing for its own side, as in the original algorithm);
+            by default they are played by the playout policy (an opponent
+            model), so a small budget is spent on the bot's own side's choices.
+        confidence: How sure the search must be before it overrules the
+            playout policy's own choice: another root action is played only if
+            its mean gain over that choice, on the same deals, is more than
+            this many standard errors above 0 (1.28: about 90% one-sided).
+            ``None`` plays the most visited root action (plain ISMCTS).
+
+    Raises:
+        CanastaError: For a bad budget or an unknown playout policy.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: object = 0,
+        *,
+        iterations: int | None = None,
+        milliseconds: float | None = None,
+        playout: str = "greedy",
+        exploration: float = 0.7,
+        opponent_nodes: bool = False,
+        confidence: float | None = 1.28,
+    ) -> None:
+        if iterations is not None and milliseconds is not None:
+            raise CanastaError("give the search budget in iterations or in milliseconds, not both")
+        if iterations is None and milliseconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if (iterations is not None and iterations < 1) or (milliseconds is not None and milliseconds <= 0):
+            raise CanastaError("the search budget must be positive")
+        if playout not in PLAYOUT_POLICIES:
+            raise CanastaError(f"unknown playout policy {playout!r}; known: {', '.join(sorted(PLAYOUT_POLICIES))}")
+        self.iterations = iterations
+        self.milliseconds = milliseconds
+        self.playout = playout
+        self.exploration = exploration
+        self.opponent_nodes = opponent_nodes
+        self.confidence = confidence
+        self._rng = random.Random(f"ismcts:{seed}")
+        self._policy = PLAYOUT_POLICIES[playout](f"ismcts-playout:{seed}")
+        self.last: SearchResult | None = None
+
+    @classmethod
+    def from_spec(cls, seed: object, spec: str) -> ISMCTSBot:
+        """The bot of a name such as ``"ismcts:50ms"``, ``"ismcts:300"`` or ``"ismcts:300,c=0.4,playout=random"``.
+
+        Args:
+            seed: The bot's seed.
+            spec: What follows the colon: the budget (see `parse_budget`),
+                then optionally ``c=<exploration>``, ``playout=<policy>``,
+                ``opponents=tree`` (or ``policy``) and ``z=<confidence>`` (or
+                ``z=none``), comma-separated.
+
+        Returns:
+            The bot.
+
+        Raises:
+            CanastaError: For a bad budget or option.
+        """
+        budget, *rest = spec.split(",")
+        iterations, milliseconds = parse_budget(budget)
+        exploration = 0.7
+        playout = "greedy"
+        opponent_nodes = False
+        confidence: float | None = 1.28
+        for part in rest:
+            key, equals, value = part.strip().partition("=")
+            if key == "c" and equals:
+                try:
+                    exploration = float(value)
+                except ValueError:
+                    raise CanastaError(f"bad exploration constant {value!r} in {spec!r}") from None
+            elif key == "playout" and equals:
+                playout = value
+            elif key == "opponents" and value in ("tree", "policy"):
+                opponent_nodes = value == "tree"
+            elif key == "z" and equals:
+                try:
+                    confidence = None if value == "none" else float(value)
+                except ValueError:
+                    raise CanastaError(f"bad confidence {value!r} in {spec!r}") from None
+            else:
+                known = "c=<number>, playout=<name>, opponents=tree|policy, z=<number>|none"
+                raise CanastaError(f"unknown ismcts option {part!r} in {spec!r}; known: {known}")
+        return cls(
+            seed,
+            iterations=iterations,
+            milliseconds=milliseconds,
+            playout=playout,
+            exploration=exploration,
+            opponent_nodes=opponent_nodes,
+            confidence=confidence,
+        )
+
+    def __repr__(self) -> str:
+        budget = f"{self.iterations} iterations" if self.iterations else f"{self.milliseconds} ms"
+        return f"ISMCTSBot({budget}, playout={self.playout!r})"
+
+    def choose(self, state: HandState, seat: int) -> Action:
+        """Search and return the most visited legal action.
+
+        Args:
+            state: The hand in play (only ``seat``'s observation of it is read).
+            seat: The seat to play; it is ``state.seat``.
+
+        Returns:
+            One of ``state.legal_actions()``.
+        """
+        return self.search(state, seat).best.action
+
+    def search(self, state: HandState, seat: int) -> SearchResult:
+        """Run one search from ``seat``'s information state.
+
+        Args:
+            state: The hand in play (not changed; only ``seat``'s observation is read).
+            seat: The seat to play.
+
+        Returns:
+            The root actions with their visits and mean score differences; also kept as `last`.
+
+        Raises:
+            NoLegalActionError: If the seat has no legal action.
+        """
+        observation = state.observation(seat)
+        legal = cast(list[Action], list(observation.legal_actions))
+        if not legal:
+            raise NoLegalActionError(f"seat {seat} has no legal action (phase {observation.phase})")
+        started = time.perf_counter()
+        if len(legal) == 1:
+            action = legal[0]
+            self.last = SearchResult((ActionStats(action, 0, 1.0, 0.0),), 0, 0.0)
+            return self.last
+        root = _Node(state.rules.sides[seat])
+        rng = self._rng
+        deadline = None if self.milliseconds is None else started + self.milliseconds / 1000.0
+        done = 0
+        # Common deals: the n-th visit of every root action plays the n-th deal of the
+        # hidden cards, with the n-th seed of the playout policy, so that root actions are
+        # compared on the same luck (common random numbers). The root's legal actions are
+        # the bot's own, the same in every deal.
+        deals: list[HandState] = []
+        base = rng.getrandbits(64)
+        policy = self._policy
+        preferred = policy.choose(state_for_root(observation, deals, rng), seat)
+        pending = [preferred, *(a for a in legal if a != preferred)]  # root actions not yet tried
+        paired: dict[Action, list[float]] = {}  # each root action's reward on deal 0, 1, 2, ...
+        while True:
+            action = pending.pop(0) if pending else self._select(root, legal)
+            child = root.children.get(action)
+            if child is None:
+                child = root.children[action] = _Node(root.side)
+            index = child.visits
+            while len(deals) <= index:
+                deals.append(sample_state(observation, rng))
+            deal = deals[index].copy()
+            self._policy = PLAYOUT_POLICIES[self.playout](f"{base}:{index}")
+            deal.apply(action)
+            paired.setdefault(action, []).append(self._iterate(child, deal, [child], rng))
+            done += 1
+            if deadline is None:
+                if self.iterations is not None and done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        self._policy = policy
+        total = sum(child.visits for child in root.children.values()) or 1
+        stats = [
+            ActionStats(a, n.visits, n.visits / total, n.total / n.visits * REWARD_SCALE if n.visits else 0.0)
+            for a, n in root.children.items()
+        ]
+        order = {a: i for i, a in enumerate(legal)}  # ties: the order of the legal list (deterministic)
+        chosen = self._decide(preferred, paired)
+        stats.sort(key=lambda s: (s.action != chosen, -s.visits, -s.mean, order.get(s.action, 0)))
+        self.last = SearchResult(tuple(stats), done, time.perf_counter() - started)
+        return self.last
+
+    def _decide(self, preferred: Action, paired: dict[Action, list[float]]) -> Action:
+        """The action to play: the policy's choice, unless another one beats it on the same deals.
+
+        Root actions are compared on the deals both were tried on (common random
+        numbers); an action replaces the policy's choice only if its mean paired
+        gain is above ``confidence`` standard errors (and it was tried on at least
+        `MIN_PAIRED` deals), and the one with the highest such lower bound wins.
+        With ``confidence=None`` the most visited action is played instead.
+        """
+        if self.confidence is None:
+            return max(paired, key=lambda a: (len(paired[a]), sum(paired[a])))
+        base = paired.get(preferred, [])
+        best, best_bound = preferred, 0.0
+        for action, rewards in paired.items():
+            n = min(len(rewards), len(base))
+            if action == preferred or n < MIN_PAIRED:
+                continue
+            gains = [rewards[j] - base[j] for j in range(n)]
+            mean = sum(gains) / n
+            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1))
+            bound = mean - self.confidence * sd / math.sqrt(n)
+            if bound > best_bound:
+                best, best_bound = action, bound
+        return best
+
+    def _select(self, node: _Node, legal: list[Action]) -> Action:
+        """UCB1 with availability counts among the node's children legal here (each visited once)."""
+        best: Action | None = None
+        best_value = -math.inf
+        c = self.exploration
+        for a in legal:
+            node.children[a].available += 1
+        for a in legal:
+            n = node.children[a]
+            value = n.total / n.visits + c * math.sqrt(math.log(n.available) / n.visits)
+            if value > best_value:
+                best, best_value = a, value
+        assert best is not None
+        return best
+
+    def _iterate(self, node: _Node, state: HandState, path: list[_Node], rng: random.Random) -> float:
+        """One iteration below the root action: select and expand in the tree, play out, back up.
+
+        Returns the reward of the root's side.
+        """
+        root_side = node.side
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])  # a forced move makes no node
+                continue
+            side = state.rules.sides[state.seat]  # the side that scores it (cutthroat partners score alike)
+            if side != root_side and not self.opponent_nodes:
+                state.apply(self._policy.choose(state, state.seat))  # the opponents play as the policy does
+                continue
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:
+                # Expand: the playout policy's own choice first, so that a small budget
+                # plays at least as the policy would; then at random.
+                preferred = self._policy.choose(state, state.seat)
+                action = preferred if preferred in untried else untried[rng.randrange(len(untried))]
+                child = children[action] = _Node(side)
+                for a in legal:
+                    if a in children:
+                        children[a].available += 1
+                state.apply(action)
+                path.append(child)
+                break
+            best = self._select(node, legal)
+            node = children[best]
+            state.apply(best)
+            path.append(node)
+        policy = self._policy
+        while not state.is_over:
+            state.apply(policy.choose(state, state.seat))
+        totals = [side.total for side in state.score().sides]
+        rewards = []
+        for side, own in enumerate(totals):
+            others = max(t for s, t in enumerate(totals) if s != side) if len(totals) > 1 else 0
+            rewards.append((own - others) / REWARD_SCALE)
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.side]
+        return rewards[root_side]
+
+
+BOTS["ismcts"] = ISMCTSBot
+CONFIGURABLE_BOTS["ismcts"] = ISMCTSBot.from_spec
