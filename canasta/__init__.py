@@ -21,6 +21,7 @@ from canasta import legality as _legality
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
+from canasta.determinize import SamplingError, sample_state
 from canasta.errors import (
     CanastaError,
     IllegalActionError,
@@ -138,6 +139,7 @@ __all__ = [
     "RuleSection",
     "Rules",
     "RulesError",
+    "SamplingError",
     "SideScore",
     "SimulationResult",
     "Suit",
@@ -169,5 +171,6 @@ __all__ = [
     "register_plugin",
     "replay",
     "rules_summary",
+    "sample_state",
     "save_record",
 ]

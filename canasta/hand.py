@@ -185,8 +185,7 @@ class HandState(TableState):
             self.check(action)
         # Past the check it is an Action: typed without a cast() call on the hot path.
         known: Action = action  # type: ignore[assignment]
-        self._legal = None
-        transitions.TRANSITIONS[type(known)](self, known)  # apply_unchecked, one call less
+        transitions.apply_unchecked(self, known)
 
     def __copy__(self) -> HandState:
         return self.copy()

@@ -1,14 +1,21 @@
-"""What one seat may see: its own hand and everything face up, nothing else."""
+"""What one seat may see: its own hand and everything face up, nothing else.
+
+With perfect recall a seat also knows what it saw happen: the public action
+log of the hand, and which cards went into which hand with a taken pile (and
+have not been melded or discarded since). That is the seat's *information
+state*; `canasta.sample_state` deals the cards it cannot see consistently with it.
+"""
 
 from __future__ import annotations
 
-from attrs import frozen
+from attrs import field, frozen
 
-from canasta.cards import Card, Kind
+from canasta.actions import Action
+from canasta.cards import KIND_COUNT, Card, Kind
 from canasta.legality import legal_actions
 from canasta.table import TableState
 
-__all__ = ["MeldView", "Observation", "observe"]
+__all__ = ["MeldView", "Observation", "observe", "public_table"]
 
 
 @frozen
@@ -55,6 +62,13 @@ class Observation:
         acting_seat: The seat that must act.
         phase: The turn phase's name.
         legal_actions: The observer's legal actions if it acts now, else empty.
+        known_cards: Per seat, the cards everyone saw go into that hand with a
+            taken pile and has not seen leave it since (melded, laid out or
+            discarded): the public knowledge of each hand, the observer's own
+            included (what the others know of it).
+        action_log: The public action log of the hand: ``(seat, action)`` for
+            every action taken so far, in order (the deal, the upcard and the
+            laying out of threes happen without an action).
     """
 
     seat: int
@@ -73,6 +87,10 @@ class Observation:
     acting_seat: int
     phase: str
     legal_actions: tuple[object, ...]
+    known_cards: tuple[tuple[Card, ...], ...]
+    action_log: tuple[tuple[int, Action], ...]
+    #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
+    _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
     def _repr_svg_(self) -> str:
         """The seat's view as SVG, so that Jupyter shows it (`canasta.render.render_observation_svg`)."""
@@ -117,6 +135,7 @@ def observe(state: TableState, seat: int) -> Observation:
         for side_melds in state.melds
     )
     acting = state.seat
+    known = state.known
     return Observation(
         seat=seat,
         side=side,
@@ -134,4 +153,38 @@ def observe(state: TableState, seat: int) -> Observation:
         acting_seat=acting,
         phase=state.phase.value,
         legal_actions=tuple(legal_actions(state)) if acting == seat else (),
+        known_cards=tuple(tuple(cards[c] for c in k) for k in known),
+        action_log=tuple(state.log),
+        public=public_table(state, seat),
     )
+
+
+def public_table(state: TableState, seat: int) -> TableState:
+    """A copy of the hand holding only what ``seat`` may see: the stock and the other hands' unknown cards left out.
+
+    Each other hand keeps its size and holds only its known cards; the stock
+    is empty. `canasta.sample_state` fills both back in.
+
+    Args:
+        state: The hand.
+        seat: The observing seat.
+
+    Returns:
+        The partial copy (not a playable state until filled).
+    """
+    public = state.copy()
+    public.stock = []
+    kinds = state.kinds
+    for other in range(state.rules.players):
+        if other == seat:
+            continue
+        held: list[list[int]] = [[] for _ in range(KIND_COUNT)]
+        counts = [0] * KIND_COUNT
+        for card in state.known[other]:
+            held[kinds[card]].append(card)
+            counts[kinds[card]] += 1
+        public.hands[other] = held
+        public.counts[other] = counts
+    if state.seat != seat:
+        public._legal = None  # another seat's legal actions depend on its hidden cards
+    return public

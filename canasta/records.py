@@ -56,7 +56,10 @@ versions it does not know.
 
 Per-seat observations (`observation_to_json`) use the same card and action
 notation, so a bot in any language can read its view of the table and answer
-with one of the ``legal_actions`` it was given.
+with one of the ``legal_actions`` it was given. Version 2 of the observation
+JSON adds the seat's information state: ``known_cards`` (per seat, the cards
+known to be in that hand) and ``action_log`` (``{"seat": 1, "action": {...}}``
+for every action of the hand so far).
 """
 
 from __future__ import annotations
@@ -107,7 +110,7 @@ RECORD_FORMAT_VERSION = 2
 #: Record format versions this library reads (version 1 only without take-backs).
 READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
 #: Version of the observation JSON written by `observation_to_json`.
-OBSERVATION_FORMAT_VERSION = 1
+OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
 #: Default size limit of a record's text, in bytes (64 MiB; a long game's record is well under 1 MiB).
 MAX_RECORD_BYTES = 64 * 1024 * 1024
@@ -341,6 +344,8 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "acting_seat": obs.acting_seat,
         "phase": obs.phase,
         "legal_actions": [action_to_json(a) for a in obs.legal_actions],  # type: ignore[arg-type]
+        "known_cards": [_cards(k) for k in obs.known_cards],
+        "action_log": [{"seat": seat, "action": action_to_json(a)} for seat, a in obs.action_log],
     }
 
 

@@ -132,6 +132,8 @@ class TableState:
         "final_meld_only",
         "hands",
         "kinds",
+        "known",
+        "log",
         "melded_before",
         "melded_this_turn",
         "melds",
@@ -184,6 +186,11 @@ class TableState:
         self.hands: list[list[list[int]]] = [[[] for _ in range(KIND_COUNT)] for _ in range(n)]
         self.counts: list[list[int]] = [[0] * KIND_COUNT for _ in range(n)]
         self.sizes = [0] * n
+        #: Per seat, the card ids everyone saw go into that hand (picked up with the
+        #: pile) and has not seen leave it since: the public knowledge of the hand.
+        self.known: list[list[int]] = [[] for _ in range(n)]
+        #: The public action log of the hand: ``(seat, action)`` for every action applied.
+        self.log: list[tuple[int, Action]] = []
         self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
@@ -249,7 +256,17 @@ class TableState:
     def _from_hand(self, seat: int, kind: int) -> int:
         self.counts[seat][kind] -= 1
         self.sizes[seat] -= 1
-        return self.hands[seat][kind].pop()
+        card = self.hands[seat][kind].pop()
+        if self.known[seat]:
+            self._forget(seat, [card])  # it leaves face up (melded, or laid out)
+        return card
+
+    def _forget(self, seat: int, cards: list[int]) -> None:
+        """Cards that left a seat's hand face up are no longer known to be in it."""
+        known = self.known[seat]
+        for card in cards:
+            if card in known:
+                known.remove(card)
 
     # --- derived facts ----------------------------------------------------------------
 
@@ -413,6 +430,8 @@ class TableState:
         self.hands = [[k[:] for k in h] for h in other.hands]
         self.counts = [c[:] for c in other.counts]
         self.sizes = other.sizes[:]
+        self.known = [k[:] for k in other.known]
+        self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
         self.threes = [t[:] for t in other.threes]
         self.set_aside = [s[:] for s in other.set_aside]

@@ -95,6 +95,7 @@ def apply_unchecked(t: TableState, action: Action) -> None:
         action: A member of the hand's legal actions.
     """
     t._legal = None
+    t.log.append((t.seat, action))  # everything a player does is done in public
     TRANSITIONS[type(action)](t, action)
 
 
@@ -224,6 +225,7 @@ def _pick_up(t: TableState, cards: list[int]) -> None:
             t.set_aside[side].append(card)
         else:
             t._to_hand(seat, card)
+            t.known[seat].append(card)  # everyone saw it go into this hand
 
 
 def _maybe_open(t: TableState) -> None:
@@ -259,8 +261,11 @@ def _do_meld(t: TableState, action: Action) -> None:
     for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)) if tw or jk else ((rank, n),):
         if count:
             held = hand[kind]
-            cards.extend(reversed(held[-count:]))  # what popping one by one would give, in that order
+            moved = held[-count:]
+            cards.extend(reversed(moved))  # what popping one by one would give, in that order
             del held[-count:]
+            if t.known[seat]:
+                t._forget(seat, moved)
             counts[kind] -= count
             added += values[kind] * count
     t.sizes[seat] -= n + tw + jk
@@ -313,6 +318,8 @@ def _do_discard(t: TableState, action: Action) -> None:
     t.counts[seat][kind] -= 1  # `TableState._from_hand`, inlined: a move of every turn
     t.sizes[seat] -= 1
     card = t.hands[seat][kind].pop()
+    if t.known[seat]:
+        t._forget(seat, [card])  # face up on the pile now
     if kind <= BLACK_THREE:
         t._push_pile(card)  # a wild card or a three may freeze the pile
     else:

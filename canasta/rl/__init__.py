@@ -7,7 +7,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
 - `ActionSpace`: every action of a compiled rule set as a fixed integer id,
   and the boolean legal-action mask of any state (id layout version
   `ACTION_SPACE_VERSION`).
-- `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector.
+- `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
+  (layout version `OBSERVATION_VERSION`).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
 """
 
@@ -27,10 +28,11 @@ if _MISSING:  # pragma: no cover - depends on the environment
 
 from canasta.rl.actions import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError  # noqa: E402
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
-from canasta.rl.observations import ObservationEncoder  # noqa: E402
+from canasta.rl.observations import OBSERVATION_VERSION, ObservationEncoder  # noqa: E402
 
 __all__ = [
     "ACTION_SPACE_VERSION",
+    "OBSERVATION_VERSION",
     "ActionSpace",
     "ActionSpaceError",
     "CanastaEnv",

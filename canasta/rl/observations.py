@@ -13,7 +13,7 @@ turn phase and who acts. Other hands and the stock order never enter it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -25,7 +25,10 @@ from canasta.rules import Rules
 if TYPE_CHECKING:
     from canasta.game import Game
 
-__all__ = ["MELD_RANKS", "PHASES", "ObservationEncoder"]
+__all__ = ["MELD_RANKS", "OBSERVATION_VERSION", "PHASES", "ObservationEncoder"]
+
+#: Version of the vector layout: 2 added ``known`` (the seat's information state).
+OBSERVATION_VERSION: int = 2
 
 #: The meld slots of each side, in order: 4 to ace, then the wild meld
 #: (``JOKER``), then black threes (melded only when going out).
@@ -70,6 +73,7 @@ class ObservationEncoder:
     | ``acting`` | ``P`` | one-hot seat offset of the seat that must act |
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
+    | ``known`` | ``P × 15`` | per seat, cards known to be in its hand (seen taken with the pile), by `Kind` value |
 
     After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
@@ -86,9 +90,12 @@ class ObservationEncoder:
         size: Length of the vector.
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
+        version: The layout's version, `OBSERVATION_VERSION`.
     """
 
     __slots__ = ("fields", "high", "low", "players", "rules", "sides", "size")
+
+    version: ClassVar[int] = OBSERVATION_VERSION
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -116,6 +123,7 @@ class ObservationEncoder:
             ("acting", p, 0.0, 1.0),
             ("answer", 3, 0.0, 1.0),
             ("turn", 1, 0.0, _INF),
+            ("known", p * KIND_COUNT, 0.0, cards),
         ]
         self.fields: dict[str, slice] = {}
         low: list[float] = []
@@ -225,6 +233,11 @@ class ObservationEncoder:
         answer = hand.answer
         out[fields["answer"].start + (0 if answer is None else 1 if answer else 2)] = 1.0
         out[fields["turn"].start] = hand.turn
+        i = fields["known"].start
+        for s in seats:
+            for c in hand.known[s]:
+                out[i + kinds[c]] += 1.0
+            i += KIND_COUNT
         return np.array(out, dtype=np.float32)
 
     def field(self, vector: npt.NDArray[np.float32], name: str) -> npt.NDArray[np.float32]:

@@ -364,8 +364,22 @@ def check_observations(state: HandState) -> None:
     players = state.rules.players
     hands = [{c for kind in state.hands[seat] for c in kind} for seat in range(players)]
     for seat in range(players):
+        if not set(state.known[seat]) <= hands[seat]:
+            raise InvariantError(f"seat {seat}'s publicly known cards are not all in its hand")
+    # Cards everyone saw go into a hand (with a taken pile) are not hidden.
+    unknown = [hands[s] - set(state.known[s]) for s in range(players)]
+    for seat in range(players):
         obs = state.observation(seat)
-        hidden = hidden_everywhere.union(*(hands[s] for s in range(players) if s != seat))
+        hidden = hidden_everywhere.union(*(unknown[s] for s in range(players) if s != seat))
+        public = obs._public
+        if public is not None:
+            in_public = set(public.stock).union(*(c for held in public.hands for c in held))
+            if in_public & hidden:
+                raise InvariantError(f"seat {seat}'s observation keeps hidden cards in its public table")
+        if [[ids[c] for c in k] for k in obs.known_cards] != [list(k) for k in state.known]:
+            raise InvariantError(f"seat {seat}'s observation misreports the known cards of the hands")
+        if list(obs.action_log) != list(state.log):
+            raise InvariantError(f"seat {seat}'s observation misreports the action log")
         for card in _cards_in(obs):
             card_id = ids.get(card)
             if card_id is None:
@@ -398,8 +412,9 @@ def check_observations(state: HandState) -> None:
 def hidden_resample(state: HandState, seat: int, rng: random.Random) -> HandState:
     """A copy of ``state`` in which the cards hidden from ``seat`` are dealt anew.
 
-    The cards in the stock and in the other players' hands are shuffled among
-    those places, each hand keeping its size. Everything ``seat`` may see is
+    The cards in the stock and in the other players' hands (except the cards
+    known to be there, see `canasta.Observation.known_cards`) are shuffled
+    among those places, each hand keeping its size. Everything ``seat`` may see is
     the same, so its observation must be the same (the copy may not be a
     position real play reaches: another hand may now hold a red three).
 
@@ -413,13 +428,14 @@ def hidden_resample(state: HandState, seat: int, rng: random.Random) -> HandStat
     """
     new = state.copy()
     others = [s for s in range(state.rules.players) if s != seat]
-    pool = list(new.stock) + [c for s in others for kind in new.hands[s] for c in kind]
+    known = [set(new.known[s]) for s in range(state.rules.players)]
+    pool = list(new.stock) + [c for s in others for kind in new.hands[s] for c in kind if c not in known[s]]
     rng.shuffle(pool)
     new.stock = pool[: len(new.stock)]
     rest = pool[len(new.stock) :]
     for s in others:
-        size = new.sizes[s]
-        mine, rest = rest[:size], rest[size:]
+        size = new.sizes[s] - len(known[s])
+        mine, rest = list(new.known[s]) + rest[:size], rest[size:]
         new.hands[s] = [[] for _ in range(KIND_COUNT)]
         new.counts[s] = [0] * KIND_COUNT
         for card in mine:
