@@ -18,6 +18,7 @@ from canasta.openspiel import (
     ParameterError,
     hand_length_bound,
 )
+from canasta.openspiel.infostate import information_state_text
 from canasta.openspiel.text import observation_text
 from canasta.rl import ActionSpaceError
 
@@ -278,15 +279,28 @@ def test_observations_show_what_the_seat_may_see_and_nothing_else() -> None:
 # -- OpenSpiel's bots -----------------------------------------------------------------------
 
 
+def _search_setup(variant: str, seed: int) -> tuple[pyspiel.Game, np.random.RandomState, object]:
+    """A game, a random generator and OpenSpiel's random-rollout evaluator (one rollout: a tiny budget)."""
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(f"python_canasta(variant={variant})")
+    rng = np.random.RandomState(seed)
+    return game, rng, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+
+
+def _assert_hand_returns(state: CanastaState) -> None:
+    assert state.is_terminal() and state.play.game.results
+    totals = state.play.game.results[0].totals
+    assert state.returns() == [totals[0] - totals[1], totals[1] - totals[0]] * 2
+
+
 @pytest.mark.parametrize("variant", ["classic", "cuban"])
 def test_openspiels_mcts_bot_plays_a_whole_hand_against_random_and_the_library_bots(variant: str) -> None:
     from open_spiel.python.algorithms import evaluate_bots, mcts
 
     from canasta.openspiel import LibraryBot
 
-    game = pyspiel.load_game(f"python_canasta(variant={variant})")
-    rng = np.random.RandomState(1)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    game, rng, evaluator = _search_setup(variant, 1)
     bots = [
         mcts.MCTSBot(game, uct_c=500.0, max_simulations=3, evaluator=evaluator, random_state=rng),
         pyspiel.make_uniform_random_bot(1, 2),
@@ -295,6 +309,119 @@ def test_openspiels_mcts_bot_plays_a_whole_hand_against_random_and_the_library_b
     ]
     state = game.new_initial_state()
     returns = evaluate_bots.evaluate_bots(state, bots, rng)
-    assert state.is_terminal() and state.play.game.results
-    totals = state.play.game.results[0].totals
-    assert returns == [totals[0] - totals[1], totals[1] - totals[0]] * 2
+    _assert_hand_returns(state)
+    assert returns == state.returns()
+
+
+# -- information states and resampling ------------------------------------------------------
+
+
+def _random_states(game: pyspiel.Game, seed: int, every: int) -> list[CanastaState]:
+    """Every ``every``-th state of a random hand (clones)."""
+    state = _dealt(game, seed)
+    rng = np.random.RandomState(seed)
+    states = []
+    while not state.is_terminal():
+        if len(state.history()) % every == 0:
+            states.append(state.clone())
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return [*states, state]
+
+
+def test_the_information_state_is_the_observation_the_log_and_the_players_own_draws() -> None:
+    game = pyspiel.load_game("python_canasta")
+    assert game.get_type().provides_information_state_string
+    assert game.get_type().provides_information_state_tensor
+    state = _random_states(game, 21, 1000)[-1]
+    play = state.play
+    for player in range(4):
+        text = state.information_state_string(player)
+        assert text == information_state_text(play, player)
+        assert observation_text(state.hand.observation(player)) in text
+        assert len(state.information_state_tensor(player)) == game.information_state_tensor_size()
+    # Each seat's stock draws show their cards to that seat only.
+    own = [line for line in state.information_state_string(0).splitlines() if "(got " in line]
+    assert own and all(line.startswith("0: draw from the stock") for line in own)
+    assert "(got " not in "\n".join(
+        line for line in state.information_state_string(1).splitlines() if line.startswith("0:")
+    )
+    drawn = sum(len(cards) for _, cards in play.private[0])
+    tensor = np.array(state.information_state_tensor(0))
+    assert tensor[-15:].sum() == drawn
+    discards = sum(1 for seat, action in state.hand.log if seat == 0 and isinstance(action, canasta.Discard))
+    size = game.config.encoder.size
+    assert tensor[size : size + 15].sum() == discards
+    assert game.new_initial_state().information_state_string(0) == "before the deal"
+
+
+@pytest.mark.parametrize("spec", ["variant=classic", "variant=cuban", "variant=three-player,whole_game=True"])
+def test_resampling_keeps_the_players_information_state_and_deals_the_hidden_cards_again(spec: str) -> None:
+    game = pyspiel.load_game(f"python_canasta({spec})")
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = 0
+    for state in _random_states(game, 31, 37):
+        for player in range(game.num_players()):
+            key = state.information_state_string(player)
+            sample = state.resample_from_infostate(player, sampler)
+            assert sample.information_state_string(player) == key
+            assert sample.information_state_tensor(player) == state.information_state_tensor(player)
+            assert sample.current_player() == state.current_player()
+            if not state.is_terminal() and state.current_player() == player:
+                assert sample.legal_actions() == state.legal_actions()
+            changed += str(sample) != str(state)
+    assert changed > 0
+    # A sample plays on, on its own, and cannot be serialized (it has no record).
+    state = _random_states(game, 32, 20)[0]
+    sample = state.resample_from_infostate(0, sampler)
+    _play_out(sample, 5)
+    assert not state.is_terminal() and sample.is_terminal()
+    with pytest.raises(TypeError, match="resampled"):
+        pyspiel.serialize_game_and_state(game, sample)
+    with pytest.raises(ValueError, match="resampled"):
+        sample.record()
+
+
+def test_resampling_before_the_deal_keeps_the_number_of_chance_outcomes() -> None:
+    state = pyspiel.load_game("python_canasta").new_initial_state()
+    state.apply_action(3)
+    state.apply_action(4)
+    sample = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert sample.is_chance_node() and len(sample.play.seed_bytes) == 2
+    assert sample.information_state_string(1) == state.information_state_string(1)
+
+
+@pytest.mark.parametrize("variant", ["classic", "cuban"])
+def test_openspiels_ismcts_bot_plays_whole_hands_through_resample_from_infostate(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from open_spiel.python.algorithms import ismcts
+
+    from canasta.openspiel import LibraryBot
+
+    game, rng, evaluator = _search_setup(variant, 7)
+    bots = [
+        ismcts.ISMCTSBot(game, evaluator, 500.0, 3, random_state=rng),
+        pyspiel.make_uniform_random_bot(1, 8),
+        LibraryBot("greedy", seed=9),
+        ismcts.ISMCTSBot(game, evaluator, 500.0, 3, random_state=rng, max_world_samples=2),
+    ]
+    resamples = 0
+    original = CanastaState.resample_from_infostate
+
+    def counted(self: CanastaState, player: int, sampler: object) -> CanastaState:
+        nonlocal resamples
+        resamples += 1
+        return original(self, player, sampler)
+
+    monkeypatch.setattr(CanastaState, "resample_from_infostate", counted)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(rng.randint(BYTE_OUTCOMES)))
+        else:
+            action = int(bots[state.current_player()].step(state))
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    _assert_hand_returns(state)
+    assert resamples > 0
+

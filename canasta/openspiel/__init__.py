@@ -30,17 +30,9 @@ game, so that ``pyspiel.load_game("python_canasta(variant=cuban)")`` works.
 
 from __future__ import annotations
 
-_MISSING = []
-for _name in ("numpy", "gymnasium", "pettingzoo", "pyspiel"):
-    try:
-        __import__(_name)
-    except ImportError:  # pragma: no cover - depends on the environment
-        _MISSING.append(_name)
-if _MISSING:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        f"canasta.openspiel needs the optional dependencies {', '.join(_MISSING)}; "
-        "install them with: pip install 'canasta[openspiel]'"
-    )
+from canasta.extras import require_extra
+
+require_extra("openspiel", ("numpy", "gymnasium", "pettingzoo", "pyspiel"))
 
 from canasta.openspiel.bots import LibraryBot  # noqa: E402
 from canasta.openspiel.config import (  # noqa: E402

@@ -102,11 +102,14 @@ class GameConfig:
         house_rule_versions: ``(name, version)`` of each house rule.
         zero_sum: Whether returns are zero-sum (exactly two sides).
         no_rewards: A zero reward for every player (shared; never changed).
+        bonus_cards: Whether the rules deal bonus cards after an opening
+            (``american-talon``): cards that only their receiver sees.
         utility_bound: The largest absolute return of one hand.
     """
 
     __slots__ = (
         "actions",
+        "bonus_cards",
         "encoder",
         "house_rule_versions",
         "house_rules",
@@ -145,6 +148,7 @@ class GameConfig:
         self.encoder = ObservationEncoder(self.rules)
         self.zero_sum = self.rules.side_count == 2
         self.no_rewards: list[float] = [0.0] * self.rules.players
+        self.bonus_cards = bool(self.rules.initial_meld.bonus_cards)
         bound = hand_score_bound(self.rules)
         # Zero-sum returns are a difference of two sides' scores.
         self.utility_bound = 2 * bound if self.zero_sum else bound

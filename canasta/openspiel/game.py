@@ -12,11 +12,13 @@ from typing import Any
 
 import pyspiel
 
+from canasta.errors import CanastaError
 from canasta.openspiel.config import DEFAULT_PARAMETERS, GameConfig
+from canasta.openspiel.infostate import InformationStateObserver
 from canasta.openspiel.observer import ObservationObserver
-from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, play_from_record
+from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, check_record_rules
 from canasta.openspiel.state import CanastaState
-from canasta.records import GameRecord, loads_record
+from canasta.records import GameRecord, RecordError, loads_record
 
 __all__ = ["GAME_NAME", "GAME_TYPE", "WHOLE_GAME_LENGTH", "CanastaGame", "register"]
 
@@ -40,8 +42,8 @@ def _game_type(utility: Any, reward_model: Any, min_players: int, max_players: i
         reward_model=reward_model,
         max_num_players=max_players,
         min_num_players=min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=DEFAULT_PARAMETERS,
@@ -124,24 +126,34 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         """
         return SEED_BYTES
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ObservationObserver:
-        """An observer for OpenSpiel (``observation_tensor`` / ``observation_string``).
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> ObservationObserver | InformationStateObserver:
+        """An observer for OpenSpiel: the information state (perfect recall) or the observation.
 
         Args:
-            iig_obs_type: OpenSpiel's observation type.
+            iig_obs_type: OpenSpiel's observation type (default: the observation).
             params: Observer parameters (none are known).
 
         Returns:
-            The observer.
+            An `InformationStateObserver` for ``perfect_recall=True``
+            (``information_state_string`` / ``_tensor``), else an
+            `ObservationObserver` (``observation_string`` / ``_tensor``).
 
         Raises:
-            ValueError: For observer parameters, or an observation type this game
-                does not provide.
+            ValueError: For observer parameters, or an observation type other
+                than the seat's own view (public and private information of the
+                observing player).
         """
         if params:
             raise ValueError(f"the canasta observer takes no parameters, got {params!r}")
-        if iig_obs_type is not None and iig_obs_type.perfect_recall:
-            raise ValueError("python_canasta provides no information state yet (perfect recall)")
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                raise ValueError(
+                    "python_canasta observes as one player: public information and that player's private information"
+                )
+            if iig_obs_type.perfect_recall:
+                return InformationStateObserver(self.config)
         return ObservationObserver(self.config)
 
     def state_from_record(self, record: GameRecord | str) -> CanastaState:
@@ -155,12 +167,26 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
 
         Raises:
             canasta.RecordError: If the text is not a valid record, the record
-                is of other rules, or an action is illegal at its point.
+                is of other rules or its seed is not a 64-bit deal, an action is
+                illegal at its point, or actions follow the end of the game.
         """
         if isinstance(record, str):
             record = loads_record(record)
-        state = CanastaState(self)
-        state._play = play_from_record(self.config, record)
+        check_record_rules(self.config, record)
+        if not 0 <= record.seed < 2 ** (8 * SEED_BYTES):
+            raise RecordError("seed", f"python_canasta deals from 64-bit seeds; the record's seed is {record.seed}")
+        # Through OpenSpiel's apply_action, so that the state's history is the record's.
+        state = self.new_initial_state()
+        for i in range(SEED_BYTES):
+            state.apply_action((record.seed >> (8 * i)) & 0xFF)
+        ids = self.config.actions
+        for index, action in enumerate(record.actions):
+            if state.is_terminal():
+                raise RecordError("actions", f"action {index} follows the end of the game", index=index)
+            try:
+                state.apply_action(ids.to_id(action))
+            except CanastaError as exc:
+                raise RecordError("actions", f"action {index} is illegal: {exc}", index=index) from None
         return state
 
 

@@ -10,10 +10,12 @@ whole game are dealt from the same canasta seed, as `canasta.Game` deals them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
+from canasta.determinize import sample_state
 from canasta.errors import CanastaError
 from canasta.hand import HandState
 from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, TERMINAL, Play
@@ -171,13 +173,48 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         """
         return list(self._play.rewards)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CanastaState:
+        """A state the player cannot tell from this one: its hidden cards dealt again.
+
+        The player's information state (``information_state_string(player_id)``)
+        is unchanged; the other hands and the stock are dealt again by
+        `canasta.sample_state`, uniformly among the deals consistent with what
+        the player knows, and the later hands of a whole game get a new seed.
+        OpenSpiel's ISMCTS calls this for every simulation.
+
+        Args:
+            player_id: The seat whose information state is kept.
+            probability_sampler: OpenSpiel's sampler (a callable returning
+                floats in ``[0, 1)``, such as ``pyspiel.UniformProbabilitySampler``);
+                it seeds the sample.
+
+        Returns:
+            The new state (its history is this state's; it cannot be serialized:
+            a sampled hand has no record).
+
+        Raises:
+            canasta.SamplingError: If no consistent deal was found.
+        """
+        rng = random.Random(int(probability_sampler() * 2**53))
+        play = self._play
+        state: CanastaState = self.clone()
+        if play.game is None:
+            # Before the deal no player has seen anything: any seed bytes will do.
+            state._play.seed_bytes = [rng.randrange(BYTE_OUTCOMES) for _ in play.seed_bytes]
+            return state
+        if play.player == TERMINAL:
+            return state  # nothing is left to play: the hidden cards change nothing
+        sample = sample_state(play.hand.observation(player_id), rng)
+        state._play = play.resampled(sample, player_id, rng.randrange(2**63))
+        return state
+
     def __str__(self) -> str:
         play = self._play
         if play.game is None:
             return f"before the deal; seed bytes {play.seed_bytes}"
         game = play.game
         # A one-hand game is over after its first hand (the game has dealt the next, unplayed).
-        number = game.hand_number + 1 if play.final_hand is None else len(game.results)
+        number = play.hand_offset + (game.hand_number + 1 if play.final_hand is None else len(game.results))
         head = f"hand {number}; scores {list(game.scores)}; seed {game.seed}"
         return head + "\n" + table_text(play.hand)
 

@@ -72,7 +72,8 @@ def observation_text(obs: Observation) -> str:
 
     Returns:
         Its hand, every hand's size, the stock's size, the pile, the melds, the
-        laid-out threes, the scores, the opening still needed and who acts.
+        laid-out threes, the cards known to be in each hand (seen taken with
+        the pile), the scores, the opening still needed and who acts.
     """
     frozen = "frozen" if obs.pile_frozen else "not frozen"
     lines = [
@@ -86,6 +87,8 @@ def observation_text(obs: Observation) -> str:
     lines.append("threes: " + " | ".join(_codes(t) for t in obs.threes))
     if any(obs.set_aside):
         lines.append("set aside: " + " | ".join(_codes(s) for s in obs.set_aside))
+    if any(obs.known_cards):
+        lines.append("known in hands: " + " | ".join(_codes(k) for k in obs.known_cards))
     needs = f"; clean meld needed: {obs.clean_meld_needed}" if obs.clean_meld_needed else ""
     lines.append(f"scores: {' '.join(map(str, obs.scores))}; minimum needed: {obs.minimum_needed}{needs}")
     return "\n".join(lines)
