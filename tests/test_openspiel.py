@@ -7,6 +7,8 @@ import json
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import canasta
 from canasta.openspiel import (
@@ -425,3 +427,27 @@ def test_openspiels_ismcts_bot_plays_whole_hands_through_resample_from_infostate
     _assert_hand_returns(state)
     assert resamples > 0
 
+
+@given(
+    variant=st.sampled_from(sorted(v.name for v in canasta.available_variants())),
+    seed=st.integers(0, 2**64 - 1),
+    steps=st.integers(0, 300),
+    whole_game=st.booleans(),
+)
+def test_any_state_round_trips_and_resamples_without_changing_what_its_players_know(
+    variant: str, seed: int, steps: int, whole_game: bool
+) -> None:
+    game = pyspiel.load_game(f"python_canasta(variant={variant},whole_game={whole_game})")
+    state = _dealt(game, seed)
+    rng = np.random.RandomState(seed % 2**32)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(again) == str(state) and again.returns() == state.returns()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for player in range(game.num_players()):
+        key = state.information_state_string(player)
+        assert again.information_state_string(player) == key
+        assert state.resample_from_infostate(player, sampler).information_state_string(player) == key
