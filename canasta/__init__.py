@@ -34,6 +34,7 @@ from canasta.errors import (
 )
 from canasta.game import Game
 from canasta.hand import HandEnd, HandState, MeldState, Phase
+from canasta.ismcts import ISMCTSBot
 from canasta.observation import MeldView, Observation
 from canasta.plugins import compile_rules, hookimpl, load_rules, make_plugin_manager
 from canasta.position import build_position
@@ -117,6 +118,7 @@ __all__ = [
     "HandScore",
     "HandState",
     "HouseRule",
+    "ISMCTSBot",
     "IllegalActionError",
     "InitialMeldRules",
     "InvalidPositionError",

@@ -26,7 +26,16 @@ from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "NoLegalActionError", "RandomBot", "bot_names", "make_bot"]
+__all__ = [
+    "BOTS",
+    "CONFIGURABLE_BOTS",
+    "Bot",
+    "GreedyBot",
+    "NoLegalActionError",
+    "RandomBot",
+    "bot_names",
+    "make_bot",
+]
 
 _JOKER = int(Kind.JOKER)
 _TWO = int(Kind.TWO)
@@ -245,11 +254,16 @@ class GreedyBot:
         return best
 
 
-#: Bot factories by name: ``factory(seed) -> Bot``.
+#: Bot factories by name: ``factory(seed) -> Bot`` (``"ismcts"`` is added by `canasta.ismcts`,
+#: which ``import canasta`` loads).
 BOTS: dict[str, Callable[[object], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
 }
+
+#: Bots that take options after a colon in their name (``"ismcts:50ms"``):
+#: ``factory(seed, options_text) -> Bot``.
+CONFIGURABLE_BOTS: dict[str, Callable[[object, str], Bot]] = {}
 
 
 def bot_names() -> list[str]:
@@ -257,21 +271,37 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
-def make_bot(name: str, seed: object = 0) -> Bot:
+def make_bot(name: str, seed: object = 0, **options: object) -> Bot:
     """Create a registered bot by name.
 
     Args:
-        name: A name from `BOTS` (``"random"``, ``"greedy"``).
+        name: A name from `BOTS` (``"random"``, ``"greedy"``, ``"ismcts"``), or
+            a configurable bot's name with its options after a colon
+            (``"ismcts:300"`` for 300 iterations, ``"ismcts:50ms"`` for 50 ms
+            per decision).
         seed: The bot's seed.
+        **options: Keyword arguments for the bot's class
+            (``make_bot("ismcts", 1, iterations=50, playout="random")``).
 
     Returns:
         The bot.
 
     Raises:
         UnknownNameError: If no bot has that name.
+        CanastaError: If its options are bad.
     """
+    base, colon, text = name.partition(":")
     try:
+        if colon:
+            if options:
+                raise CanastaError(f"give the options of {base!r} in its name or as keywords, not both")
+            return CONFIGURABLE_BOTS[base](seed, text)
         factory = BOTS[name]
     except KeyError:
-        raise UnknownNameError(f"unknown bot {name!r}; known: {', '.join(bot_names())}") from None
-    return factory(seed)
+        known = ", ".join(bot_names())
+        extra = ", ".join(f"{b}:<options>" for b in sorted(CONFIGURABLE_BOTS))
+        raise UnknownNameError(f"unknown bot {name!r}; known: {known}" + (f", {extra}" if extra else "")) from None
+    try:
+        return factory(seed, **options)
+    except TypeError as exc:
+        raise CanastaError(f"bad options for bot {name!r}: {exc}") from None

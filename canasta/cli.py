@@ -27,6 +27,7 @@ from canasta.bots import Bot, bot_names, make_bot
 from canasta.commands import Command, CommandError, parse_command
 from canasta.errors import CanastaError, IllegalActionError
 from canasta.game import Game
+from canasta.ismcts import ISMCTSBot, parse_budget
 from canasta.plugins import load_rules
 from canasta.records import GameRecorder, load_record, replay, save_record
 from canasta.registry import default_registry
@@ -75,6 +76,47 @@ def version_line() -> str:
     return f"canasta {canasta.__version__} ({engine_description(canasta.compiled)})"
 
 
+def bot_name(text: str) -> str:
+    """An argparse type: a bot name `canasta.make_bot` accepts (``greedy``, ``ismcts:50ms``, ...).
+
+    Args:
+        text: The name.
+
+    Returns:
+        The same name.
+
+    Raises:
+        argparse.ArgumentTypeError: Naming the known bots, if it is not one.
+    """
+    try:
+        make_bot(text)
+    except CanastaError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def split_bot_names(items: Sequence[str]) -> list[str]:
+    """Bot names given as separate words or comma-separated (``ismcts,greedy``).
+
+    A comma-separated part holding ``=`` is an option of the bot before it
+    (``ismcts:300,c=0.4,greedy`` is two bots).
+
+    Args:
+        items: The words of the command line.
+
+    Returns:
+        One name per bot.
+    """
+    names: list[str] = []
+    for item in items:
+        for part in item.split(","):
+            if "=" in part and names:
+                names[-1] += "," + part
+            elif part:
+                names.append(part)
+    return names
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``canasta`` command."""
     parser = argparse.ArgumentParser(prog="canasta", description="Canasta by the rules, for every common variant.")
@@ -91,7 +133,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules_args(play)
     play.add_argument("--seed", type=int, default=None, help="seed (default: random)")
     play.add_argument("--bots-only", action="store_true", help="let bots play every seat")
-    play.add_argument("--bot", default="greedy", choices=bot_names(), help="the bots' strategy")
+    play.add_argument(
+        "--bot",
+        default="greedy",
+        type=bot_name,
+        help=f"the bots' strategy: {', '.join(bot_names())}, or ismcts:<budget> such as ismcts:50ms or ismcts:300",
+    )
+    play.add_argument(
+        "--hints", action="store_true", help="show the ISMCTS bot's preferred action and its share of the visits"
+    )
+    play.add_argument(
+        "--hint-budget", default="300", metavar="BUDGET", help="the hint's search budget: iterations, or e.g. 200ms"
+    )
     play.add_argument("--max-hands", type=int, default=None, metavar="N", help="stop after N hands")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE")
     play.add_argument("--quiet", action="store_true", help="with --bots-only: print only hand scores")
@@ -100,7 +153,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules_args(sim)
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--bots", nargs="+", default=["greedy"], choices=bot_names(), help="bot per seat, repeated")
+    sim.add_argument(
+        "--bots",
+        nargs="+",
+        default=["greedy"],
+        help=f"bot per seat, repeated; words or comma-separated ({', '.join(bot_names())}, ismcts:<budget>)",
+    )
     sim.add_argument("--workers", type=int, default=1, help="local worker processes")
     sim.add_argument("--backend", choices=["process", "dask"], default="process")
     sim.add_argument(
@@ -264,6 +322,35 @@ def _pause(inp: IO[str], console: Console) -> None:
     _read_line(inp, console, "press Enter to continue: ")
 
 
+def _hint_bot(args: argparse.Namespace, seed: int) -> ISMCTSBot:
+    iterations, milliseconds = parse_budget(args.hint_budget)
+    return ISMCTSBot(f"hints:{seed}", iterations=iterations, milliseconds=milliseconds)
+
+
+def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action]) -> str:
+    """The hint: the search's preferred action, its menu number and its share of the visits.
+
+    Args:
+        bot: The searching bot.
+        game: The game (only ``seat``'s view of it is searched).
+        seat: The seat to advise.
+        numbered: The menu's actions, numbered from 1.
+
+    Returns:
+        One line of text.
+    """
+    result = bot.search(game.hand, seat)
+    best = result.best
+    number = next((i for i, a in enumerate(numbered, 1) if a == best.action), None)
+    where = f" [{number}]" if number is not None else ""
+    if not result.iterations:
+        return f"hint:{where} {best.action} (the only legal action)"
+    return (
+        f"hint:{where} {best.action} ({100 * best.share:.0f}% of {result.iterations} search iterations, "
+        f"mean {best.mean:+.0f} points for your side)"
+    )
+
+
 def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     import random
 
@@ -271,6 +358,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     game = Game(args.variant, args.house_rules, seed=seed)
     rules = game.rules
     human = None if args.bots_only else HUMAN_SEAT
+    hinter = _hint_bot(args, seed) if args.hints and human is not None else None
     bots: dict[int, Bot] = {s: make_bot(args.bot, f"{seed}:{s}") for s in range(rules.players) if s != human}
     names = ["you" if s == human else args.bot for s in range(rules.players)]
     recorder = GameRecorder(game, names)
@@ -294,6 +382,8 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                     human_seats=(human,),
                 )
                 console.print(screen)
+                if hinter is not None:
+                    console.print(hint_line(hinter, game, seat, numbered))
                 chosen = _read_action(inp, console, game, numbered)
                 if chosen is None:  # the help was shown: show the table again
                     continue
@@ -359,7 +449,7 @@ def _simulate(args: argparse.Namespace, out: IO[str], console: Console) -> int:
             args.house_rules,
             games=args.games,
             seed=args.seed,
-            bots=args.bots,
+            bots=split_bot_names(args.bots),
             workers=args.workers,
             backend=args.backend,
             client=client,

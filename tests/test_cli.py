@@ -366,3 +366,32 @@ def test_variants_piped_says_where_each_comes_from_uncut() -> None:
     assert "plugin canasta-example-viennese " in registry.provenance(viennese)
     assert "  viennese 1.0.0 — plugin canasta-example-viennese " in out
     assert "…" not in out
+
+
+def test_play_with_hints_shows_the_search_preference() -> None:
+    code, out = run(["play", "--seed", "4", "--hints", "--hint-budget", "6", "--bot", "greedy"], stdin="1\n1\n1\nq\n")
+    assert code == 0, out
+    hints = [line for line in out.splitlines() if line.startswith("hint:")]
+    assert len(hints) >= 2
+    assert any("of 6 search iterations" in line and "points for your side" in line for line in hints)
+    assert all("[" in line for line in hints)  # the menu number of the hinted action
+
+
+def test_play_against_ismcts_bots() -> None:
+    code, out = run(["play", "--bots-only", "--bot", "ismcts:3", "--seed", "2", "--max-hands", "1", "--quiet"])
+    assert code == 0, out
+    assert "Hand 1 score" in out
+
+
+def test_play_refuses_an_unknown_bot_or_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    for bot, message in (("clever", "unknown bot 'clever'"), ("ismcts:fast", "bad search budget 'fast'")):
+        with pytest.raises(SystemExit):
+            run(["play", "--bots-only", "--bot", bot])
+        assert message in capsys.readouterr().err
+
+
+def test_simulate_takes_comma_separated_bots_with_options() -> None:
+    assert cli.split_bot_names(["ismcts:3,c=0.4,greedy", "random"]) == ["ismcts:3,c=0.4", "greedy", "random"]
+    code, out = run(["simulate", "--games", "1", "--max-hands", "1", "--bots", "ismcts:2,greedy", "--format", "json"])
+    assert code == 0, out
+    assert json.loads(out)["bots"] == ["ismcts:2", "greedy", "ismcts:2", "greedy"]
