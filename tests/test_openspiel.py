@@ -307,7 +307,7 @@ def test_openspiels_mcts_bot_plays_a_whole_hand_against_random_and_the_library_b
         mcts.MCTSBot(game, uct_c=500.0, max_simulations=3, evaluator=evaluator, random_state=rng),
         pyspiel.make_uniform_random_bot(1, 2),
         LibraryBot("greedy", seed=3),
-        LibraryBot("random", seed=4),
+        LibraryBot("ismcts:2", seed=4),  # the library's own ISMCTS, two iterations a decision
     ]
     state = game.new_initial_state()
     returns = evaluate_bots.evaluate_bots(state, bots, rng)

@@ -2,7 +2,8 @@
 
 OpenSpiel plays bots against each other through ``pyspiel.Bot`` (for example
 ``open_spiel.python.algorithms.evaluate_bots``); `LibraryBot` wraps a
-`canasta.Bot` (``"random"``, ``"greedy"``, or any object with ``choose``) so
+`canasta.Bot` (a `canasta.make_bot` name such as ``"random"``, ``"greedy"`` or
+``"ismcts:200"``, or any object with ``choose``) so
 that OpenSpiel's MCTS and ISMCTS bots can play against it.
 """
 
@@ -22,7 +23,8 @@ class LibraryBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel ships no type in
     """A `canasta.Bot` playing ``python_canasta`` through OpenSpiel's bot interface.
 
     Args:
-        bot: A bot name of `canasta.make_bot` (``"random"``, ``"greedy"``) or a bot.
+        bot: A bot name of `canasta.make_bot` (``"random"``, ``"greedy"``,
+            ``"ismcts:200"``) or a bot.
         seed: The seed of a bot made by name.
 
     Attributes:
