@@ -451,3 +451,30 @@ def test_any_state_round_trips_and_resamples_without_changing_what_its_players_k
         key = state.information_state_string(player)
         assert again.information_state_string(player) == key
         assert state.resample_from_infostate(player, sampler).information_state_string(player) == key
+
+
+def test_openspiels_rl_environment_and_observation_api_run_on_the_game() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_canasta(variant=cuban)")
+    env = rl_environment.Environment(game, seed=3)  # what OpenSpiel's DQN and policy-gradient agents drive
+    step = env.reset()
+    rng = np.random.RandomState(3)
+    earned = np.zeros(4)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
+        earned += step.rewards
+    assert len(step.observations["info_state"][0]) == game.information_state_tensor_size()
+    assert list(earned) == env.get_state.returns() and sum(earned) == 0
+    infostate = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    state = _dealt(game, 3)
+    infostate.set_from(state, 2)
+    assert list(infostate.dict) == ["observation", "discards", "drawn"]
+    assert infostate.string_from(state, 2) == state.information_state_string(2)
+    public_only = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="one player"):
+        make_observation(game, public_only)
