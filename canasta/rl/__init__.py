@@ -16,17 +16,9 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
 
 from __future__ import annotations
 
-_MISSING = []
-for _name in ("numpy", "gymnasium", "pettingzoo"):
-    try:
-        __import__(_name)
-    except ImportError:  # pragma: no cover - depends on the environment
-        _MISSING.append(_name)
-if _MISSING:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        f"canasta.rl needs the optional dependencies {', '.join(_MISSING)}; "
-        "install them with: pip install 'canasta[rl]'"
-    )
+from canasta.extras import require_extra
+
+require_extra("rl", ("numpy", "gymnasium", "pettingzoo"))
 
 from canasta.rl.actions import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError  # noqa: E402
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402

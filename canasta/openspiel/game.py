@@ -1,0 +1,196 @@
+"""The OpenSpiel game ``python_canasta``: `CanastaGame`, its game type and registration.
+
+``pyspiel.load_game("python_canasta(variant=cuban)")`` makes one, for any
+installed variant and house rules (see `canasta.openspiel.config` for the
+parameters); `register` registers the name with OpenSpiel (importing
+`canasta.openspiel` does it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+
+from canasta.errors import CanastaError
+from canasta.openspiel.config import DEFAULT_PARAMETERS, GameConfig
+from canasta.openspiel.infostate import InformationStateObserver
+from canasta.openspiel.observer import ObservationObserver
+from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, check_record_rules
+from canasta.openspiel.state import CanastaState
+from canasta.records import GameRecord, RecordError, loads_record
+
+__all__ = ["GAME_NAME", "GAME_TYPE", "WHOLE_GAME_LENGTH", "CanastaGame", "register"]
+
+#: The name OpenSpiel knows the game by.
+GAME_NAME = "python_canasta"
+
+#: ``max_game_length`` of a whole game: hands are dealt until a side reaches the
+#: target, and nothing bounds how many that takes, so this is OpenSpiel's
+#: largest length, not a bound.
+WHOLE_GAME_LENGTH = 2**31 - 1
+
+
+def _game_type(utility: Any, reward_model: Any, min_players: int, max_players: int) -> Any:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="Python Canasta",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility,
+        reward_model=reward_model,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMETERS,
+    )
+
+
+#: The registered game type (the family: 2 to 6 players, general-sum); each
+#: game's own type (``game.get_type()``) states its variant's utility and reward model.
+GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM, pyspiel.GameType.RewardModel.REWARDS, 2, 6)
+
+
+def hand_length_bound(deck_size: int) -> int:
+    """A bound on the number of actions in one hand, from the deck's size.
+
+    Every turn starts with a stock draw (which takes at least one card from the
+    stock) or a pile take (which melds at least the top card, for good), so a
+    hand has at most twice as many turns as cards. A turn has at most a draw or
+    take, a question, an answer and a discard, plus melds, each of which melds
+    at least one card for good; one action may end the hand.
+
+    Args:
+        deck_size: Cards in the deck.
+
+    Returns:
+        ``4 × 2 × deck_size + deck_size + 1``.
+    """
+    return 4 * 2 * deck_size + deck_size + 1
+
+
+class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
+    """``python_canasta``: one hand or a whole game of any variant, as an OpenSpiel game.
+
+    Made by ``pyspiel.load_game("python_canasta(variant=...,house_rules=...,whole_game=...)")``
+    or directly, ``CanastaGame({"variant": "cuban"})``.
+
+    Args:
+        params: Parameter values (see `canasta.openspiel.config.DEFAULT_PARAMETERS`).
+
+    Raises:
+        canasta.openspiel.ParameterError: For an unknown parameter or a bad value.
+        canasta.UnknownNameError: For an unknown variant or house rule.
+
+    Attributes:
+        config: The checked parameters, compiled rules and encodings.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        config = GameConfig(params)
+        players = config.rules.players
+        utility = pyspiel.GameType.Utility.ZERO_SUM if config.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+        reward_model = (
+            pyspiel.GameType.RewardModel.REWARDS if config.whole_game else pyspiel.GameType.RewardModel.TERMINAL
+        )
+        bound = float("inf") if config.whole_game else float(config.utility_bound)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=config.actions.size,
+            max_chance_outcomes=BYTE_OUTCOMES,
+            num_players=players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0 if config.zero_sum else None,
+            max_game_length=WHOLE_GAME_LENGTH if config.whole_game else hand_length_bound(config.rules.deck.size),
+        )
+        super().__init__(_game_type(utility, reward_model, players, players), info, dict(config.parameters))
+        self.config = config
+
+    def new_initial_state(self) -> CanastaState:
+        """The state before the deal (the first of `SEED_BYTES` chance nodes).
+
+        Returns:
+            The state.
+        """
+        return CanastaState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """The chance nodes of any history: the deal's seed bytes.
+
+        Returns:
+            `SEED_BYTES`.
+        """
+        return SEED_BYTES
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Any = None
+    ) -> ObservationObserver | InformationStateObserver:
+        """An observer for OpenSpiel: the information state (perfect recall) or the observation.
+
+        Args:
+            iig_obs_type: OpenSpiel's observation type (default: the observation).
+            params: Observer parameters (none are known).
+
+        Returns:
+            An `InformationStateObserver` for ``perfect_recall=True``
+            (``information_state_string`` / ``_tensor``), else an
+            `ObservationObserver` (``observation_string`` / ``_tensor``).
+
+        Raises:
+            ValueError: For observer parameters, or an observation type other
+                than the seat's own view (public and private information of the
+                observing player).
+        """
+        if params:
+            raise ValueError(f"the canasta observer takes no parameters, got {params!r}")
+        if iig_obs_type is not None:
+            if not iig_obs_type.public_info or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                raise ValueError(
+                    "python_canasta observes as one player: public information and that player's private information"
+                )
+            if iig_obs_type.perfect_recall:
+                return InformationStateObserver(self.config)
+        return ObservationObserver(self.config)
+
+    def state_from_record(self, record: GameRecord | str) -> CanastaState:
+        """The state a canasta record reaches, every action re-checked.
+
+        Args:
+            record: A `canasta.GameRecord` or its JSON text (validated as untrusted input).
+
+        Returns:
+            The state after the record's last action.
+
+        Raises:
+            canasta.RecordError: If the text is not a valid record, the record
+                is of other rules or its seed is not a 64-bit deal, an action is
+                illegal at its point, or actions follow the end of the game.
+        """
+        if isinstance(record, str):
+            record = loads_record(record)
+        check_record_rules(self.config, record)
+        if not 0 <= record.seed < 2 ** (8 * SEED_BYTES):
+            raise RecordError("seed", f"python_canasta deals from 64-bit seeds; the record's seed is {record.seed}")
+        # Through OpenSpiel's apply_action, so that the state's history is the record's.
+        state = self.new_initial_state()
+        for i in range(SEED_BYTES):
+            state.apply_action((record.seed >> (8 * i)) & 0xFF)
+        ids = self.config.actions
+        for index, action in enumerate(record.actions):
+            if state.is_terminal():
+                raise RecordError("actions", f"action {index} follows the end of the game", index=index)
+            try:
+                state.apply_action(ids.to_id(action))
+            except CanastaError as exc:
+                raise RecordError("actions", f"action {index} is illegal: {exc}", index=index) from None
+        return state
+
+
+def register() -> None:
+    """Register ``python_canasta`` with OpenSpiel (once per process; importing `canasta.openspiel` does it)."""
+    if GAME_NAME not in pyspiel.registered_names():
+        pyspiel.register_game(GAME_TYPE, CanastaGame)
