@@ -142,7 +142,8 @@ class ISMCTSBot:
             under an iteration budget).
         iterations: Iterations per decision (default `DEFAULT_ITERATIONS`
             when no budget is given).
-        milliseconds: Time per decision instead (at least one iteration).
+        milliseconds: Time per decision instead: iterations run while one
+            more as long as the longest so far still fits (at least one runs).
         playout: The playout policy, a name of `PLAYOUT_POLICIES`.
         exploration: The UCB1 exploration constant (rewards are score
             differences divided by `REWARD_SCALE`).
@@ -272,11 +273,11 @@ class ISMCTSBot:
         Raises:
             NoLegalActionError: If the seat has no legal action.
         """
+        started = time.perf_counter()
         observation = state.observation(seat)
         legal = cast(list[Action], list(observation.legal_actions))
         if not legal:
             raise NoLegalActionError(f"seat {seat} has no legal action (phase {observation.phase})")
-        started = time.perf_counter()
         if len(legal) == 1:
             action = legal[0]
             self.last = SearchResult((ActionStats(action, 0, 1.0, 0.0),), 0, 0.0)
@@ -294,6 +295,7 @@ class ISMCTSBot:
         preferred = self._policy.choose(state_for_root(observation, deals, rng), seat)
         pending = [preferred, *(a for a in legal if a != preferred)]  # root actions not yet tried
         paired: dict[Action, list[float]] = {}  # each root action's reward on deal 0, 1, 2, ...
+        last, longest = time.perf_counter(), 0.0
         while True:
             action = pending.pop(0) if pending else self._select(root, legal)
             child = root.children.get(action)
@@ -310,8 +312,12 @@ class ISMCTSBot:
             if deadline is None:
                 if self.iterations is not None and done >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
-                break
+            else:
+                now = time.perf_counter()
+                longest = max(longest, now - last)
+                last = now
+                if now + longest >= deadline:
+                    break  # another iteration as long as the longest so far could overrun the budget
         total = sum(child.visits for child in root.children.values()) or 1
         stats = [
             ActionStats(a, n.visits, n.visits / total, n.total / n.visits * REWARD_SCALE if n.visits else 0.0)
