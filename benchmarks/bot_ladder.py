@@ -226,7 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(row)
             print(
                 f"  {bot_a} vs {bot_b}: {row.deals} deals, {row.mean:+.0f} [{row.low:+.0f}, {row.high:+.0f}], "
-                f"won {100 * row.won:.0f}% ({time.perf_counter() - started:.0f} s)",
+                f"won {100 * row.won:.0f}%, {row.a_ms:.1f} / {row.b_ms:.1f} ms per decision "
+                f"({time.perf_counter() - started:.0f} s)",
                 flush=True,
             )
     print(table(args.variant, rows))

@@ -89,7 +89,7 @@ class ActionStats:
 
 @frozen
 class SearchResult:
-    """The result of one search: the root actions, most visited first.
+    """The result of one search: the root actions, the one played first, then by visits.
 
     Attributes:
         actions: Statistics of every root action tried.
@@ -103,7 +103,7 @@ class SearchResult:
 
     @property
     def best(self) -> ActionStats:
-        """The preferred action (most visits, then highest mean)."""
+        """The action the bot plays (listed first)."""
         return self.actions[0]
 
 
@@ -142,7 +142,8 @@ class ISMCTSBot:
             under an iteration budget).
         iterations: Iterations per decision (default `DEFAULT_ITERATIONS`
             when no budget is given).
-        milliseconds: Time per decision instead (at least one iteration).
+        milliseconds: Time per decision instead: iterations run while one
+            more as long as the longest so far still fits (at least one runs).
         playout: The playout policy, a name of `PLAYOUT_POLICIES`.
         exploration: The UCB1 exploration constant (rewards are score
             differences divided by `REWARD_SCALE`).
@@ -248,7 +249,7 @@ class ISMCTSBot:
         return f"ISMCTSBot({budget}, playout={self.playout!r})"
 
     def choose(self, state: HandState, seat: int) -> Action:
-        """Search and return the most visited legal action.
+        """Search and return the action the search settles on (see ``confidence``).
 
         Args:
             state: The hand in play (only ``seat``'s observation of it is read).
@@ -272,11 +273,11 @@ class ISMCTSBot:
         Raises:
             NoLegalActionError: If the seat has no legal action.
         """
+        started = time.perf_counter()
         observation = state.observation(seat)
         legal = cast(list[Action], list(observation.legal_actions))
         if not legal:
             raise NoLegalActionError(f"seat {seat} has no legal action (phase {observation.phase})")
-        started = time.perf_counter()
         if len(legal) == 1:
             action = legal[0]
             self.last = SearchResult((ActionStats(action, 0, 1.0, 0.0),), 0, 0.0)
@@ -291,10 +292,10 @@ class ISMCTSBot:
         # the bot's own, the same in every deal.
         deals: list[HandState] = []
         base = rng.getrandbits(64)
-        policy = self._policy
-        preferred = policy.choose(state_for_root(observation, deals, rng), seat)
+        preferred = self._policy.choose(state_for_root(observation, deals, rng), seat)
         pending = [preferred, *(a for a in legal if a != preferred)]  # root actions not yet tried
         paired: dict[Action, list[float]] = {}  # each root action's reward on deal 0, 1, 2, ...
+        last, longest = time.perf_counter(), 0.0
         while True:
             action = pending.pop(0) if pending else self._select(root, legal)
             child = root.children.get(action)
@@ -304,16 +305,19 @@ class ISMCTSBot:
             while len(deals) <= index:
                 deals.append(sample_state(observation, rng))
             deal = deals[index].copy()
-            self._policy = PLAYOUT_POLICIES[self.playout](f"{base}:{index}")
+            policy = PLAYOUT_POLICIES[self.playout](f"{base}:{index}")
             deal.apply(action)
-            paired.setdefault(action, []).append(self._iterate(child, deal, [child], rng))
+            paired.setdefault(action, []).append(self._iterate(child, deal, [child], rng, policy))
             done += 1
             if deadline is None:
                 if self.iterations is not None and done >= self.iterations:
                     break
-            elif time.perf_counter() >= deadline:
-                break
-        self._policy = policy
+            else:
+                now = time.perf_counter()
+                longest = max(longest, now - last)
+                last = now
+                if now + longest >= deadline:
+                    break  # another iteration as long as the longest so far could overrun the budget
         total = sum(child.visits for child in root.children.values()) or 1
         stats = [
             ActionStats(a, n.visits, n.visits / total, n.total / n.visits * REWARD_SCALE if n.visits else 0.0)
@@ -365,7 +369,7 @@ class ISMCTSBot:
         assert best is not None
         return best
 
-    def _iterate(self, node: _Node, state: HandState, path: list[_Node], rng: random.Random) -> float:
+    def _iterate(self, node: _Node, state: HandState, path: list[_Node], rng: random.Random, policy: Bot) -> float:
         """One iteration below the root action: select and expand in the tree, play out, back up.
 
         Returns the reward of the root's side.
@@ -378,14 +382,14 @@ class ISMCTSBot:
                 continue
             side = state.rules.sides[state.seat]  # the side that scores it (cutthroat partners score alike)
             if side != root_side and not self.opponent_nodes:
-                state.apply(self._policy.choose(state, state.seat))  # the opponents play as the policy does
+                state.apply(policy.choose(state, state.seat))  # the opponents play as the policy does
                 continue
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
                 # Expand: the playout policy's own choice first, so that a small budget
                 # plays at least as the policy would; then at random.
-                preferred = self._policy.choose(state, state.seat)
+                preferred = policy.choose(state, state.seat)
                 action = preferred if preferred in untried else untried[rng.randrange(len(untried))]
                 child = children[action] = _Node(side)
                 for a in legal:
@@ -398,7 +402,6 @@ class ISMCTSBot:
             node = children[best]
             state.apply(best)
             path.append(node)
-        policy = self._policy
         while not state.is_over:
             state.apply(policy.choose(state, state.seat))
         totals = [side.total for side in state.score().sides]

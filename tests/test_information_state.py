@@ -132,3 +132,23 @@ def test_refused_action_leaves_the_log_unchanged() -> None:
     with pytest.raises(canasta.IllegalActionError):
         hand.apply(Discard(canasta.Kind.ACE))  # a discard before drawing
     assert hand.log == []
+
+
+def test_the_leak_test_catches_hidden_cards_in_the_public_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from canasta import observation as observing
+    from canasta.testing import InvariantError
+
+    hand = Game("classic", seed=2).hand
+    check_observations(hand)  # the real public table holds nothing hidden
+    monkeypatch.setattr(observing, "public_table", lambda state, seat: state.copy())  # the whole table
+    with pytest.raises(InvariantError, match="keeps hidden cards in its public table"):
+        check_observations(hand)
+
+
+def test_the_leak_test_catches_a_card_claimed_known_that_is_not_in_the_hand() -> None:
+    from canasta.testing import InvariantError
+
+    hand = Game("classic", seed=2).hand
+    hand.known[1].append(hand.stock[-1])
+    with pytest.raises(InvariantError, match="publicly known cards are not all in its hand"):
+        check_observations(hand)
