@@ -187,7 +187,10 @@ class HandState(TableState):
             self.check(action)
         # Past the check it is an Action: typed without a cast() call on the hot path.
         known: Action = action  # type: ignore[assignment]
-        transitions.apply_unchecked(self, known)
+        # `transitions.apply_unchecked`, inlined: one call less per action.
+        self._legal = None
+        self.log.append((self.seat, known))  # everything a player does is done in public
+        transitions.TRANSITIONS[type(known)](self, known)
 
     def __copy__(self) -> HandState:
         return self.copy()
