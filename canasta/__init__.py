@@ -82,6 +82,7 @@ from canasta.rules import (
 )
 from canasta.scoring import HandScore, SideScore
 from canasta.simulate import SimulationResult
+from canasta.special import SpecialHand
 from canasta.summary import format_rules_summary, rules_summary
 
 __version__ = "0.1.0"
@@ -144,6 +145,7 @@ __all__ = [
     "SamplingError",
     "SideScore",
     "SimulationResult",
+    "SpecialHand",
     "Suit",
     "TakePile",
     "ThreeRules",
