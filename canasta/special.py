@@ -13,7 +13,10 @@ from collections.abc import Callable, Sequence
 
 from attrs import field, frozen
 
-__all__ = ["SpecialHand"]
+__all__ = ["HAND_SIZE", "SpecialHand", "best_of"]
+
+#: Cards in a special hand.
+HAND_SIZE = 14
 
 
 @frozen
@@ -37,3 +40,23 @@ class SpecialHand:
     composition: str
     wins_game: bool = False
     matches: Callable[[Sequence[int]], bool] = field(kw_only=True, repr=False)
+
+
+def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand | None:
+    """The special hand that 14 cards score as: the highest value they form (the rule book's choice).
+
+    Args:
+        hands: A rule set's table.
+        counts: The cards' counts, 15 indexed by `canasta.Kind`.
+
+    Returns:
+        The hand (the first in table order among equal values), or ``None`` if
+        they form none or are not exactly 14 cards.
+    """
+    if sum(counts) != HAND_SIZE:
+        return None
+    best: SpecialHand | None = None
+    for hand in hands:
+        if (best is None or hand.value > best.value) and hand.matches(counts):
+            best = hand
+    return best

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import canasta
 from canasta import SpecialHand
+from canasta.rulebook import house_rule_section
 from canasta_house_rules._club import canasta_going_out as canasta_going_out  # the club rules' going out
 from canasta_house_rules.special_hands import PAGAT_HANDS
 
@@ -17,3 +18,10 @@ from canasta_house_rules.special_hands import PAGAT_HANDS
 def canasta_special_hands() -> tuple[SpecialHand, ...]:
     """Pagat's four special hands."""
     return PAGAT_HANDS
+
+
+@canasta.hookimpl
+def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
+    """A refused declaration cites this house rule's page."""
+    section = house_rule_section("american-special-hands-pagat", "American special hands, pagat's form")
+    return {canasta.RuleCode.SPECIAL_HAND: section}

@@ -11,9 +11,8 @@ This module decides compositions: each `canasta.SpecialHand` of the two tables
 carries its test, and `matching_hands` and `best_hand` apply them to a hand's
 card counts. The house rules ``american-special-hands`` and
 ``american-special-hands-pagat`` list these tables in the rules
-(`canasta.Rules.special_hands`); the declaration during play (an action,
-when it is legal, its scoring and the Dream Hands' game win) is not part of
-the engine yet.
+(`canasta.Rules.special_hands`), and the engine offers their declaration
+(`canasta.DeclareSpecialHand`, `canasta.declaration`).
 """
 
 from __future__ import annotations
@@ -23,11 +22,9 @@ from collections.abc import Sequence
 from attrs import frozen
 
 from canasta import Kind, SpecialHand
+from canasta.special import HAND_SIZE, best_of
 
 __all__ = ["CLA_HANDS", "PAGAT_HANDS", "SpecialHand", "best_hand", "matching_hands"]
-
-#: Cards in a special hand.
-HAND_SIZE = 14
 
 _NATURALS = tuple(range(int(Kind.FOUR), int(Kind.ACE) + 1))
 
@@ -210,5 +207,5 @@ def best_hand(counts: Sequence[int], hands: Sequence[SpecialHand] = CLA_HANDS) -
     Returns:
         The hand, or ``None`` if it forms none (the first in table order among equal values).
     """
-    found = matching_hands(counts, hands)
-    return max(found, key=lambda hand: hand.value) if found else None
+    matching_hands(counts, hands)  # the same validation of the counts
+    return best_of(hands, counts)
