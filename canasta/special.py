@@ -29,9 +29,10 @@ class SpecialHand:
         value: What the declaring side scores (it replaces the side's hand score).
         composition: The 14 cards, in words.
         wins_game: Whether declaring it wins the game (the Dream Hands).
-        matches: Whether a hand's card counts (15, indexed by `canasta.Kind`)
-            form it; a picklable callable (a module-level function or a frozen
-            value with ``__call__``), so rules travel to other processes.
+        matches: Whether a hand's card counts (15, indexed by `canasta.Kind`;
+            the engine passes a tuple) form it; a picklable callable (a
+            module-level function or a frozen value with ``__call__``), so
+            rules travel to other processes.
     """
 
     id: str
@@ -55,8 +56,9 @@ def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand 
     """
     if sum(counts) != HAND_SIZE:
         return None
+    key = tuple(counts)  # one hashable value for every test (a table may cache on it)
     best: SpecialHand | None = None
     for hand in hands:
-        if (best is None or hand.value > best.value) and hand.matches(counts):
+        if (best is None or hand.value > best.value) and hand.matches(key):
             best = hand
     return best

@@ -244,7 +244,7 @@ def reference_declarations(state: HandState) -> list[DeclareSpecialHand]:
             cards[discard] -= 1
         if sum(cards) != 14:
             continue
-        formed = [hand for hand in rules.special_hands if hand.matches(cards)]
+        formed = [hand for hand in rules.special_hands if hand.matches(tuple(cards))]
         for i, hand in enumerate(formed):
             if all(other.value < hand.value for other in formed[:i]) and all(
                 other.value <= hand.value for other in formed[i + 1 :]

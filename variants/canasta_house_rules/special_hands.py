@@ -17,9 +17,10 @@ card counts. The house rules ``american-special-hands`` and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
 from canasta import Kind, SpecialHand
 from canasta.special import HAND_SIZE, best_of
@@ -29,14 +30,25 @@ __all__ = ["CLA_HANDS", "PAGAT_HANDS", "SpecialHand", "best_hand", "matching_han
 _NATURALS = tuple(range(int(Kind.FOUR), int(Kind.ACE) + 1))
 
 
-def _shape(counts: Sequence[int]) -> tuple[list[int], int, int, int]:
+def _shape(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     """The natural group sizes (largest first), 2s, jokers and threes of a hand's counts."""
-    naturals = sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True)
+    if type(counts) is tuple:
+        return _shape_of(counts)  # the engine passes a tuple and tests it against every hand of a table
+    return _shape_of.__wrapped__(counts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _shape_of(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
+    naturals = tuple(sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True))
     return naturals, counts[Kind.TWO], counts[Kind.JOKER], counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
 
 
-def _wild_groups(twos: int, jokers: int) -> list[int]:
-    return sorted((w for w in (twos, jokers) if w), reverse=True)
+def _wild_groups(twos: int, jokers: int) -> tuple[int, ...]:
+    return tuple(sorted((w for w in (twos, jokers) if w), reverse=True))
+
+
+def _descending(sizes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(sizes, reverse=True))
 
 
 # The tests are frozen values, not closures, so that compiled rules pickle (`canasta.SpecialHand.matches`).
@@ -46,27 +58,27 @@ def _wild_groups(twos: int, jokers: int) -> list[int]:
 class _Groups:
     """Natural groups of exactly these sizes and wild groups (all 2s or all jokers) of exactly these."""
 
-    naturals: tuple[int, ...]
-    wild: tuple[int, ...] = ()
+    naturals: tuple[int, ...] = field(converter=_descending)
+    wild: tuple[int, ...] = field(default=(), converter=_descending)
 
     def __call__(self, counts: Sequence[int]) -> bool:
         nat, twos, jokers, threes = _shape(counts)
-        return (
-            not threes
-            and nat == sorted(self.naturals, reverse=True)
-            and _wild_groups(twos, jokers) == sorted(self.wild, reverse=True)
-        )
+        return not threes and nat == self.naturals and _wild_groups(twos, jokers) == self.wild
 
 
 @frozen
 class _AnyGroups:
     """Groups of exactly these sizes, each natural or wild (all 2s or all jokers)."""
 
-    sizes: tuple[int, ...]
+    sizes: tuple[int, ...] = field(converter=_descending)
 
     def __call__(self, counts: Sequence[int]) -> bool:
         nat, twos, jokers, threes = _shape(counts)
-        return not threes and sorted(nat + _wild_groups(twos, jokers), reverse=True) == sorted(self.sizes, reverse=True)
+        return (
+            not threes
+            and len(nat) + bool(twos) + bool(jokers) == len(self.sizes)
+            and (_descending(nat + _wild_groups(twos, jokers)) == self.sizes)
+        )
 
 
 @frozen
@@ -98,7 +110,7 @@ def _wild_pairs(counts: Sequence[int]) -> bool:
 
 def _dream_plus_5(counts: Sequence[int]) -> bool:
     nat, twos, jokers, threes = _shape(counts)
-    return not threes and nat == [5, 4] and twos + jokers == 5  # the five wild cards may mix 2s and jokers
+    return not threes and nat == (5, 4) and twos + jokers == 5  # the five wild cards may mix 2s and jokers
 
 
 _PAIRS = SpecialHand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
