@@ -18,7 +18,17 @@ from __future__ import annotations
 # First: it chooses the engine (compiled modules or their Python sources) before any is imported.
 from canasta import _engine
 from canasta import legality as _legality
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
 from canasta.cards import NATURAL_KINDS, WILD_KINDS, Card, Deck, DeckSpec, Kind, Suit, build_deck
 from canasta.determinize import SamplingError, sample_state
@@ -82,6 +92,7 @@ from canasta.rules import (
 )
 from canasta.scoring import HandScore, SideScore
 from canasta.simulate import SimulationResult
+from canasta.special import SpecialHand
 from canasta.summary import format_rules_summary, rules_summary
 
 __version__ = "0.1.0"
@@ -105,6 +116,7 @@ __all__ = [
     "Card",
     "Deck",
     "DeckSpec",
+    "DeclareSpecialHand",
     "Discard",
     "DrawStock",
     "EndHand",
@@ -144,6 +156,7 @@ __all__ = [
     "SamplingError",
     "SideScore",
     "SimulationResult",
+    "SpecialHand",
     "Suit",
     "TakePile",
     "ThreeRules",

@@ -22,6 +22,7 @@ __all__ = [
     "Action",
     "AnswerGoOut",
     "AskGoOut",
+    "DeclareSpecialHand",
     "Discard",
     "DrawStock",
     "EndHand",
@@ -225,7 +226,39 @@ class EndHand:
         return "end the hand"
 
 
-Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand
+def _hand_id(value: object) -> str:
+    """Validate a special hand's id: a non-empty ``str``."""
+    if type(value) is not str or not value:
+        raise TypeError(f"a special hand's id must be a non-empty str, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def _optional_kind(value: object) -> Kind | None:
+    return None if value is None else _kind(value)
+
+
+@frozen(cache_hash=True)
+class DeclareSpecialHand:
+    """Declare a special hand (rule sets with `canasta.Rules.special_hands`): lay 14 cards face up; the hand ends.
+
+    Attributes:
+        hand: The special hand's id (`canasta.SpecialHand.id`), e.g. ``"pairs"``.
+        discard: With a two-card draw, the 15th card's kind, discarded; ``None``
+            when the hand holds exactly the 14 cards.
+    """
+
+    hand: str = field(converter=_hand_id)
+    discard: Kind | None = field(default=None, converter=_optional_kind)
+    name: ClassVar[str] = "declare"
+
+    def __str__(self) -> str:
+        discard = f", discarding {self.discard.symbol}" if self.discard is not None else ""
+        return f"declare the special hand {self.hand}{discard}"
+
+
+Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand | DeclareSpecialHand
 
 #: The action classes, for a cheap exact type test at the engine's edge.
-ACTION_TYPES: frozenset[type] = frozenset({DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand})
+ACTION_TYPES: frozenset[type] = frozenset(
+    {DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand}
+)

@@ -21,7 +21,17 @@ import random
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
@@ -147,7 +157,16 @@ class GreedyBot:
             return self._answer(state, seat, actions)
         if phase is Phase.DRAW:
             return self._draw(state, seat, actions)
+        declarations = [a for a in actions if isinstance(a, DeclareSpecialHand)]
+        if declarations:
+            return self._best_declaration(state, declarations)
         return self._meld_or_discard(state, seat, actions)
+
+    @staticmethod
+    def _best_declaration(state: HandState, declarations: list[DeclareSpecialHand]) -> Action:
+        """A special hand held is declared: a game win first, then the highest value."""
+        hands = {hand.id: hand for hand in state.rules.special_hands}
+        return max(declarations, key=lambda a: (hands[a.hand].wins_game, hands[a.hand].value))
 
     def _answer(self, state: HandState, seat: int, actions: list[Action]) -> Action:
         values = state.rules.card_values

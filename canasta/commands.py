@@ -20,6 +20,8 @@ command                action
 ``x 9``                discard a nine (``x *`` a joker, ``x b3`` a black three)
 ``ask`` / ``y`` / ``n``  ask "may I go out?" / answer yes / no
 ``end``                end the hand, where the rules let you
+``sh pairs``           declare a special hand (``sh pairs 9``: discarding a nine
+                       after a two-card draw), where the rules have special hands
 ``help`` / ``?``       the grammar and a card legend
 ``q`` / ``quit``       stop playing
 =====================  =============================================================
@@ -43,7 +45,17 @@ from typing import Literal, Protocol
 
 from attrs import frozen
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.cards import Kind, kind_from_symbol
 from canasta.errors import CanastaError
 from canasta.observation import Observation
@@ -104,6 +116,7 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("m q'  t'", "onto your second meld of a rank (cutthroat)"),
     ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
     ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
+    ("sh pairs  sh pairs 9", "declare a special hand (discarding a nine), where allowed"),
     ("end  ?  q", "end the hand, where allowed; this help; quit"),
 )
 
@@ -133,6 +146,8 @@ _VERBS = {
     "n": "no",
     "no": "no",
     "end": "end",
+    "sh": "declare",
+    "declare": "declare",
 }
 _HELP_HINT = "type ? for the commands"
 
@@ -163,6 +178,8 @@ def notation(action: Action) -> str:
         return "ask"
     if isinstance(action, AnswerGoOut):
         return "y" if action.yes else "n"
+    if isinstance(action, DeclareSpecialHand):
+        return f"sh {action.hand}" + ("" if action.discard is None else " " + action.discard.symbol.lower())
     return "end"
 
 
@@ -228,6 +245,8 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         return _legal(simple[verb], legal, state)
     if verb == "discard":
         return _legal(_discard(rest), legal, state)
+    if verb == "declare":
+        return _legal(_declare(rest), legal, state)
     rest, second = _second_flag(rest)
     if verb == "take":
         return _take(rest, second, legal, state)
@@ -287,6 +306,21 @@ def _discard(rest: str) -> Discard:
     if len(kinds) != 1:
         raise CommandError(f"discard one card, e.g. x 9, got {rest!r}; {_HELP_HINT}")
     return Discard(kinds[0])
+
+
+def _declare(rest: str) -> DeclareSpecialHand:
+    words = rest.split()
+    if not words or len(words) > 2:
+        raise CommandError(f"say which special hand to declare, e.g. sh pairs or sh pairs 9; {_HELP_HINT}")
+    discard = None
+    if len(words) == 2:
+        kinds = _kinds(words[1])
+        if len(kinds) != 1:
+            raise CommandError(
+                f"discard one card with the declaration, e.g. sh pairs 9, got {words[1]!r}; {_HELP_HINT}"
+            )
+        discard = kinds[0]
+    return DeclareSpecialHand(words[0], discard)
 
 
 def _meld(rest: str, second: bool) -> Meld:

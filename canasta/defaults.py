@@ -27,6 +27,7 @@ from canasta.rules import (
     ThreeRules,
     Upcard,
 )
+from canasta.special import SpecialHand
 
 
 @hookimpl(trylast=True)
@@ -116,6 +117,12 @@ def canasta_incomplete_natural_meld_penalties() -> tuple[tuple[Kind, int], ...]:
 @hookimpl(trylast=True)
 def canasta_held_card_penalties() -> tuple[tuple[Kind, int, int], ...]:
     """No penalties for cards held at the end of a hand beyond their values."""
+    return ()
+
+
+@hookimpl(trylast=True)
+def canasta_special_hands() -> tuple[SpecialHand, ...]:
+    """No special hands."""
     return ()
 
 

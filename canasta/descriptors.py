@@ -56,6 +56,8 @@ class HouseRule:
         excludes: Variant names it does not fit even where ``applies_to``
             admits them (matched along the base chain too), e.g. variants
             whose rules make the option meaningless.
+        conflicts: House-rule names it cannot be stacked with, e.g. another
+            form of the same rule (either of two naming the other is enough).
         version: The option's version.
         source: Where the option comes from.
         origin: Where it was found (set by the registry).
@@ -66,6 +68,7 @@ class HouseRule:
     plugins: tuple[object, ...] = field(converter=_tuple)
     applies_to: frozenset[str] | None = None
     excludes: frozenset[str] = frozenset()
+    conflicts: frozenset[str] = frozenset()
     version: str = "1.0"
     source: str = ""
     origin: str = ""

@@ -49,6 +49,8 @@ class RuleCode(StrEnum):
     NATURAL_LOCKED = "natural-locked"
     #: A wild card refused by the rule of five (house rule rule-of-five).
     RULE_OF_FIVE = "rule-of-five"
+    #: A special hand's declaration refused (house rule american-special-hands: when one may be declared).
+    SPECIAL_HAND = "special-hand"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

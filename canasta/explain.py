@@ -11,9 +11,10 @@ citation of the rule book's section (``Rules.section``).
 
 from __future__ import annotations
 
-from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import AnswerGoOut, AskGoOut, DeclareSpecialHand, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import SECOND_MELD, Kind
 from canasta.completion import has_clean_meld
+from canasta.declaration import explain_declaration
 from canasta.errors import RuleCode
 from canasta.legality import allowed_actions, blocking_melds, discardable_kinds
 from canasta.rules import MeldRules
@@ -41,13 +42,15 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     Returns:
         ``(code, sentence)``.
     """
-    if not isinstance(action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand)):
+    if not isinstance(action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand)):
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:
         return RuleCode.HAND_OVER, "the hand is over; no action is possible"
     expected = _PHASE_OF.get(type(action))
     if expected is not None and expected != state.phase.value:
         return RuleCode.WRONG_PHASE, f"{action} is not possible now: the turn is in its {state.phase.value} phase"
+    if isinstance(action, DeclareSpecialHand):
+        return explain_declaration(state, action)
     if isinstance(action, DrawStock):
         return RuleCode.STOCK_EMPTY, "the stock is empty: no card can be drawn"
     if isinstance(action, TakePile):
@@ -215,8 +218,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
         RuleCode.TURN_CANNOT_COMPLETE,
-        "after this meld you could not end the turn: no card you kept could be discarded and going out "
-        "is not possible",
+        "after this meld you could not end the turn: no card you kept could be discarded and going out is not possible",
     )
 
 
@@ -312,8 +314,7 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
         return f"a wild meld holds wild cards only; {would} {plural(naturals, 'natural')}"
     if naturals < meld_rules.min_naturals:
         return (
-            f"a meld needs at least {plural(meld_rules.min_naturals, 'natural')}; "
-            f"{would} {plural(naturals, 'natural')}"
+            f"a meld needs at least {plural(meld_rules.min_naturals, 'natural')}; {would} {plural(naturals, 'natural')}"
         )
     if wilds and action.rank in meld_rules.natural_only:
         ranks = _ranks(action.rank)

@@ -122,7 +122,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """True once a side has reached the target score at the end of a hand."""
+        """True once a side has reached the target score at the end of a hand, or won by a Dream Hand."""
         return self._over
 
     @property
@@ -134,10 +134,13 @@ class Game:
         """The winning side once the game is over (``None``: not over, or a draw).
 
         Returns:
-            The side with the highest total, or ``None``.
+            The side whose special hand won the game (the Dream Hands),
+            whatever the totals; else the side with the highest total, or ``None``.
         """
         if not self._over:
             return None
+        if self.results and self.results[-1].game_won_by is not None:
+            return self.results[-1].game_won_by
         best = max(self.scores)
         leaders = [s for s, v in enumerate(self.scores) if v == best]
         return leaders[0] if len(leaders) == 1 else None
@@ -277,8 +280,9 @@ class Game:
         self.results.append(result)
         for side, total in enumerate(result.totals):
             self.scores[side] += total
-        # The rule book's "The game": play until a side reaches the target at the end of a hand.
-        if max(self.scores) >= self.rules.target_score:
+        # The rule book's "The game": play until a side reaches the target at the end of a hand,
+        # or a side's special hand wins the game (the Dream Hands).
+        if max(self.scores) >= self.rules.target_score or result.game_won_by is not None:
             self._over = True
             return result
         self.hand_number += 1

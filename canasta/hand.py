@@ -62,6 +62,7 @@ class HandState(TableState):
         end: Why the hand ended, once it has.
         went_out: The seat that went out, if one did.
         concealed: Whether that player went out concealed.
+        declared: ``(seat, hand id)`` of the special hand declared, if one was (rules with special hands).
     """
 
     __slots__ = ()

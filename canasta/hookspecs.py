@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         ThreeRules,
         Upcard,
     )
+    from canasta.special import SpecialHand
 
 
 # --- discovery -------------------------------------------------------------------
@@ -280,6 +281,20 @@ def canasta_held_card_penalties() -> tuple[tuple[Kind, int, int], ...]:  # type:
         ``(kind, at_least, penalty)`` triples: a player holding ``at_least``
         or more cards of ``kind`` costs the side ``penalty``.
         Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_special_hands() -> tuple[SpecialHand, ...]:  # type: ignore[empty-body]
+    """The special hands a side may declare instead of playing the hand out.
+
+    Each is a `canasta.SpecialHand`: its value, whether it wins the game, and
+    the test of a hand's card counts (club modern American's house rule
+    ``american-special-hands`` answers its eleven hands). Their ids must be
+    unique and their values positive.
+
+    Returns:
+        The hands, in the table's order. Stops at first non-None result.
     """
 
 

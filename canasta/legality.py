@@ -21,6 +21,7 @@ from attrs import evolve
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
+from canasta.declaration import declarations
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.rules import Permission, Rules
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
@@ -771,6 +772,9 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     """
     phase = t.phase
     if phase is MELD_PHASE:
+        if t.rules.special_hands:
+            # A declaration ends the hand: it completes the turn whenever the rules allow it.
+            return _meld_phase(t, filtered) + declarations(t)
         return _meld_phase(t, filtered)
     if phase is DRAW_PHASE:
         seat = t.seat

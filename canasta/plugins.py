@@ -21,6 +21,7 @@ from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
 from canasta.registry import Registry, default_registry
 from canasta.rules import Rules
+from canasta.special import SpecialHand
 
 # `hookimpl` is re-exported (``canasta.plugins.hookimpl``, ``canasta.hookimpl``); it lives in `canasta.markers`.
 __all__ = ["compile_rules", "hookimpl", "load_rules", "make_plugin_manager"]
@@ -195,6 +196,15 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         ),
         f"canasta_held_card_penalties: (Kind, positive int, non-negative int) triples expected, got {held}",
     )
+    special_hands = tuple(_ask(pm, "canasta_special_hands", tuple))
+    _check(
+        all(
+            isinstance(h, SpecialHand) and _is_int(h.value) and h.value > 0 and callable(h.matches)
+            for h in special_hands
+        )
+        and len({h.id for h in special_hands}) == len(special_hands),
+        f"canasta_special_hands: SpecialHand values with unique ids and positive values expected, got {special_hands}",
+    )
     _check(
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
@@ -222,6 +232,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         incomplete_meld_penalties=penalties,
         incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),
         held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
+        special_hands=special_hands,
         partnerships=partnerships,
         rule_sections=rule_sections(pm),
     )

@@ -15,12 +15,12 @@ being read whole), UTF-8 only, arrays and objects nested at most
 key twice in one object (JSON leaves duplicates undefined; the last one would
 win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
 
-Record format, version 2 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+Record format, version 3 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
 
     {
       "format": "canasta-record",
-      "format_version": 2,
+      "format_version": 3,
       "variant": {"name": "classic", "version": "1.0"},
       "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
       "seed": 1,
@@ -38,6 +38,10 @@ Actions serialise losslessly (`action_to_json` / `action_from_json`)::
     {"type": "meld", "rank": "K", "naturals": 2, "twos": 1, "jokers": 0}
     {"type": "discard", "kind": "7"}
     {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "end"}
+    {"type": "declare", "hand": "pairs"}   {"type": "declare", "hand": "pairs", "discard": "9"}
+
+A ``declare`` lays a special hand (rule sets with special hands); ``discard``,
+the 15th card after a two-card draw, is optional and written only when there is one.
 
 A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
 where partners who both held a rank keep two melds) adds ``"second": true``;
@@ -46,13 +50,14 @@ the key is optional and written only when true.
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
 
-Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 2.
+Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 3,
+which is version 2 plus the ``declare`` action; a version-2 record reads as before.
 Version 1 is the same format plus a ``{"type": "retract"}`` action (taking back
 a provisional opening). Taking back moves is not a rule of Canasta (the rule book,
 "What “legal” means"), so version 2 has no such action; a version-1 record
 still loads and replays unless it holds one, which is refused with a
-`RecordError` naming the action's index. Saving a loaded version-1 record writes version 2. A reader refuses
-versions it does not know.
+`RecordError` naming the action's index. Saving a loaded version-1 or version-2 record writes
+version 3. A reader refuses versions it does not know.
 
 Per-seat observations (`observation_to_json`) use the same card and action
 notation, so a bot in any language can read its view of the table and answer
@@ -75,7 +80,17 @@ from typing import Any
 
 from attrs import field, frozen
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.cards import Card, Kind, kind_from_symbol
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.game import Game
@@ -106,9 +121,9 @@ __all__ = [
 ]
 
 #: Version of the record format written by this library.
-RECORD_FORMAT_VERSION = 2
+RECORD_FORMAT_VERSION = 3
 #: Record format versions this library reads (version 1 only without take-backs).
-READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2)
+READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3)
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
@@ -150,9 +165,14 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "ask": {},
     "answer": {"yes": bool},
     "end": {},
+    "declare": {"hand": str},
 }
 #: Optional keys of an action, with their type.
-_OPTIONAL_KEYS: dict[str, dict[str, type]] = {"take": {"second": bool}, "meld": {"second": bool}}
+_OPTIONAL_KEYS: dict[str, dict[str, type]] = {
+    "take": {"second": bool},
+    "meld": {"second": bool},
+    "declare": {"discard": str},
+}
 _SIMPLE: dict[str, Action] = {
     "draw": DrawStock(),
     "ask": AskGoOut(),
@@ -162,7 +182,7 @@ _SIMPLE: dict[str, Action] = {
 _RETRACT = "retract"
 _RETRACT_REMOVED = (
     "the 'retract' action (taking back a provisional opening) was removed from the rules: "
-    "taking back moves is not a rule of Canasta (the rule book, \"What “legal” means\")"
+    'taking back moves is not a rule of Canasta (the rule book, "What “legal” means")'
 )
 
 
@@ -198,6 +218,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return {"type": "discard", "kind": action.kind.symbol}
     if isinstance(action, AnswerGoOut):
         return {"type": "answer", "yes": action.yes}
+    if isinstance(action, DeclareSpecialHand):
+        data = {"type": "declare", "hand": action.hand}
+        if action.discard is not None:
+            data["discard"] = action.discard.symbol
+        return data
     if isinstance(action, (DrawStock, AskGoOut, EndHand)):
         return {"type": action.name}
     raise TypeError(f"not a canasta action: {action!r}")
@@ -243,6 +268,9 @@ def action_from_json(data: object, where: str = "action") -> Action:
             return AnswerGoOut(data["yes"])
         if kind == "discard":
             return Discard(_kind(data["kind"], f"{where}.kind"))
+        if kind == "declare":
+            discard = data.get("discard")
+            return DeclareSpecialHand(data["hand"], None if discard is None else _kind(discard, f"{where}.discard"))
         return Meld(
             _kind(data["rank"], f"{where}.rank"),
             data["naturals"],
@@ -1090,12 +1118,14 @@ def _action_schema() -> dict[str, Any]:
         for key, typ in keys.items():
             if key in ("rank", "kind"):
                 props[key] = kind
+            elif key == "hand":
+                props[key] = {"type": "string", "minLength": 1}
             elif typ is bool:
                 props[key] = {"type": "boolean"}
             else:
                 props[key] = count
         for key in _OPTIONAL_KEYS.get(name, {}):
-            props[key] = {"type": "boolean"}
+            props[key] = kind if key == "discard" else {"type": "boolean"}
         variants.append(
             {"type": "object", "properties": props, "required": ["type", *keys], "additionalProperties": False}
         )

@@ -194,10 +194,10 @@ class Registry:
             or (isinstance(item.applies_to, frozenset) and all(isinstance(n, str) for n in item.applies_to))
         ):
             raise PluginError(f"{where}house rule {item.name!r}: applies_to must be a frozenset of names or None")
-        if isinstance(item, HouseRule) and not (
-            isinstance(item.excludes, frozenset) and all(isinstance(n, str) for n in item.excludes)
-        ):
-            raise PluginError(f"{where}house rule {item.name!r}: excludes must be a frozenset of names")
+        for attr in ("excludes", "conflicts"):
+            names: object = getattr(item, attr, frozenset())
+            if not (isinstance(names, frozenset) and all(isinstance(n, str) for n in names)):
+                raise PluginError(f"{where}house rule {item.name!r}: {attr} must be a frozenset of names")
         for plugin in item.plugins:
             source = f" from {origin}" if origin else ""
             check_plugin(plugin, f"{plugin_label(plugin)} ({what} {item.name!r}{source})")
@@ -486,7 +486,8 @@ class Registry:
 
         Raises:
             UnknownNameError: If a name is unknown.
-            PluginError: If a house rule does not fit the variant, or is given twice.
+            PluginError: If a house rule does not fit the variant, is given
+                twice, or conflicts with another one given.
         """
         chain = self.variant_chain(variant)
         chain_names = frozenset(v.name for v in chain)
@@ -504,6 +505,7 @@ class Registry:
                 )
             for plugin in rule.plugins:
                 stack.append((_stack_name(stack, plugin, f"house rule {name}"), plugin))
+        _check_conflicts([self.house_rule(name) for name in house_rules])
         return stack
 
 
@@ -523,6 +525,16 @@ def _base_problem(variant: Variant, variants: Mapping[str, Variant]) -> str | No
         chain.append(current)
         current = base.base
     return None
+
+
+def _check_conflicts(rules: Sequence[HouseRule]) -> None:
+    """Refuse two house rules of which either names the other in ``conflicts`` (two forms of one rule)."""
+    for i, first in enumerate(rules):
+        for second in rules[i + 1 :]:
+            if second.name in first.conflicts or first.name in second.conflicts:
+                raise PluginError(
+                    f"house rules {first.name!r} and {second.name!r} exclude each other; choose one of them"
+                )
 
 
 def _fits(rule: HouseRule, chain_names: frozenset[str]) -> bool:

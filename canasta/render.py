@@ -341,6 +341,8 @@ def render_table_svg(state: TableState, *, names: Sequence[str] | None = None, t
         if state.went_out is not None:
             how = " concealed" if state.concealed else ""
             turn += f": {_who(state.went_out, labels)} went out{how}"
+        elif state.declared is not None:
+            turn += f": {_who(state.declared[0], labels)} declared the special hand {state.declared[1]}"
         elif state.end is not None:
             turn += f" ({state.end.value.replace('-', ' ')})"
     else:

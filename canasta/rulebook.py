@@ -78,6 +78,7 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.RANK_CLOSED: "canastas",
     RuleCode.NATURAL_LOCKED: "wild-cards",
     RuleCode.RULE_OF_FIVE: "wild-cards",
+    RuleCode.SPECIAL_HAND: "the-turn",
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
@@ -114,6 +115,8 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     "natural.",
     RuleCode.RULE_OF_FIVE: "After the opening turn a wild card joins a natural meld only if it then holds five "
     "naturals; no wild card joins one while the side's wild meld is incomplete; no mixed canasta in the opening turn.",
+    RuleCode.SPECIAL_HAND: "A special hand is declared only by a side that has made no meld, after a stock draw, "
+    "with exactly its 14 cards (after a two-card draw, the 15th discarded, never a three), as the hand they score as.",
     RuleCode.RANK_CLOSED: "The rank is closed for the rest of the hand: no meld of it may be started, grow, or take "
     "the pile.",
     RuleCode.MINIMUM_NOT_MET: "The side's initial meld does not reach its minimum count.",

@@ -13,6 +13,7 @@ from attrs import evolve, field, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
+from canasta.special import SpecialHand
 
 __all__ = [
     "DEFAULT_CARD_VALUES",
@@ -543,6 +544,8 @@ class Rules:
             ``at_least`` or more cards of ``kind`` at the end of the hand costs
             the side ``penalty``, besides the cards' values (once per player and
             entry).
+        special_hands: The special hands a side may declare (`canasta.SpecialHand`;
+            none unless a rule set lists them).
         partnerships: Partnerships formed during a hand.
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
@@ -571,6 +574,7 @@ class Rules:
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     incomplete_natural_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
+    special_hands: tuple[SpecialHand, ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
 

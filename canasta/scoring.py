@@ -27,6 +27,8 @@ class SideScore:
         cards_in_hand: Minus the count of cards left in the side's hands.
         penalties: Minus penalties (incomplete melds and cards held that the variant punishes).
         canastas: Number of canastas (for display).
+        special_hand: The value of the special hand the side declared; it
+            replaces every other part of the side's score, which are then 0.
     """
 
     side: int
@@ -38,6 +40,7 @@ class SideScore:
     cards_in_hand: int
     penalties: int
     canastas: int
+    special_hand: int = 0
 
     @property
     def total(self) -> int:
@@ -50,6 +53,7 @@ class SideScore:
             + self.set_aside
             + self.cards_in_hand
             + self.penalties
+            + self.special_hand
         )
 
 
@@ -62,12 +66,20 @@ class HandScore:
         end: Why the hand ended (a `canasta.HandEnd` value's text).
         went_out: The seat that went out, if any.
         concealed: Whether it went out concealed.
+        special_hand: The id of the special hand declared, if one was.
+        declarer: The seat that declared it.
+        game_won_by: The side whose special hand wins the game (the Dream
+            Hands), if one does: the game ends after this hand with that side
+            the winner, whatever the totals.
     """
 
     sides: tuple[SideScore, ...]
     end: str
     went_out: int | None
     concealed: bool
+    special_hand: str | None = None
+    declarer: int | None = None
+    game_won_by: int | None = None
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -109,11 +121,19 @@ def score_hand(state: TableState) -> HandScore:
     hand_values[_B3] = rules.black_threes.in_hand_penalty
     result = []
     seating = state.seating
+    declared = state.declared
+    special = None
+    if declared is not None:
+        special = next(hand for hand in rules.special_hands if hand.id == declared[1])
     for side in range(rules.side_count):
         # The side's unit at the table: itself, unless a partnership rule regrouped the
         # players; each side is credited its unit's result (house rule cutthroat).
         unit = seating[rules.seats_of(side)[0]]
         seats = [s for s in range(rules.players) if seating[s] == unit]
+        if special is not None and declared is not None and seating[declared[0]] == unit:
+            # The club form's special hands, "Scoring": the hand's value replaces the side's whole score.
+            result.append(SideScore(side, 0, 0, 0, 0, 0, 0, 0, 0, special_hand=special.value))
+            continue
         three_seats = seats
         if state.regrouped and rules.partnerships.threes_per_player:
             three_seats = [s for s in seats if rules.sides[s] == side]
@@ -170,4 +190,15 @@ def score_hand(state: TableState) -> HandScore:
             )
         )
     assert state.end is not None
-    return HandScore(sides=tuple(result), end=state.end.value, went_out=state.went_out, concealed=state.concealed)
+    if special is None or declared is None:
+        return HandScore(sides=tuple(result), end=state.end.value, went_out=state.went_out, concealed=state.concealed)
+    side = rules.sides[declared[0]]
+    return HandScore(
+        sides=tuple(result),
+        end=state.end.value,
+        went_out=None,
+        concealed=False,
+        special_hand=special.id,
+        declarer=declared[0],
+        game_won_by=side if special.wins_game else None,
+    )

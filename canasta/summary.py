@@ -16,6 +16,7 @@ import attrs
 
 from canasta.cards import KIND_COUNT, DeckSpec, Kind
 from canasta.rules import MeldMinimums, Rules
+from canasta.special import SpecialHand
 
 __all__ = ["HAND_STATE_FIELDS", "format_rules_summary", "rules_summary"]
 
@@ -43,6 +44,7 @@ _SECTIONS: dict[str, str] = {
     "incomplete_meld_penalties": "Scoring",
     "held_card_penalties": "Scoring",
     "incomplete_natural_meld_penalties": "Scoring",
+    "special_hands": "Special hands",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -61,6 +63,7 @@ _LABELS: dict[str, str] = {
     "incomplete_meld_penalties": "penalty for an incomplete meld",
     "held_card_penalties": "penalty for cards held by one player",
     "incomplete_natural_meld_penalties": "penalty for an incomplete natural meld",
+    "special_hands": "special hands a side may declare",
     "melds.wilds_only_when_opening": "ranks that take wild cards only in the opening turn",
     "melds.wilds_need_naturals": "after the opening turn, naturals a meld needs to take a wild card",
     "melds.no_mixed_opening_canasta": "no mixed canasta in the opening turn",
@@ -187,11 +190,17 @@ def _value(path: str, value: Any) -> str:
         return ", ".join(f"{_kind(k)}: {v}" for k, v in value) if value else "none"
     if path == "held_card_penalties":
         return ", ".join(f"{n} or more {_kind(k)}: {v}" for k, n, v in value) if value else "none"
+    if path == "special_hands":
+        return ", ".join(_special_hand(h) for h in value) if value else "none"
     if path == "canasta_bonuses.wild_by_jokers":
         return ", ".join(f"{j} jokers: {v}" for j, v in value) if value else "none"
     if path == "house_rules":
         return ", ".join(value) if value else "none"
     return _plain(value)
+
+
+def _special_hand(hand: SpecialHand) -> str:
+    return f"{hand.title} {hand.value}" + (" (wins the game)" if hand.wins_game else "")
 
 
 def _plain(value: Any) -> str:

@@ -72,6 +72,7 @@ class HandEnd(Enum):
     WENT_OUT = "went-out"
     STOCK_EXHAUSTED = "stock-exhausted"
     RED_THREE_LAST = "red-three-last"
+    SPECIAL_HAND = "special-hand"
 
 
 class MeldState:
@@ -131,6 +132,7 @@ class TableState:
         "counts",
         "dealer",
         "deck",
+        "declared",
         "drew_from_stock",
         "end",
         "final_meld_only",
@@ -214,6 +216,8 @@ class TableState:
         self.end: HandEnd | None = None
         self.went_out: int | None = None
         self.concealed = False
+        # The special hand declared (its id) and by which seat, once one is.
+        self.declared: tuple[int, str] | None = None
         # The club rules' switches, read once per hand: plain data for the inner loops
         # (closes_ranks: dead-ranks; locks_wilds: a turn's meld state, aces-pure and rule-of-five;
         # wild_meld_first: rule-of-five; blocks_out: the club form's going out; opens_by_splash: splash).
@@ -536,6 +540,7 @@ class TableState:
         self.end = other.end
         self.went_out = other.went_out
         self.concealed = other.concealed
+        self.declared = other.declared
         self.closes_ranks = other.closes_ranks
         self.locks_wilds = other.locks_wilds
         self.wild_meld_first = other.wild_meld_first

@@ -466,6 +466,10 @@ def render_hand_score(score: HandScore, rules: Rules, totals: Sequence[int], *, 
     how = score.end.replace("-", " ")
     if score.went_out is not None:
         how = f"seat {score.went_out} went out" + (" concealed" if score.concealed else "")
+    if score.special_hand is not None:
+        title = next((h.title for h in rules.special_hands if h.id == score.special_hand), score.special_hand)
+        wins = ", which wins the game" if score.game_won_by is not None else ""
+        how = f"seat {score.declarer} declared {title}{wins}"
     table = Table(title=f"Hand {hand_number + 1} score ({how})", header_style="bold")
     table.add_column("")
     for side in range(rules.side_count):
@@ -478,6 +482,7 @@ def render_hand_score(score: HandScore, rules: Rules, totals: Sequence[int], *, 
         ("set-aside black threes", "set_aside"),
         ("cards left in hand", "cards_in_hand"),
         ("penalties", "penalties"),
+        ("special hand", "special_hand"),
     ]
     for label, attr in rows:
         values = [getattr(s, attr) for s in score.sides]

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
@@ -294,11 +304,7 @@ def _go_out_if_empty(t: TableState) -> None:
     """Melding the last card goes out, where allowed (the rule book's "Going out")."""
     seat = t.seat
     side = t.seating[seat]
-    if (
-        t.sizes[seat] == 0
-        and not t.rules.going_out.final_discard_required
-        and goes_out_ok(t, side)
-    ):
+    if t.sizes[seat] == 0 and not t.rules.going_out.final_discard_required and goes_out_ok(t, side):
         _go_out(t)
 
 
@@ -439,6 +445,23 @@ def _do_end_hand(t: TableState, action: Action | None = None) -> None:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
 
 
+def _do_declare(t: TableState, action: Action) -> None:
+    """The club form's special hands: 14 cards laid face up (a two-card draw's 15th discarded); the hand ends."""
+    assert isinstance(action, DeclareSpecialHand)
+    seat = t.seat
+    if action.discard is not None:
+        kind = int(action.discard)
+        t.counts[seat][kind] -= 1
+        t.sizes[seat] -= 1
+        card = t.hands[seat][kind].pop()
+        if t.known[seat]:
+            t._forget(seat, [card])
+        t._push_pile(card)
+    t.known[seat] = [card for cards in t.hands[seat] for card in cards]  # face up: everyone sees them
+    t.declared = (seat, action.hand)
+    _finish(t, HandEnd.SPECIAL_HAND)
+
+
 #: The transition of each action type (what `apply_unchecked` calls).
 TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
     Meld: _do_meld,
@@ -448,4 +471,5 @@ TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
     AskGoOut: _do_ask,
     AnswerGoOut: _do_answer,
     EndHand: _do_end_hand,
+    DeclareSpecialHand: _do_declare,
 }

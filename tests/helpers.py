@@ -189,7 +189,7 @@ def check_state(state: HandState, rng: random.Random, *, legal_sample: int | Non
         score = state.score()
         for s in score.sides:
             parts = (s.melded_cards, s.canasta_bonuses, s.red_threes, s.going_out, s.set_aside, s.cards_in_hand)
-            if sum(parts) + s.penalties != s.total:
+            if sum(parts) + s.penalties + s.special_hand != s.total:
                 raise InvariantError("a side's breakdown does not sum to its total")
         return
     if not legal:

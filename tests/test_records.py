@@ -151,22 +151,30 @@ def test_house_rules_are_recorded_and_replayed(house_rule: str, variant: str, tm
     assert load_record(tmp_path / "game.json") == record
 
 
-def test_records_are_written_as_version_2(data: dict[str, Any]) -> None:
-    assert RECORD_FORMAT_VERSION == data["format_version"] == 2
-    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2)
-    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 2}
+def test_records_are_written_as_version_3(data: dict[str, Any]) -> None:
+    assert RECORD_FORMAT_VERSION == data["format_version"] == 3
+    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3)
+    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 3}
     # The schema's action types are exactly the ones written; the take-back is gone.
     types = {v["properties"]["type"]["const"] for v in RECORD_SCHEMA["properties"]["actions"]["items"]["oneOf"]}
-    assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end"}
+    assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end", "declare"}
 
 
-def test_version_2_round_trip(record: GameRecord, tmp_path: Path) -> None:
-    path = tmp_path / "v2.json"
+def test_version_3_round_trip(record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "v3.json"
     save_record(record, path)
-    assert json.loads(path.read_text())["format_version"] == 2
+    assert json.loads(path.read_text())["format_version"] == 3
     loaded = load_record(path)
     assert loaded == record
     assert [s.game.scores[:] for s in replay(loaded)][-1] == list(record.final_scores)
+
+
+def test_version_2_record_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
+    data["format_version"] = 2
+    loaded = record_from_json(data)
+    assert loaded == record
+    assert len(list(replay(loaded))) == len(record.actions)
+    assert loaded.to_json()["format_version"] == 3  # saved again, it is a version-3 record
 
 
 def test_version_1_record_without_take_backs_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
@@ -174,7 +182,7 @@ def test_version_1_record_without_take_backs_still_replays(record: GameRecord, d
     loaded = record_from_json(data)
     assert loaded == record
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 2  # saved again, it is a version-2 record
+    assert loaded.to_json()["format_version"] == 3  # saved again, it is a version-3 record
 
 
 @pytest.mark.parametrize("validate", [True, False])
@@ -189,7 +197,7 @@ def test_version_1_record_with_a_take_back_is_refused_naming_where(data: dict[st
     assert "removed" in str(info.value) and "action 7" in str(info.value)
 
 
-def test_version_2_record_with_a_take_back_is_malformed(data: dict[str, Any]) -> None:
+def test_version_3_record_with_a_take_back_is_malformed(data: dict[str, Any]) -> None:
     data["actions"].insert(3, {"type": "retract"})
     with pytest.raises(RecordError, match="removed") as info:
         record_from_json(data)

@@ -6,7 +6,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
 
 - `ActionSpace`: every action of a compiled rule set as a fixed integer id,
   and the boolean legal-action mask of any state (id layout version
-  `ACTION_SPACE_VERSION`).
+  `ACTION_SPACE_VERSION`; `SPECIAL_HANDS_ACTION_SPACE_VERSION` for rule sets
+  with special hands).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
@@ -20,7 +21,12 @@ from canasta.extras import require_extra
 
 require_extra("rl", ("numpy", "gymnasium", "pettingzoo"))
 
-from canasta.rl.actions import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError  # noqa: E402
+from canasta.rl.actions import (  # noqa: E402
+    ACTION_SPACE_VERSION,
+    SPECIAL_HANDS_ACTION_SPACE_VERSION,
+    ActionSpace,
+    ActionSpaceError,
+)
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
 from canasta.rl.observations import OBSERVATION_VERSION, ObservationEncoder  # noqa: E402
 from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
@@ -28,6 +34,7 @@ from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 __all__ = [
     "ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
+    "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "ActionSpace",
     "ActionSpaceError",
     "CanastaEnv",

@@ -10,13 +10,15 @@ The layout is versioned (`ACTION_SPACE_VERSION`): a change of ids breaks
 trained agents, so it gets a new version. Version 2 removed the take-back
 (``Retract``, id 23 in version 1; taking back moves is not a rule of Canasta,
 the rule book, "What “legal” means") and renumbered the ids after it down by one: `EndHand` is 23 and
-the melds start at 24.
+the melds start at 24. Version 3 (`SPECIAL_HANDS_ACTION_SPACE_VERSION`) is the layout of rule sets
+with special hands (`canasta.Rules.special_hands`): version 2's ids, then the declarations; every
+other rule set keeps version 2.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import ClassVar, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +27,7 @@ from canasta.actions import (
     Action,
     AnswerGoOut,
     AskGoOut,
+    DeclareSpecialHand,
     Discard,
     DrawStock,
     EndHand,
@@ -39,14 +42,17 @@ __all__ = [
     "ACTION_SPACE_VERSION",
     "FIXED_ACTIONS",
     "MELD_OFFSET",
+    "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "ActionSpace",
     "ActionSpaceError",
     "HasLegalActions",
 ]
 
-#: Version of the id layout. 2: no take-back (version 1 had ``Retract`` at id 23),
-#: `EndHand` at 23, melds from 24.
+#: Version of the id layout of rule sets without special hands. 2: no take-back (version 1 had
+#: ``Retract`` at id 23), `EndHand` at 23, melds from 24.
 ACTION_SPACE_VERSION: int = 2
+#: Version of the id layout of rule sets with special hands: version 2's ids, then the declarations.
+SPECIAL_HANDS_ACTION_SPACE_VERSION: int = 3
 
 
 class ActionSpaceError(CanastaError):
@@ -139,6 +145,12 @@ def _second_meld_actions(rules: Rules) -> tuple[Action, ...]:
     return takes + melds
 
 
+def _declarations(rules: Rules) -> tuple[Action, ...]:
+    """Under rules with special hands: each hand's declaration with no discard, then discarding each kind."""
+    discards = [None, *(k for k in Kind if k not in (Kind.RED_THREE, Kind.BLACK_THREE))]
+    return tuple(DeclareSpecialHand(hand.id, discard) for hand in rules.special_hands for discard in discards)
+
+
 class ActionSpace:
     """The fixed integer encoding of every action under one compiled rule set.
 
@@ -165,6 +177,11 @@ class ActionSpace:
       (``TakePile(..., second=True)`` in the order of ids 1 to 4), then
       ``Meld(..., second=True)`` for every natural-rank meld shape above, in
       the same order.
+    - Only where the rules have special hands (version
+      `SPECIAL_HANDS_ACTION_SPACE_VERSION`), last: for each
+      special hand in the rules' order, ``DeclareSpecialHand(hand)`` and then
+      ``DeclareSpecialHand(hand, kind)`` for each kind but the threes, by
+      `Kind` value.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -177,17 +194,19 @@ class ActionSpace:
         rules: The rules the space was built for.
         actions: Every action, indexed by id.
         size: Number of ids.
-        version: The layout's version, `ACTION_SPACE_VERSION`.
+        version: The layout's version: `ACTION_SPACE_VERSION`, or
+            `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands.
     """
 
-    __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size")
-
-    version: ClassVar[int] = ACTION_SPACE_VERSION
+    __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.actions: tuple[Action, ...] = FIXED_ACTIONS + tuple(_meld_shapes(rules)) + _second_meld_actions(rules)
+        self.actions: tuple[Action, ...] = (
+            FIXED_ACTIONS + tuple(_meld_shapes(rules)) + _second_meld_actions(rules) + _declarations(rules)
+        )
         self.size: int = len(self.actions)
+        self.version: int = SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
         self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
         # The engine hands out the same action objects again and again (it interns
         # them), so ids are looked up by object identity, in C, instead of by value

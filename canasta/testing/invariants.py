@@ -27,7 +27,17 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    Action,
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    Meld,
+    TakePile,
+)
 from canasta.cards import KIND_COUNT, Card, DeckSpec, Kind, build_deck
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
@@ -124,6 +134,9 @@ def candidate_actions(state: HandState, rng: random.Random, *, count: int = 12) 
                 pool.append(Meld(a.rank, a.naturals - 1, a.twos + 1, a.jokers))
         elif isinstance(a, Discard) and a.kind < Kind.ACE:
             pool.append(Discard(Kind(a.kind + 1)))
+    for hand in state.rules.special_hands:
+        # Declarations of each hand the rules list, with no discard and with a random one (a three too).
+        pool += [DeclareSpecialHand(hand.id), DeclareSpecialHand(hand.id, Kind(rng.randrange(KIND_COUNT)))]
     illegal = list(dict.fromkeys(a for a in pool if a not in legal))
     return rng.sample(illegal, min(count, len(illegal)))
 
@@ -510,6 +523,11 @@ def check_score(state: HandState) -> HandScore | None:
     if score.totals != tuple(s.total for s in score.sides):
         raise InvariantError("HandScore.totals disagrees with the sides' totals")
     out_unit = None if state.went_out is None else state.seating[state.went_out]
+    declared = state.declared
+    special = None if declared is None else next(h for h in rules.special_hands if h.id == declared[1])
+    declarer_unit = None if declared is None else state.seating[declared[0]]
+    if (score.special_hand, score.declarer) != ((None, None) if declared is None else (declared[1], declared[0])):
+        raise InvariantError(f"the score names the special hand {score.special_hand!r}, the hand {declared!r}")
     # Black threes melded going out score with the set-aside ones where the variant says so (Cuban).
     skip = int(Kind.BLACK_THREE) if rules.black_threes.melded_count_with_set_aside else None
     for side in score.sides:
@@ -529,6 +547,12 @@ def check_score(state: HandState) -> HandScore | None:
             raise InvariantError(f"side {side.side} has a going-out bonus but did not go out")
         if side.cards_in_hand > 0:
             raise InvariantError(f"side {side.side}: cards left in hand score {side.cards_in_hand} > 0")
+        if special is not None and unit == declarer_unit:
+            # The club form's special hands, "Scoring": the hand's value and nothing else.
+            if side.total != special.value or side.special_hand != special.value:
+                raise InvariantError(f"side {side.side} declared {special.id} ({special.value}) but scores {side}")
+        elif side.special_hand:
+            raise InvariantError(f"side {side.side} scores a special hand it did not declare")
     return score
 
 
@@ -553,8 +577,13 @@ def check_game(game: Game, *, initial_scores: Sequence[int] | None = None) -> No
             if side.total != _score_parts(side):
                 raise InvariantError(f"hand {i}, side {side.side}: total is not the sum of its parts")
     reached = max(game.scores) >= game.rules.target_score
-    if game.is_over != reached:
+    won = bool(game.results) and game.results[-1].game_won_by is not None
+    if game.is_over != (reached or won):
         raise InvariantError(f"game over is {game.is_over} but the target {'is' if reached else 'is not'} reached")
+    if won and game.winner() != game.results[-1].game_won_by:
+        raise InvariantError("a special hand won the game, but the game names another winner")
+    if any(r.game_won_by is not None for r in game.results[:-1]):
+        raise InvariantError("the game went on after a special hand had won it")
     if game.is_over and game.legal_actions():
         raise InvariantError("the game is over but lists legal actions")
 

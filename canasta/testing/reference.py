@@ -18,7 +18,11 @@ every continuation on copies of the hand:
   (some answer must lead to a completion);
 - a stock draw always counts as completing the turn, where it is the action
   judged and where the search reaches one: its outcome is random, and the rules
-  ⟨A⟩ lets a player whose binding "yes" a draw made impossible play on.
+  ⟨A⟩ lets a player whose binding "yes" a draw made impossible play on;
+- a special hand's declaration ends the hand; which declarations the rules
+  allow is decided again here, by trying every hand of the rules with every
+  discard against the rule book's conditions written out plainly
+  (`reference_declarations`), not taken from the engine.
 
 The search is exhaustive and memoized on the whole state (one table per call),
 so its cost grows exponentially with the number of cards the player can meld
@@ -38,7 +42,8 @@ from __future__ import annotations
 
 import pickle
 
-from canasta.actions import Action, AnswerGoOut, DrawStock, Meld
+from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, Meld
+from canasta.cards import Kind
 from canasta.hand import HandState, Phase
 from canasta.table import data_fields
 from canasta.testing.errors import InvariantError
@@ -48,6 +53,7 @@ __all__ = [
     "ReferenceBudgetExceeded",
     "check_exact_legality",
     "check_no_dead_end",
+    "reference_declarations",
     "reference_legal_actions",
     "turn_cards",
 ]
@@ -195,6 +201,58 @@ def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NO
     return [a for a in state.allowed_actions() if search.completes_after(state, a)]
 
 
+def reference_declarations(state: HandState) -> list[DeclareSpecialHand]:
+    """The special-hand declarations the rules allow now, decided from the rule book's conditions alone.
+
+    Every hand of ``rules.special_hands`` with no discard and with a discard of
+    each kind is tried: the acting side has no meld, the player drew from the
+    stock this turn and has melded nothing, is not bound to go out, and the
+    declared cards are exactly 14 (the hand held, or after a two-card draw the
+    15 held less a discard that is not a three, held, and not after a last-card
+    red three) forming that hand, with no hand of higher value (nor an earlier
+    one of equal value) formed by the same cards.
+
+    Args:
+        state: The hand (not changed).
+
+    Returns:
+        The declarations, as a list (order not significant).
+    """
+    rules = state.rules
+    seat = state.seat
+    side = state.seating[seat]
+    if (
+        state.phase is not Phase.MELD
+        or not state.drew_from_stock
+        or state.melded_this_turn
+        or state.opened[side]
+        or state.melds[side]
+        or state.bound
+    ):
+        return []
+    found = []
+    for discard in (None, *Kind):
+        cards = list(state.counts[seat])
+        if discard is not None:
+            if (
+                discard in (Kind.RED_THREE, Kind.BLACK_THREE)
+                or rules.draw_count < 2
+                or state.final_meld_only
+                or cards[discard] == 0
+            ):
+                continue
+            cards[discard] -= 1
+        if sum(cards) != 14:
+            continue
+        formed = [hand for hand in rules.special_hands if hand.matches(tuple(cards))]
+        for i, hand in enumerate(formed):
+            if all(other.value < hand.value for other in formed[:i]) and all(
+                other.value <= hand.value for other in formed[i + 1 :]
+            ):
+                found.append(DeclareSpecialHand(hand.id, discard))
+    return found
+
+
 def _binding_problems(state: HandState, max_nodes: int) -> list[str]:
     """Where a transition itself decides whether a "yes" binds, decide it again by search.
 
@@ -237,6 +295,8 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
     ``allowed_actions()`` does not have it either); one the reference accepts
     that the engine does not list is "completable but not listed".
 
+    The declarations of special hands are compared with
+    `reference_declarations`, decided from the rules' conditions alone.
     It also re-decides, by the same search, the two places where a transition
     consults the engine's oracle (so the reference does not simply inherit its
     answer): whether a partner's "yes" binds the asker to go out, and whether
@@ -269,6 +329,10 @@ def check_exact_legality(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES
         if action not in engine_set:
             problems.append(f"{action!r} is completable but not listed")
     problems += _binding_problems(state, max_nodes)
+    declared = {a for a in engine if isinstance(a, DeclareSpecialHand)}
+    by_rules = set(reference_declarations(state))
+    problems += [f"{a!r} is listed but the special hands' conditions refuse it" for a in declared - by_rules]
+    problems += [f"{a!r} meets the special hands' conditions but is not listed" for a in by_rules - declared]
     if problems:
         raise InvariantError(
             "legal_actions() differs from the legality reference: " + "; ".join(problems) + f" ({_describe(state)})"

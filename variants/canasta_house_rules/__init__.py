@@ -8,13 +8,16 @@ variant below it, so it stacks on any variant it fits:
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``american-special-hands`` (`canasta_house_rules.american_special_hands`) and its pagat form
+  ``american-special-hands-pagat`` (`canasta_house_rules.american_special_hands_pagat`), which exclude each
+  other, modern-american only;
 - ``aces-pure`` (`canasta_house_rules.aces_pure`), modern-american only;
 - ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
 - ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
 - ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
 - ``splash`` (`canasta_house_rules.splash`), modern-american only.
 
-The club rules of modern American (``aces-pure``, ``dead-ranks``,
+The club rules of modern American (``american-special-hands`` in either form, ``aces-pure``, ``dead-ranks``,
 ``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along the club form's going-out rule
 (`canasta_house_rules._club`).
 """
@@ -24,6 +27,8 @@ from __future__ import annotations
 import canasta
 from canasta_house_rules import (
     aces_pure,
+    american_special_hands,
+    american_special_hands_pagat,
     american_talon,
     black_three_freezes,
     cutthroat,
@@ -78,6 +83,26 @@ HOUSE_RULES = (
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="american-special-hands",
+        description="A side that has not melded may declare one of eleven 14-card special hands (2000 to 3500; "
+        "the Dream Hands 8500 and the game).",
+        plugins=(american_special_hands,),
+        applies_to=frozenset({"modern-american"}),
+        conflicts=frozenset({"american-special-hands-pagat"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="american-special-hands-pagat",
+        description="The special hands in pagat's form: Straight 3000, Pairs 2500, Pairs with twos 2000, "
+        "Garbage 2000.",
+        plugins=(american_special_hands_pagat,),
+        applies_to=frozenset({"modern-american"}),
+        conflicts=frozenset({"american-special-hands"}),
+        version=__version__,
+        source="pagat.com modern American",
     ),
     canasta.HouseRule(
         name="aces-pure",

@@ -7,90 +7,96 @@ are of pairwise different kinds, a wild group is all 2s or all jokers, and no
 group mixes naturals with wild cards. (The one exception: the 5 wild cards of
 `dream_plus_5` may mix 2s and jokers.) Only the ``straight`` holds a three.
 
-This module decides compositions only: `matching_hands` and `best_hand` on a
-hand's card counts. The declaration (an action, when it is legal, its
-scoring and the Dream Hands' game win) is not part of the engine yet.
+This module decides compositions: each `canasta.SpecialHand` of the two tables
+carries its test, and `matching_hands` and `best_hand` apply them to a hand's
+card counts. The house rules ``american-special-hands`` and
+``american-special-hands-pagat`` list these tables in the rules
+(`canasta.Rules.special_hands`), and the engine offers their declaration
+(`canasta.DeclareSpecialHand`, `canasta.declaration`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Sequence
 
-from attrs import frozen
+from attrs import field, frozen
 
-from canasta import Kind
+from canasta import Kind, SpecialHand
+from canasta.special import HAND_SIZE, best_of
 
 __all__ = ["CLA_HANDS", "PAGAT_HANDS", "SpecialHand", "best_hand", "matching_hands"]
-
-#: Cards in a special hand.
-HAND_SIZE = 14
 
 _NATURALS = tuple(range(int(Kind.FOUR), int(Kind.ACE) + 1))
 
 
-@frozen
-class SpecialHand:
-    """One special hand of a form's table.
-
-    Attributes:
-        id: Its stable name, e.g. ``"pairs"``.
-        title: Its name for people.
-        value: What the declaring side scores (it replaces the side's hand score).
-        wins_game: Whether declaring it wins the game (the Dream Hands).
-        composition: The 14 cards, in words.
-    """
-
-    id: str
-    title: str
-    value: int
-    composition: str
-    wins_game: bool = False
-
-
-def _shape(counts: Sequence[int]) -> tuple[list[int], int, int, int]:
+def _shape(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     """The natural group sizes (largest first), 2s, jokers and threes of a hand's counts."""
-    naturals = sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True)
+    if type(counts) is tuple:
+        return _shape_of(counts)  # the engine passes a tuple and tests it against every hand of a table
+    return _shape_of.__wrapped__(counts)
+
+
+@functools.lru_cache(maxsize=1024)
+def _shape_of(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
+    naturals = tuple(sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True))
     return naturals, counts[Kind.TWO], counts[Kind.JOKER], counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
 
 
-def _wild_groups(twos: int, jokers: int) -> list[int]:
-    return sorted((w for w in (twos, jokers) if w), reverse=True)
+def _wild_groups(twos: int, jokers: int) -> tuple[int, ...]:
+    return tuple(sorted((w for w in (twos, jokers) if w), reverse=True))
 
 
-def _groups_of(naturals: Sequence[int], wild: Sequence[int]) -> Callable[[Sequence[int]], bool]:
+def _descending(sizes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(sizes, reverse=True))
+
+
+# The tests are frozen values, not closures, so that compiled rules pickle (`canasta.SpecialHand.matches`).
+
+
+@frozen
+class _Groups:
     """Natural groups of exactly these sizes and wild groups (all 2s or all jokers) of exactly these."""
-    want_naturals, want_wild = sorted(naturals, reverse=True), sorted(wild, reverse=True)
 
-    def matches(counts: Sequence[int]) -> bool:
+    naturals: tuple[int, ...] = field(converter=_descending)
+    wild: tuple[int, ...] = field(default=(), converter=_descending)
+
+    def __call__(self, counts: Sequence[int]) -> bool:
         nat, twos, jokers, threes = _shape(counts)
-        return not threes and nat == want_naturals and _wild_groups(twos, jokers) == want_wild
-
-    return matches
+        return not threes and nat == self.naturals and _wild_groups(twos, jokers) == self.wild
 
 
-def _any_groups(sizes: Sequence[int]) -> Callable[[Sequence[int]], bool]:
+@frozen
+class _AnyGroups:
     """Groups of exactly these sizes, each natural or wild (all 2s or all jokers)."""
-    want = sorted(sizes, reverse=True)
 
-    def matches(counts: Sequence[int]) -> bool:
+    sizes: tuple[int, ...] = field(converter=_descending)
+
+    def __call__(self, counts: Sequence[int]) -> bool:
         nat, twos, jokers, threes = _shape(counts)
-        return not threes and sorted(nat + _wild_groups(twos, jokers), reverse=True) == want
+        return (
+            not threes
+            and len(nat) + bool(twos) + bool(jokers) == len(self.sizes)
+            and (_descending(nat + _wild_groups(twos, jokers)) == self.sizes)
+        )
 
-    return matches
 
-
-def _pairs_with(aces_sevens: bool, twos: int, jokers: int, others: int) -> Callable[[Sequence[int]], bool]:
+@frozen
+class _Pairs:
     """Seven pairs: AA and 77 where asked, exactly these wild pairs, and ``others`` other natural pairs."""
 
-    def matches(counts: Sequence[int]) -> bool:
-        nat, have_twos, have_jokers, threes = _shape(counts)
-        if threes or have_twos != twos or have_jokers != jokers or any(n != 2 for n in nat):
-            return False
-        if aces_sevens and not (counts[Kind.ACE] == 2 and counts[Kind.SEVEN] == 2):
-            return False
-        return len(nat) == others + (2 if aces_sevens else 0)
+    aces_sevens: bool
+    twos: int
+    jokers: int
+    others: int
 
-    return matches
+    def __call__(self, counts: Sequence[int]) -> bool:
+        nat, have_twos, have_jokers, threes = _shape(counts)
+        if threes or have_twos != self.twos or have_jokers != self.jokers or any(n != 2 for n in nat):
+            return False
+        if self.aces_sevens and not (counts[Kind.ACE] == 2 and counts[Kind.SEVEN] == 2):
+            return False
+        return len(nat) == self.others + (2 if self.aces_sevens else 0)
 
 
 def _straight(counts: Sequence[int]) -> bool:
@@ -98,42 +104,73 @@ def _straight(counts: Sequence[int]) -> bool:
     return len(nat) == len(_NATURALS) and all(n == 1 for n in nat) and (twos, jokers, threes) == (1, 1, 1)
 
 
+def _wild_pairs(counts: Sequence[int]) -> bool:
+    return _Pairs(True, 2, 0, 4)(counts) or _Pairs(True, 0, 2, 4)(counts)
+
+
 def _dream_plus_5(counts: Sequence[int]) -> bool:
     nat, twos, jokers, threes = _shape(counts)
-    return not threes and nat == [5, 4] and twos + jokers == 5  # the five wild cards may mix 2s and jokers
+    return not threes and nat == (5, 4) and twos + jokers == 5  # the five wild cards may mix 2s and jokers
 
 
-_PAIRS = SpecialHand("pairs", "Pairs", 2500, "7 natural pairs")
-_STRAIGHT = SpecialHand("straight", "Straight", 3000, "one card of each kind: 4 to ace, a three, a 2 and a joker")
-_MATCH: dict[str, Callable[[Sequence[int]], bool]] = {
-    "pairs": _pairs_with(False, 0, 0, 7),
-    "wild_pairs": lambda c: _pairs_with(True, 2, 0, 4)(c) or _pairs_with(True, 0, 2, 4)(c),
-    "miami_pairs": _pairs_with(True, 2, 2, 3),
-    "zip_code": _any_groups((2, 2, 3, 3, 4)),
-    "straight": _straight,
-    "garbage": _groups_of((4, 4, 3, 3), ()),
-    "blast_off": _any_groups((5, 4, 3, 2)),
-    "triples": _groups_of((3, 3, 3, 3), (2,)),
-    "quads": _groups_of((4, 4, 4), (2,)),
-    "dream_plus_4": _groups_of((5, 5), (4,)),
-    "dream_plus_5": _dream_plus_5,
-    "pairs_twos": _pairs_with(True, 2, 0, 4),
-}
+_PAIRS = SpecialHand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
+_STRAIGHT = SpecialHand(
+    "straight", "Straight", 3000, "one card of each kind: 4 to ace, a three, a 2 and a joker", matches=_straight
+)
+_GARBAGE = _Groups((4, 4, 3, 3))
 
 #: The Canasta League of America's eleven hands, in the rule book's order.
 CLA_HANDS: tuple[SpecialHand, ...] = (
     _PAIRS,
-    SpecialHand("wild_pairs", "Wild Pairs", 2000, "AA, 77, one wild pair (22 or two jokers), 4 other natural pairs"),
-    SpecialHand("miami_pairs", "Miami Pairs", 2500, "AA, 77, 22, two jokers, 3 other natural pairs"),
-    SpecialHand("zip_code", "Zip Code", 2500, "groups of 2, 2, 3, 3 and 4 cards, each natural or wild"),
-    _STRAIGHT,
-    SpecialHand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3"),
-    SpecialHand("blast_off", "Blast Off", 3000, "groups of 5, 4, 3 and 2 cards, each natural or wild"),
-    SpecialHand("triples", "Triples", 3500, "4 natural groups of 3 and a wild pair"),
-    SpecialHand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair"),
-    SpecialHand("dream_plus_4", "Dream Hand +4", 8500, "2 natural groups of 5 and 4 matching wild cards", True),
     SpecialHand(
-        "dream_plus_5", "Dream Hand +5", 8500, "a natural group of 5, one of 4, and any 5 wild cards", True
+        "wild_pairs",
+        "Wild Pairs",
+        2000,
+        "AA, 77, one wild pair (22 or two jokers), 4 other natural pairs",
+        matches=_wild_pairs,
+    ),
+    SpecialHand(
+        "miami_pairs",
+        "Miami Pairs",
+        2500,
+        "AA, 77, 22, two jokers, 3 other natural pairs",
+        matches=_Pairs(True, 2, 2, 3),
+    ),
+    SpecialHand(
+        "zip_code",
+        "Zip Code",
+        2500,
+        "groups of 2, 2, 3, 3 and 4 cards, each natural or wild",
+        matches=_AnyGroups((2, 2, 3, 3, 4)),
+    ),
+    _STRAIGHT,
+    SpecialHand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
+    SpecialHand(
+        "blast_off",
+        "Blast Off",
+        3000,
+        "groups of 5, 4, 3 and 2 cards, each natural or wild",
+        matches=_AnyGroups((5, 4, 3, 2)),
+    ),
+    SpecialHand(
+        "triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))
+    ),
+    SpecialHand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
+    SpecialHand(
+        "dream_plus_4",
+        "Dream Hand +4",
+        8500,
+        "2 natural groups of 5 and 4 matching wild cards",
+        True,
+        matches=_Groups((5, 5), (4,)),
+    ),
+    SpecialHand(
+        "dream_plus_5",
+        "Dream Hand +5",
+        8500,
+        "a natural group of 5, one of 4, and any 5 wild cards",
+        True,
+        matches=_dream_plus_5,
     ),
 )
 
@@ -141,8 +178,14 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
 PAGAT_HANDS: tuple[SpecialHand, ...] = (
     _STRAIGHT,
     _PAIRS,
-    SpecialHand("pairs_twos", "Pairs with twos", 2000, "7 pairs of different kinds including 22, 77 and AA, no joker"),
-    SpecialHand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3"),
+    SpecialHand(
+        "pairs_twos",
+        "Pairs with twos",
+        2000,
+        "7 pairs of different kinds including 22, 77 and AA, no joker",
+        matches=_Pairs(True, 2, 0, 4),
+    ),
+    SpecialHand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
 )
 
 
@@ -163,7 +206,7 @@ def matching_hands(counts: Sequence[int], hands: Sequence[SpecialHand] = CLA_HAN
         raise ValueError(f"15 non-negative card counts (one per Kind) expected, got {list(counts)}")
     if sum(counts) != HAND_SIZE:
         return []
-    return [hand for hand in hands if _MATCH[hand.id](counts)]
+    return [hand for hand in hands if hand.matches(counts)]
 
 
 def best_hand(counts: Sequence[int], hands: Sequence[SpecialHand] = CLA_HANDS) -> SpecialHand | None:
@@ -176,5 +219,5 @@ def best_hand(counts: Sequence[int], hands: Sequence[SpecialHand] = CLA_HANDS) -
     Returns:
         The hand, or ``None`` if it forms none (the first in table order among equal values).
     """
-    found = matching_hands(counts, hands)
-    return max(found, key=lambda hand: hand.value) if found else None
+    matching_hands(counts, hands)  # the same validation of the counts
+    return best_of(hands, counts)

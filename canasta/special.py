@@ -1,0 +1,64 @@
+"""Special hands: 14-card hands a rule set lets a side declare instead of playing the hand out.
+
+A rule set lists its special hands through the hook ``canasta_special_hands``
+(`canasta.Rules.special_hands`; none by default). Each is rule data: its value,
+whether it wins the game, and the test of a hand's card counts that decides
+whether the hand forms it. Club modern American's tables are in
+`canasta_house_rules.special_hands`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from attrs import field, frozen
+
+__all__ = ["HAND_SIZE", "SpecialHand", "best_of"]
+
+#: Cards in a special hand.
+HAND_SIZE = 14
+
+
+@frozen
+class SpecialHand:
+    """One special hand of a rule set's table.
+
+    Attributes:
+        id: Its stable name, e.g. ``"pairs"``.
+        title: Its name for people.
+        value: What the declaring side scores (it replaces the side's hand score).
+        composition: The 14 cards, in words.
+        wins_game: Whether declaring it wins the game (the Dream Hands).
+        matches: Whether a hand's card counts (15, indexed by `canasta.Kind`;
+            the engine passes a tuple) form it; a picklable callable (a
+            module-level function or a frozen value with ``__call__``), so
+            rules travel to other processes.
+    """
+
+    id: str
+    title: str
+    value: int
+    composition: str
+    wins_game: bool = False
+    matches: Callable[[Sequence[int]], bool] = field(kw_only=True, repr=False)
+
+
+def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand | None:
+    """The special hand that 14 cards score as: the highest value they form (the rule book's choice).
+
+    Args:
+        hands: A rule set's table.
+        counts: The cards' counts, 15 indexed by `canasta.Kind`.
+
+    Returns:
+        The hand (the first in table order among equal values), or ``None`` if
+        they form none or are not exactly 14 cards.
+    """
+    if sum(counts) != HAND_SIZE:
+        return None
+    key = tuple(counts)  # one hashable value for every test (a table may cache on it)
+    best: SpecialHand | None = None
+    for hand in hands:
+        if (best is None or hand.value > best.value) and hand.matches(key):
+            best = hand
+    return best
