@@ -74,6 +74,8 @@ PAGES = [
     "rules/house-rules/splash/",
     "rules/house-rules/held-aces-sevens-penalty/",
     "rules/special-hands/",
+    "rules/house-rules/american-special-hands/",
+    "rules/house-rules/american-special-hands-pagat/",
     "pictures/",
     "web/",
     "reference/rule-codes/",
