@@ -51,7 +51,8 @@ Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
 
 Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 3,
-which is version 2 plus the ``declare`` action; a version-2 record reads as before.
+which is version 2 plus the ``declare`` action; a version-2 record reads as before
+(one holding a ``declare`` action is refused: it cannot be a version-2 record).
 Version 1 is the same format plus a ``{"type": "retract"}`` action (taking back
 a provisional opening). Taking back moves is not a rule of Canasta (the rule book,
 "What “legal” means"), so version 2 has no such action; a version-1 record
@@ -664,12 +665,19 @@ def record_from_json(
 
 
 def _record_action(data: object, index: int, version: int) -> Action:
-    """Parse ``actions[index]`` of a record; a version-1 take-back is refused with the reason."""
+    """Parse ``actions[index]`` of a record; a version-1 take-back or a declaration before version 3 is refused."""
     if version == 1 and isinstance(data, dict) and data.get("type") == _RETRACT:
         raise RecordError(
             f"actions[{index}]",
             f"this version-1 record takes a move back at action {index}, so it cannot be replayed: "
             f"{_RETRACT_REMOVED}; record format version 2 has no take-back",
+            index=index,
+        )
+    if version < 3 and isinstance(data, dict) and data.get("type") == "declare":
+        raise RecordError(
+            f"actions[{index}]",
+            f"a version-{version} record cannot hold the 'declare' action (action {index}): "
+            "declaring a special hand came with record format version 3",
             index=index,
         )
     try:

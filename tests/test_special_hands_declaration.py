@@ -256,6 +256,19 @@ def test_a_declaration_is_recorded_and_replayed() -> None:
         action_from_json({"type": "declare", "hand": "pairs", "discard": "x"})
 
 
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_record_older_than_version_3_holding_a_declaration_is_refused(version: int) -> None:
+    game = Game("modern-american", CLUB, seed=SEED)
+    recorder = GameRecorder(game)
+    recorder.apply(DrawStock())
+    recorder.apply(DeclareSpecialHand("zip_code", Kind.TWO))
+    text = recorder.record().dumps().replace('"format_version": 3', f'"format_version": {version}')
+    with pytest.raises(canasta.RecordError) as refused:
+        loads_record(text)
+    assert refused.value.where == "actions[1]"
+    assert "version 3" in str(refused.value)
+
+
 def test_the_greedy_bot_declares_a_special_hand_it_holds() -> None:
     game = Game("modern-american", CLUB, seed=SEED)
     bot = canasta.make_bot("greedy", 0)
