@@ -24,7 +24,7 @@ from canasta.game import Game
 from canasta.plugins import load_rules
 from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
-from canasta.rl.rewards import RewardMode, game_rewards, hand_rewards
+from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 
 __all__ = ["CanastaEnv", "RewardMode", "env", "raw_env"]
@@ -96,10 +96,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         rules: Rules | None = None,
     ) -> None:
         super().__init__()
-        if reward not in ("hand", "game"):
-            raise ValueError(f"reward must be 'hand' or 'game', got {reward!r}")
-        if max_hands is not None and max_hands < 1:
-            raise ValueError(f"max_hands must be at least 1, got {max_hands}")
+        check_episode_options(reward, max_hands)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.rules: Rules = rules if rules is not None else load_rules(variant, tuple(house_rules))

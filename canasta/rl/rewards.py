@@ -16,10 +16,26 @@ from typing import Literal
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 
-__all__ = ["RewardMode", "game_rewards", "hand_rewards"]
+__all__ = ["RewardMode", "check_episode_options", "game_rewards", "hand_rewards"]
 
 RewardMode = Literal["hand", "game"]
 """``"hand"``: score difference at the end of each hand; ``"game"``: +1/−1/0 at the end of the game."""
+
+
+def check_episode_options(reward: object, max_hands: int | None) -> None:
+    """Refuse a reward mode or a truncation limit the environments do not know (both envs take them).
+
+    Args:
+        reward: The reward mode asked for.
+        max_hands: The truncation limit asked for (``None``: none).
+
+    Raises:
+        ValueError: If ``reward`` is not ``"hand"`` or ``"game"``, or ``max_hands`` is below 1.
+    """
+    if reward not in ("hand", "game"):
+        raise ValueError(f"reward must be 'hand' or 'game', got {reward!r}")
+    if max_hands is not None and max_hands < 1:
+        raise ValueError(f"max_hands must be at least 1, got {max_hands}")
 
 
 def hand_rewards(rules: Rules, result: HandScore, seating: Sequence[int]) -> list[float]:

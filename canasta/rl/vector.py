@@ -30,7 +30,7 @@ from canasta.game import Game
 from canasta.plugins import load_rules
 from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
-from canasta.rl.rewards import RewardMode, game_rewards, hand_rewards
+from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 
 __all__ = ["VectorEnv", "random_legal_ids"]
@@ -134,10 +134,7 @@ class VectorEnv(GymnasiumVectorEnv):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer of at least 1, got {num_envs!r}")
-        if reward not in ("hand", "game"):
-            raise ValueError(f"reward must be 'hand' or 'game', got {reward!r}")
-        if max_hands is not None and max_hands < 1:
-            raise ValueError(f"max_hands must be at least 1, got {max_hands}")
+        check_episode_options(reward, max_hands)
         self.num_envs = num_envs
         self.rules: Rules = rules if rules is not None else load_rules(variant, tuple(house_rules))
         self.reward_mode: RewardMode = reward
