@@ -29,6 +29,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -112,6 +113,18 @@ class RandomBot:
         return actions[self._rng.randrange(len(actions))]
 
 
+#: The greedy bot keeps a kept three only while its hand holds this many of the Straight's 14 kinds.
+STRAIGHT_KINDS_TO_KEEP = 10
+
+
+def _near_straight(counts: list[int]) -> bool:
+    """Whether a hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the 14 kinds (both threes are one kind)."""
+    kinds = sum(1 for k, n in enumerate(counts) if n and k != Kind.BLACK_THREE)
+    if counts[Kind.BLACK_THREE] and not counts[Kind.RED_THREE]:
+        kinds += 1
+    return kinds >= STRAIGHT_KINDS_TO_KEEP
+
+
 class GreedyBot:
     """Simple sensible play, deterministic given its seed.
 
@@ -124,6 +137,11 @@ class GreedyBot:
     - Discards the least useful card: a black three first (it stops the next
       player), never a wild card while another card will do, preferring single
       low cards of ranks the next side has not melded.
+    - Declares a special hand when it holds one (a game win first, then the
+      highest value).
+    - Keeps a kept three (rules that keep one for the Straight) only while
+      its hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the Straight's 14
+      kinds; otherwise it lays it out at the start of its turn.
 
     Args:
         seed: Seed used to break ties (same seed, same choices).
@@ -175,6 +193,9 @@ class GreedyBot:
         return next((a for a in actions if isinstance(a, AnswerGoOut) and a.yes is yes), actions[0])
 
     def _draw(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+        lay_out = next((a for a in actions if isinstance(a, LayOutThree)), None)
+        if lay_out is not None and not _near_straight(state.counts[seat]):
+            return lay_out
         takes = [a for a in actions if isinstance(a, TakePile)]
         # Fewest cards from hand first: a layoff, then a natural pair, then natural + wild.
         takes.sort(key=lambda t: (t.twos + t.jokers, t.naturals != 2, t.naturals))

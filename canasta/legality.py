@@ -23,6 +23,7 @@ from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THRE
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.declaration import declarations
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
+from canasta.keeping import layouts
 from canasta.rules import Permission, Rules
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
 
@@ -719,8 +720,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     elif not bound and not provisional_pending:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
-        if first_round or counts[RED_THREE]:
-            actions.extend([a for k, a in _DISCARD_PAIRS[first_round] if counts[k]])
+        if first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
+            # (Keeping a three: a black three in the hand is a kept one, never discarded.)
+            actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:
             actions.extend(compress(_DISCARDS, counts))  # the usual case, in C: one discard per kind held
     # Asking is legal when the turn stays completable whatever the partner
@@ -789,6 +791,8 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                     actions.append(_TAKES[shape])
             if answer is None and _may_ask(t):
                 actions.append(_ASK)
+            if t.keeps_threes:
+                actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
@@ -796,6 +800,8 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             or _answer_completes(t, seat, DRAW_PHASE, False)
         ):
             actions.append(_ASK)
+        if t.keeps_threes:
+            actions += layouts(t)
         return actions
     if phase is ANSWER_PHASE:
         # Both answers are always legal: the partner cannot see the asker's hand

@@ -137,6 +137,7 @@ class TableState:
         "end",
         "final_meld_only",
         "hands",
+        "keeps_threes",
         "kinds",
         "known",
         "locks_wilds",
@@ -229,6 +230,8 @@ class TableState:
         self.wild_meld_first = rules.melds.wild_meld_first
         self.blocks_out = bool(rules.going_out.not_with_incomplete)
         self.opens_by_splash = rules.initial_meld.splash
+        # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
+        self.keeps_threes = rules.threes.keep_one
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
@@ -546,6 +549,7 @@ class TableState:
         self.wild_meld_first = other.wild_meld_first
         self.blocks_out = other.blocks_out
         self.opens_by_splash = other.opens_by_splash
+        self.keeps_threes = other.keeps_threes
         self.drew_from_stock = other.drew_from_stock
         self.melded_this_turn = other.melded_this_turn
         self.added_to_old = other.added_to_old

@@ -22,7 +22,14 @@ every continuation on copies of the hand:
 - a special hand's declaration ends the hand; which declarations the rules
   allow is decided again here, by trying every hand of the rules with every
   discard against the rule book's conditions written out plainly
-  (`reference_declarations`), not taken from the engine.
+  (`reference_declarations`), not taken from the engine;
+- keeping a three (``american-special-hands``): laying out a kept three at the
+  start of the turn is a draw of a replacement, so like a stock draw it
+  completes the turn; when an opening lays the holder's kept three out and
+  replaces it, the replacement is unknown when the action is chosen, so the
+  search goes on as if the three had stayed in the hand (what it does when the
+  stock runs out): the replacement is put back on the stock, the three back
+  into the hand.
 
 The search is exhaustive and memoized on the whole state (one table per call),
 so its cost grows exponentially with the number of cards the player can meld
@@ -42,7 +49,7 @@ from __future__ import annotations
 
 import pickle
 
-from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, Meld
+from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, LayOutThree, Meld
 from canasta.cards import Kind
 from canasta.hand import HandState, Phase
 from canasta.table import data_fields
@@ -130,10 +137,12 @@ class _Search:
 
     def completes_after(self, state: HandState, action: Action) -> bool:
         """Whether the turn can be completed after ``action`` (``state`` is not changed)."""
-        if isinstance(action, DrawStock):
+        if isinstance(action, (DrawStock, LayOutThree)):
             return True  # random outcome; the rules: the player then plays on
         child = state.copy()
         child._apply_unchecked(action)
+        if child.phase is Phase.MELD and len(child.threes[child.seat]) > len(state.threes[state.seat]):
+            _unknown_replacement(state, child)
         return self.completable(child)
 
     def completable(self, state: HandState) -> bool:
@@ -160,6 +169,33 @@ class _Search:
             result = any(self.completes_after(state, a) for a in actions)
         self.memo[key] = result
         return result
+
+
+def _unknown_replacement(before: HandState, after: HandState) -> None:
+    """Keeping a three: an opening laid out the kept three and replaced it; search on without the replacement.
+
+    In the meld phase only the holder's own opening draws from the stock (a
+    taken pile's threes are laid out with no replacement), so the three that
+    left the hand and the stock cards drawn for it are put back where they were.
+    """
+    seat = before.seat
+    drawn = before.stock[len(after.stock) :]
+    if not drawn:
+        return  # no stock card was left: the three stayed in the hand
+    held = set(before.hands[seat][Kind.RED_THREE]) | set(before.hands[seat][Kind.BLACK_THREE])
+    kept = next(card for card in after.threes[seat][len(before.threes[seat]) :] if card in held)
+    for card in drawn:
+        kind = after.kinds[card]
+        if card in after.threes[seat]:
+            after.threes[seat].remove(card)
+        else:
+            after.hands[seat][kind].remove(card)
+            after.counts[seat][kind] -= 1
+            after.sizes[seat] -= 1
+    after.stock.extend(drawn)
+    after.threes[seat].remove(kept)
+    after._to_hand(seat, kept)
+    after._legal = None
 
 
 def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> list[Action]:
