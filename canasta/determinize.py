@@ -214,15 +214,7 @@ def _deal_keeping(
     rng.shuffle(pool)
     free = iter(pool)
     cards = [card if card >= 0 else next(free) for card in cards]
-    state = public.copy()
-    state.stock = cards[:stock_size]
-    kinds = state.kinds
-    for place in range(stock_size, len(cards)):
-        card = cards[place]
-        kind = kinds[card]
-        state.hands[owners[place]][kind].insert(0, card)  # under the known cards, as dealt cards are
-        state.counts[owners[place]][kind] += 1
-    return state
+    return _dealt(public, seat, missing, cards[:stock_size], cards[stock_size:])
 
 
 def _deal(
@@ -246,7 +238,11 @@ def _deal(
         rng.shuffle(pool)
     stock = threes[:into_stock] + pool[: stock_size - into_stock]
     rng.shuffle(stock)
-    rest = pool[stock_size - into_stock :]
+    return _dealt(public, seat, missing, stock, pool[stock_size - into_stock :])
+
+
+def _dealt(public: HandState, seat: int, missing: list[int], stock: list[int], rest: list[int]) -> HandState:
+    """A copy of the public table with this stock, and ``rest`` dealt into the other hands in seat order."""
     state = public.copy()
     state.stock = stock
     kinds = state.kinds
