@@ -519,8 +519,9 @@ class _MeldChecks:
             provisional=t.provisional_count,
             witness=None if t.wild_meld_first else self.witness,
         )
-        if self.witness and not opened and not turn.bound and not turn.final_only:
-            # What the opening found adds to each rank, for the swap test in `completes`.
+        if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
+            # What the opening found adds to each rank, for the swap test in `completes`. (Not under
+            # american-discards: the swap test takes any two cards left for a hand that can discard.)
             values = t.rules.card_values
             adds = {}
             for rank, (n, tw, jk) in self.witness.items():

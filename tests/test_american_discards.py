@@ -190,3 +190,16 @@ def test_d5c_bonus_cards_stand_for_the_kept_card() -> None:
         accepted(state, Discard(Kind.FIVE))
         assert state.end is None and state.seat == 1
         assert state.sizes[0] == 4  # the bonus cards of the side that melded first
+
+
+def test_an_opening_that_would_leave_only_stop_cards_is_not_offered() -> None:
+    """Found by random play: the opening search's shortcut took any two cards left for a possible discard."""
+    hand = ["4C", "4D", "2C", "2D", "5S", "5D", "*", "2H", "7C", "7D", "8C", "8D", "QC", "QD", "QH"]
+    state = canasta.build_position(CLUB, hands=[hand, *OTHERS], opened=[False, False], phase="meld")
+    accepted(state, Meld(Kind.FOUR, 2, 2, 0))
+    accepted(state, Meld(Kind.FIVE, 2, 0, 1))  # 110 of the 125 needed, no clean meld yet; the pile is empty
+    # 8 8 2 reaches the count, but then only the queens can make the clean meld, and they would leave 7 7:
+    # stop cards, nothing to throw onto the empty pile.
+    refused(state, Meld(Kind.EIGHT, 2, 1, 0))
+    assert Meld(Kind.QUEEN, 3, 0, 0) in state.legal_actions()
+    check_exact_legality(state)
