@@ -53,6 +53,7 @@ __all__ = [
 COMPILED_MODULES: tuple[str, ...] = (
     "cards",
     "completion",
+    "discards",
     "goingout",
     "hand",
     "legality",

@@ -64,7 +64,17 @@ class Turn:
         out_allowed: Whether going out is allowed this turn (not after a "no").
         bound: Whether a binding "yes" obliges the player to go out this turn.
         final_only: After a last-card red three: meld, then end the hand.
-        discardable: For each kind, whether it may be discarded this turn.
+        discardable: For each kind, whether a discard of it that keeps cards
+            in the hand may end the turn (`canasta.discards.keep_discards`).
+        out_discardable: For each kind, whether it may be the final discard of
+            going out (`canasta.discards.discardable_kinds`; by default
+            ``discardable``).
+        closing: Under american-discards with the pile empty, a rank whose
+            meld this turn makes a canasta closes (dead-ranks), and its cards
+            are then no longer plain: they may not end the turn.
+        hold: Cards the player must keep after a discard that does not go out:
+            1, or 0 when bonus cards follow the discard
+            (``InitialMeldRules.bonus_cards_stand_for_kept_card``).
         top_rank: Rank of the pile's top card taken this turn (-1: none); it is
             not one of the clean meld's hand naturals (modern American, "The initial meld").
         pending: Counts by kind of the pile cards that come into the hand when
@@ -74,11 +84,14 @@ class Turn:
 
     __slots__ = (
         "bound",
+        "closing",
         "discardable",
         "exempt",
         "final_only",
+        "hold",
         "minimum",
         "out_allowed",
+        "out_discardable",
         "pending",
         "rules",
         "splash",
@@ -97,6 +110,9 @@ class Turn:
         discardable: Sequence[bool],
         top_rank: int = -1,
         pending: Sequence[int] | None = None,
+        out_discardable: Sequence[bool] | None = None,
+        closing: bool = False,
+        hold: int = 1,
     ) -> None:
         """Collect the turn's facts (see the class attributes)."""
         self.rules = rules
@@ -106,6 +122,9 @@ class Turn:
         self.bound = bound
         self.final_only = final_only
         self.discardable = tuple(discardable)
+        self.out_discardable = self.discardable if out_discardable is None else tuple(out_discardable)
+        self.closing = closing
+        self.hold = hold
         self.top_rank = top_rank
         self.pending = None if pending is None else tuple(pending)
         self.splash = rules.initial_meld.splash
@@ -197,7 +216,7 @@ def can_complete(
     size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
-    if not melds and not turn.bound and size >= 2 and _has_discard(turn.discardable, hand):
+    if not melds and not turn.bound and size >= 2 and _has_discard(turn, hand, melds):
         return True  # nothing laid down this turn: a discard ends it
     if turn.final_only and not melds and not turn.bound and size:
         return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
@@ -205,7 +224,7 @@ def can_complete(
     if (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
+        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
     return _opening_completes(turn, hand, melds, provisional, scratch=scratch, size=size)
@@ -244,22 +263,38 @@ def meld_may_complete(
         if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required, witness=witness
+            turn.rules, hand, melds, turn.out_discardable, need=turn.rules.going_out.canastas_required, witness=witness
         )
     rules = turn.rules
     if (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.discardable, need=max(rules.going_out.canastas_required, 1))
+        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(rules.going_out.canastas_required, 1))
     ):
         return True
     return _opening_completes(turn, hand, melds, provisional, witness)
 
 
-def _has_discard(discardable: Sequence[bool], hand: Sequence[int]) -> bool:
+def _has_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> bool:
+    """A card in the hand may end the turn as a discard that keeps cards (see `Turn.discardable`)."""
+    discardable = turn.discardable
+    if turn.closing:
+        return _has_open_discard(turn, hand, melds)
     for kind in range(KIND_COUNT):  # noqa: SIM110 - a plain loop: this runs per candidate, any() is slower
         if hand[kind] and discardable[kind]:
             return True
+    return False
+
+
+def _has_open_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> bool:
+    """`_has_discard` where a rank this turn's melds make a canasta of closes (american-discards with dead-ranks)."""
+    discardable = turn.discardable
+    size = turn.rules.melds.canasta_size
+    for kind in range(KIND_COUNT):
+        if hand[kind] and discardable[kind]:
+            meld = melds.get(kind)
+            if meld is None or meld[0] + meld[1] + meld[2] < size:
+                return True
     return False
 
 
@@ -267,11 +302,11 @@ def _opened_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, size: 
     """An opened side: discard keeping a card (not after "yes"), or go out."""
     if turn.final_only and not turn.bound and size:
         return True  # last-red-three-may-meld: end the hand keeping a card
-    if not turn.bound and size >= 2 and _has_discard(turn.discardable, hand):
+    if not turn.bound and size > turn.hold and _has_discard(turn, hand, melds):
         return True
     if not turn.out_allowed:
         return False
-    return can_meld_out(turn.rules, hand, melds, turn.discardable, need=turn.rules.going_out.canastas_required)
+    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.rules.going_out.canastas_required)
 
 
 def _opening_completes(

@@ -32,6 +32,10 @@ class Variant:
         version: The rule set's version (recorded in game records).
         source: Where its rules come from (e.g. ``"pagat.com, Bicycle"``).
         origin: Where the variant was found (set by the registry).
+        house_rules: Names of registered house rules the variant plays with,
+            stacked in this order after its own plugins (each must fit the
+            variant's base chain). A game of the variant may not name them
+            again, nor a house rule that conflicts with one of them.
     """
 
     name: str
@@ -41,6 +45,7 @@ class Variant:
     version: str = "1.0"
     source: str = ""
     origin: str = ""
+    house_rules: tuple[str, ...] = field(default=(), converter=tuple)
 
 
 @frozen

@@ -56,6 +56,14 @@ class RuleCode(StrEnum):
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"
+    #: A wild card discarded when the hand was not all wild after the stock draw (house rule american-discards).
+    WILD_DISCARD = "wild-discard"
+    #: A stop card (ace, seven, wild card, closed rank) discarded onto an empty pile while a plain card is held
+    #: (house rule american-discards).
+    EMPTY_PILE_DISCARD = "empty-pile-discard"
+    #: With the pile empty, a meld or pile take that would leave no plain card in the hand (house rule
+    #: american-discards).
+    NO_PLAIN_CARD = "no-plain-card"
     GOING_OUT_NOT_ALLOWED = "going-out-not-allowed"
     GOING_OUT_REFUSED = "going-out-refused"
     MUST_GO_OUT = "must-go-out"

@@ -25,9 +25,10 @@ from canasta.actions import (
 from canasta.cards import SECOND_MELD, Kind
 from canasta.completion import has_clean_meld
 from canasta.declaration import explain_declaration
+from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out
-from canasta.legality import allowed_actions, blocking_melds, discardable_kinds
+from canasta.legality import allowed_actions, blocking_melds, bonus_cards_due, goes_out_ok
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
 from canasta.wording import plural
@@ -143,6 +144,13 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     existing = state.melds[side].get(int(top) + SECOND_MELD if action.second else int(top))
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     if state.rules.melds.is_valid(int(top), n0 + 1 + action.naturals, t0 + action.twos, j0 + action.jokers):
+        shape = (action.naturals, action.twos, action.jokers, int(action.second))
+        if pile_rules.empty_pile_stops and take_strands(state, state.seat, shape):
+            return (
+                RuleCode.NO_PLAIN_CARD,
+                "after this take the pile is empty, and you would hold no card that may go onto an empty pile "
+                "(none but aces, sevens, wild cards and cards of closed ranks)",
+            )
         # The meld is fine: the take fails because the turn could not be completed after it.
         return _explain_incomplete(state, "this take")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
@@ -219,6 +227,17 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         if meld_rules.max_size is not None and n + t + j > meld_rules.max_size:
             return RuleCode.MELD_CLOSED, f"a meld may hold at most {plural(meld_rules.max_size, 'card')}"
         return RuleCode.INVALID_MELD, _meld_limit(meld_rules, action, n, t + j)
+    key = rank + SECOND_MELD if action.second else rank
+    if (
+        state.restricts_discards
+        and strict_pile(state, state.seat)
+        and meld_strands(state, state.seat, key, action.naturals, action.twos, action.jokers)
+    ):
+        return (
+            RuleCode.NO_PLAIN_CARD,
+            "the pile is empty: after this meld you would hold no card that may go onto it (none but aces, sevens, "
+            "wild cards and cards of closed ranks), and you could not go out with a last card",
+        )
     if _spoils_clean_meld(state, action):
         ranks, need = _ranks(action.rank), state.rules.initial_meld.clean_meld_naturals
         return (
@@ -274,11 +293,39 @@ def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]
         return RuleCode.CANNOT_DISCARD, f"a {_name(action.kind)} may not be discarded now"
     if state.final_meld_only:
         return RuleCode.CANNOT_DISCARD, "after a red three as the last stock card you may not discard"
+    restricted = _explain_restricted_discard(state, action)
+    if restricted is not None:
+        return restricted
     if state.sizes[state.seat] == 1:
         return _explain_going_out(state, "discarding your last card goes out")
     if state.bound:
         return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
     return _opening_shortfall(state, "before you discard")
+
+
+def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[RuleCode, str] | None:
+    """House rule american-discards: which of D3 and D4 refuses this discard, if one does."""
+    seat = state.seat
+    if not state.restricts_discards or state.bound:
+        return None
+    if not state.opened[state.side] and state.melds[state.side]:
+        return None  # no discard at all before the opening is complete: see `_opening_shortfall`
+    if state.sizes[seat] == 1 and (goes_out_ok(state, state.side) or not bonus_cards_due(state, seat)):
+        return None  # the final discard of going out (D2), or no discard at all: see `_explain_going_out`
+    strict = strict_pile(state, seat)
+    if keep_discards(state, seat, strict=strict)[action.kind]:
+        return None
+    if strict:
+        return (
+            RuleCode.EMPTY_PILE_DISCARD,
+            f"the pile is empty: a {_name(action.kind)} may not go onto it while you hold a card that is neither an "
+            "ace, a seven, a wild card, a three nor of a closed rank",
+        )
+    return (
+        RuleCode.WILD_DISCARD,
+        f"a {_name(action.kind)} may be discarded (other than to go out) only when every card of your hand was wild "
+        "just after this turn's stock draw",
+    )
 
 
 def _opening_shortfall(state: TableState, when: str) -> tuple[RuleCode, str]:

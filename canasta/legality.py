@@ -22,14 +22,16 @@ from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, E
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.declaration import declarations
+from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_kinds, strict_pile, take_strands
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
-from canasta.rules import Permission, Rules
+from canasta.rules import Permission
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
 
 __all__ = [
     "allowed_actions",
     "blocking_melds",
+    "bonus_cards_due",
     "discardable_kinds",
     "generate",
     "goes_out_ok",
@@ -54,7 +56,6 @@ _TAKE_SHAPES = tuple(
 )
 _TAKES = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
 _LAYOFFS = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
-_DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
 # The discards of a hand holding every kind, by "first round" (Cuban black threes);
 # red threes and bonus black threes never stay in a hand, so only kinds a hand
 # can hold matter: the discardable-kind rules are those of `discardable_kinds`.
@@ -62,7 +63,6 @@ _DISCARD_PAIRS = {
     False: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k != RED_THREE),
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
 }
-_KEEP_RULES: dict[int, Rules] = {}
 # Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
 _NO_PERMISSION = Permission.NONE
 _ONCE_PER_HAND = Permission.ONCE_PER_HAND
@@ -78,33 +78,6 @@ def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Mel
 
 
 # --- facts of the turn ------------------------------------------------------------------
-
-
-def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
-    """For each kind, whether it may be discarded in a turn.
-
-    Bonus threes are never discarded (the rule book's "Melds"; all threes in modern
-    American); black threes not during the first round of turns where the
-    variant says so (Cuban).
-
-    Args:
-        rules: The compiled rules.
-        turn: The hand's turn number (0 for the first turn).
-
-    Returns:
-        15 flags indexed by kind.
-    """
-    first_round = rules.black_threes.no_discard_first_round and turn < rules.players
-    key = (id(rules), first_round)
-    found = _DISCARDABLE.get(key)
-    if found is None:
-        bonus_black = rules.threes.black_threes_are_bonus
-        found = tuple(
-            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
-        )
-        _DISCARDABLE[key] = found
-        _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
-    return found
 
 
 def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
@@ -152,6 +125,21 @@ def turn_facts(
     rules = t.rules
     final_only = t.final_meld_only
     drew_from_stock = t.drew_from_stock if drew is None else drew
+    if final_only:
+        # Rule option last-red-three-may-meld: no discard after the last-card red three.
+        discardable: tuple[bool, ...] = _NO_DISCARDS
+        out_discardable: tuple[bool, ...] | None = None
+        closing = False
+    elif t.restricts_discards:
+        # american-discards: the discard that keeps cards follows the hand (D3, D4); going out is freer (D2).
+        strict = strict_pile(t, seat)
+        discardable = keep_discards(t, seat, strict=strict)
+        out_discardable = discardable_kinds(rules, t.turn)
+        closing = strict and t.closes_ranks
+    else:
+        discardable = discardable_kinds(rules, t.turn)
+        out_discardable = None
+        closing = False
     return Turn(
         rules,
         minimum=t.minimums[rules.sides[seat]],  # `TableState.personal_minimum`
@@ -159,11 +147,65 @@ def turn_facts(
         out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
-        # Rule option last-red-three-may-meld: no discard after the last-card red three.
-        discardable=_NO_DISCARDS if final_only else discardable_kinds(rules, t.turn),
+        discardable=discardable,
         top_rank=-1 if t.taken_top is None else t.kinds[t.taken_top],  # `_top_rank`
         pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
+        out_discardable=out_discardable,
+        closing=closing,
+        hold=0 if t.relief_stock >= 0 and _relieved(t, seat) else 1,
     )
+
+
+def opened_this_turn(t: TableState, side: int) -> bool:
+    """Whether a side made its initial meld in the turn being played.
+
+    A side that had not melded before this turn had no melds then, so all of
+    its melds are this turn's.
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        True if the side has opened and every meld of it is new this turn.
+    """
+    return t.opened[side] and bool(t.melds[side]) and all(r in t.new_ranks for r in t.melds[side])
+
+
+def bonus_cards_due(t: TableState, seat: int, *, if_opened: bool = False) -> int:
+    """Bonus cards the seat draws after this turn's discard (rule option american-talon, "The initial meld").
+
+    They go to the player who completes the side's initial meld, after the
+    discard ending that turn: 4 or 3 by how many sides had melded before, none
+    when the opening was made by taking the pile or the stock is down to its floor.
+
+    Args:
+        t: The hand.
+        seat: The acting seat.
+        if_opened: Count them as if the side, not yet opened, completed its
+            opening this turn.
+
+    Returns:
+        The number of bonus cards (0: none).
+    """
+    side = t.seating[seat]
+    if t.taken_top is not None:
+        return 0  # american-talon: no bonus cards when the opening was made by taking the pile
+    if t.opened[side]:
+        if not opened_this_turn(t, side):
+            return 0
+    elif not if_opened:
+        return 0
+    initial = t.rules.initial_meld
+    earlier = sum(1 for sd, done in enumerate(t.opened) if done and sd != side)
+    if earlier >= len(initial.bonus_cards) or len(t.stock) <= initial.bonus_cards_stock_floor:
+        return 0
+    return initial.bonus_cards[earlier]
+
+
+def _relieved(t: TableState, seat: int) -> bool:
+    """american-discards, D5 c: bonus cards follow this turn's discard, so the player need not keep a card."""
+    return len(t.stock) > t.relief_stock and bonus_cards_due(t, seat, if_opened=True) > 0
 
 
 def goes_out_ok(t: TableState, side: int) -> bool:
@@ -252,6 +294,9 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
                 shapes.append((1, 0, 1, second))
         if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
             shapes.append((0, 0, 0, second))
+    if shapes and pile_rules.empty_pile_stops:
+        # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
+        shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
     return shapes
 
 
@@ -268,11 +313,13 @@ def _take_completes(
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
             melds_now = rules.melds
             rules = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
+    restricted = t.restricts_discards
     if (
         not bound
         and t.opened[side]
         and t.sizes[seat] - n - tw - jk >= 2
         and not (rules.black_threes.no_discard_first_round and t.turn < rules.players)
+        and not restricted
     ):
         return True  # the usual case: two cards or more stay in hand, any of them can be discarded
     pile = t.pile
@@ -283,8 +330,15 @@ def _take_completes(
     hand[JOKER] -= jk
     rest = pile_to_hand(t, pile[:-1])
     opened = t.opened[side]
-    discardable = discardable_kinds(rules, t.turn)
-    if opened and not bound and (sum(hand) + sum(rest)) >= 2:
+    discardable = out_discardable = discardable_kinds(rules, t.turn)
+    closing = False
+    if restricted:
+        # american-discards: the pile is empty after the take, and the hand holds a plain card (D5 b, checked
+        # by `_take_shapes`): only plain cards end the turn (D4); a wild card never does (D3: no stock draw).
+        plain = plain_kinds(rules)
+        discardable = tuple(out_discardable[k] and plain[k] for k in range(KIND_COUNT))
+        closing = t.closes_ranks
+    if opened and not bound and not restricted and (sum(hand) + sum(rest)) >= 2:
         # The usual case: the pile comes into the hand; any discardable card ends the turn.
         for k in range(KIND_COUNT):
             if (hand[k] + rest[k]) and discardable[k]:
@@ -317,6 +371,8 @@ def _take_completes(
         discardable=discardable,
         top_rank=top,
         pending=pending,
+        out_discardable=out_discardable,
+        closing=closing,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -441,7 +497,7 @@ class _MeldChecks:
             self.hopeless = not (
                 turn.out_allowed
                 and can_meld_out(
-                    t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
+                    t.rules, counts, counts_now, turn.out_discardable, need=t.rules.going_out.canastas_required
                 )
             )
             return
@@ -450,7 +506,7 @@ class _MeldChecks:
             # meld that starts a going-out line (the rule book, "Asking permission").
             # (Not under rule-of-five, where the order of melds matters: each is decided on its own.)
             self.out_options = going_out_options(
-                t.rules, counts, counts_now, turn.discardable, need=t.rules.going_out.canastas_required
+                t.rules, counts, counts_now, turn.out_discardable, need=t.rules.going_out.canastas_required
             )
             self.hopeless = self.out_options is None
             return
@@ -464,8 +520,9 @@ class _MeldChecks:
             provisional=t.provisional_count,
             witness=None if t.wild_meld_first else self.witness,
         )
-        if self.witness and not opened and not turn.bound and not turn.final_only:
-            # What the opening found adds to each rank, for the swap test in `completes`.
+        if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
+            # What the opening found adds to each rank, for the swap test in `completes`. (Not under
+            # american-discards: the swap test takes any two cards left for a hand that can discard.)
             values = t.rules.card_values
             adds = {}
             for rank, (n, tw, jk) in self.witness.items():
@@ -510,7 +567,7 @@ class _MeldChecks:
             if self.canastas_now + (before < canasta_size <= before + n + tw + jk) >= rules.going_out.canastas_required:
                 if left == 0:
                     return not rules.going_out.final_discard_required
-                discardable = self.turn.discardable
+                discardable = self.turn.out_discardable
                 for k in range(KIND_COUNT):
                     if counts[k] - (n if k == rank else tw if k == TWO else jk if k == JOKER else 0):
                         if discardable[k]:
@@ -587,7 +644,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # Fast path: opened, no binding "yes", every card a hand can hold discardable
     # (bonus threes never stay in a hand): a meld that leaves two or more cards
     # always lets a discard end the turn.
-    simple = opened and not bound and not final_only and not first_round
+    # (Not under american-discards, where what may be discarded depends on the hand.)
+    simple = opened and not bound and not final_only and not first_round and not t.restricts_discards
     checks: _MeldChecks | None = None
     actions: list[Action] = []
     twos = counts[TWO]
@@ -704,6 +762,17 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if wild is not None and wild.naturals + wild.twos + wild.jokers < meld_rules.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
+    strict = t.restricts_discards and strict_pile(t, seat)
+    if strict:
+        # american-discards, D5 b: with the pile empty no meld may leave the hand without a plain card.
+        actions = [
+            a
+            for a in actions
+            if not (
+                isinstance(a, Meld)
+                and meld_strands(t, seat, a.rank + SECOND_MELD if a.second else a.rank, a.naturals, a.twos, a.jokers)
+            )
+        ]
     provisional_pending = not opened and bool(melds)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
@@ -715,12 +784,24 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The rule book's "Going out": the final discard goes out.
         discardable = discardable_kinds(rules, t.turn)
         kind = next(k for k in range(KIND_COUNT) if counts[k])
-        if discardable[kind] and goes_out_ok(t, side):
-            actions.append(_DISCARDS[kind])
+        if goes_out_ok(t, side):
+            if discardable[kind]:
+                actions.append(_DISCARDS[kind])
+        elif (
+            t.relief_stock >= 0
+            and not bound
+            and not provisional_pending
+            and _relieved(t, seat)
+            and keep_discards(t, seat, strict=strict)[kind]
+        ):
+            actions.append(_DISCARDS[kind])  # american-discards, D5 c: bonus cards follow, no card need be kept
     elif not bound and not provisional_pending:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
-        if first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
+        if t.restricts_discards:
+            keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
+            actions.extend([a for k, a in enumerate(_DISCARDS) if counts[k] and keep[k]])
+        elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:

@@ -187,4 +187,6 @@ def public_table(state: TableState, seat: int) -> TableState:
         public.counts[other] = counts
     if state.seat != seat:
         public._legal = None  # another seat's legal actions depend on its hidden cards
+        # american-discards: whether the acting hand was all wild after its draw is that hand's secret.
+        public.drew_all_wild = False
     return public

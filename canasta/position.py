@@ -191,6 +191,10 @@ def build_position(
     if phase == "meld":
         state.phase = Phase.MELD
         state.drew_from_stock = True
+        if state.restricts_discards:
+            # american-discards, D3: the hand as given is the hand just after the stock draw.
+            counts = state.counts[acting]
+            state.drew_all_wild = state.sizes[acting] == counts[Kind.TWO] + counts[Kind.JOKER]
         if state.locks_wilds:
             state._turn_meld_state()  # (as at the start of this turn: see `TableState._turn_meld_state`)
     else:

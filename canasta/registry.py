@@ -189,6 +189,8 @@ class Registry:
                 raise PluginError(f"{where}{what} {item.name!r}: {attr} must be a string")
         if isinstance(item, Variant) and item.base is not None and not isinstance(item.base, str):
             raise PluginError(f"{where}variant {item.name!r}: base must be a variant name or None")
+        if isinstance(item, Variant) and not all(isinstance(n, str) and n for n in item.house_rules):
+            raise PluginError(f"{where}variant {item.name!r}: house_rules must be house-rule names")
         if isinstance(item, HouseRule) and not (
             item.applies_to is None
             or (isinstance(item.applies_to, frozenset) and all(isinstance(n, str) for n in item.applies_to))
@@ -467,12 +469,19 @@ class Registry:
 
         Returns:
             True if ``applies_to`` admits the variant (or a variant of its base
-            chain) and ``excludes`` names none of them.
+            chain), ``excludes`` names none of them, and the variant does not
+            already play with it (`canasta.Variant.house_rules`) or with one
+            it conflicts with.
 
         Raises:
             UnknownNameError: If a name is unknown.
         """
-        return _fits(self.house_rule(house_rule), frozenset(v.name for v in self.variant_chain(variant)))
+        rule = self.house_rule(house_rule)
+        chain = self.variant_chain(variant)
+        included = [self.house_rule(name) for v in chain for name in v.house_rules]
+        if any(r.name == rule.name or r.name in rule.conflicts or rule.name in r.conflicts for r in included):
+            return False  # already part of the variant, or excluded by one that is
+        return _fits(rule, frozenset(v.name for v in chain))
 
     def plugin_stack(self, variant: str, house_rules: Sequence[str] = ()) -> list[tuple[str, object]]:
         """The ``(name, plugin)`` stack of a game: base variants, variant, house rules.
@@ -492,20 +501,34 @@ class Registry:
         chain = self.variant_chain(variant)
         chain_names = frozenset(v.name for v in chain)
         stack: list[tuple[str, object]] = []
+        included: list[str] = []
         for v in chain:
             for plugin in v.plugins:
                 stack.append((_stack_name(stack, plugin, f"variant {v.name}"), plugin))
+            for name in v.house_rules:
+                # The house rules a variant plays with: stacked like a game's, after the variant's own plugins.
+                rule = self.house_rule(name)
+                if not _fits(rule, chain_names) or name in included:
+                    raise PluginError(
+                        f"variant {v.name!r} from {v.origin or '?'} names house rule {name!r}, which does not fit "
+                        f"it (or is named twice); it applies to: {rule.fits_description}"
+                    )
+                included.append(name)
+                for plugin in rule.plugins:
+                    stack.append((_stack_name(stack, plugin, f"house rule {name} of variant {v.name}"), plugin))
         if len(set(house_rules)) != len(house_rules):
             raise PluginError(f"a house rule is given twice: {list(house_rules)}")
         for name in house_rules:
             rule = self.house_rule(name)
+            if name in included:
+                raise PluginError(f"house rule {name!r} is already part of variant {variant!r}")
             if not _fits(rule, chain_names):
                 raise PluginError(
                     f"house rule {name!r} does not fit variant {variant!r}; it applies to: {rule.fits_description}"
                 )
             for plugin in rule.plugins:
                 stack.append((_stack_name(stack, plugin, f"house rule {name}"), plugin))
-        _check_conflicts([self.house_rule(name) for name in house_rules])
+        _check_conflicts([self.house_rule(name) for name in [*included, *house_rules]])
         return stack
 
 

@@ -83,6 +83,9 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
+    RuleCode.WILD_DISCARD: "the-turn",
+    RuleCode.EMPTY_PILE_DISCARD: "the-turn",
+    RuleCode.NO_PLAIN_CARD: "the-turn",
     RuleCode.GOING_OUT_NOT_ALLOWED: "going-out",
     RuleCode.GOING_OUT_REFUSED: "asking-permission",
     RuleCode.MUST_GO_OUT: "asking-permission",
@@ -126,6 +129,12 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     RuleCode.CLEAN_MELD_REQUIRED: "The side's initial meld needs a clean meld: natural cards from the hand, "
     "no wild card.",
     RuleCode.CANNOT_DISCARD: "This card may not be discarded now.",
+    RuleCode.WILD_DISCARD: "A wild card is discarded (other than to go out) only when every card of the hand "
+    "was wild just after the turn's stock draw.",
+    RuleCode.EMPTY_PILE_DISCARD: "Onto an empty pile an ace, a seven, a wild card or a card of a closed rank is "
+    "not discarded while the hand holds another card that is not a three.",
+    RuleCode.NO_PLAIN_CARD: "With the pile empty, a meld or pile take may not leave the hand without a card that "
+    "could go onto an empty pile (unless one card is left to go out with).",
     RuleCode.GOING_OUT_NOT_ALLOWED: "The action would go out, and the side may not go out now (canastas needed).",
     RuleCode.GOING_OUT_REFUSED: "The partner said no: the player may not go out this turn.",
     RuleCode.MUST_GO_OUT: "The partner said yes: the player must go out this turn.",

@@ -165,6 +165,10 @@ class InitialMeldRules:
             natural (no wild card) or wild, completes the opening with neither
             the minimum nor the clean meld (house rule ``splash``); the meld of
             the pile's top card taken this turn never counts as one.
+        bonus_cards_stand_for_kept_card: A player whose side is owed bonus
+            cards after this turn's discard (``bonus_cards``) need not keep a
+            card: he may discard his last card without going out, and the bonus
+            cards follow (house rule ``american-discards``).
     """
 
     top_card_counts: bool = True
@@ -173,6 +177,7 @@ class InitialMeldRules:
     bonus_cards: tuple[int, ...] = field(default=(), converter=tuple)
     bonus_cards_stock_floor: int = field(default=0, validator=_non_negative)
     splash: bool = False
+    bonus_cards_stand_for_kept_card: bool = False
 
 
 @frozen
@@ -195,6 +200,18 @@ class PileRules:
         blocked_top: Kinds that, on top of the pile, stop anyone taking it.
         one_card_rule: A player holding exactly one card may not take a pile
             of exactly one card.
+        empty_pile_stops: Kinds that may not be discarded onto an empty pile
+            while the hand holds a *plain* card: one that is neither of these
+            kinds, nor a three, nor of a rank closed for the hand (house rule
+            ``american-discards``: aces, sevens, 2s and jokers; with
+            ``dead-ranks`` the closed ranks join them). With the pile empty, no
+            meld or pile take may leave the player without a plain card, unless
+            he then holds one card and his side has the canastas to go out.
+            Empty (the default): no such restriction.
+        wild_discard_needs_wild_hand: A wild card may be discarded, other than
+            as the final discard of going out, only if every card of the hand
+            was wild just after this turn's stock draw (house rule
+            ``american-discards``); a turn that took the pile never qualifies.
     """
 
     always_frozen: bool = False
@@ -207,6 +224,8 @@ class PileRules:
     layoff: bool = True
     blocked_top: frozenset[Kind] = frozenset({Kind.TWO, Kind.JOKER, Kind.BLACK_THREE, Kind.RED_THREE})
     one_card_rule: bool = True
+    empty_pile_stops: frozenset[Kind] = frozenset()
+    wild_discard_needs_wild_hand: bool = False
 
 
 @frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)

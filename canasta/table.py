@@ -133,6 +133,7 @@ class TableState:
         "dealer",
         "deck",
         "declared",
+        "drew_all_wild",
         "drew_from_stock",
         "end",
         "final_meld_only",
@@ -155,6 +156,8 @@ class TableState:
         "pile_freezers",
         "provisional_count",
         "regrouped",
+        "relief_stock",
+        "restricts_discards",
         "resume_phase",
         "rules",
         "scores",
@@ -230,6 +233,17 @@ class TableState:
         self.wild_meld_first = rules.melds.wild_meld_first
         self.blocks_out = bool(rules.going_out.not_with_incomplete)
         self.opens_by_splash = rules.initial_meld.splash
+        # american-discards: the discard rules depend on the hand (`canasta.discards`), and a player owed
+        # bonus cards need not keep a card while the stock holds more than ``relief_stock`` cards (-1: never).
+        pile_rules = rules.pile
+        self.restricts_discards = bool(pile_rules.empty_pile_stops) or pile_rules.wild_discard_needs_wild_hand
+        initial = rules.initial_meld
+        self.relief_stock = -1
+        if initial.bonus_cards_stand_for_kept_card and initial.bonus_cards:
+            # More cards than the floor and every bonus three of the deck: the bonus cards never all are threes.
+            black = rules.threes.black_threes_are_bonus
+            threes = sum(1 for k in deck.kinds if k == RED_THREE or (k == BLACK_THREE and black))
+            self.relief_stock = initial.bonus_cards_stock_floor + threes
         # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
         self.keeps_threes = rules.threes.keep_one
         self._reset_turn()
@@ -240,6 +254,8 @@ class TableState:
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
+        # american-discards: every card of the hand was wild just after this turn's stock draw.
+        self.drew_all_wild = False
         self.melded_this_turn = False
         self.added_to_old = False
         self.new_ranks: set[int] = set()
@@ -549,8 +565,11 @@ class TableState:
         self.wild_meld_first = other.wild_meld_first
         self.blocks_out = other.blocks_out
         self.opens_by_splash = other.opens_by_splash
+        self.restricts_discards = other.restricts_discards
+        self.relief_stock = other.relief_stock
         self.keeps_threes = other.keeps_threes
         self.drew_from_stock = other.drew_from_stock
+        self.drew_all_wild = other.drew_all_wild
         self.melded_this_turn = other.melded_this_turn
         self.added_to_old = other.added_to_old
         self.new_ranks = set(other.new_ranks)

@@ -630,6 +630,8 @@ def format_variants(
     for v in variants:
         lines.append(printable(f"  {v.name} {v.version} — {provenance(v)} — {v.description}"))
         lines.append(printable(f"      based on: {v.base or '—'}; rules from: {v.source or '—'}"))
+        if v.house_rules:
+            lines.append(printable(f"      plays with: {', '.join(v.house_rules)}"))
         lines.append(printable(f"      found in: {v.origin or '—'}"))
     lines.append("House rules")
     for h in house_rules:

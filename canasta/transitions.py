@@ -25,7 +25,15 @@ from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
 from canasta.keeping import lay_out_kept, lay_out_when_opened, may_keep, three_to_keep
-from canasta.legality import discardable_kinds, goes_out_ok, legal_takes, meld_counts, turn_facts, yes_binds
+from canasta.legality import (
+    bonus_cards_due,
+    discardable_kinds,
+    goes_out_ok,
+    legal_takes,
+    meld_counts,
+    turn_facts,
+    yes_binds,
+)
 from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
@@ -162,6 +170,10 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         need -= 1
     t.drew_from_stock = True
     t.phase = MELD_PHASE
+    if t.restricts_discards:
+        # american-discards, D3: whether every card of the hand is wild just after the stock draw.
+        counts = t.counts[seat]
+        t.drew_all_wild = t.sizes[seat] == counts[TWO] + counts[JOKER]
     if t.bound:
         # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
@@ -353,9 +365,10 @@ def _do_discard(t: TableState, action: Action) -> None:
         t._push_pile(card)  # a wild card or a three may freeze the pile
     else:
         t.pile.append(card)
-    if t.sizes[seat] == 0:
+    if t.sizes[seat] == 0 and (t.relief_stock < 0 or goes_out_ok(t, t.seating[seat])):
         _go_out(t)
         return
+    # (With no card left here, american-discards' D5 c: the bonus cards follow instead of a kept card.)
     if t.rules.initial_meld.bonus_cards:
         _draw_bonus_cards(t)
     # The next turn.
@@ -399,23 +412,10 @@ def _regroup(t: TableState, lone: int) -> None:
     t.seating = [unit if sd in joining else sd for sd in t.seating]
 
 
-def _opened_this_turn(t: TableState, side: int) -> bool:
-    # A side that had not melded before this turn had no melds then, so all of
-    # its melds are this turn's.
-    return t.opened[side] and bool(t.melds[side]) and all(r in t.new_ranks for r in t.melds[side])
-
-
 def _draw_bonus_cards(t: TableState) -> None:
     """Rule option american-talon (modern American): bonus cards after the discard ending the opening turn."""
     seat = t.seat
-    side = t.seating[seat]
-    if not _opened_this_turn(t, side) or t.taken_top is not None:
-        return  # american-talon: no bonus cards when the opening was made by taking the pile
-    initial = t.rules.initial_meld
-    earlier = sum(1 for sd, done in enumerate(t.opened) if done and sd != side)
-    if earlier >= len(initial.bonus_cards) or len(t.stock) <= initial.bonus_cards_stock_floor:
-        return
-    need = initial.bonus_cards[earlier]
+    need = bonus_cards_due(t, seat)
     while need and t.stock:
         card = t.stock.pop()
         if t._is_bonus_three(t.kinds[card]):

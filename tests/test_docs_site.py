@@ -15,7 +15,15 @@ from canasta import hookspecs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-BUILT_IN_VARIANTS = ["classic", "two-player", "three-player", "six-player", "cuban", "modern-american"]
+BUILT_IN_VARIANTS = [
+    "classic",
+    "two-player",
+    "three-player",
+    "six-player",
+    "cuban",
+    "modern-american",
+    "modern-american-club",
+]
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(?P<info>[^\n`]*)$", re.MULTILINE)
 # Languages Sybil's parsers never run: a block in one of these would silently not be tested.
 UNRUN_PYTHON_SPELLINGS = {"py", "python3", "pycon", "ipython", "pyi"}

@@ -8,6 +8,7 @@ variant below it, so it stacks on any variant it fits:
 - ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
+- ``american-discards`` (`canasta_house_rules.american_discards`), modern-american only;
 - ``american-special-hands`` (`canasta_house_rules.american_special_hands`) and its pagat form
   ``american-special-hands-pagat`` (`canasta_house_rules.american_special_hands_pagat`), which exclude each
   other, modern-american only;
@@ -17,9 +18,9 @@ variant below it, so it stacks on any variant it fits:
 - ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
 - ``splash`` (`canasta_house_rules.splash`), modern-american only.
 
-The club rules of modern American (``american-special-hands`` in either form, ``aces-pure``, ``dead-ranks``,
-``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along the club form's going-out rule
-(`canasta_house_rules._club`).
+The club rules of modern American (``american-special-hands`` in either form, ``american-discards``,
+``aces-pure``, ``dead-ranks``, ``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along
+the club form's going-out rule (`canasta_house_rules._club`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import canasta
 from canasta_house_rules import (
     aces_pure,
+    american_discards,
     american_special_hands,
     american_special_hands_pagat,
     american_talon,
@@ -82,6 +84,15 @@ HOUSE_RULES = (
         name="american-talon",
         description="Draw 1; after its initial meld a side takes 4 bonus cards if it melded first, 3 if second.",
         plugins=(american_talon,),
+        applies_to=frozenset({"modern-american"}),
+        version=__version__,
+        source="Canasta League of America",
+    ),
+    canasta.HouseRule(
+        name="american-discards",
+        description="No three is discarded; a wild card only from an all-wild hand after the draw; onto an empty "
+        "pile no ace, seven, wild card or dead-rank card while another card can go; no meld leaves none.",
+        plugins=(american_discards,),
         applies_to=frozenset({"modern-american"}),
         version=__version__,
         source="Canasta League of America",

@@ -1,0 +1,256 @@
+"""Which kinds a discard may be now: the rule book's discard rules, and the club form's restrictions.
+
+Every variant: bonus threes are never discarded, nor black threes in the first
+round where the variant says so (`discardable_kinds`). The club form of modern
+American adds, under the house rule ``american-discards`` (its rule-book page,
+"Discard restrictions", rules D1 to D5), switched on by two `canasta.PileRules`
+fields:
+
+- ``wild_discard_needs_wild_hand`` (D3): a wild card is discarded, other than
+  as the final discard of going out, only when every card of the hand was wild
+  just after this turn's stock draw (``TableState.drew_all_wild``);
+- ``empty_pile_stops`` (D4): onto an empty pile a *stop card* (ace, seven,
+  wild card, or a card of a closed rank) is not discarded while the hand holds
+  a *plain* card (one that is neither a stop card nor a three);
+- and (D5 b) with the pile empty no meld or pile take may leave the player
+  without a plain card, unless he then holds one card and his side has the
+  canastas to go out: `meld_strands`, `take_strands`.
+
+The final discard of going out may be any card the variant allows (D2): it is
+`discardable_kinds`, while `keep_discards` gives the kinds of a discard that
+keeps cards in the hand. The completion oracle (`canasta.completion`) reads
+both through its `canasta.completion.Turn`.
+"""
+
+from __future__ import annotations
+
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
+from canasta.rules import Rules
+from canasta.table import TableState
+
+__all__ = [
+    "discardable_kinds",
+    "holds_plain",
+    "keep_discards",
+    "meld_strands",
+    "plain_kinds",
+    "strict_pile",
+    "take_strands",
+]
+
+_DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
+_PLAIN: dict[int, tuple[bool, ...]] = {}
+_KEEP_RULES: dict[int, Rules] = {}
+
+
+def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
+    """For each kind, whether the variant lets it be discarded in a turn (and so be the final discard of going out).
+
+    Bonus threes are never discarded (the rule book's "Melds"; all threes in modern
+    American); black threes not during the first round of turns where the
+    variant says so (Cuban).
+
+    Args:
+        rules: The compiled rules.
+        turn: The hand's turn number (0 for the first turn).
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    first_round = rules.black_threes.no_discard_first_round and turn < rules.players
+    key = (id(rules), first_round)
+    found = _DISCARDABLE.get(key)
+    if found is None:
+        bonus_black = rules.threes.black_threes_are_bonus
+        found = tuple(
+            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
+        )
+        _DISCARDABLE[key] = found
+        _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
+    return found
+
+
+def plain_kinds(rules: Rules) -> tuple[bool, ...]:
+    """For each kind, whether a card of it is *plain* (american-discards, D4): not a stop card, not a three.
+
+    The stop cards are ``rules.pile.empty_pile_stops`` and the ranks closed now
+    (``rules.melds.closed``, house rule dead-ranks); a hand's rules carry its
+    closed ranks, so the answer is cached per rules object.
+
+    Args:
+        rules: The compiled rules (a hand's, with its closed ranks).
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    found = _PLAIN.get(id(rules))
+    if found is None:
+        stops = rules.pile.empty_pile_stops | rules.melds.closed
+        found = tuple(k >= 4 and k not in stops for k in range(KIND_COUNT))
+        if len(_PLAIN) > 4096:
+            _PLAIN.clear()
+        _PLAIN[id(rules)] = found
+        _KEEP_RULES[id(rules)] = rules
+    return found
+
+
+def holds_plain(t: TableState, seat: int) -> bool:
+    """Whether a seat holds a plain card, counting the pile cards waiting for its side's opening (D4, D5 b).
+
+    Args:
+        t: The hand.
+        seat: The seat.
+
+    Returns:
+        True if some card in the hand (or waiting for it) is plain.
+    """
+    plain = plain_kinds(t.rules)
+    counts = t.counts[seat]
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] and plain[kind]:
+            return True
+    pending = t.pending_pile
+    if pending is not None:
+        kinds = t.kinds
+        for card in pending:
+            if plain[kinds[card]]:
+                return True
+    return False
+
+
+def strict_pile(t: TableState, seat: int) -> bool:
+    """Whether the empty-pile rules bind the seat now: the pile is empty and it holds a plain card (D4, D5 b).
+
+    Args:
+        t: The hand (in its meld phase).
+        seat: The acting seat.
+
+    Returns:
+        True if stop cards may not be discarded and no action may strand the hand.
+    """
+    return bool(t.rules.pile.empty_pile_stops) and not t.pile and holds_plain(t, seat)
+
+
+def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tuple[bool, ...]:
+    """For each kind, whether a discard of it that keeps cards in the hand is allowed now.
+
+    It is `discardable_kinds` where the discard rules do not depend on the hand;
+    under ``american-discards`` wild cards need an all-wild hand after the stock
+    draw (D3), and onto an empty pile only plain cards go while the hand holds
+    one (D4).
+
+    Args:
+        t: The hand (in its meld phase).
+        seat: The acting seat.
+        strict: Whether `strict_pile` holds (``None``: decide it now).
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    rules = t.rules
+    base = discardable_kinds(rules, t.turn)
+    if not t.restricts_discards:
+        return base
+    if strict is None:
+        strict = strict_pile(t, seat)
+    if strict:
+        plain = plain_kinds(rules)
+        return tuple(base[k] and plain[k] for k in range(KIND_COUNT))
+    if rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
+        return tuple(base[k] and k != TWO and k != JOKER for k in range(KIND_COUNT))
+    return base
+
+
+def _strands(t: TableState, plain_after: bool, cards_after: int, canastas_after: int) -> bool:
+    """D5 b: an action that leaves no plain card strands the hand, unless one card is left to go out with."""
+    if plain_after:
+        return False
+    return not (cards_after == 1 and canastas_after >= t.rules.going_out.canastas_required)
+
+
+def meld_strands(t: TableState, seat: int, key: int, n: int, tw: int, jk: int) -> bool:
+    """Whether a meld, with the pile empty and a plain card held, would leave the seat without one (D5 b).
+
+    A meld that makes a canasta of a rank that then closes (dead-ranks) turns
+    the held cards of that rank into stop cards.
+
+    Args:
+        t: The hand, with `strict_pile` true for the seat.
+        seat: The acting seat.
+        key: The meld's key (its rank, or ``rank + SECOND_MELD``).
+        n: Naturals melded.
+        tw: 2s melded.
+        jk: Jokers melded.
+
+    Returns:
+        True if the meld is refused by D5 b.
+    """
+    rules = t.rules
+    side = t.seating[seat]
+    rank = key & 15
+    meld = t.melds[side].get(key)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    size = rules.melds.canasta_size
+    completes = before < size <= before + n + tw + jk
+    closes = completes and t.closes_ranks and rank >= 4
+    plain = plain_kinds(rules)
+    counts = t.counts[seat]
+    plain_after = False
+    for kind in range(4, KIND_COUNT):
+        left = counts[kind] - (n if kind == rank else 0)
+        if left and plain[kind] and not (closes and kind == rank):
+            plain_after = True
+            break
+    if not plain_after and t.pending_pile is not None:
+        kinds = t.kinds
+        plain_after = any(plain[kinds[c]] and not (closes and kinds[c] == rank) for c in t.pending_pile)
+    cards_after = t.sizes[seat] - n - tw - jk
+    return _strands(t, plain_after, cards_after, t.canastas(side) + completes)
+
+
+def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> bool:
+    """Whether a pile take would leave the seat without a plain card (D5 b: the pile is empty after it).
+
+    The hand then holds its cards less those shown, and the rest of the pile
+    (at once, or when the side's opening is complete).
+
+    Args:
+        t: The hand, in the draw phase, with a pile to take.
+        seat: The seat taking.
+        shape: ``(naturals, twos, jokers, second)`` shown.
+
+    Returns:
+        True if the take is refused by D5 b.
+    """
+    rules = t.rules
+    pile = t.pile
+    kinds = t.kinds
+    top = kinds[pile[-1]]
+    n, tw, jk, second = shape
+    side = t.seating[seat]
+    key = top + SECOND_MELD if second else top
+    meld = t.melds[side].get(key)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    size = rules.melds.canasta_size
+    completes = before < size <= before + 1 + n + tw + jk
+    closes = completes and t.closes_ranks
+    plain = plain_kinds(rules)
+    counts = t.counts[seat]
+    plain_after = False
+    for kind in range(4, KIND_COUNT):
+        left = counts[kind] - (n if kind == top else 0)
+        if left and plain[kind] and not (closes and kind == top):
+            plain_after = True
+            break
+    rest = 0
+    for card in pile[:-1]:
+        kind = kinds[card]
+        if kind == RED_THREE or (
+            kind == BLACK_THREE and (rules.threes.black_threes_are_bonus or rules.black_threes.set_aside_from_pile)
+        ):
+            continue  # laid out or set aside, not taken into the hand (`canasta.legality.pile_to_hand`)
+        rest += 1
+        if plain[kind] and not (closes and kind == top):
+            plain_after = True
+    cards_after = t.sizes[seat] - n - tw - jk + rest
+    return _strands(t, plain_after, cards_after, t.canastas(side) + completes)
