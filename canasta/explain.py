@@ -27,7 +27,7 @@ from canasta.completion import has_clean_meld
 from canasta.declaration import explain_declaration
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
-from canasta.keeping import explain_lay_out
+from canasta.keeping import explain_lay_out, held_three
 from canasta.legality import allowed_actions, blocking_melds, bonus_cards_due, goes_out_ok
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
@@ -246,9 +246,16 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"meld ({plural(need, 'natural')} or more from your hand, no wild card), and none could be "
             "completed this turn",
         )
+    left = state.sizes[state.seat] - action.naturals - action.twos - action.jokers
+    if state.keeps_threes and not state.bound and left == 1 and held_three(state, state.seat) >= 0:
+        return (
+            RuleCode.TURN_CANNOT_COMPLETE,
+            "after this meld you would hold only your kept three, which can be neither melded nor discarded "
+            "(the card replacing it is unknown until it is drawn): you could not end the turn",
+        )
     if state.bound or not state.opened[state.side]:
         return _explain_incomplete(state, "this meld")
-    if state.sizes[state.seat] - action.naturals - action.twos - action.jokers <= 1:
+    if left <= 1:
         return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
         RuleCode.TURN_CANNOT_COMPLETE,

@@ -11,8 +11,10 @@ replacing it. How the engine plays the rule:
   the red one is kept. Every other three is laid out and replaced as usual.
 - *The choice.* Keeping is the player's choice ("may keep"): at the start of
   any of his turns, before drawing, he may lay the three out and draw its
-  replacement (`canasta.LayOutThree`). Keeping it until then loses nothing: it
-  counts only at the end of the hand, and a three laid out later scores the same.
+  replacement (`canasta.LayOutThree`). So the choice is made at the start of a
+  turn, not the moment the three arrives: a three drawn in a turn can be laid
+  out at the start of the next, and if the hand ends before then, it is still
+  in the hand.
 - *While kept* it is a card of the hand that can be neither melded nor
   discarded; it can only be part of a Straight or be laid out.
 - *The side opens.* If the holder makes the side's initial meld, the three is

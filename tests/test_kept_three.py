@@ -376,3 +376,30 @@ def test_command_l3_lays_out_the_kept_three() -> None:
 
     state = position(["3H", "KC", "KD", "8C"], top=["9D", "9S"])
     assert parse_command("l3", state) == LayOutThree() and notation(LayOutThree()) == "l3"
+
+
+def test_an_opening_that_would_leave_only_the_kept_three_is_refused() -> None:
+    # After the opening the three is replaced by an unknown card: the turn must be completable without it.
+    hand = ["3H", "AC", "AD", "AH", "AS", "KC", "KD", "KH", "QC", "QD", "QH", "QS"]
+    state = position(hand, top=["JD", "JS", "6C"], phase="meld")
+    state.apply(Meld(Kind.ACE, 4))
+    state.apply(Meld(Kind.KING, 3))
+    legal = state.legal_actions()
+    assert Meld(Kind.QUEEN, 3) in legal  # keeps a queen to discard
+    assert Meld(Kind.QUEEN, 4) not in legal  # would leave only the three
+    error = refused(state, Meld(Kind.QUEEN, 4))
+    assert error.code is RuleCode.TURN_CANNOT_COMPLETE and "only your kept three" in str(error)
+    check_exact_legality(state)
+
+
+def test_only_the_holder_sees_his_kept_three() -> None:
+    from canasta.records import observation_to_json
+
+    state = position(["3H", "KC", "KD", "8C"], top=["9D", "9S"])
+    own = state.observation(0)
+    assert "3H" in [str(card) for card in own.hand]
+    assert "3H" in str(observation_to_json(own)["hand"])
+    for seat in (1, 2, 3):
+        seen = state.observation(seat)
+        assert seen.hand_sizes[0] == 4 and not seen.known_cards[0] and not seen.threes[0]
+        assert "3H" not in str(observation_to_json(seen)["hand"])
