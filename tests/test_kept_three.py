@@ -179,6 +179,25 @@ def test_a_kept_three_is_never_discarded_nor_melded() -> None:
     check_exact_legality(black)
 
 
+def test_a_replacement_three_is_kept_after_a_voluntary_lay_out() -> None:
+    state = position(["3H", "KC", "KD", "8C"], top=["3S", "9D", "9S"])
+    state.apply(LayOutThree())
+    # The replacement is a three and the side has not melded: it is kept in turn (nothing replaces it).
+    assert state.counts[0][Kind.BLACK_THREE] == 1 and len(state.threes[0]) == 1 and state.sizes[0] == 4
+    assert LayOutThree() in state.legal_actions()
+
+
+def test_laying_out_the_last_stock_card_ends_the_hand() -> None:
+    rules = canasta.load_rules("modern-american", CLUB)
+    hands = [["3H", "KC", "KD", "8C"], *OTHERS]
+    placed = [card for h in hands for card in h] + ["9H", "9D"]
+    rest = full_stock(rules, placed, [])
+    state = canasta.build_position(rules, hands=hands, pile=["9H", *rest], stock=["9D"], opened=[False, False])
+    state.apply(LayOutThree())
+    # The player is due to draw from an empty stock: modern American's hand ends.
+    assert state.is_over and state.end is canasta.HandEnd.STOCK_EXHAUSTED and state.counts[0][Kind.NINE] == 1
+
+
 def test_a_drawn_three_is_kept_by_a_player_who_holds_none() -> None:
     state = position(["KC", "KD", "8C"], top=["3H", "3D", "9C"])
     state.apply(DrawStock())
@@ -200,6 +219,7 @@ def test_a_player_whose_side_has_melded_keeps_no_three() -> None:
 def test_the_holder_may_lay_it_out_at_the_start_of_his_turn() -> None:
     state = position(["3H", "KC", "KD", "8C"], top=["9D", "9S"])
     assert LayOutThree() in state.legal_actions()
+    check_exact_legality(state)  # like a stock draw, laying out always leaves the turn completable
     state.apply(LayOutThree())
     assert threes_in_hand(state, 0) == 0 and [str(state.deck.cards[c]) for c in state.threes[0]] == ["3H"]
     assert state.sizes[0] == 4 and state.counts[0][Kind.NINE] == 1  # replaced from the stock
