@@ -9,6 +9,10 @@ exposes to that seat, and nothing hidden: its own hand, the sizes of other hands
 and of the stock, the pile, the melds, the threes, the scores, the minimums, the
 phase, who acts and what is publicly known of each hand.
 
+`legal_ids_into` and `chosen_actions` are the other per-step work of a batch:
+the ids of the acting seat's legal actions (its mask), and the engine's own
+action objects for the ids an agent chose.
+
 It is listed in ``canasta._engine.COMPILED_MODULES``: mypyc compiles it with
 the engine, so reading a `TableState` costs a native attribute access, not a
 dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
@@ -16,10 +20,12 @@ dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
 
 from __future__ import annotations
 
+from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE
+from canasta.hand import HandState
 from canasta.table import TableState
 
-__all__ = ["BYTE_LIMIT", "SeatLayout", "write_view", "write_views"]
+__all__ = ["BYTE_LIMIT", "SeatLayout", "chosen_actions", "legal_ids_into", "write_view", "write_views"]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
 BYTE_LIMIT = 256
@@ -245,3 +251,79 @@ def write_views(
         layout = layouts[seat]
         write_view(hand, layout, row, base, wide)
         base += layout.size
+
+
+def legal_ids_into(
+    hands: list[HandState],
+    ids_by_object: dict[int, int],
+    start: int,
+    legals: list[list[Action]],
+    id_lists: list[list[int]],
+    flat: list[int],
+    size: int,
+) -> int:
+    """The ids of each hand's legal actions, looked up by the identity of the engine's action objects.
+
+    For each hand from ``start`` on: ``legals[i]`` gets its legal list (the
+    engine's cached one), ``id_lists[i]`` their ids in the same order, and
+    ``flat`` the indices ``i * size + id`` of a flat batch of masks.
+
+    Args:
+        hands: The hands.
+        ids_by_object: Action id by ``id()`` of an action object (see `canasta.rl.ActionSpace`).
+        start: The first hand to do.
+        legals: Receives each hand's legal actions (same length as ``hands``).
+        id_lists: Receives each hand's legal ids (same length as ``hands``).
+        flat: Receives the flat mask indices (appended to).
+        size: Number of ids of the action space.
+
+    Returns:
+        ``-1`` when every hand is done, else the index of the first hand with an
+        action object not in ``ids_by_object`` (nothing of it written): the caller
+        looks that hand's actions up by value, then calls again from there.
+    """
+    for i in range(start, len(hands)):
+        legal = hands[i].legal_actions()
+        ids: list[int] = []
+        for action in legal:
+            found = ids_by_object.get(id(action), -1)
+            if found < 0:
+                return i
+            ids.append(found)
+        legals[i] = legal
+        id_lists[i] = ids
+        base = i * size
+        for found in ids:
+            flat.append(base + found)
+    return -1
+
+
+def chosen_actions(
+    hands: list[HandState],
+    legals: list[list[Action]],
+    id_lists: list[list[int]],
+    action_ids: list[int],
+    chosen: list[Action | None],
+) -> None:
+    """The engine's own action object for each hand's chosen id, from its legal list (applying it is not re-checked).
+
+    Args:
+        hands: The hands.
+        legals: Each hand's legal list when its ids were looked up (`legal_ids_into`).
+        id_lists: Those lists' ids.
+        action_ids: The id chosen in each hand.
+        chosen: Receives each hand's action; ``None`` where the id is not among
+            the listed ones, or the hand's legal list is no longer that one (its
+            state changed since): the caller then asks the hand afresh.
+    """
+    for i in range(len(hands)):
+        legal = hands[i].legal_actions()
+        pick: Action | None = None
+        if legal is legals[i]:
+            wanted = action_ids[i]
+            ids = id_lists[i]
+            for k in range(len(ids)):
+                if ids[k] == wanted:
+                    pick = legal[k]
+                    break
+        chosen[i] = pick

@@ -36,7 +36,9 @@ from canasta.actions import (
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
+from canasta.hand import HandState
 from canasta.rules import Rules
+from canasta.viewvalues import legal_ids_into
 
 __all__ = [
     "ACTION_SPACE_VERSION",
@@ -374,6 +376,30 @@ class ActionSpace:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
         return self.masks_from_ids([self._ids_of(state.legal_actions()) for state in states], out)
+
+    def hand_masks(
+        self, hands: list[HandState], out: npt.NDArray[np.bool_], legals: list[list[Action]], id_lists: list[list[int]]
+    ) -> None:
+        """The masks of a batch of hands, and what they came from (for `canasta.rl.VectorEnv`).
+
+        Args:
+            hands: `canasta.HandState` objects of these rules.
+            out: A C-contiguous boolean array of shape ``(len(hands), size)`` (overwritten).
+            legals: Receives each hand's legal list (the engine's cached one; same length as ``hands``).
+            id_lists: Receives their ids, in the same order (same length as ``hands``).
+
+        Raises:
+            ActionSpaceError: If the engine lists an action outside the space (a bug).
+        """
+        flat: list[int] = []
+        start = 0
+        while True:
+            start = legal_ids_into(hands, self._memo, start, legals, id_lists, flat, self.size)
+            if start < 0:
+                break
+            self._learn(hands[start].legal_actions())  # new action objects: by value, then by identity
+        out[...] = False
+        out.reshape(-1)[flat] = True
 
     def masks_from_ids(
         self, id_lists: Sequence[Sequence[int]], out: npt.NDArray[np.bool_] | None = None

@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymnasiumVectorEnv
 from gymnasium.vector.utils import batch_space
 
+from canasta.actions import Action
 from canasta.errors import IllegalActionError
 from canasta.game import Game
 from canasta.plugins import load_rules
@@ -32,6 +33,8 @@ from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
+from canasta.scoring import HandScore
+from canasta.viewvalues import chosen_actions
 
 __all__ = ["VectorEnv", "random_legal_ids"]
 
@@ -157,8 +160,11 @@ class VectorEnv(GymnasiumVectorEnv):
         self._rewards = np.zeros((num_envs, players), dtype=np.float32)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
-        self._legal: list[list[Any]] = []
-        self._ids: list[list[int]] = []
+        # Kept for `step`: each game's legal list (the engine caches it until the state
+        # changes) and its ids, in the same order.
+        self._legal: list[list[Action]] = [[] for _ in range(num_envs)]
+        self._ids: list[list[int]] = [[] for _ in range(num_envs)]
+        self._chosen: list[Action | None] = [None] * num_envs
 
     def __repr__(self) -> str:
         return f"canasta.rl.VectorEnv({self.num_envs}, {self.rules.variant!r})"
@@ -215,30 +221,14 @@ class VectorEnv(GymnasiumVectorEnv):
         truncations = self._truncations
         terminations[:] = False
         truncations[:] = False
-        rules = self.rules
-        hand_mode = self.reward_mode == "hand"
-        max_hands = self.max_hands
         ended: list[int] = []
         for i, game in enumerate(games):
             results = game.results
             finished_before = len(results)
             hand = game.hand  # kept: when the hand ends, the game deals a new one
             game.apply(chosen[i])
-            if len(results) == finished_before:
-                continue
-            new_results = results[finished_before:]
-            self._hands_played[i] += len(new_results)
-            if hand_mode:
-                for result in new_results:
-                    rewards[i] += hand_rewards(rules, result, hand.seating)
-            if game.is_over:
-                terminations[i] = True
-                if not hand_mode:
-                    rewards[i] += game_rewards(rules, game.scores)
-                ended.append(i)
-            elif max_hands is not None and self._hands_played[i] >= max_hands:
-                truncations[i] = True
-                ended.append(i)
+            if len(results) != finished_before:
+                self._hand_ended(i, game, results[finished_before:], hand.seating, ended)
         final = None
         if ended:
             final = np.zeros_like(self._obs)
@@ -254,6 +244,26 @@ class VectorEnv(GymnasiumVectorEnv):
             self._out(truncations),
             infos,
         )
+
+    def _hand_ended(
+        self, i: int, game: Game, new_results: list[HandScore], seating: list[int], ended: list[int]
+    ) -> None:
+        """Pay game ``i``'s seats for the hands that just ended; mark it terminated or truncated."""
+        rules = self.rules
+        rewards = self._rewards
+        hand_mode = self.reward_mode == "hand"
+        self._hands_played[i] += len(new_results)
+        if hand_mode:
+            for result in new_results:
+                rewards[i] += hand_rewards(rules, result, seating)
+        if game.is_over:
+            self._terminations[i] = True
+            if not hand_mode:
+                rewards[i] += game_rewards(rules, game.scores)
+            ended.append(i)
+        elif self.max_hands is not None and self._hands_played[i] >= self.max_hands:
+            self._truncations[i] = True
+            ended.append(i)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Drop the games (nothing else is held).
@@ -292,7 +302,7 @@ class VectorEnv(GymnasiumVectorEnv):
             raise ValueError(f"the game of seed {seed} ended before its first decision: nothing to step")
         return game
 
-    def _legal_actions(self, games: list[Game], actions: npt.ArrayLike) -> list[Any]:
+    def _legal_actions(self, games: list[Game], actions: npt.ArrayLike) -> list[Action]:
         """The engine's action object for each game's id; raise (changing nothing) if one is not legal."""
         ids = np.asarray(actions)
         if ids.shape != (self.num_envs,) or ids.dtype.kind not in "iu":
@@ -303,34 +313,24 @@ class VectorEnv(GymnasiumVectorEnv):
         if ids.size and (ids.min() < 0 or ids.max() >= size):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
-        chosen = []
-        for i, (game, seen, ids_seen, action_id) in enumerate(
-            zip(games, self._legal, self._ids, ids.tolist(), strict=True)
-        ):
-            legal = game.hand.legal_actions()
-            if legal is seen and action_id in ids_seen:
-                # The engine's own object from its cached legal list: applying it is not re-checked.
-                chosen.append(legal[ids_seen.index(action_id)])
+        chosen = self._chosen
+        chosen_actions([game.hand for game in games], self._legal, self._ids, ids.tolist(), chosen)
+        for i, action in enumerate(chosen):
+            if action is not None:
                 continue
             try:  # illegal, or the game was changed from outside since the last step: ask afresh
-                chosen.append(self.action_encoding.legal_action(game, action_id))
+                chosen[i] = self.action_encoding.legal_action(games[i], ids[i])
             except IllegalActionError as error:
                 raise IllegalActionError(
                     error.code, f"game {i}: {error.reason}", error.action, section=error.section
                 ) from error
-        return chosen
+        return chosen  # type: ignore[return-value]  # no None left
 
     def _observe_all(self) -> None:
         hands = [game.hand for game in self._games()]
-        seats = [hand.seat for hand in hands]
-        self._seats[:] = seats
-        self.observation_encoder.encode_many(hands, seats, out=self._obs)
-        legal_ids = self.action_encoding.legal_ids
-        # Kept for `step`: each game's legal list (the engine caches it until the state
-        # changes) and its ids, in the same order.
-        self._legal = [hand.legal_actions() for hand in hands]
-        self._ids = [legal_ids(hand) for hand in hands]
-        self.action_encoding.masks_from_ids(self._ids, out=self._masks)
+        self._seats[:] = [hand.seat for hand in hands]
+        self.observation_encoder.encode_many(hands, None, out=self._obs)  # each acting seat's view
+        self.action_encoding.hand_masks(hands, self._masks, self._legal, self._ids)
 
     def _infos(self, final: npt.NDArray[np.float32] | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"seat": self._out(self._seats), "action_mask": self._out(self._masks)}
