@@ -77,7 +77,6 @@ class SeatLayout:
         self.meld_slot = meld_slot
         self.meld_bases = [offsets["melds"] + rel * meld_block for rel in range(len(sides))]
         self.phases = phases
-        self.zeros = [0] * size
         self.hand_at = offsets["hand"]
         self.threes_at = offsets["threes"]
         self.set_aside_at = offsets["set_aside"]
@@ -112,13 +111,22 @@ def _put(row: list[int], index: int, value: int, wide: list[int]) -> None:
 def _count_kinds(row: list[int], at: int, cards: list[int], kinds: tuple[int, ...]) -> None:
     """Add each card of ``cards`` to the count of its kind at ``row[at + kind]``."""
     for card in cards:
-        row[at + kinds[card]] += 1
+        i = at + kinds[card]
+        count: int = row[i]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
+        row[i] = count + 1
+
+
+def _add(row: list[int], i: int, value: int) -> None:
+    """``row[i] += value``, as an int addition when compiled."""
+    before: int = row[i]
+    row[i] = before + value
 
 
 def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, wide: list[int]) -> None:
     """Write what ``layout.seat`` may see of ``hand`` into ``row[base : base + layout.size]``.
 
-    The range is overwritten whole (no need to clear it first). Scores,
+    The range must hold zeros (a new ``[0] * size`` list is the cheapest way:
+    clearing a used one costs more than making one). Scores,
     minimums, asks and the turn count go through ``wide`` when they do not fit
     a byte (negative, or 256 and more): the row then holds 0 there and ``wide``
     gets the row index and the value appended, so that the caller can convert
@@ -130,13 +138,11 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
     Args:
         hand: The hand (a `canasta.HandState`).
         layout: The observer's layout.
-        row: The flat row (or batch of rows) to write into.
+        row: The flat row (or batch of rows) to write into, zeros in the observer's range.
         base: Where the observer's row starts in ``row``.
         wide: Receives ``index, value`` pairs of values outside ``0 .. 255``.
     """
     seat = layout.seat
-    size = layout.size
-    row[base : base + size] = layout.zeros
     kinds = hand.kinds
     at = base + layout.hand_at
     row[at : at + KIND_COUNT] = hand.counts[seat]
@@ -149,9 +155,9 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
         block = base + bases[rel]
         for meld in melds[sides[rel]].values():
             i = block + slots[meld.rank]
-            row[i] += meld.naturals
-            row[i + 1] += meld.twos
-            row[i + 2] += meld.jokers
+            _add(row, i, meld.naturals)
+            _add(row, i + 1, meld.twos)
+            _add(row, i + 2, meld.jokers)
     seats = layout.seats
     threes = hand.threes
     at = base + layout.threes_at
@@ -239,7 +245,7 @@ def write_views(
     Args:
         hands: The hands (`canasta.HandState` objects of one rule set).
         layouts: The layout of each observer seat, indexed by seat.
-        row: The flat rows, ``len(hands) * size`` values (overwritten).
+        row: The flat rows, ``len(hands) * size`` zeros.
         wide: Receives ``index, value`` pairs of values outside ``0 .. 255`` (see `write_view`).
         seats: Receives the acting seat of each hand (overwritten, same length as ``hands``).
     """

@@ -43,21 +43,23 @@ PHASES: tuple[Phase, ...] = (Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.OVER)
 _INF = float("inf")
 
 
-def _as_floats(values: list[int], wide: list[int], out: npt.NDArray[np.float32]) -> None:
-    """Write integer values (flat, row after row) into ``out``, then the ``wide`` ``index, value`` pairs.
+def _as_array(values: list[int]) -> npt.NDArray[np.generic]:
+    """Integer values as a numpy array, converted as bytes by C code.
 
-    The values are converted as bytes, by C code (`canasta.viewvalues.write_view`
-    keeps every value that may not fit a byte in ``wide``); only a card count past
-    255 (a deck of 256 cards or more) makes that fail, and then they are
+    `canasta.viewvalues.write_view` keeps every value that may not fit a byte
+    out of them (in its ``wide`` pairs); only a card count past 255 (a deck of
+    256 cards or more) makes the byte conversion fail, and then they are
     converted one by one.
     """
     try:
-        converted: npt.NDArray[np.generic] = np.frombuffer(bytearray(values), dtype=np.uint8)
+        return np.frombuffer(bytearray(values), dtype=np.uint8)
     except ValueError:
-        converted = np.array(values, dtype=np.int64)
-    out[...] = converted.reshape(out.shape)
+        return np.array(values, dtype=np.int64)
+
+
+def _patch(flat: npt.NDArray[np.float32], wide: list[int]) -> None:
+    """Write the ``index, value`` pairs of `canasta.viewvalues.write_view`'s ``wide`` list."""
     if wide:
-        flat = out.reshape(-1)  # a view: `out` is C-contiguous (checked by the callers)
         flat[wide[0::2]] = wide[1::2]
 
 
@@ -218,9 +220,9 @@ class ObservationEncoder:
             ValueError: If the seat does not exist, or the state is for other rules.
         """
         values, wide = self._values(state, seat)
-        out = np.empty(self.size, dtype=np.float32)
-        _as_floats(values, wide, out)
-        return out
+        vector: npt.NDArray[np.float32] = _as_array(values).astype(np.float32)
+        _patch(vector, wide)
+        return vector
 
     def encode_many(
         self,
@@ -261,7 +263,9 @@ class ObservationEncoder:
             layouts = [self._layout(seat) for seat in seats]
             for row, (hand, layout) in enumerate(zip(hands, layouts, strict=True)):
                 write_view(hand, layout, values, row * self.size, wide)
-        _as_floats(values, wide, out)
+        flat = out.reshape(-1)  # a view: `out` is C-contiguous
+        flat[:] = _as_array(values)
+        _patch(flat, wide)
         return out
 
     def values(self, state: HandState | Game, seat: int) -> list[int]:
