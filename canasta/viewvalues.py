@@ -144,8 +144,10 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
     """
     seat = layout.seat
     kinds = hand.kinds
+    kind_count = KIND_COUNT  # (module constants, read once: each read is a dictionary look-up)
+    red_three = RED_THREE
     at = base + layout.hand_at
-    row[at : at + KIND_COUNT] = hand.counts[seat]
+    row[at : at + kind_count] = hand.counts[seat]
     # Melds: a rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
     melds = hand.melds
     slots = layout.meld_slot
@@ -166,7 +168,7 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
         if laid:
             red = 0
             for card in laid:
-                if kinds[card] == RED_THREE:
+                if kinds[card] == red_three:
                     red += 1
             row[at + 2 * rel] = red
             row[at + 2 * rel + 1] = len(laid) - red
@@ -189,7 +191,7 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
     elif pending:
         row[at + kinds[pending[-1]]] = 1
     else:
-        row[at + KIND_COUNT] = 1
+        row[at + kind_count] = 1
     row[base + layout.pile_size_at] = pile_size
     # The seat's meld-owning unit this hand: its side, unless a partnership rule
     # regrouped the players (house rule cutthroat).
@@ -234,7 +236,7 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
     for rel in range(len(seats)):
         cards = known[seats[rel]]
         if cards:
-            _count_kinds(row, at + rel * KIND_COUNT, cards, kinds)
+            _count_kinds(row, at + rel * kind_count, cards, kinds)
 
 
 def write_views(
@@ -264,51 +266,55 @@ def legal_ids_into(
     ids_by_object: dict[int, int],
     start: int,
     legals: list[list[Action]],
-    id_lists: list[list[int]],
     flat: list[int],
+    starts: list[int],
     size: int,
 ) -> int:
     """The ids of each hand's legal actions, looked up by the identity of the engine's action objects.
 
-    For each hand from ``start`` on: ``legals[i]`` gets its legal list (the
-    engine's cached one), ``id_lists[i]`` their ids in the same order, and
-    ``flat`` the indices ``i * size + id`` of a flat batch of masks.
+    For each hand ``i`` from ``start`` on: ``legals[i]`` gets its legal list
+    (the engine's cached one), and ``flat`` the indices ``i * size + id`` of its
+    legal ids, in the engine's order, in a flat batch of masks: hand ``i``'s are
+    ``flat[starts[i] : starts[i + 1]]``.
 
     Args:
         hands: The hands.
         ids_by_object: Action id by ``id()`` of an action object (see `canasta.rl.ActionSpace`).
-        start: The first hand to do.
+        start: The first hand to do (``flat`` must hold exactly the earlier hands' indices).
         legals: Receives each hand's legal actions (same length as ``hands``).
-        id_lists: Receives each hand's legal ids (same length as ``hands``).
         flat: Receives the flat mask indices (appended to).
+        starts: Receives where each hand's indices start in ``flat`` (length ``len(hands) + 1``).
         size: Number of ids of the action space.
 
     Returns:
         ``-1`` when every hand is done, else the index of the first hand with an
-        action object not in ``ids_by_object`` (nothing of it written): the caller
-        looks that hand's actions up by value, then calls again from there.
+        action object not in ``ids_by_object`` (``flat`` then holds exactly the
+        earlier hands' indices): the caller looks that hand's actions up by value,
+        then calls again from there.
     """
     for i in range(start, len(hands)):
         legal = hands[i].legal_actions()
-        ids: list[int] = []
+        first = len(flat)
+        starts[i] = first
+        base = i * size
         for action in legal:
             found = ids_by_object.get(id(action), -1)
             if found < 0:
+                del flat[first:]
                 return i
-            ids.append(found)
-        legals[i] = legal
-        id_lists[i] = ids
-        base = i * size
-        for found in ids:
             flat.append(base + found)
+        legals[i] = legal
+    starts[len(hands)] = len(flat)
     return -1
 
 
 def chosen_actions(
     hands: list[HandState],
     legals: list[list[Action]],
-    id_lists: list[list[int]],
+    flat: list[int],
+    starts: list[int],
     action_ids: list[int],
+    size: int,
     chosen: list[Action | None],
 ) -> None:
     """The engine's own action object for each hand's chosen id, from its legal list (applying it is not re-checked).
@@ -316,8 +322,10 @@ def chosen_actions(
     Args:
         hands: The hands.
         legals: Each hand's legal list when its ids were looked up (`legal_ids_into`).
-        id_lists: Those lists' ids.
+        flat: Their flat mask indices (`legal_ids_into`).
+        starts: Where each hand's indices start in ``flat``.
         action_ids: The id chosen in each hand.
+        size: Number of ids of the action space.
         chosen: Receives each hand's action; ``None`` where the id is not among
             the listed ones, or the hand's legal list is no longer that one (its
             state changed since): the caller then asks the hand afresh.
@@ -326,10 +334,10 @@ def chosen_actions(
         legal = hands[i].legal_actions()
         pick: Action | None = None
         if legal is legals[i]:
-            wanted = action_ids[i]
-            ids = id_lists[i]
-            for k in range(len(ids)):
-                if ids[k] == wanted:
-                    pick = legal[k]
+            wanted = i * size + action_ids[i]
+            first = starts[i]
+            for k in range(first, starts[i + 1]):
+                if flat[k] == wanted:
+                    pick = legal[k - first]
                     break
         chosen[i] = pick

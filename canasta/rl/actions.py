@@ -305,7 +305,8 @@ class ActionSpace:
 
     def _learn(self, legal: list[Action]) -> list[int]:
         """Look the actions up by value and remember them by identity."""
-        ids = self.to_ids(legal)
+        memo = self._memo
+        ids = [memo[id(action)] if id(action) in memo else self.to_id(action) for action in legal]
         if len(self._known) > _MEMO_LIMIT * self.size:
             # Not the engine's interned objects (a caller building new ones): start over.
             self._memo.clear()
@@ -380,7 +381,12 @@ class ActionSpace:
         return self.masks_from_ids([self._ids_of(state.legal_actions()) for state in states], out)
 
     def hand_masks(
-        self, hands: list[HandState], out: npt.NDArray[np.bool_], legals: list[list[Action]], id_lists: list[list[int]]
+        self,
+        hands: list[HandState],
+        out: npt.NDArray[np.bool_],
+        legals: list[list[Action]],
+        flat: list[int],
+        starts: list[int],
     ) -> None:
         """The masks of a batch of hands, and what they came from (for `canasta.rl.VectorEnv`).
 
@@ -388,15 +394,17 @@ class ActionSpace:
             hands: `canasta.HandState` objects of these rules.
             out: A C-contiguous boolean array of shape ``(len(hands), size)`` (overwritten).
             legals: Receives each hand's legal list (the engine's cached one; same length as ``hands``).
-            id_lists: Receives their ids, in the same order (same length as ``hands``).
+            flat: Receives the flat indices ``i * size + id`` of every hand's legal ids, in
+                the engine's order (emptied first).
+            starts: Receives where each hand's indices start in ``flat`` (length ``len(hands) + 1``).
 
         Raises:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
-        flat: list[int] = []
+        flat.clear()
         start = 0
         while True:
-            start = legal_ids_into(hands, self._memo, start, legals, id_lists, flat, self.size)
+            start = legal_ids_into(hands, self._memo, start, legals, flat, starts, self.size)
             if start < 0:
                 break
             self._learn(hands[start].legal_actions())  # new action objects: by value, then by identity

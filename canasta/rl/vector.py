@@ -163,7 +163,8 @@ class VectorEnv(GymnasiumVectorEnv):
         # Kept for `step`: each game's legal list (the engine caches it until the state
         # changes) and its ids, in the same order.
         self._legal: list[list[Action]] = [[] for _ in range(num_envs)]
-        self._ids: list[list[int]] = [[] for _ in range(num_envs)]
+        self._flat: list[int] = []  # game i's legal ids: self._flat[self._starts[i]:...] - i * size
+        self._starts = [0] * (num_envs + 1)
         self._chosen: list[Action | None] = [None] * num_envs
 
     def __repr__(self) -> str:
@@ -314,7 +315,7 @@ class VectorEnv(GymnasiumVectorEnv):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
         chosen = self._chosen
-        chosen_actions([game.hand for game in games], self._legal, self._ids, ids.tolist(), chosen)
+        chosen_actions([game.hand for game in games], self._legal, self._flat, self._starts, ids.tolist(), size, chosen)
         for i, action in enumerate(chosen):
             if action is not None:
                 continue
@@ -330,7 +331,7 @@ class VectorEnv(GymnasiumVectorEnv):
         hands = [game.hand for game in self._games()]
         self._seats[:] = [hand.seat for hand in hands]
         self.observation_encoder.encode_many(hands, None, out=self._obs)  # each acting seat's view
-        self.action_encoding.hand_masks(hands, self._masks, self._legal, self._ids)
+        self.action_encoding.hand_masks(hands, self._masks, self._legal, self._flat, self._starts)
 
     def _infos(self, final: npt.NDArray[np.float32] | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"seat": self._out(self._seats), "action_mask": self._out(self._masks)}
