@@ -316,7 +316,7 @@ def chosen_actions(
     action_ids: list[int],
     size: int,
     chosen: list[Action | None],
-) -> None:
+) -> int:
     """The engine's own action object for each hand's chosen id, from its legal list (applying it is not re-checked).
 
     Args:
@@ -329,7 +329,11 @@ def chosen_actions(
         chosen: Receives each hand's action; ``None`` where the id is not among
             the listed ones, or the hand's legal list is no longer that one (its
             state changed since): the caller then asks the hand afresh.
+
+    Returns:
+        How many entries of ``chosen`` are ``None``.
     """
+    missing = 0
     for i in range(len(hands)):
         legal = hands[i].legal_actions()
         pick: Action | None = None
@@ -340,4 +344,7 @@ def chosen_actions(
                 if flat[k] == wanted:
                     pick = legal[k - first]
                     break
+        if pick is None:
+            missing += 1
         chosen[i] = pick
+    return missing

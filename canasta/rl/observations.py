@@ -254,7 +254,11 @@ class ObservationEncoder:
             raise ValueError(
                 f"out must be a C-contiguous float32 array of shape {(n, self.size)}, got {out.dtype} {out.shape}"
             )
-        hands: list[TableState] = [self._hand(state) for state in states]
+        rules = self.rules
+        # A hand of these very rules needs no check (the usual case, and a vector env's every step).
+        hands: list[TableState] = [
+            state if type(state) is HandState and state.rules is rules else self._hand(state) for state in states
+        ]
         values = [0] * (n * self.size)
         wide: list[int] = []
         if seats is None:

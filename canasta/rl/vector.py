@@ -315,7 +315,9 @@ class VectorEnv(GymnasiumVectorEnv):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
         chosen = self._chosen
-        chosen_actions([game.hand for game in games], self._legal, self._flat, self._starts, ids.tolist(), size, chosen)
+        hands = [game.hand for game in games]
+        if not chosen_actions(hands, self._legal, self._flat, self._starts, ids.tolist(), size, chosen):
+            return chosen  # type: ignore[return-value]  # no None
         for i, action in enumerate(chosen):
             if action is not None:
                 continue
