@@ -235,8 +235,8 @@ class ObservationEncoder:
         Args:
             states: `canasta.HandState` or `canasta.Game` objects of these rules.
             seats: The observing seat of each state; ``None``: the seat that must act in each.
-            out: A C-contiguous ``float32`` array of shape ``(len(states), size)`` to
-                write into (a new one if omitted).
+            out: A ``float32`` array of shape ``(len(states), size)`` to write into
+                (a new one if omitted; C-contiguous is fastest).
 
         Returns:
             ``out``, row ``i`` being ``encode(states[i], seats[i])``.
@@ -250,10 +250,8 @@ class ObservationEncoder:
             raise ValueError(f"{n} states but {len(seats)} seats")
         if out is None:
             out = np.empty((n, self.size), dtype=np.float32)
-        elif out.shape != (n, self.size) or out.dtype != np.float32 or not out.flags.c_contiguous:
-            raise ValueError(
-                f"out must be a C-contiguous float32 array of shape {(n, self.size)}, got {out.dtype} {out.shape}"
-            )
+        elif out.shape != (n, self.size) or out.dtype != np.float32:
+            raise ValueError(f"out must be a float32 array of shape {(n, self.size)}, got {out.dtype} {out.shape}")
         rules = self.rules
         # A hand of these very rules needs no check (the usual case, and a vector env's every step).
         hands: list[TableState] = [
@@ -267,9 +265,14 @@ class ObservationEncoder:
             layouts = [self._layout(seat) for seat in seats]
             for row, (hand, layout) in enumerate(zip(hands, layouts, strict=True)):
                 write_view(hand, layout, values, row * self.size, wide)
-        flat = out.reshape(-1)  # a view: `out` is C-contiguous
-        flat[:] = _as_array(values)
+        if out.flags.c_contiguous:
+            flat = out.reshape(-1)  # a view
+            flat[:] = _as_array(values)
+        else:  # (a strided `out`: through a copy)
+            flat = _as_array(values).astype(np.float32)
         _patch(flat, wide)
+        if not out.flags.c_contiguous:
+            out[...] = flat.reshape(n, self.size)
         return out
 
     def values(self, state: HandState | Game, seat: int) -> list[int]:
