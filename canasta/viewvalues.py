@@ -9,7 +9,7 @@ exposes to that seat, and nothing hidden: its own hand, the sizes of other hands
 and of the stock, the pile, the melds, the threes, the scores, the minimums, the
 phase, who acts and what is publicly known of each hand.
 
-`legal_ids_into` and `chosen_actions` are the other per-step work of a batch:
+`legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
 action objects for the ids an agent chose.
 
@@ -25,7 +25,7 @@ from canasta.cards import KIND_COUNT, RED_THREE
 from canasta.hand import HandState
 from canasta.table import TableState
 
-__all__ = ["BYTE_LIMIT", "SeatLayout", "chosen_actions", "legal_ids_into", "write_view", "write_views"]
+__all__ = ["BYTE_LIMIT", "SeatLayout", "chosen_actions", "legal_ids_of", "write_view", "write_views"]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
 BYTE_LIMIT = 256
@@ -261,51 +261,49 @@ def write_views(
         base += layout.size
 
 
-def legal_ids_into(
-    hands: list[HandState],
+def legal_ids_of(
+    hand: HandState,
+    index: int,
     ids_by_object: dict[int, int],
-    start: int,
     legals: list[list[Action]],
     flat: list[int],
     starts: list[int],
     size: int,
-) -> int:
-    """The ids of each hand's legal actions, looked up by the identity of the engine's action objects.
+) -> bool:
+    """The ids of a hand's legal actions, looked up by the identity of the engine's action objects.
 
-    For each hand ``i`` from ``start`` on: ``legals[i]`` gets its legal list
-    (the engine's cached one), and ``flat`` the indices ``i * size + id`` of its
-    legal ids, in the engine's order, in a flat batch of masks: hand ``i``'s are
-    ``flat[starts[i] : starts[i + 1]]``.
+    The hand is row ``index`` of a batch: ``legals[index]`` gets its legal list
+    (the engine's cached one), ``starts[index]`` the length of ``flat`` before,
+    and ``flat`` the indices ``index * size + id`` of its legal ids in a flat
+    batch of masks, in the engine's order (so the rows' ids follow each other
+    when the rows are done in order).
 
     Args:
-        hands: The hands.
-        ids_by_object: Action id by ``id()`` of an action object (see `canasta.rl.ActionSpace`).
-        start: The first hand to do (``flat`` must hold exactly the earlier hands' indices).
-        legals: Receives each hand's legal actions (same length as ``hands``).
+        hand: The hand.
+        index: Its row in the batch.
+        ids_by_object: Action id by ``id()`` of an action object (`canasta.rl.ActionSpace.ids_by_identity`).
+        legals: Receives the legal list at ``index``.
         flat: Receives the flat mask indices (appended to).
-        starts: Receives where each hand's indices start in ``flat`` (length ``len(hands) + 1``).
+        starts: Receives where the row's indices start in ``flat``, at ``index``.
         size: Number of ids of the action space.
 
     Returns:
-        ``-1`` when every hand is done, else the index of the first hand with an
-        action object not in ``ids_by_object`` (``flat`` then holds exactly the
-        earlier hands' indices): the caller looks that hand's actions up by value,
-        then calls again from there.
+        False, with ``flat`` as it was, if an action object is not in
+        ``ids_by_object``: the caller looks the actions up by value
+        (`canasta.rl.ActionSpace.learn_ids`) and calls again.
     """
-    for i in range(start, len(hands)):
-        legal = hands[i].legal_actions()
-        first = len(flat)
-        starts[i] = first
-        base = i * size
-        for action in legal:
-            found = ids_by_object.get(id(action), -1)
-            if found < 0:
-                del flat[first:]
-                return i
-            flat.append(base + found)
-        legals[i] = legal
-    starts[len(hands)] = len(flat)
-    return -1
+    legal = hand.legal_actions()
+    first = len(flat)
+    starts[index] = first
+    base = index * size
+    for action in legal:
+        found = ids_by_object.get(id(action), -1)
+        if found < 0:
+            del flat[first:]
+            return False
+        flat.append(base + found)
+    legals[index] = legal
+    return True
 
 
 def chosen_actions(
@@ -321,8 +319,8 @@ def chosen_actions(
 
     Args:
         hands: The hands.
-        legals: Each hand's legal list when its ids were looked up (`legal_ids_into`).
-        flat: Their flat mask indices (`legal_ids_into`).
+        legals: Each hand's legal list when its ids were looked up (`legal_ids_of`).
+        flat: Their flat mask indices (`legal_ids_of`).
         starts: Where each hand's indices start in ``flat``.
         action_ids: The id chosen in each hand.
         size: Number of ids of the action space.

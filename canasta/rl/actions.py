@@ -36,9 +36,7 @@ from canasta.actions import (
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
-from canasta.hand import HandState
 from canasta.rules import Rules
-from canasta.viewvalues import legal_ids_into
 
 __all__ = [
     "ACTION_SPACE_VERSION",
@@ -303,6 +301,30 @@ class ActionSpace:
         self._last = (legal, ids)
         return ids
 
+    @property
+    def ids_by_identity(self) -> dict[int, int]:
+        """The id of every action object met so far, by its ``id()`` (read it; never change it).
+
+        The space keeps each of these objects alive, so an ``id()`` found here
+        is that object's. The dict is the same object for the life of the space
+        (`learn_ids` adds to it, and empties it in place past a size limit).
+        """
+        return self._memo
+
+    def learn_ids(self, actions: list[Action]) -> list[int]:
+        """The ids of actions, looked up by value, and remembered by identity for the next look-ups.
+
+        Args:
+            actions: Actions (usually the engine's legal list).
+
+        Returns:
+            Their ids, in order.
+
+        Raises:
+            ActionSpaceError: If an action is outside the space (a bug, for a legal action).
+        """
+        return self._learn(actions)
+
     def _learn(self, legal: list[Action]) -> list[int]:
         """Look the actions up by value and remember them by identity."""
         memo = self._memo
@@ -379,37 +401,6 @@ class ActionSpace:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
         return self.masks_from_ids([self._ids_of(state.legal_actions()) for state in states], out)
-
-    def hand_masks(
-        self,
-        hands: list[HandState],
-        out: npt.NDArray[np.bool_],
-        legals: list[list[Action]],
-        flat: list[int],
-        starts: list[int],
-    ) -> None:
-        """The masks of a batch of hands, and what they came from (for `canasta.rl.VectorEnv`).
-
-        Args:
-            hands: `canasta.HandState` objects of these rules.
-            out: A C-contiguous boolean array of shape ``(len(hands), size)`` (overwritten).
-            legals: Receives each hand's legal list (the engine's cached one; same length as ``hands``).
-            flat: Receives the flat indices ``i * size + id`` of every hand's legal ids, in
-                the engine's order (emptied first).
-            starts: Receives where each hand's indices start in ``flat`` (length ``len(hands) + 1``).
-
-        Raises:
-            ActionSpaceError: If the engine lists an action outside the space (a bug).
-        """
-        flat.clear()
-        start = 0
-        while True:
-            start = legal_ids_into(hands, self._memo, start, legals, flat, starts, self.size)
-            if start < 0:
-                break
-            self._learn(hands[start].legal_actions())  # new action objects: by value, then by identity
-        out[...] = False
-        out.reshape(-1)[flat] = True
 
     def masks_from_ids(
         self, id_lists: Sequence[Sequence[int]], out: npt.NDArray[np.bool_] | None = None

@@ -111,9 +111,12 @@ class ObservationEncoder:
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
         version: The layout's version, `OBSERVATION_VERSION`.
+        layouts: For each observer seat, where its values go in a row
+            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`;
+            `rows_to_array` converts the rows).
     """
 
-    __slots__ = ("_layouts", "fields", "high", "low", "players", "rules", "sides", "size")
+    __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size")
 
     version: ClassVar[int] = OBSERVATION_VERSION
 
@@ -160,7 +163,7 @@ class ObservationEncoder:
         for i, rank in enumerate(MELD_RANKS):
             meld_slot[rank] = 3 * i
         sides_of_seat = rules.sides
-        self._layouts = [
+        self.layouts: list[SeatLayout] = [
             SeatLayout(
                 seat,
                 self.seat_order(seat),
@@ -260,11 +263,22 @@ class ObservationEncoder:
         values = [0] * (n * self.size)
         wide: list[int] = []
         if seats is None:
-            write_views(hands, self._layouts, values, wide, [0] * n)
+            write_views(hands, self.layouts, values, wide, [0] * n)
         else:
             layouts = [self._layout(seat) for seat in seats]
             for row, (hand, layout) in enumerate(zip(hands, layouts, strict=True)):
                 write_view(hand, layout, values, row * self.size, wide)
+        self.rows_to_array(values, wide, out)
+        return out
+
+    def rows_to_array(self, values: list[int], wide: list[int], out: npt.NDArray[np.float32]) -> None:
+        """Write rows of values as `canasta.viewvalues.write_view` left them into a ``float32`` array.
+
+        Args:
+            values: The rows, one after another (``out.size`` values).
+            wide: The ``index, value`` pairs of the values that did not fit a byte.
+            out: The array, of any shape holding ``len(values)`` entries (C-contiguous is fastest).
+        """
         if out.flags.c_contiguous:
             flat = out.reshape(-1)  # a view
             flat[:] = _as_array(values)
@@ -272,8 +286,7 @@ class ObservationEncoder:
             flat = _as_array(values).astype(np.float32)
         _patch(flat, wide)
         if not out.flags.c_contiguous:
-            out[...] = flat.reshape(n, self.size)
-        return out
+            out[...] = flat.reshape(out.shape)
 
     def values(self, state: HandState | Game, seat: int) -> list[int]:
         """The encoding as a plain list of integers (every entry is a count, a point total or a flag).
@@ -304,7 +317,7 @@ class ObservationEncoder:
     def _layout(self, seat: int) -> SeatLayout:
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}; seats are 0 to {self.players - 1}")
-        return self._layouts[seat]
+        return self.layouts[seat]
 
     def _hand(self, state: HandState | Game) -> HandState:
         """The state's hand, if it plays these rules (ranks closed in a hand: ``rules.as_dealt``)."""

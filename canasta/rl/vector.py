@@ -28,13 +28,14 @@ from gymnasium.vector.utils import batch_space
 from canasta.actions import Action
 from canasta.errors import IllegalActionError
 from canasta.game import Game
+from canasta.hand import HandState
 from canasta.plugins import load_rules
 from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 from canasta.scoring import HandScore
-from canasta.viewvalues import chosen_actions
+from canasta.viewvalues import chosen_actions, legal_ids_of, write_view
 
 __all__ = ["VectorEnv", "random_legal_ids"]
 
@@ -165,6 +166,9 @@ class VectorEnv(GymnasiumVectorEnv):
         self._legal: list[list[Action]] = [[] for _ in range(num_envs)]
         self._flat: list[int] = []  # game i's legal ids: self._flat[self._starts[i]:...] - i * size
         self._starts = [0] * (num_envs + 1)
+        # For `_observe`, read once: the layouts and the identity memo stay the same objects.
+        self._layouts = encoder.layouts
+        self._ids_by_identity = self.action_encoding.ids_by_identity
         self._chosen: list[Action | None] = [None] * num_envs
 
     def __repr__(self) -> str:
@@ -222,21 +226,22 @@ class VectorEnv(GymnasiumVectorEnv):
         truncations = self._truncations
         terminations[:] = False
         truncations[:] = False
-        ended: list[int] = []
+        final: npt.NDArray[np.float32] | None = None
+        values, wide, seats = self._new_rows()
+        observe = self._observe
+        # Game by game, each observed right after its move, while its state is still in the CPU's caches.
         for i, game in enumerate(games):
             results = game.results
             finished_before = len(results)
             hand = game.hand  # kept: when the hand ends, the game deals a new one
             game.apply(chosen[i])
-            if len(results) != finished_before:
-                self._hand_ended(i, game, results[finished_before:], hand.seating, ended)
-        final = None
-        if ended:
-            final = np.zeros_like(self._obs)
-            for i in ended:
-                final[i] = self.observation_encoder.encode(games[i], int(self._seats[i]))
-                games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
-        self._observe_all()
+            if len(results) != finished_before and self._hand_ended(i, game, results[finished_before:], hand.seating):
+                if final is None:
+                    final = np.zeros_like(self._obs)
+                final[i] = self.observation_encoder.encode(game, int(self._seats[i]))  # as the seat that acted sees it
+                game = games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
+            observe(i, game.hand, values, wide, seats)
+        self._write_rows(values, wide, seats)
         infos = self._infos(final)
         return (
             self._out(self._obs),
@@ -246,10 +251,8 @@ class VectorEnv(GymnasiumVectorEnv):
             infos,
         )
 
-    def _hand_ended(
-        self, i: int, game: Game, new_results: list[HandScore], seating: list[int], ended: list[int]
-    ) -> None:
-        """Pay game ``i``'s seats for the hands that just ended; mark it terminated or truncated."""
+    def _hand_ended(self, i: int, game: Game, new_results: list[HandScore], seating: list[int]) -> bool:
+        """Pay game ``i``'s seats for the hands that just ended; mark it terminated or truncated (then True)."""
         rules = self.rules
         rewards = self._rewards
         hand_mode = self.reward_mode == "hand"
@@ -261,10 +264,11 @@ class VectorEnv(GymnasiumVectorEnv):
             self._terminations[i] = True
             if not hand_mode:
                 rewards[i] += game_rewards(rules, game.scores)
-            ended.append(i)
-        elif self.max_hands is not None and self._hands_played[i] >= self.max_hands:
+            return True
+        if self.max_hands is not None and self._hands_played[i] >= self.max_hands:
             self._truncations[i] = True
-            ended.append(i)
+            return True
+        return False
 
     def close_extras(self, **kwargs: Any) -> None:
         """Drop the games (nothing else is held).
@@ -330,10 +334,36 @@ class VectorEnv(GymnasiumVectorEnv):
         return chosen  # type: ignore[return-value]  # no None left
 
     def _observe_all(self) -> None:
-        hands = [game.hand for game in self._games()]
-        self._seats[:] = [hand.seat for hand in hands]
-        self.observation_encoder.encode_many(hands, None, out=self._obs)  # each acting seat's view
-        self.action_encoding.hand_masks(hands, self._masks, self._legal, self._flat, self._starts)
+        values, wide, seats = self._new_rows()
+        for i, game in enumerate(self._games()):
+            self._observe(i, game.hand, values, wide, seats)
+        self._write_rows(values, wide, seats)
+
+    def _new_rows(self) -> tuple[list[int], list[int], list[int]]:
+        """Empty rows for `_observe`: the observations' values, their wide values, the acting seats."""
+        self._flat.clear()
+        n = self.num_envs
+        return [0] * (n * self.observation_encoder.size), [], [0] * n
+
+    def _observe(self, i: int, hand: HandState, values: list[int], wide: list[int], seats: list[int]) -> None:
+        """Row ``i``: the acting seat, its view and its legal ids (also kept for the next `step`)."""
+        seat = seats[i] = hand.seat
+        write_view(hand, self._layouts[seat], values, i * self.observation_encoder.size, wide)
+        space = self.action_encoding
+        by_identity = self._ids_by_identity
+        if not legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size):
+            space.learn_ids(hand.legal_actions())  # action objects not met yet: by value, then by identity
+            legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size)
+
+    def _write_rows(self, values: list[int], wide: list[int], seats: list[int]) -> None:
+        """The arrays of the rows `_observe` wrote."""
+        flat = self._flat
+        self._starts[self.num_envs] = len(flat)
+        self._seats[:] = seats
+        self.observation_encoder.rows_to_array(values, wide, self._obs)
+        masks = self._masks
+        masks[...] = False
+        masks.reshape(-1)[flat] = True
 
     def _infos(self, final: npt.NDArray[np.float32] | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"seat": self._out(self._seats), "action_mask": self._out(self._masks)}
