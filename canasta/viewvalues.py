@@ -11,7 +11,8 @@ phase, who acts and what is publicly known of each hand.
 
 `legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
-action objects for the ids an agent chose.
+action objects for the ids an agent chose; `apply_and_observe` is the loop of
+a batch's step, game by game.
 
 It is listed in ``canasta._engine.COMPILED_MODULES``: mypyc compiles it with
 the engine, so reading a `TableState` costs a native attribute access, not a
@@ -22,10 +23,19 @@ from __future__ import annotations
 
 from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE
+from canasta.game import Game
 from canasta.hand import HandState
 from canasta.table import TableState
 
-__all__ = ["BYTE_LIMIT", "SeatLayout", "chosen_actions", "legal_ids_of", "write_view", "write_views"]
+__all__ = [
+    "BYTE_LIMIT",
+    "SeatLayout",
+    "apply_and_observe",
+    "chosen_actions",
+    "legal_ids_of",
+    "write_view",
+    "write_views",
+]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
 BYTE_LIMIT = 256
@@ -54,6 +64,7 @@ class SeatLayout:
     Attributes:
         seat: The observing seat.
         size: Length of the row.
+        zeros: ``size`` zeros (to clear a row with).
     """
 
     def __init__(
@@ -77,6 +88,7 @@ class SeatLayout:
         self.meld_slot = meld_slot
         self.meld_bases = [offsets["melds"] + rel * meld_block for rel in range(len(sides))]
         self.phases = phases
+        self.zeros = [0] * size
         self.hand_at = offsets["hand"]
         self.threes_at = offsets["threes"]
         self.set_aside_at = offsets["set_aside"]
@@ -346,3 +358,66 @@ def chosen_actions(
             missing += 1
         chosen[i] = pick
     return missing
+
+
+def apply_and_observe(
+    games: list[Game],
+    chosen: list[Action],
+    finished: list[int],
+    start: int,
+    layouts: list[SeatLayout],
+    values: list[int],
+    wide: list[int],
+    seats: list[int],
+    ids_by_object: dict[int, int],
+    legals: list[list[Action]],
+    flat: list[int],
+    starts: list[int],
+    size: int,
+) -> int:
+    """Step a batch of games from ``start`` on: apply each one's action, then observe it as row ``i``.
+
+    Each game is observed right after its move, while its state is still in
+    the CPU's caches: its acting seat goes to ``seats[i]``, that seat's view to
+    row ``i`` of ``values`` (`write_view`) and its legal ids to ``flat``
+    (`legal_ids_of`). The loop stops at the first game that needs the caller:
+    one whose action ended a hand (its count of finished hands is no longer
+    ``finished[i]``), or one that lists an action object not in
+    ``ids_by_object``. That game's action is applied and nothing of its row is
+    written; the caller deals with it, observes it, and calls again from ``i + 1``.
+
+    Args:
+        games: The games (`canasta.Game`).
+        chosen: The action to apply in each (a legal action object of its hand).
+        finished: Each game's ``len(game.results)`` before its action.
+        start: The first game to step (the rows before it are written).
+        layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
+        values: The rows of the batch (each row is cleared before it is written: the
+            list can be kept from step to step, which spares the garbage collector
+            a new list of ``len(games) * size`` entries to look through every step).
+        wide: Receives the values that do not fit a byte (see `write_view`).
+        seats: Receives each game's acting seat.
+        ids_by_object: Action id by ``id()`` of an action object.
+        legals: Receives each game's legal list (see `legal_ids_of`).
+        flat: Receives the flat mask indices.
+        starts: Receives where each row's indices start in ``flat``.
+        size: Number of ids of the action space.
+
+    Returns:
+        ``-1`` when every game is done, else the index of the game the caller must take over.
+    """
+    for i in range(start, len(games)):
+        game = games[i]
+        game.apply(chosen[i])
+        if len(game.results) != finished[i]:
+            return i
+        hand = game.hand
+        if not legal_ids_of(hand, i, ids_by_object, legals, flat, starts, size):
+            return i
+        seat = hand.seat
+        seats[i] = seat
+        layout = layouts[seat]
+        base = i * layout.size
+        values[base : base + layout.size] = layout.zeros
+        write_view(hand, layout, values, base, wide)
+    return -1

@@ -35,7 +35,7 @@ from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 from canasta.scoring import HandScore
-from canasta.viewvalues import chosen_actions, legal_ids_of, write_view
+from canasta.viewvalues import apply_and_observe, chosen_actions, legal_ids_of, write_view
 
 __all__ = ["VectorEnv", "random_legal_ids"]
 
@@ -168,6 +168,9 @@ class VectorEnv(GymnasiumVectorEnv):
         self._starts = [0] * (num_envs + 1)
         # For `_observe`, read once: the layouts and the identity memo stay the same objects.
         self._layouts = encoder.layouts
+        # The rows' values, kept from step to step (a new list of N * size entries every step
+        # would be looked through by the garbage collector's young generation each time).
+        self._values = [0] * (num_envs * encoder.size)
         self._ids_by_identity = self.action_encoding.ids_by_identity
         self._chosen: list[Action | None] = [None] * num_envs
 
@@ -219,7 +222,8 @@ class VectorEnv(GymnasiumVectorEnv):
             canasta.IllegalActionError: If an id is illegal in its game (nothing changes).
         """
         games = self._games()
-        chosen = self._legal_actions(games, actions)  # raises before anything changes
+        hands = [game.hand for game in games]
+        chosen = self._legal_actions(games, hands, actions)  # raises before anything changes
         rewards = self._rewards
         rewards[:] = 0.0
         terminations = self._terminations
@@ -228,19 +232,35 @@ class VectorEnv(GymnasiumVectorEnv):
         truncations[:] = False
         final: npt.NDArray[np.float32] | None = None
         values, wide, seats = self._new_rows()
-        observe = self._observe
-        # Game by game, each observed right after its move, while its state is still in the CPU's caches.
-        for i, game in enumerate(games):
+        finished = [len(game.results) for game in games]
+        start = 0
+        while True:  # compiled: game by game, each observed right after its move (see apply_and_observe)
+            i = apply_and_observe(
+                games,
+                chosen,
+                finished,
+                start,
+                self._layouts,
+                values,
+                wide,
+                seats,
+                self._ids_by_identity,
+                self._legal,
+                self._flat,
+                self._starts,
+                self.action_encoding.size,
+            )
+            if i < 0:
+                break
+            game = games[i]
             results = game.results
-            finished_before = len(results)
-            hand = game.hand  # kept: when the hand ends, the game deals a new one
-            game.apply(chosen[i])
-            if len(results) != finished_before and self._hand_ended(i, game, results[finished_before:], hand.seating):
+            if len(results) != finished[i] and self._hand_ended(i, game, results[finished[i] :], hands[i].seating):
                 if final is None:
                     final = np.zeros_like(self._obs)
                 final[i] = self.observation_encoder.encode(game, int(self._seats[i]))  # as the seat that acted sees it
                 game = games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
-            observe(i, game.hand, values, wide, seats)
+            self._observe(i, game.hand, values, wide, seats)
+            start = i + 1
         self._write_rows(values, wide, seats)
         infos = self._infos(final)
         return (
@@ -307,7 +327,7 @@ class VectorEnv(GymnasiumVectorEnv):
             raise ValueError(f"the game of seed {seed} ended before its first decision: nothing to step")
         return game
 
-    def _legal_actions(self, games: list[Game], actions: npt.ArrayLike) -> list[Action]:
+    def _legal_actions(self, games: list[Game], hands: list[HandState], actions: npt.ArrayLike) -> list[Action]:
         """The engine's action object for each game's id; raise (changing nothing) if one is not legal."""
         ids = np.asarray(actions)
         if ids.shape != (self.num_envs,) or ids.dtype.kind not in "iu":
@@ -319,7 +339,6 @@ class VectorEnv(GymnasiumVectorEnv):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
         chosen = self._chosen
-        hands = [game.hand for game in games]
         if not chosen_actions(hands, self._legal, self._flat, self._starts, ids.tolist(), size, chosen):
             return chosen  # type: ignore[return-value]  # no None
         for i, action in enumerate(chosen):
@@ -340,15 +359,17 @@ class VectorEnv(GymnasiumVectorEnv):
         self._write_rows(values, wide, seats)
 
     def _new_rows(self) -> tuple[list[int], list[int], list[int]]:
-        """Empty rows for `_observe`: the observations' values, their wide values, the acting seats."""
+        """Rows for `_observe`: the values (kept; each row is cleared first), the wide values, the seats."""
         self._flat.clear()
-        n = self.num_envs
-        return [0] * (n * self.observation_encoder.size), [], [0] * n
+        return self._values, [], [0] * self.num_envs
 
     def _observe(self, i: int, hand: HandState, values: list[int], wide: list[int], seats: list[int]) -> None:
         """Row ``i``: the acting seat, its view and its legal ids (also kept for the next `step`)."""
         seat = seats[i] = hand.seat
-        write_view(hand, self._layouts[seat], values, i * self.observation_encoder.size, wide)
+        layout = self._layouts[seat]
+        base = i * layout.size
+        values[base : base + layout.size] = layout.zeros
+        write_view(hand, layout, values, base, wide)
         space = self.action_encoding
         by_identity = self._ids_by_identity
         if not legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size):
