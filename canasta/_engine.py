@@ -60,6 +60,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "scoring",
     "table",
     "transitions",
+    "viewvalues",
 )
 
 #: The environment variable that asks for the pure-Python engine, at build time and at run time.

@@ -161,18 +161,48 @@ def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tu
     return base
 
 
-def _strands(t: TableState, plain_after: bool, cards_after: int, canastas_after: int) -> bool:
-    """D5 b: an action that leaves no plain card strands the hand, unless one card is left to go out with."""
+def _strands(t: TableState, seat: int, key: int, shown: tuple[int, int, int], added: list[int], top: int) -> bool:
+    """D5 b for an action that moves ``shown`` (naturals of the key's rank, 2s, jokers) from the hand to a meld.
+
+    ``top`` is 1 when the pile's top card joins the meld too (a take), else 0.
+    ``added`` are the cards the hand gains (a taken pile's rest), or will gain
+    when the side's opening is complete. An action that leaves no plain card
+    strands the hand, unless it leaves one card and the canastas to go out with.
+    A meld the action makes a canasta of closes its rank where ranks close
+    (dead-ranks), and the held cards of that rank are stop cards from then on.
+    """
+    rules = t.rules
+    side = t.seating[seat]
+    rank = key & 15
+    n, tw, jk = shown
+    moved = n + tw + jk + top
+    meld = t.melds[side].get(key)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    size = rules.melds.canasta_size
+    completes = before < size <= before + moved
+    closes = completes and t.closes_ranks and rank >= 4
+    plain = plain_kinds(rules)
+    counts = t.counts[seat]
+    kinds = t.kinds
+    plain_after = False
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] - (n if kind == rank else 0) and plain[kind] and not (closes and kind == rank):
+            plain_after = True
+            break
+    else:
+        plain_after = any(plain[kinds[c]] and not (closes and kinds[c] == rank) for c in added)
     if plain_after:
         return False
-    return not (cards_after == 1 and canastas_after >= t.rules.going_out.canastas_required)
+    cards_after = t.sizes[seat] - n - tw - jk + len(added)
+    return not (cards_after == 1 and t.canastas(side) + completes >= rules.going_out.canastas_required)
 
 
 def meld_strands(t: TableState, seat: int, key: int, n: int, tw: int, jk: int) -> bool:
     """Whether a meld, with the pile empty and a plain card held, would leave the seat without one (D5 b).
 
     A meld that makes a canasta of a rank that then closes (dead-ranks) turns
-    the held cards of that rank into stop cards.
+    the held cards of that rank into stop cards. The pile cards waiting for
+    the side's opening count as held.
 
     Args:
         t: The hand, with `strict_pile` true for the seat.
@@ -185,34 +215,16 @@ def meld_strands(t: TableState, seat: int, key: int, n: int, tw: int, jk: int) -
     Returns:
         True if the meld is refused by D5 b.
     """
-    rules = t.rules
-    side = t.seating[seat]
-    rank = key & 15
-    meld = t.melds[side].get(key)
-    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
-    size = rules.melds.canasta_size
-    completes = before < size <= before + n + tw + jk
-    closes = completes and t.closes_ranks and rank >= 4
-    plain = plain_kinds(rules)
-    counts = t.counts[seat]
-    plain_after = False
-    for kind in range(4, KIND_COUNT):
-        left = counts[kind] - (n if kind == rank else 0)
-        if left and plain[kind] and not (closes and kind == rank):
-            plain_after = True
-            break
-    if not plain_after and t.pending_pile is not None:
-        kinds = t.kinds
-        plain_after = any(plain[kinds[c]] and not (closes and kinds[c] == rank) for c in t.pending_pile)
-    cards_after = t.sizes[seat] - n - tw - jk
-    return _strands(t, plain_after, cards_after, t.canastas(side) + completes)
+    pending = t.pending_pile
+    return _strands(t, seat, key, (n, tw, jk), pending if pending is not None else _NONE, 0)
 
 
 def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> bool:
     """Whether a pile take would leave the seat without a plain card (D5 b: the pile is empty after it).
 
     The hand then holds its cards less those shown, and the rest of the pile
-    (at once, or when the side's opening is complete).
+    (at once, or when the side's opening is complete) but its bonus threes
+    and set-aside black threes.
 
     Args:
         t: The hand, in the draw phase, with a pile to take.
@@ -223,34 +235,13 @@ def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> 
         True if the take is refused by D5 b.
     """
     rules = t.rules
-    pile = t.pile
     kinds = t.kinds
+    pile = t.pile
     top = kinds[pile[-1]]
     n, tw, jk, second = shape
-    side = t.seating[seat]
-    key = top + SECOND_MELD if second else top
-    meld = t.melds[side].get(key)
-    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
-    size = rules.melds.canasta_size
-    completes = before < size <= before + 1 + n + tw + jk
-    closes = completes and t.closes_ranks
-    plain = plain_kinds(rules)
-    counts = t.counts[seat]
-    plain_after = False
-    for kind in range(4, KIND_COUNT):
-        left = counts[kind] - (n if kind == top else 0)
-        if left and plain[kind] and not (closes and kind == top):
-            plain_after = True
-            break
-    rest = 0
-    for card in pile[:-1]:
-        kind = kinds[card]
-        if kind == RED_THREE or (
-            kind == BLACK_THREE and (rules.threes.black_threes_are_bonus or rules.black_threes.set_aside_from_pile)
-        ):
-            continue  # laid out or set aside, not taken into the hand (`canasta.legality.pile_to_hand`)
-        rest += 1
-        if plain[kind] and not (closes and kind == top):
-            plain_after = True
-    cards_after = t.sizes[seat] - n - tw - jk + rest
-    return _strands(t, plain_after, cards_after, t.canastas(side) + completes)
+    dropped = rules.threes.black_threes_are_bonus or rules.black_threes.set_aside_from_pile
+    rest = [c for c in pile[:-1] if not (kinds[c] == RED_THREE or (kinds[c] == BLACK_THREE and dropped))]
+    return _strands(t, seat, top + SECOND_MELD if second else top, (n, tw, jk), rest, 1)
+
+
+_NONE: list[int] = []

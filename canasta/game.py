@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.actions import Action
-from canasta.cards import Deck
+from canasta.cards import Deck, DeckSpec
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.hand import HandState
 from canasta.observation import Observation
@@ -21,6 +21,21 @@ from canasta.rules import Rules
 from canasta.scoring import HandScore
 
 __all__ = ["Game"]
+
+#: One deck per deck spec, shared by the games that use it: a `Deck` is never changed (tuples
+#: of frozen cards), and building its cards was two thirds of the cost of a new game (an RL
+#: environment starts one every few hundred steps). Bounded, for programs that try many specs.
+_DECKS: dict[DeckSpec, Deck] = {}
+_DECKS_LIMIT = 64
+
+
+def _shared_deck(spec: DeckSpec) -> Deck:
+    deck = _DECKS.get(spec)
+    if deck is None:
+        if len(_DECKS) >= _DECKS_LIMIT:
+            _DECKS.clear()
+        deck = _DECKS.setdefault(spec, Deck(spec))
+    return deck
 
 
 class _HandLog:
@@ -82,7 +97,7 @@ class Game:
         self.scores = [0] * self.rules.side_count
         self.results: list[HandScore] = []
         self.hand_number = 0
-        self._deck = Deck(self.rules.deck)
+        self._deck = _shared_deck(self.rules.deck)
         dealer = self.rules.players - 1 if first_dealer is None else first_dealer
         self.hand = HandState.deal(
             self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(0), deck=self._deck

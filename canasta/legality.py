@@ -38,6 +38,7 @@ __all__ = [
     "legal_actions",
     "legal_takes",
     "meld_counts",
+    "opened_this_turn",
     "pile_to_hand",
     "turn_facts",
     "yes_binds",

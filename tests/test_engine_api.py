@@ -106,6 +106,15 @@ def test_a_seed_makes_a_game_reproducible() -> None:
     assert play(5) != play(6)
 
 
+def test_games_of_one_deck_spec_share_their_deck_and_still_play_apart() -> None:
+    # One Deck per deck spec (building its cards was most of a new game's cost); a deck is never changed.
+    first, second = Game(seed=1), Game(seed=1)
+    assert first.hand.deck is second.hand.deck
+    assert Game("six-player").hand.deck is not first.hand.deck  # three packs: another deck
+    first.apply(first.legal_actions()[0])
+    assert snapshot(second.hand) == snapshot(Game(seed=1).hand) != snapshot(first.hand)
+
+
 def test_copy_is_independent() -> None:
     game = Game(seed=2)
     before = snapshot(game.hand)

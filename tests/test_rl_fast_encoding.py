@@ -170,3 +170,38 @@ def test_env_keeps_pettingzoos_order_checks() -> None:
     )
     assert (reward, terminated, truncated, info) == (0.0, False, False, {})
     assert wrapped.last(observe=False)[0] is None
+
+
+def test_values_that_do_not_fit_a_byte_are_encoded_exactly() -> None:
+    # Scores, minimums and the turn count are written apart from the byte-sized counts
+    # (canasta.viewvalues' ``wide`` pairs): negative and large values must come out exact.
+    rules = canasta.load_rules("classic")
+    encoder = ObservationEncoder(rules)
+    hand = played(Game(rules=rules, seed=3), 40, 3).hand.copy()
+    hand.scores = [-1235, 70_015]
+    hand.minimums = [15, 120]
+    hand.turn = 300
+    for seat in range(rules.players):
+        expected = reference_observation(encoder, hand, seat)
+        assert expected[encoder.fields["scores"]].tolist() in ([-1235, 70_015], [70_015, -1235])
+        np.testing.assert_array_equal(encoder.encode(hand, seat), expected)
+        assert encoder.values(hand, seat) == expected.tolist()
+    assert encoder.field(encoder.encode(hand, 0), "turn").tolist() == [300]
+    states = [hand, hand.copy()]
+    for batch, seats in ((encoder.encode_many(states), [hand.seat] * 2), (encoder.encode_many(states, [1, 2]), [1, 2])):
+        for row, seat in enumerate(seats):
+            np.testing.assert_array_equal(batch[row], reference_observation(encoder, states[row], seat))
+
+
+def test_encode_many_without_seats_encodes_the_acting_seats_view() -> None:
+    rules = canasta.load_rules("classic")
+    encoder = ObservationEncoder(rules)
+    states = random_states(rules, seed=4, games=1, every=9)
+    out = np.full((len(states), encoder.size), -1.0, dtype=np.float32)
+    assert encoder.encode_many(states, out=out) is out
+    for row, hand in enumerate(states):
+        np.testing.assert_array_equal(out[row], reference_observation(encoder, hand, hand.seat))
+    strided = np.zeros((encoder.size, 2), dtype=np.float32).T  # not C-contiguous: written all the same
+    assert encoder.encode_many(states[:2], out=strided) is strided
+    for row, hand in enumerate(states[:2]):
+        np.testing.assert_array_equal(strided[row], reference_observation(encoder, hand, hand.seat))

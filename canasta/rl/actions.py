@@ -321,9 +321,34 @@ class ActionSpace:
         self._last = (legal, ids)
         return ids
 
+    @property
+    def ids_by_identity(self) -> dict[int, int]:
+        """The id of every action object met so far, by its ``id()`` (read it; never change it).
+
+        The space keeps each of these objects alive, so an ``id()`` found here
+        is that object's. The dict is the same object for the life of the space
+        (`learn_ids` adds to it, and empties it in place past a size limit).
+        """
+        return self._memo
+
+    def learn_ids(self, actions: list[Action]) -> list[int]:
+        """The ids of actions, looked up by value, and remembered by identity for the next look-ups.
+
+        Args:
+            actions: Actions (usually the engine's legal list).
+
+        Returns:
+            Their ids, in order.
+
+        Raises:
+            ActionSpaceError: If an action is outside the space (a bug, for a legal action).
+        """
+        return self._learn(actions)
+
     def _learn(self, legal: list[Action]) -> list[int]:
         """Look the actions up by value and remember them by identity."""
-        ids = self.to_ids(legal)
+        memo = self._memo
+        ids = [memo[id(action)] if id(action) in memo else self.to_id(action) for action in legal]
         if len(self._known) > _MEMO_LIMIT * self.size:
             # Not the engine's interned objects (a caller building new ones): start over.
             self._memo.clear()
@@ -373,9 +398,11 @@ class ActionSpace:
         Raises:
             ActionSpaceError: If the engine lists an action outside the space (a bug).
         """
-        mask = np.zeros(self.size, dtype=np.bool_)
-        mask[self._ids_of(state.legal_actions())] = True
-        return mask
+        # Bytes set in a loop, then one view as numpy: cheaper than numpy's indexing by a short list.
+        mask = bytearray(self.size)
+        for action_id in self._ids_of(state.legal_actions()):
+            mask[action_id] = 1
+        return np.frombuffer(mask, dtype=np.bool_)
 
     def legal_masks(
         self, states: Sequence[HasLegalActions], out: npt.NDArray[np.bool_] | None = None

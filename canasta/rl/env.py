@@ -120,6 +120,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         self.game: Game | None = None
         self._seeds = random.Random()
         self._hands_played = 0
+        self._paid = False  # whether `rewards` holds a payment of the last step (else all zeros)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of an agent (the same object on every call).
@@ -160,6 +161,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         self._hands_played = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._paid = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -183,10 +185,11 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         """
         game = self._game()
         seat = self._seat_of[agent]
-        mask = np.zeros(self.action_encoding.size, dtype=np.int8)
         if agent == self.agent_selection and not game.is_over and not self._ended(agent):
-            mask[self.action_encoding.legal_ids(game)] = 1
-        return {"observation": self.observation_encoder.encode(game, seat), "action_mask": mask}
+            mask = self.action_encoding.legal_mask(game.hand).view(np.int8)  # a view: 0 and 1 either way
+        else:
+            mask = np.zeros(self.action_encoding.size, dtype=np.int8)
+        return {"observation": self.observation_encoder.encode(game.hand, seat), "action_mask": mask}
 
     def _ended(self, agent: str) -> bool:
         return self.terminations.get(agent, True) or self.truncations.get(agent, True)
@@ -215,9 +218,11 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         # The engine's own action object: `apply` then skips re-checking it.
         game.apply(self.action_encoding.legal_action(game, action))  # raises before changing anything
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for name in rewards:
-            rewards[name] = 0.0
+        if self._paid:  # only a step that ended a hand or the game paid anything
+            self._paid = False
+            rewards = self.rewards
+            for name in rewards:
+                rewards[name] = 0.0
         new_results = results[finished_before:] if len(results) != finished_before else ()
         if new_results:
             self._hands_played += len(new_results)
@@ -232,6 +237,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
             self.render()
 
     def _add_rewards(self, per_seat: Sequence[float]) -> None:
+        self._paid = True
         for agent in self.agents:
             self.rewards[agent] += per_seat[self._seat_of[agent]]
 

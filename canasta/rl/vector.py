@@ -25,13 +25,17 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymnasiumVectorEnv
 from gymnasium.vector.utils import batch_space
 
+from canasta.actions import Action
 from canasta.errors import IllegalActionError
 from canasta.game import Game
+from canasta.hand import HandState
 from canasta.plugins import load_rules
 from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
+from canasta.scoring import HandScore
+from canasta.viewvalues import apply_and_observe, chosen_actions, legal_ids_of, write_view
 
 __all__ = ["VectorEnv", "random_legal_ids"]
 
@@ -157,8 +161,18 @@ class VectorEnv(GymnasiumVectorEnv):
         self._rewards = np.zeros((num_envs, players), dtype=np.float32)
         self._terminations = np.zeros(num_envs, dtype=np.bool_)
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
-        self._legal: list[list[Any]] = []
-        self._ids: list[list[int]] = []
+        # Kept for `step`: each game's legal list (the engine caches it until the state
+        # changes) and its ids, in the same order.
+        self._legal: list[list[Action]] = [[] for _ in range(num_envs)]
+        self._flat: list[int] = []  # game i's legal ids: self._flat[self._starts[i]:...] - i * size
+        self._starts = [0] * (num_envs + 1)
+        # For `_observe`, read once: the layouts and the identity memo stay the same objects.
+        self._layouts = encoder.layouts
+        # The rows' values, kept from step to step (a new list of N * size entries every step
+        # would be looked through by the garbage collector's young generation each time).
+        self._values = [0] * (num_envs * encoder.size)
+        self._ids_by_identity = self.action_encoding.ids_by_identity
+        self._chosen: list[Action | None] = [None] * num_envs
 
     def __repr__(self) -> str:
         return f"canasta.rl.VectorEnv({self.num_envs}, {self.rules.variant!r})"
@@ -208,44 +222,46 @@ class VectorEnv(GymnasiumVectorEnv):
             canasta.IllegalActionError: If an id is illegal in its game (nothing changes).
         """
         games = self._games()
-        chosen = self._legal_actions(games, actions)  # raises before anything changes
+        hands = [game.hand for game in games]
+        chosen = self._legal_actions(games, hands, actions)  # raises before anything changes
         rewards = self._rewards
         rewards[:] = 0.0
         terminations = self._terminations
         truncations = self._truncations
         terminations[:] = False
         truncations[:] = False
-        rules = self.rules
-        hand_mode = self.reward_mode == "hand"
-        max_hands = self.max_hands
-        ended: list[int] = []
-        for i, game in enumerate(games):
+        final: npt.NDArray[np.float32] | None = None
+        values, wide, seats = self._new_rows()
+        finished = [len(game.results) for game in games]
+        start = 0
+        while True:  # compiled: game by game, each observed right after its move (see apply_and_observe)
+            i = apply_and_observe(
+                games,
+                chosen,
+                finished,
+                start,
+                self._layouts,
+                values,
+                wide,
+                seats,
+                self._ids_by_identity,
+                self._legal,
+                self._flat,
+                self._starts,
+                self.action_encoding.size,
+            )
+            if i < 0:
+                break
+            game = games[i]
             results = game.results
-            finished_before = len(results)
-            hand = game.hand  # kept: when the hand ends, the game deals a new one
-            game.apply(chosen[i])
-            if len(results) == finished_before:
-                continue
-            new_results = results[finished_before:]
-            self._hands_played[i] += len(new_results)
-            if hand_mode:
-                for result in new_results:
-                    rewards[i] += hand_rewards(rules, result, hand.seating)
-            if game.is_over:
-                terminations[i] = True
-                if not hand_mode:
-                    rewards[i] += game_rewards(rules, game.scores)
-                ended.append(i)
-            elif max_hands is not None and self._hands_played[i] >= max_hands:
-                truncations[i] = True
-                ended.append(i)
-        final = None
-        if ended:
-            final = np.zeros_like(self._obs)
-            for i in ended:
-                final[i] = self.observation_encoder.encode(games[i], int(self._seats[i]))
-                games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
-        self._observe_all()
+            if len(results) != finished[i] and self._hand_ended(i, game, results[finished[i] :], hands[i].seating):
+                if final is None:
+                    final = np.zeros_like(self._obs)
+                final[i] = self.observation_encoder.encode(game, int(self._seats[i]))  # as the seat that acted sees it
+                game = games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
+            self._observe(i, game.hand, values, wide, seats)
+            start = i + 1
+        self._write_rows(values, wide, seats)
         infos = self._infos(final)
         return (
             self._out(self._obs),
@@ -254,6 +270,25 @@ class VectorEnv(GymnasiumVectorEnv):
             self._out(truncations),
             infos,
         )
+
+    def _hand_ended(self, i: int, game: Game, new_results: list[HandScore], seating: list[int]) -> bool:
+        """Pay game ``i``'s seats for the hands that just ended; mark it terminated or truncated (then True)."""
+        rules = self.rules
+        rewards = self._rewards
+        hand_mode = self.reward_mode == "hand"
+        self._hands_played[i] += len(new_results)
+        if hand_mode:
+            for result in new_results:
+                rewards[i] += hand_rewards(rules, result, seating)
+        if game.is_over:
+            self._terminations[i] = True
+            if not hand_mode:
+                rewards[i] += game_rewards(rules, game.scores)
+            return True
+        if self.max_hands is not None and self._hands_played[i] >= self.max_hands:
+            self._truncations[i] = True
+            return True
+        return False
 
     def close_extras(self, **kwargs: Any) -> None:
         """Drop the games (nothing else is held).
@@ -292,7 +327,7 @@ class VectorEnv(GymnasiumVectorEnv):
             raise ValueError(f"the game of seed {seed} ended before its first decision: nothing to step")
         return game
 
-    def _legal_actions(self, games: list[Game], actions: npt.ArrayLike) -> list[Any]:
+    def _legal_actions(self, games: list[Game], hands: list[HandState], actions: npt.ArrayLike) -> list[Action]:
         """The engine's action object for each game's id; raise (changing nothing) if one is not legal."""
         ids = np.asarray(actions)
         if ids.shape != (self.num_envs,) or ids.dtype.kind not in "iu":
@@ -303,34 +338,53 @@ class VectorEnv(GymnasiumVectorEnv):
         if ids.size and (ids.min() < 0 or ids.max() >= size):
             bad = int(np.flatnonzero((ids < 0) | (ids >= size))[0])
             raise ActionSpaceError(f"game {bad}: action id {int(ids[bad])} is outside 0..{size - 1}")
-        chosen = []
-        for i, (game, seen, ids_seen, action_id) in enumerate(
-            zip(games, self._legal, self._ids, ids.tolist(), strict=True)
-        ):
-            legal = game.hand.legal_actions()
-            if legal is seen and action_id in ids_seen:
-                # The engine's own object from its cached legal list: applying it is not re-checked.
-                chosen.append(legal[ids_seen.index(action_id)])
+        chosen = self._chosen
+        if not chosen_actions(hands, self._legal, self._flat, self._starts, ids.tolist(), size, chosen):
+            return chosen  # type: ignore[return-value]  # no None
+        for i, action in enumerate(chosen):
+            if action is not None:
                 continue
             try:  # illegal, or the game was changed from outside since the last step: ask afresh
-                chosen.append(self.action_encoding.legal_action(game, action_id))
+                chosen[i] = self.action_encoding.legal_action(games[i], ids[i])
             except IllegalActionError as error:
                 raise IllegalActionError(
                     error.code, f"game {i}: {error.reason}", error.action, section=error.section
                 ) from error
-        return chosen
+        return chosen  # type: ignore[return-value]  # no None left
 
     def _observe_all(self) -> None:
-        hands = [game.hand for game in self._games()]
-        seats = [hand.seat for hand in hands]
+        values, wide, seats = self._new_rows()
+        for i, game in enumerate(self._games()):
+            self._observe(i, game.hand, values, wide, seats)
+        self._write_rows(values, wide, seats)
+
+    def _new_rows(self) -> tuple[list[int], list[int], list[int]]:
+        """Rows for `_observe`: the values (kept; each row is cleared first), the wide values, the seats."""
+        self._flat.clear()
+        return self._values, [], [0] * self.num_envs
+
+    def _observe(self, i: int, hand: HandState, values: list[int], wide: list[int], seats: list[int]) -> None:
+        """Row ``i``: the acting seat, its view and its legal ids (also kept for the next `step`)."""
+        seat = seats[i] = hand.seat
+        layout = self._layouts[seat]
+        base = i * layout.size
+        values[base : base + layout.size] = layout.zeros
+        write_view(hand, layout, values, base, wide)
+        space = self.action_encoding
+        by_identity = self._ids_by_identity
+        if not legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size):
+            space.learn_ids(hand.legal_actions())  # action objects not met yet: by value, then by identity
+            legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size)
+
+    def _write_rows(self, values: list[int], wide: list[int], seats: list[int]) -> None:
+        """The arrays of the rows `_observe` wrote."""
+        flat = self._flat
+        self._starts[self.num_envs] = len(flat)
         self._seats[:] = seats
-        self.observation_encoder.encode_many(hands, seats, out=self._obs)
-        legal_ids = self.action_encoding.legal_ids
-        # Kept for `step`: each game's legal list (the engine caches it until the state
-        # changes) and its ids, in the same order.
-        self._legal = [hand.legal_actions() for hand in hands]
-        self._ids = [legal_ids(hand) for hand in hands]
-        self.action_encoding.masks_from_ids(self._ids, out=self._masks)
+        self.observation_encoder.rows_to_array(values, wide, self._obs)
+        masks = self._masks
+        masks[...] = False
+        masks.reshape(-1)[flat] = True
 
     def _infos(self, final: npt.NDArray[np.float32] | None) -> dict[str, Any]:
         infos: dict[str, Any] = {"seat": self._out(self._seats), "action_mask": self._out(self._masks)}

@@ -1,0 +1,423 @@
+"""A seat's view of a hand as flat integer values, written in one pass (compiled with the engine).
+
+This is the per-step work of `canasta.rl`'s observations: `write_view` writes
+what one seat may see (the rule book's "What each player sees") into a flat
+row of integers, at the offsets a `SeatLayout` gives. The layout itself (which
+field goes where, and its version) belongs to `canasta.rl.ObservationEncoder`;
+this module only follows it. It reads the same facts `canasta.observation.observe`
+exposes to that seat, and nothing hidden: its own hand, the sizes of other hands
+and of the stock, the pile, the melds, the threes, the scores, the minimums, the
+phase, who acts and what is publicly known of each hand.
+
+`legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
+the ids of the acting seat's legal actions (its mask), and the engine's own
+action objects for the ids an agent chose; `apply_and_observe` is the loop of
+a batch's step, game by game.
+
+It is listed in ``canasta._engine.COMPILED_MODULES``: mypyc compiles it with
+the engine, so reading a `TableState` costs a native attribute access, not a
+dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
+"""
+
+from __future__ import annotations
+
+from canasta.actions import Action
+from canasta.cards import KIND_COUNT, RED_THREE
+from canasta.game import Game
+from canasta.hand import HandState
+from canasta.table import TableState
+
+__all__ = [
+    "BYTE_LIMIT",
+    "SeatLayout",
+    "apply_and_observe",
+    "chosen_actions",
+    "legal_ids_of",
+    "write_view",
+    "write_views",
+]
+
+#: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
+BYTE_LIMIT = 256
+
+
+class SeatLayout:
+    """Where each value of one observer's view goes in a flat row.
+
+    Seats and sides are relative to the observer (offset 0 is the observer,
+    then turn order; side 0 is its side). Every ``*_at`` attribute is the
+    offset of a field's first entry inside the row.
+
+    Args:
+        seat: The observing seat.
+        seats: Absolute seats, by relative offset.
+        sides: Absolute sides, by relative side.
+        partners: For each relative seat, 1 if the variant's seating puts it on the observer's side.
+        meld_slot: For each `canasta.Kind` value, the offset of its (naturals, 2s, jokers)
+            triple inside a side's meld block (``-1``: no slot).
+        meld_block: Entries of one side's meld block.
+        phases: The turn phases in the one-hot order of the ``phase`` field.
+        offsets: The offset of each field, by name (the names of
+            `canasta.rl.ObservationEncoder`'s layout).
+        size: Length of the row.
+
+    Attributes:
+        seat: The observing seat.
+        size: Length of the row.
+        zeros: ``size`` zeros (to clear a row with).
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        seats: list[int],
+        sides: list[int],
+        partners: list[int],
+        meld_slot: list[int],
+        meld_block: int,
+        phases: list[object],
+        offsets: dict[str, int],
+        size: int,
+    ) -> None:
+        self.seat = seat
+        self.size = size
+        self.players = len(seats)
+        self.seats = seats
+        self.sides = sides
+        self.partners = partners
+        self.meld_slot = meld_slot
+        self.meld_bases = [offsets["melds"] + rel * meld_block for rel in range(len(sides))]
+        self.phases = phases
+        self.zeros = [0] * size
+        self.hand_at = offsets["hand"]
+        self.threes_at = offsets["threes"]
+        self.set_aside_at = offsets["set_aside"]
+        self.pile_top_at = offsets["pile_top"]
+        self.pile_kinds_at = offsets["pile_kinds"]
+        self.pile_size_at = offsets["pile_size"]
+        self.pile_frozen_at = offsets["pile_frozen"]
+        self.pile_pending_at = offsets["pile_pending"]
+        self.stock_size_at = offsets["stock_size"]
+        self.hand_sizes_at = offsets["hand_sizes"]
+        self.partners_at = offsets["partners"]
+        self.scores_at = offsets["scores"]
+        self.minimum_needed_at = offsets["minimum_needed"]
+        self.opened_at = offsets["opened"]
+        self.asks_used_at = offsets["asks_used"]
+        self.phase_at = offsets["phase"]
+        self.acting_at = offsets["acting"]
+        self.answer_at = offsets["answer"]
+        self.turn_at = offsets["turn"]
+        self.known_at = offsets["known"]
+
+
+def _put(row: list[int], index: int, value: int, wide: list[int]) -> None:
+    """Write a value that may not fit a byte: in the row if it does, else as ``index, value`` in ``wide``."""
+    if 0 <= value < BYTE_LIMIT:
+        row[index] = value
+    else:
+        wide.append(index)
+        wide.append(value)
+
+
+def _count_kinds(row: list[int], at: int, cards: list[int], kinds: tuple[int, ...]) -> None:
+    """Add each card of ``cards`` to the count of its kind at ``row[at + kind]``."""
+    for card in cards:
+        i = at + kinds[card]
+        count: int = row[i]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
+        row[i] = count + 1
+
+
+def _add(row: list[int], i: int, value: int) -> None:
+    """``row[i] += value``, as an int addition when compiled."""
+    before: int = row[i]
+    row[i] = before + value
+
+
+def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, wide: list[int]) -> None:
+    """Write what ``layout.seat`` may see of ``hand`` into ``row[base : base + layout.size]``.
+
+    The range must hold zeros (a new ``[0] * size`` list is the cheapest way:
+    clearing a used one costs more than making one). Scores,
+    minimums, asks and the turn count go through ``wide`` when they do not fit
+    a byte (negative, or 256 and more): the row then holds 0 there and ``wide``
+    gets the row index and the value appended, so that the caller can convert
+    the rows as bytes in one call and patch the few wide values after. Counts
+    of cards always go in the row (they fit a byte in any deck of fewer than
+    256 cards; in a larger deck the caller's byte conversion fails, and it
+    converts the values one by one).
+
+    Args:
+        hand: The hand (a `canasta.HandState`).
+        layout: The observer's layout.
+        row: The flat row (or batch of rows) to write into, zeros in the observer's range.
+        base: Where the observer's row starts in ``row``.
+        wide: Receives ``index, value`` pairs of values outside ``0 .. 255``.
+    """
+    seat = layout.seat
+    kinds = hand.kinds
+    kind_count = KIND_COUNT  # (module constants, read once: each read is a dictionary look-up)
+    red_three = RED_THREE
+    at = base + layout.hand_at
+    row[at : at + kind_count] = hand.counts[seat]
+    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
+    melds = hand.melds
+    slots = layout.meld_slot
+    sides = layout.sides
+    bases = layout.meld_bases
+    for rel in range(len(sides)):
+        block = base + bases[rel]
+        for meld in melds[sides[rel]].values():
+            i = block + slots[meld.rank]
+            _add(row, i, meld.naturals)
+            _add(row, i + 1, meld.twos)
+            _add(row, i + 2, meld.jokers)
+    seats = layout.seats
+    threes = hand.threes
+    at = base + layout.threes_at
+    for rel in range(len(seats)):
+        laid = threes[seats[rel]]
+        if laid:
+            red = 0
+            for card in laid:
+                if kinds[card] == red_three:
+                    red += 1
+            row[at + 2 * rel] = red
+            row[at + 2 * rel + 1] = len(laid) - red
+    set_aside = hand.set_aside
+    at = base + layout.set_aside_at
+    for rel in range(len(sides)):
+        row[at + rel] = len(set_aside[sides[rel]])
+    # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
+    pending = hand.pending_pile
+    pile = hand.pile
+    pile_size = len(pile)
+    at = base + layout.pile_kinds_at
+    if pending is not None:
+        pile_size += len(pending)
+        _count_kinds(row, at, pending, kinds)
+    _count_kinds(row, at, pile, kinds)
+    at = base + layout.pile_top_at
+    if pile:
+        row[at + kinds[pile[-1]]] = 1
+    elif pending:
+        row[at + kinds[pending[-1]]] = 1
+    else:
+        row[at + kind_count] = 1
+    row[base + layout.pile_size_at] = pile_size
+    # The seat's meld-owning unit this hand: its side, unless a partnership rule
+    # regrouped the players (house rule cutthroat).
+    seating = hand.seating
+    mine = seating[seat]
+    row[base + layout.pile_frozen_at] = 1 if hand.pile_frozen_for(mine) else 0
+    row[base + layout.pile_pending_at] = 0 if pending is None else 1
+    row[base + layout.stock_size_at] = len(hand.stock)
+    sizes = hand.sizes
+    at = base + layout.hand_sizes_at
+    partners_at = base + layout.partners_at
+    regrouped = hand.regrouped
+    partners = layout.partners
+    for rel in range(len(seats)):
+        s = seats[rel]
+        row[at + rel] = sizes[s]
+        if regrouped:
+            row[partners_at + rel] = 1 if seating[s] == mine else 0
+        else:
+            row[partners_at + rel] = partners[rel]
+    scores = hand.scores
+    opened = hand.opened
+    asks = hand.asks_used
+    for rel in range(len(sides)):
+        side = sides[rel]
+        _put(row, base + layout.scores_at + rel, scores[side], wide)
+        _put(row, base + layout.minimum_needed_at + rel, hand.minimum_needed(side), wide)
+        row[base + layout.opened_at + rel] = 1 if opened[side] else 0
+        _put(row, base + layout.asks_used_at + rel, asks[side], wide)
+    phase = hand.phase
+    phases = layout.phases
+    for i in range(len(phases)):
+        if phases[i] is phase:
+            row[base + layout.phase_at + i] = 1
+    row[base + layout.acting_at + (hand.seat - seat) % layout.players] = 1
+    answer = hand.answer
+    row[base + layout.answer_at + (0 if answer is None else 1 if answer else 2)] = 1
+    _put(row, base + layout.turn_at, hand.turn, wide)
+    # The information state: per seat, the kinds of the cards known to be in its hand.
+    known = hand.known
+    at = base + layout.known_at
+    for rel in range(len(seats)):
+        cards = known[seats[rel]]
+        if cards:
+            _count_kinds(row, at + rel * kind_count, cards, kinds)
+
+
+def write_views(
+    hands: list[TableState], layouts: list[SeatLayout], row: list[int], wide: list[int], seats: list[int]
+) -> None:
+    """Write each hand's view for the seat that must act in it, one row after another.
+
+    Args:
+        hands: The hands (`canasta.HandState` objects of one rule set).
+        layouts: The layout of each observer seat, indexed by seat.
+        row: The flat rows, ``len(hands) * size`` zeros.
+        wide: Receives ``index, value`` pairs of values outside ``0 .. 255`` (see `write_view`).
+        seats: Receives the acting seat of each hand (overwritten, same length as ``hands``).
+    """
+    base = 0
+    for i in range(len(hands)):
+        hand = hands[i]
+        seat = hand.seat
+        seats[i] = seat
+        layout = layouts[seat]
+        write_view(hand, layout, row, base, wide)
+        base += layout.size
+
+
+def legal_ids_of(
+    hand: HandState,
+    index: int,
+    ids_by_object: dict[int, int],
+    legals: list[list[Action]],
+    flat: list[int],
+    starts: list[int],
+    size: int,
+) -> bool:
+    """The ids of a hand's legal actions, looked up by the identity of the engine's action objects.
+
+    The hand is row ``index`` of a batch: ``legals[index]`` gets its legal list
+    (the engine's cached one), ``starts[index]`` the length of ``flat`` before,
+    and ``flat`` the indices ``index * size + id`` of its legal ids in a flat
+    batch of masks, in the engine's order (so the rows' ids follow each other
+    when the rows are done in order).
+
+    Args:
+        hand: The hand.
+        index: Its row in the batch.
+        ids_by_object: Action id by ``id()`` of an action object (`canasta.rl.ActionSpace.ids_by_identity`).
+        legals: Receives the legal list at ``index``.
+        flat: Receives the flat mask indices (appended to).
+        starts: Receives where the row's indices start in ``flat``, at ``index``.
+        size: Number of ids of the action space.
+
+    Returns:
+        False, with ``flat`` as it was, if an action object is not in
+        ``ids_by_object``: the caller looks the actions up by value
+        (`canasta.rl.ActionSpace.learn_ids`) and calls again.
+    """
+    legal = hand.legal_actions()
+    first = len(flat)
+    starts[index] = first
+    base = index * size
+    for action in legal:
+        found = ids_by_object.get(id(action), -1)
+        if found < 0:
+            del flat[first:]
+            return False
+        flat.append(base + found)
+    legals[index] = legal
+    return True
+
+
+def chosen_actions(
+    hands: list[HandState],
+    legals: list[list[Action]],
+    flat: list[int],
+    starts: list[int],
+    action_ids: list[int],
+    size: int,
+    chosen: list[Action | None],
+) -> int:
+    """The engine's own action object for each hand's chosen id, from its legal list (applying it is not re-checked).
+
+    Args:
+        hands: The hands.
+        legals: Each hand's legal list when its ids were looked up (`legal_ids_of`).
+        flat: Their flat mask indices (`legal_ids_of`).
+        starts: Where each hand's indices start in ``flat``.
+        action_ids: The id chosen in each hand.
+        size: Number of ids of the action space.
+        chosen: Receives each hand's action; ``None`` where the id is not among
+            the listed ones, or the hand's legal list is no longer that one (its
+            state changed since): the caller then asks the hand afresh.
+
+    Returns:
+        How many entries of ``chosen`` are ``None``.
+    """
+    missing = 0
+    for i in range(len(hands)):
+        legal = hands[i].legal_actions()
+        pick: Action | None = None
+        if legal is legals[i]:
+            wanted = i * size + action_ids[i]
+            first = starts[i]
+            for k in range(first, starts[i + 1]):
+                if flat[k] == wanted:
+                    pick = legal[k - first]
+                    break
+        if pick is None:
+            missing += 1
+        chosen[i] = pick
+    return missing
+
+
+def apply_and_observe(
+    games: list[Game],
+    chosen: list[Action],
+    finished: list[int],
+    start: int,
+    layouts: list[SeatLayout],
+    values: list[int],
+    wide: list[int],
+    seats: list[int],
+    ids_by_object: dict[int, int],
+    legals: list[list[Action]],
+    flat: list[int],
+    starts: list[int],
+    size: int,
+) -> int:
+    """Step a batch of games from ``start`` on: apply each one's action, then observe it as row ``i``.
+
+    Each game is observed right after its move, while its state is still in
+    the CPU's caches: its acting seat goes to ``seats[i]``, that seat's view to
+    row ``i`` of ``values`` (`write_view`) and its legal ids to ``flat``
+    (`legal_ids_of`). The loop stops at the first game that needs the caller:
+    one whose action ended a hand (its count of finished hands is no longer
+    ``finished[i]``), or one that lists an action object not in
+    ``ids_by_object``. That game's action is applied and nothing of its row is
+    written; the caller deals with it, observes it, and calls again from ``i + 1``.
+
+    Args:
+        games: The games (`canasta.Game`).
+        chosen: The action to apply in each (a legal action object of its hand).
+        finished: Each game's ``len(game.results)`` before its action.
+        start: The first game to step (the rows before it are written).
+        layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
+        values: The rows of the batch (each row is cleared before it is written: the
+            list can be kept from step to step, which spares the garbage collector
+            a new list of ``len(games) * size`` entries to look through every step).
+        wide: Receives the values that do not fit a byte (see `write_view`).
+        seats: Receives each game's acting seat.
+        ids_by_object: Action id by ``id()`` of an action object.
+        legals: Receives each game's legal list (see `legal_ids_of`).
+        flat: Receives the flat mask indices.
+        starts: Receives where each row's indices start in ``flat``.
+        size: Number of ids of the action space.
+
+    Returns:
+        ``-1`` when every game is done, else the index of the game the caller must take over.
+    """
+    for i in range(start, len(games)):
+        game = games[i]
+        game.apply(chosen[i])
+        if len(game.results) != finished[i]:
+            return i
+        hand = game.hand
+        if not legal_ids_of(hand, i, ids_by_object, legals, flat, starts, size):
+            return i
+        seat = hand.seat
+        seats[i] = seat
+        layout = layouts[seat]
+        base = i * layout.size
+        values[base : base + layout.size] = layout.zeros
+        write_view(hand, layout, values, base, wide)
+    return -1
