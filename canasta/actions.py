@@ -263,8 +263,8 @@ class LayOutThree:
 
     The club form's special hands, "Keeping a three": a player whose side has
     not melded keeps one three in hand (for the Straight); he may lay it out
-    at the start of his turn, before drawing, while a stock card is left to
-    replace it. Where the rules lay it out themselves, the engine does it.
+    in his turn, before he discards, while a stock card is left to replace
+    it. Where the rules lay it out themselves, the engine does it.
     """
 
     name: ClassVar[str] = "lay_out"

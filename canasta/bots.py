@@ -141,7 +141,8 @@ class GreedyBot:
       highest value).
     - Keeps a kept three (rules that keep one for the Straight) only while
       its hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the Straight's 14
-      kinds; otherwise it lays it out at the start of its turn.
+      kinds; otherwise it lays it out as soon as it may (before drawing, or at
+      once when it draws one).
 
     Args:
         seed: Seed used to break ties (same seed, same choices).
@@ -173,11 +174,14 @@ class GreedyBot:
         phase = state.phase
         if phase is Phase.ANSWER:
             return self._answer(state, seat, actions)
-        if phase is Phase.DRAW:
-            return self._draw(state, seat, actions)
         declarations = [a for a in actions if isinstance(a, DeclareSpecialHand)]
         if declarations:
             return self._best_declaration(state, declarations)
+        lay_out = next((a for a in actions if isinstance(a, LayOutThree)), None)
+        if lay_out is not None and not _near_straight(state.counts[seat]):
+            return lay_out
+        if phase is Phase.DRAW:
+            return self._draw(state, seat, actions)
         return self._meld_or_discard(state, seat, actions)
 
     @staticmethod
@@ -193,9 +197,6 @@ class GreedyBot:
         return next((a for a in actions if isinstance(a, AnswerGoOut) and a.yes is yes), actions[0])
 
     def _draw(self, state: HandState, seat: int, actions: list[Action]) -> Action:
-        lay_out = next((a for a in actions if isinstance(a, LayOutThree)), None)
-        if lay_out is not None and not _near_straight(state.counts[seat]):
-            return lay_out
         takes = [a for a in actions if isinstance(a, TakePile)]
         # Fewest cards from hand first: a layoff, then a natural pair, then natural + wild.
         takes.sort(key=lambda t: (t.twos + t.jokers, t.naturals != 2, t.naturals))

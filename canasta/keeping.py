@@ -9,12 +9,10 @@ replacing it. How the engine plays the rule:
   none (dealt, drawn, or drawn as a replacement) stays in the hand: it is one
   of the cards dealt or drawn, so nothing replaces it. With both colours dealt,
   the red one is kept. Every other three is laid out and replaced as usual.
-- *The choice.* Keeping is the player's choice ("may keep"): at the start of
-  any of his turns, before drawing, he may lay the three out and draw its
-  replacement (`canasta.LayOutThree`). So the choice is made at the start of a
-  turn, not the moment the three arrives: a three drawn in a turn can be laid
-  out at the start of the next, and if the hand ends before then, it is still
-  in the hand.
+- *The choice.* Keeping is the player's choice ("may keep"): in any of his
+  turns, before he discards (before or after the draw), he may lay the three out and draw its replacement
+  (`canasta.LayOutThree`): at once when it reaches him in a draw, or later.
+  A three dealt to him waits for his first turn.
 - *While kept* it is a card of the hand that can be neither melded nor
   discarded; it can only be part of a Straight or be laid out.
 - *The side opens.* If the holder makes the side's initial meld, the three is
@@ -31,8 +29,9 @@ What "legal" means: the card a replacement brings is unknown when an action is
 chosen, so an action is legal only if the turn can be completed without
 counting on it: the turn-completion oracle (`canasta.completion`) treats a
 three in hand as a card that stays there, which is what it does when the stock
-runs out. Laying out a kept three at the start of the turn is a draw-phase
-action and, like a stock draw, always leaves the turn completable.
+runs out. Laying out a kept three is, like a stock draw, always completable:
+whatever plan completed the turn with the three in hand completes it with its
+replacement kept instead.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from __future__ import annotations
 from canasta.actions import Action, LayOutThree
 from canasta.cards import BLACK_THREE, RED_THREE
 from canasta.errors import RuleCode
-from canasta.table import DRAW_PHASE, TableState
+from canasta.table import DRAW_PHASE, MELD_PHASE, TableState
 
 __all__ = ["explain_lay_out", "held_three", "lay_out_kept", "layouts", "may_keep", "three_to_keep"]
 
@@ -136,7 +135,7 @@ def lay_out_when_opened(t: TableState, seat: int) -> None:
 
 
 def layouts(t: TableState) -> list[Action]:
-    """The acting seat's legal `canasta.LayOutThree`: at the start of the turn, holding a three, with a stock card left.
+    """The acting seat's legal `canasta.LayOutThree`: in its turn before the discard, holding a three, stock left.
 
     The caller checks that the rules keep threes (``t.keeps_threes``).
 
@@ -146,7 +145,7 @@ def layouts(t: TableState) -> list[Action]:
     Returns:
         ``[LayOutThree()]`` or ``[]``.
     """
-    if t.phase is DRAW_PHASE and t.stock and held_three(t, t.seat) >= 0:
+    if (t.phase is DRAW_PHASE or t.phase is MELD_PHASE) and t.stock and held_three(t, t.seat) >= 0:
         return [_LAY_OUT]
     return []
 
@@ -165,6 +164,6 @@ def explain_lay_out(t: TableState) -> tuple[RuleCode, str]:
         return code, "these rules keep no three in hand: every three is laid out at once"
     if held_three(t, t.seat) < 0:
         return code, "you hold no kept three to lay out"
-    if t.phase is not DRAW_PHASE:
-        return code, "a kept three is laid out at the start of your turn, before you draw"
+    if t.phase is not DRAW_PHASE and t.phase is not MELD_PHASE:
+        return code, "a kept three is laid out by its holder in his own turn, before he discards"
     return code, "no stock card is left to replace the three: it stays in your hand"

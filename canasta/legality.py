@@ -856,6 +856,9 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     """
     phase = t.phase
     if phase is MELD_PHASE:
+        if t.keeps_threes:
+            # Keeping a three: laying it out, like a declaration, always leaves the turn completable.
+            return _meld_phase(t, filtered) + declarations(t) + layouts(t)
         if t.rules.special_hands:
             # A declaration ends the hand: it completes the turn whenever the rules allow it.
             return _meld_phase(t, filtered) + declarations(t)

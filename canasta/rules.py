@@ -404,7 +404,7 @@ class ThreeRules:
         keep_one: While a player's side has not melded, he keeps one bonus
             three in hand instead of laying it out (the club form's special
             hands, "Keeping a three", for the Straight): it cannot be melded
-            or discarded; he may lay it out at the start of a turn, and it is
+            or discarded; he may lay it out in his turn before discarding, and it is
             laid out when his side opens (see `canasta.keeping`).
     """
 

@@ -477,9 +477,10 @@ def _do_declare(t: TableState, action: Action) -> None:
 
 
 def _do_lay_out(t: TableState, action: Action | None = None) -> None:
-    """Keeping a three: the kept three laid out and replaced before the draw; an empty stock then ends the hand."""
+    """Keeping a three: the kept three laid out and replaced; before the draw, an empty stock then ends the hand."""
     lay_out_kept(t, t.seat)
-    _end_if_exhausted(t)
+    if t.phase is DRAW_PHASE:
+        _end_if_exhausted(t)
 
 
 #: The transition of each action type (what `apply_unchecked` calls).

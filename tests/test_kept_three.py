@@ -228,18 +228,39 @@ def test_the_holder_may_lay_it_out_at_the_start_of_his_turn() -> None:
     assert state.sizes[0] == 6
 
 
+def test_a_three_drawn_may_be_laid_out_at_once_after_the_draw() -> None:
+    state = position(["KC", "KD", "8C"], top=["3H", "9D", "9S"])
+    state.apply(DrawStock())  # 3H kept, 9D drawn
+    assert state.phase is canasta.Phase.MELD and LayOutThree() in state.legal_actions()
+    check_exact_legality(state)
+    state.apply(LayOutThree())
+    assert threes_in_hand(state, 0) == 0 and state.counts[0][Kind.NINE] == 2 and state.sizes[0] == 5
+    assert state.phase is canasta.Phase.MELD and Discard(Kind.NINE) in state.legal_actions()
+
+
 def test_laying_out_is_refused_naming_the_rule() -> None:
-    state = position(["3H", "KC", "KD", "8C"], top=["9D", "9S"])
-    state.apply(DrawStock())
-    error = refused(state, LayOutThree())
-    assert error.code is RuleCode.KEPT_THREE and "before you draw" in str(error)
-    assert error.section is not None and error.section.id == "keeping-a-three"
     none = position(["KC", "KD", "8C"])
-    assert "no kept three" in str(refused(none, LayOutThree()))
+    error = refused(none, LayOutThree())
+    assert error.code is RuleCode.KEPT_THREE and "no kept three" in str(error)
+    assert error.section is not None and error.section.id == "keeping-a-three"
     plain = canasta.build_position(
         canasta.load_rules("modern-american"), hands=[["KC", "KD", "8C"], *OTHERS], pile=["9H"], opened=[False, False]
     )
-    assert refused(plain, LayOutThree()).code is RuleCode.KEPT_THREE
+    assert "keep no three" in str(refused(plain, LayOutThree()))
+    # The partner answering "may I go out?" is not in his own turn.
+    others = [["4H", "5H", "6H"], ["3H", "4S", "5S"], ["4D", "5D", "6D"]]
+    asking = position(["KC", "KD", "8C"], others=others)
+    asking.apply(canasta.AskGoOut())
+    assert asking.seat == 2 and asking.phase is canasta.Phase.ANSWER
+    assert "own turn" in str(refused(asking, LayOutThree()))
+    # No stock card left to replace it: it stays in the hand.
+    rules = canasta.load_rules("modern-american", CLUB)
+    hands = [["3H", "KC", "KD", "8C"], *OTHERS]
+    placed = [card for h in hands for card in h] + ["9H"]
+    empty = canasta.build_position(
+        rules, hands=hands, pile=["9H", *full_stock(rules, placed, [])], stock=[], phase="meld", opened=[False, False]
+    )
+    assert "no stock card" in str(refused(empty, LayOutThree()))
 
 
 def test_the_opening_lays_the_kept_three_out_and_replaces_it() -> None:
