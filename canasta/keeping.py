@@ -41,7 +41,15 @@ from canasta.cards import BLACK_THREE, RED_THREE
 from canasta.errors import RuleCode
 from canasta.table import DRAW_PHASE, MELD_PHASE, TableState
 
-__all__ = ["explain_lay_out", "held_three", "lay_out_kept", "lay_out_when_opened", "layouts", "may_keep", "three_to_keep"]
+__all__ = [
+    "explain_lay_out",
+    "held_three",
+    "lay_out_kept",
+    "lay_out_when_opened",
+    "layouts",
+    "may_keep",
+    "three_to_keep",
+]
 
 _LAY_OUT = LayOutThree()
 
