@@ -26,6 +26,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -135,6 +136,7 @@ __all__ = [
     "InitialMeldRules",
     "InvalidPositionError",
     "Kind",
+    "LayOutThree",
     "Meld",
     "MeldMinimums",
     "MeldRules",

@@ -26,6 +26,7 @@ __all__ = [
     "Discard",
     "DrawStock",
     "EndHand",
+    "LayOutThree",
     "Meld",
     "TakePile",
 ]
@@ -256,9 +257,27 @@ class DeclareSpecialHand:
         return f"declare the special hand {self.hand}{discard}"
 
 
-Action: TypeAlias = DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand | DeclareSpecialHand
+@frozen(cache_hash=True)
+class LayOutThree:
+    """Lay out the three kept in hand and draw its replacement (rule sets with `canasta.ThreeRules.keep_one`).
+
+    The club form's special hands, "Keeping a three": a player whose side has
+    not melded keeps one three in hand (for the Straight); he may lay it out
+    in his turn, before he discards, while a stock card is left to replace
+    it. Where the rules lay it out themselves, the engine does it.
+    """
+
+    name: ClassVar[str] = "lay_out"
+
+    def __str__(self) -> str:
+        return "lay out the kept three"
+
+
+Action: TypeAlias = (
+    DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand | DeclareSpecialHand | LayOutThree
+)
 
 #: The action classes, for a cheap exact type test at the engine's edge.
 ACTION_TYPES: frozenset[type] = frozenset(
-    {DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand}
+    {DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree}
 )

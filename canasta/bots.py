@@ -29,6 +29,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -112,6 +113,18 @@ class RandomBot:
         return actions[self._rng.randrange(len(actions))]
 
 
+#: The greedy bot keeps a kept three only while its hand holds this many of the Straight's 14 kinds.
+STRAIGHT_KINDS_TO_KEEP = 10
+
+
+def _near_straight(counts: list[int]) -> bool:
+    """Whether a hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the 14 kinds (both threes are one kind)."""
+    kinds = sum(1 for k, n in enumerate(counts) if n and k != Kind.BLACK_THREE)
+    if counts[Kind.BLACK_THREE] and not counts[Kind.RED_THREE]:
+        kinds += 1
+    return kinds >= STRAIGHT_KINDS_TO_KEEP
+
+
 class GreedyBot:
     """Simple sensible play, deterministic given its seed.
 
@@ -124,6 +137,12 @@ class GreedyBot:
     - Discards the least useful card: a black three first (it stops the next
       player), never a wild card while another card will do, preferring single
       low cards of ranks the next side has not melded.
+    - Declares a special hand when it holds one (a game win first, then the
+      highest value).
+    - Keeps a kept three (rules that keep one for the Straight) only while
+      its hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the Straight's 14
+      kinds; otherwise it lays it out as soon as it may (before drawing, or at
+      once when it draws one).
 
     Args:
         seed: Seed used to break ties (same seed, same choices).
@@ -155,11 +174,14 @@ class GreedyBot:
         phase = state.phase
         if phase is Phase.ANSWER:
             return self._answer(state, seat, actions)
-        if phase is Phase.DRAW:
-            return self._draw(state, seat, actions)
         declarations = [a for a in actions if isinstance(a, DeclareSpecialHand)]
         if declarations:
             return self._best_declaration(state, declarations)
+        lay_out = next((a for a in actions if isinstance(a, LayOutThree)), None)
+        if lay_out is not None and not _near_straight(state.counts[seat]):
+            return lay_out
+        if phase is Phase.DRAW:
+            return self._draw(state, seat, actions)
         return self._meld_or_discard(state, seat, actions)
 
     @staticmethod

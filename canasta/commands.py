@@ -22,6 +22,7 @@ command                action
 ``end``                end the hand, where the rules let you
 ``sh pairs``           declare a special hand (``sh pairs 9``: discarding a nine
                        after a two-card draw), where the rules have special hands
+``l3``                 lay out the three kept in hand, where the rules keep one
 ``help`` / ``?``       the grammar and a card legend
 ``q`` / ``quit``       stop playing
 =====================  =============================================================
@@ -53,6 +54,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -117,7 +119,7 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
     ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
     ("sh pairs  sh pairs 9", "declare a special hand (discarding a nine), where allowed"),
-    ("end  ?  q", "end the hand, where allowed; this help; quit"),
+    ("l3  end  ?  q", "lay out a kept three; end the hand; this help; quit"),
 )
 
 #: The card legend, as (symbol, meaning) rows.
@@ -146,6 +148,7 @@ _VERBS = {
     "n": "no",
     "no": "no",
     "end": "end",
+    "l3": "lay_out",
     "sh": "declare",
     "declare": "declare",
 }
@@ -180,6 +183,8 @@ def notation(action: Action) -> str:
         return "y" if action.yes else "n"
     if isinstance(action, DeclareSpecialHand):
         return f"sh {action.hand}" + ("" if action.discard is None else " " + action.discard.symbol.lower())
+    if isinstance(action, LayOutThree):
+        return "l3"
     return "end"
 
 
@@ -232,7 +237,7 @@ def parse_command(text: str, state: Playable) -> Action | Command:
     if verb is None:
         raise CommandError(f"unknown command {raw.split()[0]!r}; {_HELP_HINT}")
     legal = state.legal_actions()
-    if verb in ("draw", "ask", "yes", "no", "end"):
+    if verb in ("draw", "ask", "yes", "no", "end", "lay_out"):
         if rest:
             raise CommandError(f"{verb!r} takes nothing after it, got {rest!r}; {_HELP_HINT}")
         simple: dict[str, Action] = {
@@ -241,6 +246,7 @@ def parse_command(text: str, state: Playable) -> Action | Command:
             "yes": AnswerGoOut(True),
             "no": AnswerGoOut(False),
             "end": EndHand(),
+            "lay_out": LayOutThree(),
         }
         return _legal(simple[verb], legal, state)
     if verb == "discard":

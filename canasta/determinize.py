@@ -10,7 +10,11 @@ stock, under the two constraints the rules themselves impose:
 
 - a hand never holds a bonus three (red threes, and black threes where they
   are bonus cards: the rule book lays them out at once), so unseen bonus
-  threes are in the stock;
+  threes are in the stock; except where the rules keep a three in hand
+  (`canasta.ThreeRules.keep_one`, see `canasta.keeping`): a hand whose holder
+  may still hold a kept three (his side has not opened, or his partner opened
+  and he has not begun a turn since, or the stock is empty) holds at most one,
+  placed uniformly among the deals that respect this (`kept_three_holders`);
 - when another seat is in the middle of its turn, the sampled hand must let it
   complete that turn (what "legal" means: the real hand can), so a sample
   that leaves it no legal action is drawn again.
@@ -20,13 +24,14 @@ from __future__ import annotations
 
 import random
 
+from canasta.actions import AnswerGoOut, Meld, TakePile
 from canasta.cards import BLACK_THREE, RED_THREE
 from canasta.errors import CanastaError
 from canasta.hand import HandState
 from canasta.observation import Observation
-from canasta.table import OVER_PHASE, TableState
+from canasta.table import ANSWER_PHASE, OVER_PHASE, TableState
 
-__all__ = ["MAX_SAMPLE_TRIES", "SamplingError", "sample_state", "unseen_cards"]
+__all__ = ["MAX_SAMPLE_TRIES", "SamplingError", "kept_three_holders", "sample_state", "unseen_cards"]
 
 #: How many times `sample_state` deals again before it gives up on a position.
 MAX_SAMPLE_TRIES = 1000
@@ -76,6 +81,55 @@ def unseen_cards(observation: Observation) -> list[int]:
     return [card for card, known in enumerate(seen) if not known]
 
 
+def kept_three_holders(public: TableState, stock_size: int) -> frozenset[int]:
+    """The seats that may hold a kept three now, from public facts alone ("Keeping a three").
+
+    A seat may while its side has not opened; after its partner opened, until
+    it begins its next turn (the three is laid out then); and, with the stock
+    empty, for good (a three with no replacement stays in the hand). Empty
+    where the rules keep no three.
+
+    Args:
+        public: The hand (only its public facts are read: the seating, the
+            openings, the action log).
+        stock_size: Cards left in the stock (a public table holds none).
+
+    Returns:
+        The seats.
+    """
+    if not public.keeps_threes:
+        return frozenset()
+    if not stock_size:
+        return frozenset(range(public.rules.players))
+    owner = public.asker if public.phase is ANSWER_PHASE and public.asker is not None else public.seat
+    holders = set()
+    for seat in range(public.rules.players):
+        side = public.seating[seat]
+        if not public.opened[side]:
+            holders.add(seat)
+            continue
+        # The side's opening turn is the turn of its first meld (melds are never taken back).
+        first = next(
+            (
+                i
+                for i, (who, action) in enumerate(public.log)
+                if public.seating[who] == side and isinstance(action, (Meld, TakePile))
+            ),
+            None,
+        )
+        if first is None:
+            holders.add(seat)  # a position built opened, with no history: it may
+            continue
+        opener = public.log[first][0]
+        if opener == seat or owner == seat:
+            continue  # laid out at the opening, or at the start of this turn
+        if not any(
+            who == seat and not isinstance(action, AnswerGoOut) for who, action in public.log[first + 1 :]
+        ):
+            holders.add(seat)
+    return frozenset(holders)
+
+
 def sample_state(observation: Observation, rng: random.Random) -> HandState:
     """A full hand consistent with everything the observing seat knows.
 
@@ -115,11 +169,52 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
             f"hidden hand places and a stock of {stock_size}"
         )
     mid_turn = public.seat != seat and public.phase is not OVER_PHASE
+    holders = [s for s in kept_three_holders(public, observation.stock_size) if s != seat and missing[s]]
     for _ in range(MAX_SAMPLE_TRIES):
-        state = _deal(public, seat, missing, stock_size, threes, others, rng)
+        if holders and threes:
+            state = _deal_keeping(public, seat, missing, stock_size, threes, others, holders, rng)
+        else:
+            state = _deal(public, seat, missing, stock_size, threes, others, rng)
         if not mid_turn or state.legal_actions():
             return state
     raise SamplingError(f"no deal of the unseen cards lets seat {public.seat} complete its turn")
+
+
+#: How many placements of the unseen threes `_deal_keeping` tries before it deals them as `_deal` does.
+_PLACEMENT_TRIES = 1000
+
+
+def _deal_keeping(
+    public: HandState,
+    seat: int,
+    missing: list[int],
+    stock_size: int,
+    threes: list[int],
+    others: list[int],
+    holders: list[int],
+    rng: random.Random,
+) -> HandState:
+    """One uniform deal where some hands may hold one kept three each (rejection sampling of the threes' places)."""
+    owners: list[int] = [-1] * stock_size  # each place's owner: -1 the stock, else a seat's hidden card
+    for other, count in enumerate(missing):
+        if other != seat:
+            owners.extend([other] * count)
+    allowed = set(holders)
+    for _ in range(_PLACEMENT_TRIES):
+        places = rng.sample(range(len(owners)), len(threes))
+        seats = [owners[p] for p in places if owners[p] >= 0]
+        if all(s in allowed for s in seats) and len(set(seats)) == len(seats):
+            break
+    else:
+        return _deal(public, seat, missing, stock_size, threes, others, rng)
+    cards: list[int] = [-1] * len(owners)
+    for place, three in zip(places, threes, strict=True):
+        cards[place] = three
+    pool = others[:]
+    rng.shuffle(pool)
+    free = iter(pool)
+    cards = [card if card >= 0 else next(free) for card in cards]
+    return _dealt(public, seat, missing, cards[:stock_size], cards[stock_size:])
 
 
 def _deal(
@@ -143,7 +238,11 @@ def _deal(
         rng.shuffle(pool)
     stock = threes[:into_stock] + pool[: stock_size - into_stock]
     rng.shuffle(stock)
-    rest = pool[stock_size - into_stock :]
+    return _dealt(public, seat, missing, stock, pool[stock_size - into_stock :])
+
+
+def _dealt(public: HandState, seat: int, missing: list[int], stock: list[int], rest: list[int]) -> HandState:
+    """A copy of the public table with this stock, and ``rest`` dealt into the other hands in seat order."""
     state = public.copy()
     state.stock = stock
     kinds = state.kinds

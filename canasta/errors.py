@@ -51,6 +51,8 @@ class RuleCode(StrEnum):
     RULE_OF_FIVE = "rule-of-five"
     #: A special hand's declaration refused (house rule american-special-hands: when one may be declared).
     SPECIAL_HAND = "special-hand"
+    #: Laying out a kept three refused (house rule american-special-hands: keeping a three).
+    KEPT_THREE = "kept-three"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

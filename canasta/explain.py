@@ -11,12 +11,23 @@ citation of the rule book's section (``Rules.section``).
 
 from __future__ import annotations
 
-from canasta.actions import AnswerGoOut, AskGoOut, DeclareSpecialHand, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import (
+    AnswerGoOut,
+    AskGoOut,
+    DeclareSpecialHand,
+    Discard,
+    DrawStock,
+    EndHand,
+    LayOutThree,
+    Meld,
+    TakePile,
+)
 from canasta.cards import SECOND_MELD, Kind
 from canasta.completion import has_clean_meld
 from canasta.declaration import explain_declaration
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
+from canasta.keeping import explain_lay_out, held_three
 from canasta.legality import allowed_actions, blocking_melds, bonus_cards_due, goes_out_ok
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
@@ -43,10 +54,14 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     Returns:
         ``(code, sentence)``.
     """
-    if not isinstance(action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand)):
+    if not isinstance(
+        action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree)
+    ):
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:
         return RuleCode.HAND_OVER, "the hand is over; no action is possible"
+    if isinstance(action, LayOutThree):
+        return explain_lay_out(state)
     expected = _PHASE_OF.get(type(action))
     if expected is not None and expected != state.phase.value:
         return RuleCode.WRONG_PHASE, f"{action} is not possible now: the turn is in its {state.phase.value} phase"
@@ -231,9 +246,16 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"meld ({plural(need, 'natural')} or more from your hand, no wild card), and none could be "
             "completed this turn",
         )
+    left = state.sizes[state.seat] - action.naturals - action.twos - action.jokers
+    if state.keeps_threes and not state.bound and left == 1 and held_three(state, state.seat) >= 0:
+        return (
+            RuleCode.TURN_CANNOT_COMPLETE,
+            "after this meld you would hold only your kept three, which can be neither melded nor discarded "
+            "(the card replacing it is unknown until it is drawn): you could not end the turn",
+        )
     if state.bound or not state.opened[state.side]:
         return _explain_incomplete(state, "this meld")
-    if state.sizes[state.seat] - action.naturals - action.twos - action.jokers <= 1:
+    if left <= 1:
         return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
         RuleCode.TURN_CANNOT_COMPLETE,
@@ -272,6 +294,8 @@ def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]
     counts = state.counts[state.seat]
     if counts[action.kind] == 0:
         return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {_name(action.kind)}"
+    if state.keeps_threes and action.kind in (Kind.RED_THREE, Kind.BLACK_THREE):
+        return RuleCode.CANNOT_DISCARD, "a kept three is never discarded: it is part of a Straight or is laid out"
     if not discardable_kinds(state.rules, state.turn)[action.kind]:
         return RuleCode.CANNOT_DISCARD, f"a {_name(action.kind)} may not be discarded now"
     if state.final_meld_only:

@@ -24,6 +24,7 @@ from canasta.completion import Turn, can_complete, meld_may_complete, opening_re
 from canasta.declaration import declarations
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_kinds, strict_pile, take_strands
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
+from canasta.keeping import layouts
 from canasta.rules import Permission
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
 
@@ -801,8 +802,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if t.restricts_discards:
             keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
             actions.extend([a for k, a in enumerate(_DISCARDS) if counts[k] and keep[k]])
-        elif first_round or counts[RED_THREE]:
-            actions.extend([a for k, a in _DISCARD_PAIRS[first_round] if counts[k]])
+        elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
+            # (Keeping a three: a black three in the hand is a kept one, never discarded.)
+            actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:
             actions.extend(compress(_DISCARDS, counts))  # the usual case, in C: one discard per kind held
     # Asking is legal when the turn stays completable whatever the partner
@@ -854,6 +856,9 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     """
     phase = t.phase
     if phase is MELD_PHASE:
+        if t.keeps_threes:
+            # Keeping a three: laying it out, like a declaration, always leaves the turn completable.
+            return _meld_phase(t, filtered) + declarations(t) + layouts(t)
         if t.rules.special_hands:
             # A declaration ends the hand: it completes the turn whenever the rules allow it.
             return _meld_phase(t, filtered) + declarations(t)
@@ -871,6 +876,8 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                     actions.append(_TAKES[shape])
             if answer is None and _may_ask(t):
                 actions.append(_ASK)
+            if t.keeps_threes:
+                actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (
@@ -878,6 +885,8 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             or _answer_completes(t, seat, DRAW_PHASE, False)
         ):
             actions.append(_ASK)
+        if t.keeps_threes:
+            actions += layouts(t)
         return actions
     if phase is ANSWER_PHASE:
         # Both answers are always legal: the partner cannot see the asker's hand

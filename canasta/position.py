@@ -81,7 +81,8 @@ def build_position(
     Raises:
         InvalidPositionError: If an argument has the wrong type, shape or
             range, or the position is impossible (a card used twice or
-            missing, an invalid or black-three meld, a three in a hand, a seat
+            missing, an invalid or black-three meld, a three in a hand (more
+            than one where the rules keep one), a seat
             without cards, a side with melds that has not opened, or no legal
             action for the acting seat). The message starts with the argument
             at fault, e.g. ``"hands[2][0]: ..."``.
@@ -133,9 +134,14 @@ def build_position(
     kinds = deck.kinds
     bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
     for s, hand in enumerate(hand_lists):
+        held = 0
         for card in ids(f"hands[{s}]", hand):
             if kinds[card] in bonus:
-                raise InvalidPositionError(f"hands[{s}]: bonus threes are laid out, not held ({deck.cards[card]})")
+                held += 1
+                if not rules.threes.keep_one:
+                    raise InvalidPositionError(f"hands[{s}]: bonus threes are laid out, not held ({deck.cards[card]})")
+                if held > 1:
+                    raise InvalidPositionError(f"hands[{s}]: a player keeps at most one three in hand")
             state._to_hand(s, card)
     for s, laid in enumerate(three_lists):
         for card in ids(f"threes[{s}]", laid):

@@ -15,12 +15,12 @@ being read whole), UTF-8 only, arrays and objects nested at most
 key twice in one object (JSON leaves duplicates undefined; the last one would
 win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
 
-Record format, version 3 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+Record format, version 4 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
 
     {
       "format": "canasta-record",
-      "format_version": 3,
+      "format_version": 4,
       "variant": {"name": "classic", "version": "1.0"},
       "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
       "seed": 1,
@@ -39,9 +39,13 @@ Actions serialise losslessly (`action_to_json` / `action_from_json`)::
     {"type": "discard", "kind": "7"}
     {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "end"}
     {"type": "declare", "hand": "pairs"}   {"type": "declare", "hand": "pairs", "discard": "9"}
+    {"type": "lay_out"}
 
 A ``declare`` lays a special hand (rule sets with special hands); ``discard``,
 the 15th card after a two-card draw, is optional and written only when there is one.
+A ``lay_out`` lays out the three kept in hand and draws its replacement (rule
+sets that keep a three, `canasta.ThreeRules.keep_one`); keeping the three, and
+laying it out where the rules do, happen without an action.
 
 A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
 where partners who both held a rank keep two melds) adds ``"second": true``;
@@ -50,15 +54,17 @@ the key is optional and written only when true.
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
 
-Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 3,
-which is version 2 plus the ``declare`` action; a version-2 record reads as before
-(one holding a ``declare`` action is refused: it cannot be a version-2 record).
+Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 4,
+which is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
+``declare`` action. Older records read as before (one holding an action its
+version did not have is refused: a version-2 record with a ``declare``, a
+version-3 or older one with a ``lay_out``).
 Version 1 is the same format plus a ``{"type": "retract"}`` action (taking back
 a provisional opening). Taking back moves is not a rule of Canasta (the rule book,
 "What “legal” means"), so version 2 has no such action; a version-1 record
 still loads and replays unless it holds one, which is refused with a
-`RecordError` naming the action's index. Saving a loaded version-1 or version-2 record writes
-version 3. A reader refuses versions it does not know.
+`RecordError` naming the action's index. Saving a loaded record of an older version writes
+version 4. A reader refuses versions it does not know.
 
 Per-seat observations (`observation_to_json`) use the same card and action
 notation, so a bot in any language can read its view of the table and answer
@@ -89,6 +95,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -122,9 +129,9 @@ __all__ = [
 ]
 
 #: Version of the record format written by this library.
-RECORD_FORMAT_VERSION = 3
+RECORD_FORMAT_VERSION = 4
 #: Record format versions this library reads (version 1 only without take-backs).
-READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3)
+READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
@@ -167,6 +174,7 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "answer": {"yes": bool},
     "end": {},
     "declare": {"hand": str},
+    "lay_out": {},
 }
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
@@ -178,6 +186,7 @@ _SIMPLE: dict[str, Action] = {
     "draw": DrawStock(),
     "ask": AskGoOut(),
     "end": EndHand(),
+    "lay_out": LayOutThree(),
 }
 #: The take-back of record format version 1 (removed in version 2).
 _RETRACT = "retract"
@@ -224,7 +233,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         if action.discard is not None:
             data["discard"] = action.discard.symbol
         return data
-    if isinstance(action, (DrawStock, AskGoOut, EndHand)):
+    if isinstance(action, (DrawStock, AskGoOut, EndHand, LayOutThree)):
         return {"type": action.name}
     raise TypeError(f"not a canasta action: {action!r}")
 
@@ -664,8 +673,15 @@ def record_from_json(
     return record
 
 
+#: Actions a record format version added: (type, the version, what it does).
+_NEWER_ACTIONS: tuple[tuple[str, int, str], ...] = (
+    ("declare", 3, "declaring a special hand"),
+    ("lay_out", 4, "laying out a kept three"),
+)
+
+
 def _record_action(data: object, index: int, version: int) -> Action:
-    """Parse ``actions[index]`` of a record; a version-1 take-back or a declaration before version 3 is refused."""
+    """Parse ``actions[index]`` of a record; a version-1 take-back, or an action newer than the version, is refused."""
     if version == 1 and isinstance(data, dict) and data.get("type") == _RETRACT:
         raise RecordError(
             f"actions[{index}]",
@@ -673,13 +689,14 @@ def _record_action(data: object, index: int, version: int) -> Action:
             f"{_RETRACT_REMOVED}; record format version 2 has no take-back",
             index=index,
         )
-    if version < 3 and isinstance(data, dict) and data.get("type") == "declare":
-        raise RecordError(
-            f"actions[{index}]",
-            f"a version-{version} record cannot hold the 'declare' action (action {index}): "
-            "declaring a special hand came with record format version 3",
-            index=index,
-        )
+    for name, since, what in _NEWER_ACTIONS:
+        if version < since and isinstance(data, dict) and data.get("type") == name:
+            raise RecordError(
+                f"actions[{index}]",
+                f"a version-{version} record cannot hold the '{name}' action (action {index}): "
+                f"{what} came with record format version {since}",
+                index=index,
+            )
     try:
         return action_from_json(data, f"actions[{index}]")
     except RecordError as exc:

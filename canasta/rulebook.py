@@ -79,6 +79,7 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.NATURAL_LOCKED: "wild-cards",
     RuleCode.RULE_OF_FIVE: "wild-cards",
     RuleCode.SPECIAL_HAND: "the-turn",
+    RuleCode.KEPT_THREE: "threes",
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
@@ -120,6 +121,8 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     "naturals; no wild card joins one while the side's wild meld is incomplete; no mixed canasta in the opening turn.",
     RuleCode.SPECIAL_HAND: "A special hand is declared only by a side that has made no meld, after a stock draw, "
     "with exactly its 14 cards (after a two-card draw, the 15th discarded, never a three), as the hand they score as.",
+    RuleCode.KEPT_THREE: "A kept three is laid out only by its holder, in his turn before he discards, "
+    "while a stock card is left to replace it.",
     RuleCode.RANK_CLOSED: "The rank is closed for the rest of the hand: no meld of it may be started, grow, or take "
     "the pile.",
     RuleCode.MINIMUM_NOT_MET: "The side's initial meld does not reach its minimum count.",

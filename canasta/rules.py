@@ -401,11 +401,17 @@ class ThreeRules:
         sign: When the score counts for the side, against it, or not at all.
         black_threes_are_bonus: Black threes are laid out and replaced like
             red threes (and scored per colour with the same schedule).
+        keep_one: While a player's side has not melded, he keeps one bonus
+            three in hand instead of laying it out (the club form's special
+            hands, "Keeping a three", for the Straight): it cannot be melded
+            or discarded; he may lay it out in his turn before discarding, and it is
+            laid out when his side opens (see `canasta.keeping`).
     """
 
     schedule: tuple[int, ...] = (0, 100, 200, 300, 800)
     sign: ThreeSign = ThreeSign.NEGATIVE_WITHOUT_MELD
     black_threes_are_bonus: bool = False
+    keep_one: bool = False
 
     def score(self, count: int) -> int:
         """Unsigned score of ``count`` bonus threes of one colour.

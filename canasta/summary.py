@@ -98,6 +98,7 @@ _LABELS: dict[str, str] = {
     "threes.schedule": "bonus threes (1, 2, 3, ... of a colour)",
     "threes.sign": "bonus threes count",
     "threes.black_threes_are_bonus": "black threes are bonus cards",
+    "threes.keep_one": "one three kept in hand until the side melds",
     "black_threes.no_discard_first_round": "no black-three discard in the first round",
     "black_threes.set_aside_from_pile": "black threes from a taken pile set aside",
     "black_threes.set_aside_schedule": "set-aside black threes (1, 2, ...)",

@@ -138,6 +138,7 @@ class TableState:
         "end",
         "final_meld_only",
         "hands",
+        "keeps_threes",
         "kinds",
         "known",
         "locks_wilds",
@@ -243,6 +244,8 @@ class TableState:
             black = rules.threes.black_threes_are_bonus
             threes = sum(1 for k in deck.kinds if k == RED_THREE or (k == BLACK_THREE and black))
             self.relief_stock = initial.bonus_cards_stock_floor + threes
+        # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
+        self.keeps_threes = rules.threes.keep_one
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
@@ -564,6 +567,7 @@ class TableState:
         self.opens_by_splash = other.opens_by_splash
         self.restricts_discards = other.restricts_discards
         self.relief_stock = other.relief_stock
+        self.keeps_threes = other.keeps_threes
         self.drew_from_stock = other.drew_from_stock
         self.drew_all_wild = other.drew_all_wild
         self.melded_this_turn = other.melded_this_turn

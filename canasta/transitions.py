@@ -17,12 +17,14 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.goingout import can_meld_out
+from canasta.keeping import lay_out_kept, lay_out_when_opened, may_keep, three_to_keep
 from canasta.legality import (
     bonus_cards_due,
     discardable_kinds,
@@ -65,10 +67,11 @@ def lay_out_and_replace(t: TableState, seat: int) -> bool:
         False if the stock ran out on a replacement of a three.
     """
     kinds_to_check = (RED_THREE, BLACK_THREE) if t.rules.threes.black_threes_are_bonus else (RED_THREE,)
+    kept = three_to_keep(t, seat)  # "Keeping a three" (american-special-hands): one stays in the hand
     while True:
         found = False
         for kind in kinds_to_check:
-            while t.counts[seat][kind]:
+            while t.counts[seat][kind] > (1 if kind == kept else 0):
                 found = True
                 t.threes[seat].append(t._from_hand(seat, kind))
                 if not t.stock:
@@ -92,6 +95,13 @@ def begin_turn(t: TableState) -> None:
     t._legal = None
     if t.locks_wilds:
         t._turn_meld_state()  # the club rules (aces-pure, rule-of-five): this turn's meld state
+    if t.keeps_threes:
+        lay_out_when_opened(t, t.seat)  # "Keeping a three": the partner opened, so it is laid out before the draw
+    _end_if_exhausted(t)
+
+
+def _end_if_exhausted(t: TableState) -> None:
+    """The rule book's "Stock exhaustion": the hand ends when the player is due to draw from an empty stock."""
     if t.stock:
         return
     exhaustion = t.rules.exhaustion
@@ -127,10 +137,12 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
     kinds = t.kinds
     stock = t.stock
     bonus_black = rules.threes.black_threes_are_bonus
+    keeps = t.keeps_threes
     while need and stock:
         card = stock.pop()
         kind = kinds[card]
-        if kind == RED_THREE or (kind == BLACK_THREE and bonus_black):  # a bonus three (`TableState._is_bonus_three`)
+        if (kind == RED_THREE or (kind == BLACK_THREE and bonus_black)) and not (keeps and may_keep(t, seat)):
+            # A bonus three (`TableState._is_bonus_three`), unless it is kept ("Keeping a three").
             t.threes[seat].append(card)
             if not stock:
                 # The rule book's "Stock exhaustion": a red three as the last card ends the hand.
@@ -271,6 +283,8 @@ def _maybe_open(t: TableState) -> None:
         t.pending_pile = None
         if pending is not None:
             _pick_up(t, pending)
+        if t.keeps_threes:
+            lay_out_when_opened(t, seat)  # "Keeping a three": the holder's own opening lays it out now
 
 
 def _do_meld(t: TableState, action: Action) -> None:
@@ -462,6 +476,13 @@ def _do_declare(t: TableState, action: Action) -> None:
     _finish(t, HandEnd.SPECIAL_HAND)
 
 
+def _do_lay_out(t: TableState, action: Action | None = None) -> None:
+    """Keeping a three: the kept three laid out and replaced; before the draw, an empty stock then ends the hand."""
+    lay_out_kept(t, t.seat)
+    if t.phase is DRAW_PHASE:
+        _end_if_exhausted(t)
+
+
 #: The transition of each action type (what `apply_unchecked` calls).
 TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
     Meld: _do_meld,
@@ -472,4 +493,5 @@ TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
     AnswerGoOut: _do_answer,
     EndHand: _do_end_hand,
     DeclareSpecialHand: _do_declare,
+    LayOutThree: _do_lay_out,
 }

@@ -29,10 +29,12 @@ from canasta import (
     HandState,
     IllegalActionError,
     Kind,
+    LayOutThree,
     Meld,
     RuleCode,
     TakePile,
 )
+from canasta.testing.invariants import check_threes_in_hands
 
 
 @cache
@@ -157,7 +159,7 @@ def check_conservation(state: HandState) -> None:
 
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
     """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
-    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False)]
+    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False), LayOutThree()]
     cands += [Discard(Kind(k)) for k in range(15)]
     cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
     for _ in range(extra):
@@ -182,6 +184,7 @@ def check_state(state: HandState, rng: random.Random, *, legal_sample: int | Non
         illegal_sample: How many illegal candidates to try.
     """
     check_conservation(state)
+    check_threes_in_hands(state)
     legal = state.legal_actions()
     if state.is_over:
         if legal:

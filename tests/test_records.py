@@ -151,30 +151,31 @@ def test_house_rules_are_recorded_and_replayed(house_rule: str, variant: str, tm
     assert load_record(tmp_path / "game.json") == record
 
 
-def test_records_are_written_as_version_3(data: dict[str, Any]) -> None:
-    assert RECORD_FORMAT_VERSION == data["format_version"] == 3
-    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3)
-    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 3}
+def test_records_are_written_as_version_4(data: dict[str, Any]) -> None:
+    assert RECORD_FORMAT_VERSION == data["format_version"] == 4
+    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3, 4)
+    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 4}
     # The schema's action types are exactly the ones written; the take-back is gone.
     types = {v["properties"]["type"]["const"] for v in RECORD_SCHEMA["properties"]["actions"]["items"]["oneOf"]}
-    assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end", "declare"}
+    assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end", "declare", "lay_out"}
 
 
-def test_version_3_round_trip(record: GameRecord, tmp_path: Path) -> None:
-    path = tmp_path / "v3.json"
+def test_version_4_round_trip(record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "v4.json"
     save_record(record, path)
-    assert json.loads(path.read_text())["format_version"] == 3
+    assert json.loads(path.read_text())["format_version"] == 4
     loaded = load_record(path)
     assert loaded == record
     assert [s.game.scores[:] for s in replay(loaded)][-1] == list(record.final_scores)
 
 
-def test_version_2_record_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
-    data["format_version"] = 2
+@pytest.mark.parametrize("version", [2, 3])
+def test_version_2_and_3_records_still_replay(record: GameRecord, data: dict[str, Any], version: int) -> None:
+    data["format_version"] = version
     loaded = record_from_json(data)
     assert loaded == record
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 3  # saved again, it is a version-3 record
+    assert loaded.to_json()["format_version"] == 4  # saved again, it is a version-4 record
 
 
 def test_version_1_record_without_take_backs_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
@@ -182,7 +183,7 @@ def test_version_1_record_without_take_backs_still_replays(record: GameRecord, d
     loaded = record_from_json(data)
     assert loaded == record
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 3  # saved again, it is a version-3 record
+    assert loaded.to_json()["format_version"] == 4  # saved again, it is a version-4 record
 
 
 @pytest.mark.parametrize("validate", [True, False])

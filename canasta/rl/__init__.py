@@ -7,7 +7,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
 - `ActionSpace`: every action of a compiled rule set as a fixed integer id,
   and the boolean legal-action mask of any state (id layout version
   `ACTION_SPACE_VERSION`; `SPECIAL_HANDS_ACTION_SPACE_VERSION` for rule sets
-  with special hands).
+  with special hands; `KEPT_THREE_ACTION_SPACE_VERSION` for rule sets that
+  keep a three in hand).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
@@ -23,6 +24,7 @@ require_extra("rl", ("numpy", "gymnasium", "pettingzoo"))
 
 from canasta.rl.actions import (  # noqa: E402
     ACTION_SPACE_VERSION,
+    KEPT_THREE_ACTION_SPACE_VERSION,
     SPECIAL_HANDS_ACTION_SPACE_VERSION,
     ActionSpace,
     ActionSpaceError,
@@ -33,6 +35,7 @@ from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 
 __all__ = [
     "ACTION_SPACE_VERSION",
+    "KEPT_THREE_ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "ActionSpace",

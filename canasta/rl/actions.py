@@ -11,8 +11,10 @@ trained agents, so it gets a new version. Version 2 removed the take-back
 (``Retract``, id 23 in version 1; taking back moves is not a rule of Canasta,
 the rule book, "What “legal” means") and renumbered the ids after it down by one: `EndHand` is 23 and
 the melds start at 24. Version 3 (`SPECIAL_HANDS_ACTION_SPACE_VERSION`) is the layout of rule sets
-with special hands (`canasta.Rules.special_hands`): version 2's ids, then the declarations; every
-other rule set keeps version 2.
+with special hands (`canasta.Rules.special_hands`): version 2's ids, then the declarations. Version 4
+(`KEPT_THREE_ACTION_SPACE_VERSION`) is the layout of rule sets that keep a three in hand
+(`canasta.ThreeRules.keep_one`, the special hands' Straight): version 3's ids, then `LayOutThree`.
+Every other rule set keeps version 2.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
@@ -41,6 +44,7 @@ from canasta.rules import Rules
 __all__ = [
     "ACTION_SPACE_VERSION",
     "FIXED_ACTIONS",
+    "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "ActionSpace",
@@ -53,6 +57,8 @@ __all__ = [
 ACTION_SPACE_VERSION: int = 2
 #: Version of the id layout of rule sets with special hands: version 2's ids, then the declarations.
 SPECIAL_HANDS_ACTION_SPACE_VERSION: int = 3
+#: Version of the id layout of rule sets that keep a three in hand: version 3's ids, then `LayOutThree`.
+KEPT_THREE_ACTION_SPACE_VERSION: int = 4
 
 
 class ActionSpaceError(CanastaError):
@@ -151,6 +157,13 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
     return tuple(DeclareSpecialHand(hand.id, discard) for hand in rules.special_hands for discard in discards)
 
 
+def _version(rules: Rules) -> int:
+    """The id layout's version under these rules (see the module docs)."""
+    if rules.threes.keep_one:
+        return KEPT_THREE_ACTION_SPACE_VERSION
+    return SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
+
+
 class ActionSpace:
     """The fixed integer encoding of every action under one compiled rule set.
 
@@ -182,6 +195,8 @@ class ActionSpace:
       special hand in the rules' order, ``DeclareSpecialHand(hand)`` and then
       ``DeclareSpecialHand(hand, kind)`` for each kind but the threes, by
       `Kind` value.
+    - Only where the rules keep a three in hand (`canasta.ThreeRules.keep_one`,
+      version `KEPT_THREE_ACTION_SPACE_VERSION`), last: `LayOutThree`.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -194,8 +209,9 @@ class ActionSpace:
         rules: The rules the space was built for.
         actions: Every action, indexed by id.
         size: Number of ids.
-        version: The layout's version: `ACTION_SPACE_VERSION`, or
-            `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands.
+        version: The layout's version: `ACTION_SPACE_VERSION`;
+            `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
+            `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three.
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -203,10 +219,14 @@ class ActionSpace:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.actions: tuple[Action, ...] = (
-            FIXED_ACTIONS + tuple(_meld_shapes(rules)) + _second_meld_actions(rules) + _declarations(rules)
+            FIXED_ACTIONS
+            + tuple(_meld_shapes(rules))
+            + _second_meld_actions(rules)
+            + _declarations(rules)
+            + ((LayOutThree(),) if rules.threes.keep_one else ())
         )
         self.size: int = len(self.actions)
-        self.version: int = SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
+        self.version: int = _version(rules)
         self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
         # The engine hands out the same action objects again and again (it interns
         # them), so ids are looked up by object identity, in C, instead of by value

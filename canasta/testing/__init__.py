@@ -30,6 +30,7 @@ from canasta.testing.invariants import (
     check_record_round_trip,
     check_refused,
     check_score,
+    check_threes_in_hands,
     snapshot,
 )
 from canasta.testing.play import random_play
@@ -59,6 +60,7 @@ __all__ = [
     "check_record_round_trip",
     "check_refused",
     "check_score",
+    "check_threes_in_hands",
     "conformance_machine",
     "random_play",
     "reference_legal_actions",

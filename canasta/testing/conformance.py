@@ -214,11 +214,12 @@ class CanastaConformance(RuleBasedStateMachine):
 
     @invariant()
     def invariants_hold(self) -> None:
-        """Conservation, exact legal actions, observations, scores."""
+        """Conservation, threes in hands, exact legal actions, observations, scores."""
         if self._game is None:  # pragma: no cover
             return
         state = self.hand
         inv.check_conservation(state)
+        inv.check_threes_in_hands(state)
         inv.check_legal_actions(state, self._rng, legal_sample=self.legal_sample, illegal_sample=self.illegal_sample)
         inv.check_observations(state)
         inv.check_score(state)

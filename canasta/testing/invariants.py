@@ -35,13 +35,14 @@ from canasta.actions import (
     Discard,
     DrawStock,
     EndHand,
+    LayOutThree,
     Meld,
     TakePile,
 )
 from canasta.cards import KIND_COUNT, Card, DeckSpec, Kind, build_deck
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
-from canasta.hand import HandState, MeldState
+from canasta.hand import HandState, MeldState, Phase
 from canasta.observation import Observation
 from canasta.registry import Registry
 from canasta.scoring import HandScore, SideScore
@@ -63,6 +64,7 @@ __all__ = [
     "check_record_round_trip",
     "check_refused",
     "check_score",
+    "check_threes_in_hands",
     "hidden_resample",
     "records_available",
     "simple_actions",
@@ -82,12 +84,19 @@ _NOT_STATE = frozenset({"_legal", "_combos", "rules", "deck", "kinds"})
 
 
 def simple_actions() -> list[Action]:
-    """The actions that take no card counts (draw, end, ask, answers, takes, discards).
+    """The actions that take no card counts (draw, end, ask, answers, laying out a kept three, takes, discards).
 
     Returns:
         A fresh list, in a fixed order.
     """
-    actions: list[Action] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False)]
+    actions: list[Action] = [
+        DrawStock(),
+        EndHand(),
+        AskGoOut(),
+        AnswerGoOut(True),
+        AnswerGoOut(False),
+        LayOutThree(),
+    ]
     actions += [Discard(kind) for kind in Kind]
     actions += [
         TakePile(n, t, j)
@@ -234,6 +243,36 @@ def check_conservation(state: HandState) -> None:
                 raise InvariantError(f"side {side}: a meld of {Kind(meld.rank).name} is filed under key {key}")
             if (ks.count(Kind.JOKER), ks.count(Kind.TWO), len(ks)) != (meld.jokers, meld.twos, meld.size):
                 raise InvariantError(f"side {side}, meld of {Kind(meld.rank).name}: its counts disagree with its cards")
+
+
+def check_threes_in_hands(state: HandState) -> None:
+    """Bonus threes stay in a hand only as a kept three ("Keeping a three"): at most one, while allowed.
+
+    Under rules that keep one (`canasta.ThreeRules.keep_one`), a hand holds at
+    most one; at the start of a holder's turn (before his draw) his side has
+    not opened, or the stock is empty (a three with no replacement stays).
+    Elsewhere no hand holds one.
+
+    Args:
+        state: The hand.
+
+    Raises:
+        InvariantError: If a hand holds a three the rules would have laid out.
+    """
+    rules = state.rules
+    bonus = [Kind.RED_THREE, Kind.BLACK_THREE] if rules.threes.black_threes_are_bonus else [Kind.RED_THREE]
+    for seat in range(rules.players):
+        held = sum(state.counts[seat][k] for k in bonus)
+        if held > (1 if rules.threes.keep_one else 0):
+            raise InvariantError(f"hand {seat} holds {held} bonus three(s): threes are laid out at once")
+    seat = state.seat
+    if (
+        state.phase is Phase.DRAW
+        and state.stock
+        and state.opened[state.seating[seat]]
+        and any(state.counts[seat][k] for k in bonus)
+    ):
+        raise InvariantError(f"seat {seat} begins its turn with a three in hand though its side has opened")
 
 
 def check_refused(state: HandState, action: object) -> IllegalActionError:
@@ -729,6 +768,7 @@ def check_all(
     state = target.hand if isinstance(target, Game) else target
     rng = rng or random.Random(state.turn)
     check_conservation(state)
+    check_threes_in_hands(state)
     check_legal_actions(state, rng, legal_sample=legal_sample, illegal_sample=illegal_sample)
     check_observations(state)
     check_hidden_information(state, rng)

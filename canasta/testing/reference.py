@@ -22,7 +22,14 @@ every continuation on copies of the hand:
 - a special hand's declaration ends the hand; which declarations the rules
   allow is decided again here, by trying every hand of the rules with every
   discard against the rule book's conditions written out plainly
-  (`reference_declarations`), not taken from the engine.
+  (`reference_declarations`), not taken from the engine;
+- keeping a three (``american-special-hands``): laying out a kept three
+  before the draw is, like a stock draw, a completion; after the draw, and
+  when an opening lays the holder's kept three out and replaces it, the
+  replacement is unknown when the action is chosen, so the search goes on as
+  if the three had stayed in the hand (what it does when the stock runs out),
+  never laying it out again on that line: the replacement is put back on the
+  stock, the three back into the hand.
 
 The search is exhaustive and memoized on the whole state (one table per call),
 so its cost grows exponentially with the number of cards the player can meld
@@ -42,7 +49,7 @@ from __future__ import annotations
 
 import pickle
 
-from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, Meld
+from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, LayOutThree, Meld
 from canasta.cards import Kind
 from canasta.hand import HandState, Phase
 from canasta.table import data_fields
@@ -128,19 +135,28 @@ class _Search:
         self.memo: dict[bytes, bool] = {}
         self.where = _describe(start)
 
-    def completes_after(self, state: HandState, action: Action) -> bool:
-        """Whether the turn can be completed after ``action`` (``state`` is not changed)."""
-        if isinstance(action, DrawStock):
+    def completes_after(self, state: HandState, action: Action, unknown: bool = False) -> bool:
+        """Whether the turn can be completed after ``action`` (``state`` is not changed).
+
+        ``unknown``: a kept three's replacement is unknown on this line of
+        play, so the search goes on with the three in the hand and does not
+        lay it out again.
+        """
+        if isinstance(action, DrawStock) or (isinstance(action, LayOutThree) and state.phase is Phase.DRAW):
             return True  # random outcome; the rules: the player then plays on
+        if isinstance(action, LayOutThree):
+            return self.completable(state, unknown=True)  # the replacement is unknown: as if the three stayed
         child = state.copy()
         child._apply_unchecked(action)
-        return self.completable(child)
+        if child.phase is Phase.MELD and len(child.threes[child.seat]) > len(state.threes[state.seat]):
+            unknown = _unknown_replacement(state, child) or unknown
+        return self.completable(child, unknown=unknown)
 
-    def completable(self, state: HandState) -> bool:
+    def completable(self, state: HandState, unknown: bool = False) -> bool:
         """Whether some sequence of allowed actions from ``state`` ends the turn."""
         if state.phase is Phase.OVER or state.turn != self.turn:
             return True
-        key = _fingerprint(state)
+        key = _fingerprint(state) + (b"?" if unknown else b"")
         known = self.memo.get(key)
         if known is not None:
             return known
@@ -152,14 +168,46 @@ class _Search:
             )
         # Actions that end the turn are tried first: the answer is the same, found sooner.
         actions = sorted(state.allowed_actions(), key=lambda a: isinstance(a, Meld))
+        if unknown:
+            actions = [a for a in actions if not isinstance(a, LayOutThree)]
         if state.phase is Phase.ANSWER:
             # The answer is the partner's, not the asker's: asking keeps the turn
             # completable only if it stays completable whatever the partner says.
-            result = all(self.completes_after(state, a) for a in actions)
+            result = all(self.completes_after(state, a, unknown) for a in actions)
         else:
-            result = any(self.completes_after(state, a) for a in actions)
+            result = any(self.completes_after(state, a, unknown) for a in actions)
         self.memo[key] = result
         return result
+
+
+def _unknown_replacement(before: HandState, after: HandState) -> bool:
+    """Keeping a three: an opening laid out the kept three and replaced it; search on without the replacement.
+
+    Returns True if it put a replacement back (the line of play has an unknown card).
+
+    In the meld phase only the holder's own opening draws from the stock (a
+    taken pile's threes are laid out with no replacement), so the three that
+    left the hand and the stock cards drawn for it are put back where they were.
+    """
+    seat = before.seat
+    drawn = before.stock[len(after.stock) :]
+    if not drawn:
+        return False  # no stock card was left: the three stayed in the hand
+    held = set(before.hands[seat][Kind.RED_THREE]) | set(before.hands[seat][Kind.BLACK_THREE])
+    kept = next(card for card in after.threes[seat][len(before.threes[seat]) :] if card in held)
+    for card in drawn:
+        kind = after.kinds[card]
+        if card in after.threes[seat]:
+            after.threes[seat].remove(card)
+        else:
+            after.hands[seat][kind].remove(card)
+            after.counts[seat][kind] -= 1
+            after.sizes[seat] -= 1
+    after.stock.extend(drawn)
+    after.threes[seat].remove(kept)
+    after._to_hand(seat, kept)
+    after._legal = None
+    return True
 
 
 def reference_legal_actions(state: HandState, *, max_nodes: int = DEFAULT_MAX_NODES) -> list[Action]:

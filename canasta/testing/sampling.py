@@ -7,6 +7,7 @@ run on `canasta.sample_state`; it works on any variant and needs no hypothesis.
 from __future__ import annotations
 
 from canasta.cards import BLACK_THREE, RED_THREE
+from canasta.determinize import kept_three_holders
 from canasta.hand import HandState
 from canasta.observation import Observation
 from canasta.testing.errors import InvariantError
@@ -42,6 +43,8 @@ def inconsistencies(state: HandState, seat: int, observation: Observation, sampl
     if list(sample.sizes) != list(state.sizes) or len(sample.stock) != len(state.stock):
         problems.append("hand or stock sizes changed")
     bonus_black = state.rules.threes.black_threes_are_bonus
+    # Keeping a three: a hand that may hold a kept three holds at most one.
+    holders = kept_three_holders(state, len(state.stock))
     for other in range(players):
         held = {c for cards in sample.hands[other] for c in cards}
         if not set(state.known[other]) <= held:
@@ -50,8 +53,9 @@ def inconsistencies(state: HandState, seat: int, observation: Observation, sampl
             continue
         bonus = {RED_THREE, BLACK_THREE} if bonus_black else {RED_THREE}
         truly_held = any(state.kinds[c] in bonus for cards in state.hands[other] for c in cards)
-        if not truly_held and any(sample.kinds[c] in bonus for c in held):
-            # (Only a hand-built position puts a bonus three in a hand.)
+        threes = sum(1 for c in held if sample.kinds[c] in bonus)
+        if not truly_held and threes and not (other in holders and threes == 1):
+            # (Only a hand-built position puts a bonus three in a hand the rules do not let keep one.)
             problems.append(f"seat {other} holds a bonus three, which the rules lay out at once")
     for name in ("pile", "threes", "set_aside", "pending_pile", "seat", "phase", "turn", "opened", "seating"):
         if getattr(sample, name) != getattr(state, name):

@@ -43,6 +43,8 @@ from canasta_house_rules import (
 )
 
 __version__ = "1.0"
+#: The special-hands house rules' version: 1.1 keeps a three for the Straight (records of 1.0 replay no longer).
+SPECIAL_HANDS_VERSION = "1.1"
 
 HOUSE_RULES = (
     canasta.HouseRule(
@@ -102,7 +104,7 @@ HOUSE_RULES = (
         plugins=(american_special_hands,),
         applies_to=frozenset({"modern-american"}),
         conflicts=frozenset({"american-special-hands-pagat"}),
-        version=__version__,
+        version=SPECIAL_HANDS_VERSION,
         source="Canasta League of America",
     ),
     canasta.HouseRule(
@@ -112,7 +114,7 @@ HOUSE_RULES = (
         plugins=(american_special_hands_pagat,),
         applies_to=frozenset({"modern-american"}),
         conflicts=frozenset({"american-special-hands"}),
-        version=__version__,
+        version=SPECIAL_HANDS_VERSION,
         source="pagat.com modern American",
     ),
     canasta.HouseRule(

@@ -14,6 +14,10 @@ import canasta
 from canasta import SpecialHand
 from canasta.rulebook import house_rule_section
 from canasta_house_rules._club import canasta_going_out as canasta_going_out  # the club rules' going out
+from canasta_house_rules._kept_three import canasta_black_threes as canasta_black_threes  # keeping a three
+from canasta_house_rules._kept_three import canasta_card_values as canasta_card_values
+from canasta_house_rules._kept_three import canasta_threes as canasta_threes
+from canasta_house_rules._kept_three import kept_three_section
 from canasta_house_rules.special_hands import CLA_HANDS
 
 
@@ -25,5 +29,8 @@ def canasta_special_hands() -> tuple[SpecialHand, ...]:
 
 @canasta.hookimpl
 def canasta_rule_sections() -> dict[canasta.RuleCode, canasta.RuleSection]:
-    """A refused declaration cites this house rule's page."""
-    return {canasta.RuleCode.SPECIAL_HAND: house_rule_section("american-special-hands", "American special hands")}
+    """A refused declaration, or laying out a kept three, cites this house rule's page."""
+    return {
+        canasta.RuleCode.SPECIAL_HAND: house_rule_section("american-special-hands", "American special hands"),
+        canasta.RuleCode.KEPT_THREE: kept_three_section("american-special-hands"),
+    }
