@@ -58,8 +58,8 @@ _TAKE_SHAPES = tuple(
 _TAKES = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
 _LAYOFFS = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
 # The discards of a hand holding every kind, by "first round" (Cuban black threes);
-# red threes and bonus black threes never stay in a hand, so only kinds a hand
-# can hold matter: the discardable-kind rules are those of `discardable_kinds`.
+# red threes and bonus black threes stay in a hand only as a kept three (`canasta.keeping`),
+# which the generation filters out itself: the discardable-kind rules are those of `discardable_kinds`.
 _DISCARD_PAIRS = {
     False: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k != RED_THREE),
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
@@ -643,8 +643,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     final_only = t.final_meld_only
     first_round = rules.black_threes.no_discard_first_round and t.turn < rules.players
     # Fast path: opened, no binding "yes", every card a hand can hold discardable
-    # (bonus threes never stay in a hand): a meld that leaves two or more cards
-    # always lets a discard end the turn.
+    # (bonus threes stay only as a kept three, at most one): a meld that leaves two
+    # or more cards always lets a discard end the turn.
     # (Not under american-discards, where what may be discarded depends on the hand.)
     simple = opened and not bound and not final_only and not first_round and not t.restricts_discards
     checks: _MeldChecks | None = None
