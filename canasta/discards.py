@@ -41,6 +41,8 @@ __all__ = [
 _DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
 _PLAIN: dict[int, tuple[bool, ...]] = {}
 _KEEP_RULES: dict[int, Rules] = {}
+# `keep_discards`' answers by (the variant's discards, the plain kinds or None for "no wild card").
+_KEEP: dict[tuple[tuple[bool, ...], tuple[bool, ...] | None], tuple[bool, ...]] = {}
 
 
 def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
@@ -154,11 +156,22 @@ def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tu
     if strict is None:
         strict = strict_pile(t, seat)
     if strict:
-        plain = plain_kinds(rules)
-        return tuple(base[k] and plain[k] for k in range(KIND_COUNT))
-    if rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
-        return tuple(base[k] and k != TWO and k != JOKER for k in range(KIND_COUNT))
-    return base
+        key: tuple[tuple[bool, ...], tuple[bool, ...] | None] = (base, plain_kinds(rules))
+    elif rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
+        key = (base, None)
+    else:
+        return base
+    found = _KEEP.get(key)
+    if found is None:
+        plain = key[1]
+        if plain is not None:
+            found = tuple(base[k] and plain[k] for k in range(KIND_COUNT))
+        else:
+            found = tuple(base[k] and k != TWO and k != JOKER for k in range(KIND_COUNT))
+        if len(_KEEP) > 4096:
+            _KEEP.clear()
+        _KEEP[key] = found
+    return found
 
 
 def _strands(t: TableState, seat: int, key: int, shown: tuple[int, int, int], added: list[int], top: int) -> bool:

@@ -44,6 +44,10 @@ MELD_ADDITIONS_CACHE: dict[
     int, tuple[dict[tuple[int, int, int, int], dict[int, Any]], dict[tuple[int, int], dict[int, Any]], object]
 ] = {}
 
+# The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
+# (id of the rules as dealt, closed ranks, natural-only ranks, wild floors, mixed cap).
+_TURN_RULES: dict[tuple[int, frozenset[Kind], frozenset[Kind], tuple[int, ...], int], tuple[Rules, Rules]] = {}
+
 
 class Phase(Enum):
     """Where the acting player is in the turn."""
@@ -363,9 +367,20 @@ class TableState:
             floors = tuple(wilds)
         if not later and meld_rules.no_mixed_opening_canasta:
             cap = meld_rules.canasta_size - 1
-        state = evolve(meld_rules, natural_only=frozenset(locked), wild_floors=floors, mixed_cap=cap)
-        if state != meld_rules:
-            self._use_rules(self.rules.during_hand(state))
+        # The rules of this meld state, found by a small key (building and hashing the rules is what costs).
+        dealt_rules = self.rules.as_dealt
+        key = (id(dealt_rules), meld_rules.closed, frozenset(locked), floors, cap)
+        hit = _TURN_RULES.get(key)
+        if hit is not None and hit[0] is dealt_rules:
+            rules = hit[1]
+        else:
+            state = evolve(meld_rules, natural_only=frozenset(locked), wild_floors=floors, mixed_cap=cap)
+            rules = self.rules if state == meld_rules else self.rules.during_hand(state)
+            if len(_TURN_RULES) > 4096:
+                _TURN_RULES.clear()
+            _TURN_RULES[key] = (dealt_rules, rules)  # (the rules as dealt kept alive: their id stays theirs)
+        if rules is not self.rules:
+            self._use_rules(rules)
 
     def _use_rules(self, rules: Rules) -> None:
         """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
