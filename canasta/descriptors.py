@@ -18,6 +18,12 @@ def _tuple(value: Iterable[object]) -> tuple[object, ...]:
     return tuple(value)
 
 
+def _names(value: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(value, str):  # a lone name would become a tuple of its letters
+        raise TypeError(f"house_rules must be a sequence of house-rule names, not the string {value!r}")
+    return tuple(value)
+
+
 @frozen
 class Variant:
     """A named rule set: a stack of plugins answering the rule hooks.
@@ -45,7 +51,7 @@ class Variant:
     version: str = "1.0"
     source: str = ""
     origin: str = ""
-    house_rules: tuple[str, ...] = field(default=(), converter=tuple)
+    house_rules: tuple[str, ...] = field(default=(), converter=_names)
 
 
 @frozen

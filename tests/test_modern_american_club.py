@@ -58,6 +58,8 @@ def test_a_variant_naming_an_unknown_or_unfitting_house_rule_is_refused() -> Non
                                          house_rules=("no-such-rule",)))
     with pytest.raises(UnknownNameError):
         registry.plugin_stack("ghost")
+    with pytest.raises(TypeError, match="not the string 'dead-ranks'"):
+        canasta.Variant("lone", "", (), base="modern-american", house_rules="dead-ranks")
     with pytest.raises(PluginError, match="house_rules must be house-rule names"):
         registry.add_variant(canasta.Variant("bad", "", (), base="classic", house_rules=(3,)))  # type: ignore[arg-type]
 
