@@ -33,6 +33,7 @@ __all__ = [
     "holds_plain",
     "keep_discards",
     "meld_strands",
+    "plain_discards",
     "plain_kinds",
     "strict_pile",
     "take_strands",
@@ -156,14 +157,33 @@ def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tu
     if strict is None:
         strict = strict_pile(t, seat)
     if strict:
-        key: tuple[tuple[bool, ...], tuple[bool, ...] | None] = (base, plain_kinds(rules))
-    elif rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
-        key = (base, None)
-    else:
-        return base
+        return plain_discards(rules, t.turn)
+    if rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
+        return _restricted(base, None)
+    return base
+
+
+def plain_discards(rules: Rules, turn: int) -> tuple[bool, ...]:
+    """For each kind, whether a discard of it that keeps cards may go onto an empty pile while a plain card is held.
+
+    The plain kinds the variant lets be discarded (D4): what `keep_discards`
+    gives when `strict_pile` holds, and after a pile take.
+
+    Args:
+        rules: The compiled rules (a hand's, with its closed ranks).
+        turn: The hand's turn number.
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    return _restricted(discardable_kinds(rules, turn), plain_kinds(rules))
+
+
+def _restricted(base: tuple[bool, ...], plain: tuple[bool, ...] | None) -> tuple[bool, ...]:
+    """``base`` limited to the plain kinds, or (``plain`` None) to the natural ones: cached."""
+    key = (base, plain)
     found = _KEEP.get(key)
     if found is None:
-        plain = key[1]
         if plain is not None:
             found = tuple(base[k] and plain[k] for k in range(KIND_COUNT))
         else:

@@ -28,7 +28,7 @@ from canasta.declaration import explain_declaration
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out, held_three
-from canasta.legality import allowed_actions, blocking_melds, bonus_cards_due, goes_out_ok
+from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
 from canasta.wording import plural
@@ -317,7 +317,7 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
         return None
     if not state.opened[state.side] and state.melds[state.side]:
         return None  # no discard at all before the opening is complete: see `_opening_shortfall`
-    if state.sizes[seat] == 1 and (goes_out_ok(state, state.side) or not bonus_cards_due(state, seat)):
+    if state.sizes[seat] == 1 and (goes_out_ok(state, state.side) or not needs_no_kept_card(state, seat)):
         return None  # the final discard of going out (D2), or no discard at all: see `_explain_going_out`
     strict = strict_pile(state, seat)
     if keep_discards(state, seat, strict=strict)[action.kind]:

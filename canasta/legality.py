@@ -22,7 +22,7 @@ from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, E
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
 from canasta.declaration import declarations
-from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_kinds, strict_pile, take_strands
+from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_discards, strict_pile, take_strands
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rules import Permission
@@ -38,6 +38,7 @@ __all__ = [
     "legal_actions",
     "legal_takes",
     "meld_counts",
+    "needs_no_kept_card",
     "opened_this_turn",
     "pile_to_hand",
     "turn_facts",
@@ -153,7 +154,7 @@ def turn_facts(
         pending=None if t.pending_pile is None else pile_to_hand(t, t.pending_pile),
         out_discardable=out_discardable,
         closing=closing,
-        hold=0 if t.relief_stock >= 0 and _relieved(t, seat) else 1,
+        hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
     )
 
 
@@ -204,9 +205,21 @@ def bonus_cards_due(t: TableState, seat: int, *, if_opened: bool = False) -> int
     return initial.bonus_cards[earlier]
 
 
-def _relieved(t: TableState, seat: int) -> bool:
-    """american-discards, D5 c: bonus cards follow this turn's discard, so the player need not keep a card."""
-    return len(t.stock) > t.relief_stock and bonus_cards_due(t, seat, if_opened=True) > 0
+def needs_no_kept_card(t: TableState, seat: int) -> bool:
+    """american-discards, D5 c: bonus cards follow this turn's discard, so the player need not keep a card.
+
+    Only where the rules say so (`canasta.InitialMeldRules.bonus_cards_stand_for_kept_card`), and only
+    while the stock holds more than ``TableState.relief_stock`` cards, so that the bonus cards are
+    never all threes.
+
+    Args:
+        t: The hand.
+        seat: The acting seat.
+
+    Returns:
+        True if the seat may discard its last card without going out.
+    """
+    return 0 <= t.relief_stock < len(t.stock) and bonus_cards_due(t, seat, if_opened=True) > 0
 
 
 def goes_out_ok(t: TableState, side: int) -> bool:
@@ -336,8 +349,7 @@ def _take_completes(
     if restricted:
         # american-discards: the pile is empty after the take, and the hand holds a plain card (D5 b, checked
         # by `_take_shapes`): only plain cards end the turn (D4); a wild card never does (D3: no stock draw).
-        plain = plain_kinds(rules)
-        discardable = tuple(out_discardable[k] and plain[k] for k in range(KIND_COUNT))
+        discardable = plain_discards(rules, t.turn)
         closing = t.closes_ranks
     if opened and not bound and not restricted and (sum(hand) + sum(rest)) >= 2:
         # The usual case: the pile comes into the hand; any discardable card ends the turn.
@@ -792,7 +804,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             t.relief_stock >= 0
             and not bound
             and not provisional_pending
-            and _relieved(t, seat)
+            and needs_no_kept_card(t, seat)
             and keep_discards(t, seat, strict=strict)[kind]
         ):
             actions.append(_DISCARDS[kind])  # american-discards, D5 c: bonus cards follow, no card need be kept
