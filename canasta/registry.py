@@ -479,7 +479,7 @@ class Registry:
         rule = self.house_rule(house_rule)
         chain = self.variant_chain(variant)
         included = [self.house_rule(name) for v in chain for name in v.house_rules]
-        if any(r.name == rule.name or r.name in rule.conflicts or rule.name in r.conflicts for r in included):
+        if any(r.name == rule.name or _exclude_each_other(r, rule) for r in included):
             return False  # already part of the variant, or excluded by one that is
         return _fits(rule, frozenset(v.name for v in chain))
 
@@ -554,10 +554,15 @@ def _check_conflicts(rules: Sequence[HouseRule]) -> None:
     """Refuse two house rules of which either names the other in ``conflicts`` (two forms of one rule)."""
     for i, first in enumerate(rules):
         for second in rules[i + 1 :]:
-            if second.name in first.conflicts or first.name in second.conflicts:
+            if _exclude_each_other(first, second):
                 raise PluginError(
                     f"house rules {first.name!r} and {second.name!r} exclude each other; choose one of them"
                 )
+
+
+def _exclude_each_other(first: HouseRule, second: HouseRule) -> bool:
+    """Either of two house rules names the other in ``conflicts``."""
+    return second.name in first.conflicts or first.name in second.conflicts
 
 
 def _fits(rule: HouseRule, chain_names: frozenset[str]) -> bool:
