@@ -97,7 +97,8 @@ def begin_turn(t: TableState) -> None:
         t._turn_meld_state()  # the club rules (aces-pure, rule-of-five): this turn's meld state
     if t.keeps_threes:
         lay_out_when_opened(t, t.seat)  # "Keeping a three": the partner opened, so it is laid out before the draw
-    _end_if_exhausted(t)
+    if not t.stock:  # (tested here: a call less on every turn)
+        _end_if_exhausted(t)
 
 
 def _end_if_exhausted(t: TableState) -> None:
