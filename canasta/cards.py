@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
+from typing import Final
 
 from attrs import frozen
 
@@ -73,29 +74,29 @@ class Kind(IntEnum):
         return _KIND_SYMBOLS[self]
 
 
-KIND_COUNT = 15
-NATURAL_KINDS: tuple[Kind, ...] = tuple(Kind(k) for k in range(4, 15))
-WILD_KINDS: tuple[Kind, ...] = (Kind.TWO, Kind.JOKER)
+KIND_COUNT: Final = 15
+NATURAL_KINDS: Final[tuple[Kind, ...]] = tuple(Kind(k) for k in range(4, 15))
+WILD_KINDS: Final[tuple[Kind, ...]] = (Kind.TWO, Kind.JOKER)
 
 # Plain-int kind indices for the engine's inner loops, defined once here: an
 # IntEnum member lookup costs an attribute access per use, an int does not.
 #: ``int(Kind.JOKER)``: the joker, and the rank of a wild meld.
-JOKER = 0
+JOKER: Final = 0
 #: ``int(Kind.TWO)``.
-TWO = 1
+TWO: Final = 1
 #: ``int(Kind.RED_THREE)``.
-RED_THREE = 2
+RED_THREE: Final = 2
 #: ``int(Kind.BLACK_THREE)``.
-BLACK_THREE = 3
+BLACK_THREE: Final = 3
 #: The natural ranks as plain ints, 4 (four) to 14 (ace).
-NATURAL_INTS: tuple[int, ...] = tuple(range(4, 15))
+NATURAL_INTS: Final[tuple[int, ...]] = tuple(range(4, 15))
 #: Key offset of a side's second meld of one natural rank: under ``cutthroat``
 #: the partners' melds stay apart, so a rank both held is two melds; the second
 #: is kept under ``rank + SECOND_MELD`` in the side's melds (its ``rank`` is the
 #: natural rank). ``key & 15`` is the rank of either key.
-SECOND_MELD = 16
+SECOND_MELD: Final = 16
 
-_KIND_SYMBOLS = {
+_KIND_SYMBOLS: Final = {
     Kind.JOKER: "*",
     Kind.TWO: "2",
     Kind.RED_THREE: "r3",
@@ -112,7 +113,7 @@ _KIND_SYMBOLS = {
     Kind.KING: "K",
     Kind.ACE: "A",
 }
-_SYMBOL_KINDS = {v: k for k, v in _KIND_SYMBOLS.items()}
+_SYMBOL_KINDS: Final = {v: k for k, v in _KIND_SYMBOLS.items()}
 _SYMBOL_KINDS["10"] = Kind.TEN
 
 
@@ -154,7 +155,7 @@ class Suit(IntEnum):
         return "CDHS"[self]
 
 
-_RANK_LETTERS = {2: "2", 3: "3", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_LETTERS: Final = {2: "2", 3: "3", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
 @frozen(order=True)

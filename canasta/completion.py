@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import add
+from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
@@ -573,8 +574,8 @@ def valid_additions(
     return found
 
 
-_VALIDITY: dict[Callable[[int, int, int, int], bool], dict[int, bool]] = {}
-_ADDITIONS: dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]] = {}
+_VALIDITY: Final[dict[Callable[[int, int, int, int], bool], dict[int, bool]]] = {}
+_ADDITIONS: Final[dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]]] = {}
 
 
 def _additions(
@@ -609,4 +610,4 @@ def _additions(
     return found
 
 
-_KEEP_ALIVE: dict[int, Rules] = {}
+_KEEP_ALIVE: Final[dict[int, Rules]] = {}

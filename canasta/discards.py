@@ -24,6 +24,8 @@ both through its `canasta.completion.Turn`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
 from canasta.rules import Rules
 from canasta.table import TableState
@@ -39,11 +41,11 @@ __all__ = [
     "take_strands",
 ]
 
-_DISCARDABLE: dict[tuple[int, bool], tuple[bool, ...]] = {}
-_PLAIN: dict[int, tuple[bool, ...]] = {}
-_KEEP_RULES: dict[int, Rules] = {}
+_DISCARDABLE: Final[dict[tuple[int, bool], tuple[bool, ...]]] = {}
+_PLAIN: Final[dict[int, tuple[bool, ...]]] = {}
+_KEEP_RULES: Final[dict[int, Rules]] = {}
 # `keep_discards`' answers by (the variant's discards, the plain kinds or None for "no wild card").
-_KEEP: dict[tuple[tuple[bool, ...], tuple[bool, ...] | None], tuple[bool, ...]] = {}
+_KEEP: Final[dict[tuple[tuple[bool, ...], tuple[bool, ...] | None], tuple[bool, ...]]] = {}
 
 
 def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
@@ -277,4 +279,4 @@ def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> 
     return _strands(t, seat, top + SECOND_MELD if second else top, (n, tw, jk), rest, 1)
 
 
-_NONE: list[int] = []
+_NONE: Final[list[int]] = []

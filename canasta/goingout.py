@@ -19,6 +19,7 @@ decides every candidate meld of a turn at once. `canasta.completion` uses both.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
 from canasta.rules import GoingOutRules, MeldRules, Rules
@@ -203,9 +204,9 @@ def _merged(first: OutOptions | None, second: OutOptions | None) -> OutOptions |
     return merged
 
 
-_MEMO: dict[tuple[object, ...], OutOptions | None] = {}
-_NONE_BLOCKED: list[int] = []  # (never changed: the melds keeping no side from going out, by default)
-_KEEP_RULES: dict[int, Rules] = {}
+_MEMO: Final[dict[tuple[object, ...], OutOptions | None]] = {}
+_NONE_BLOCKED: Final[list[int]] = []  # (never changed: the melds keeping no side from going out, by default)
+_KEEP_RULES: Final[dict[int, Rules]] = {}
 
 
 def _options(
@@ -326,9 +327,9 @@ def _plan(
 #: whether one of its naturals may be the discard: cached per meld rules and
 #: going-out rules where melds can keep a side from going out (both kept alive
 #: beside the cache so that the ids stay unique).
-_GROUP_OPTIONS: dict[
+_GROUP_OPTIONS: Final[dict[
     tuple[int, int, int], tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules, GoingOutRules | None]
-] = {}
+]] = {}
 
 
 def _restricted(meld_rules: MeldRules, group: _Group, options: list[_Option], mode: int) -> list[_Option]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import compress
 from operator import add
+from typing import Final
 
 from attrs import evolve
 
@@ -45,30 +46,30 @@ __all__ = [
     "yes_binds",
 ]
 
-_DRAW = DrawStock()
-_END = EndHand()
-_ASK = AskGoOut()
-_YES = AnswerGoOut(True)
-_NO = AnswerGoOut(False)
-_MELDS: dict[tuple[int, int, int, int], Meld] = {}
-_DISCARDS = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
+_DRAW: Final = DrawStock()
+_END: Final = EndHand()
+_ASK: Final = AskGoOut()
+_YES: Final = AnswerGoOut(True)
+_NO: Final = AnswerGoOut(False)
+_MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
+_DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
-_TAKE_SHAPES = tuple(
+_TAKE_SHAPES: Final = tuple(
     (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
 )
-_TAKES = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
-_LAYOFFS = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
+_TAKES: Final = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
+_LAYOFFS: Final = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
 # The discards of a hand holding every kind, by "first round" (Cuban black threes);
 # red threes and bonus black threes stay in a hand only as a kept three (`canasta.keeping`),
 # which the generation filters out itself: the discardable-kind rules are those of `discardable_kinds`.
-_DISCARD_PAIRS = {
+_DISCARD_PAIRS: Final = {
     False: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k != RED_THREE),
     True: tuple((k, _DISCARDS[k]) for k in range(KIND_COUNT) if k not in (RED_THREE, BLACK_THREE)),
 }
 # Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
-_NO_PERMISSION = Permission.NONE
-_ONCE_PER_HAND = Permission.ONCE_PER_HAND
-_NO_DISCARDS = (False,) * KIND_COUNT
+_NO_PERMISSION: Final = Permission.NONE
+_ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
+_NO_DISCARDS: Final = (False,) * KIND_COUNT
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:

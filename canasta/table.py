@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import types
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from attrs import evolve
 
@@ -40,13 +40,13 @@ __all__ = [
 #: the id stays unique), filled by `canasta.legality`: for a meld on the table,
 #: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
 #: (see `MeldState._additions`), and, for new melds, by wild clamp then by rank and count.
-MELD_ADDITIONS_CACHE: dict[
+MELD_ADDITIONS_CACHE: Final[dict[
     int, tuple[dict[tuple[int, int, int, int], dict[int, Any]], dict[tuple[int, int], dict[int, Any]], object]
-] = {}
+]] = {}
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
 # (id of the rules as dealt, closed ranks, natural-only ranks, wild floors, mixed cap).
-_TURN_RULES: dict[tuple[int, frozenset[Kind], frozenset[Kind], tuple[int, ...], int], tuple[Rules, Rules]] = {}
+_TURN_RULES: Final[dict[tuple[int, frozenset[Kind], frozenset[Kind], tuple[int, ...], int], tuple[Rules, Rules]]] = {}
 
 
 class Phase(Enum):
@@ -64,10 +64,10 @@ class Phase(Enum):
 
 # The phases as module constants: an enum member lookup (``Phase.DRAW``) costs
 # several times a global lookup, and these are read on every action.
-DRAW_PHASE = Phase.DRAW
-MELD_PHASE = Phase.MELD
-ANSWER_PHASE = Phase.ANSWER
-OVER_PHASE = Phase.OVER
+DRAW_PHASE: Final = Phase.DRAW
+MELD_PHASE: Final = Phase.MELD
+ANSWER_PHASE: Final = Phase.ANSWER
+OVER_PHASE: Final = Phase.OVER
 
 
 class HandEnd(Enum):

@@ -8,6 +8,7 @@ before it calls `apply_unchecked`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from canasta.actions import (
     Action,
@@ -485,7 +486,7 @@ def _do_lay_out(t: TableState, action: Action | None = None) -> None:
 
 
 #: The transition of each action type (what `apply_unchecked` calls).
-TRANSITIONS: dict[type, Callable[[TableState, Action], None]] = {
+TRANSITIONS: Final[dict[type, Callable[[TableState, Action], None]]] = {
     Meld: _do_meld,
     Discard: _do_discard,
     DrawStock: _do_draw,

@@ -21,6 +21,8 @@ dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
 
 from __future__ import annotations
 
+from typing import Final
+
 from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE
 from canasta.game import Game
@@ -38,7 +40,7 @@ __all__ = [
 ]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
-BYTE_LIMIT = 256
+BYTE_LIMIT: Final = 256
 
 
 class SeatLayout:
