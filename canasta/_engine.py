@@ -57,6 +57,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "goingout",
     "hand",
     "legality",
+    "rulefacts",
     "scoring",
     "table",
     "transitions",

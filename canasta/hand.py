@@ -180,18 +180,25 @@ class HandState(TableState):
         Raises:
             IllegalActionError: If the action is illegal now.
         """
+        # The usual case first, by identity (no attrs-generated __eq__ calls, and a
+        # plain loop that the compiled engine runs as pointer comparisons): an action
+        # object taken from the cached legal list. Anything else (an equal action
+        # built by the caller, a stale or illegal one) is checked.
+        unchecked = True
         legal = self._legal
-        # The usual case first, by identity and all in C (no attrs-generated __eq__
-        # calls): an action object taken from the cached legal list. Anything else
-        # (an equal action built by the caller, a stale or illegal one) is checked.
-        if legal is None or id(action) not in map(id, legal):
+        if legal is not None:
+            for candidate in legal:
+                if candidate is action:
+                    unchecked = False
+                    break
+        if unchecked:
             self.check(action)
         # Past the check it is an Action: typed without a cast() call on the hot path.
         known: Action = action  # type: ignore[assignment]
         # `transitions.apply_unchecked`, inlined: one call less per action.
         self._legal = None
         self.log.append((self.seat, known))  # everything a player does is done in public
-        transitions.TRANSITIONS[type(known)](self, known)
+        transitions.transition(self, known)
 
     def __copy__(self) -> HandState:
         return self.copy()

@@ -145,8 +145,8 @@ def turn_facts(
         closing = False
     return Turn(
         rules,
-        minimum=t.minimums[rules.sides[seat]],  # `TableState.personal_minimum`
-        exempt=rules.initial_meld.concealed_exemption and drew_from_stock and t.taken_top is None,
+        minimum=t.minimums[t.facts.sides[seat]],  # `TableState.personal_minimum`
+        exempt=t.facts.concealed_exemption and drew_from_stock and t.taken_top is None,
         out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
@@ -275,24 +275,23 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     pile = t.pile
     if not pile:
         return []
-    rules = t.rules
-    pile_rules = rules.pile
+    facts = t.facts
     top = t.kinds[pile[-1]]
-    if top < 4 or top in pile_rules.blocked_top:
+    if top < 4 or top in facts.blocked_top:
         return []
     side = t.seating[seat]
     if not t.counts[seat][top] and top not in t.melds[side]:
         return []  # the usual case: nothing to take it with
-    if pile_rules.one_card_rule and t.sizes[seat] == 1 and len(pile) == 1:
+    if facts.one_card_rule and t.sizes[seat] == 1 and len(pile) == 1:
         return []
     opened = t.opened[side]
-    if not opened and not pile_rules.unmelded_side_may_take:
+    if not opened and not facts.unmelded_side_may_take:
         return []  # Cuban: the initial meld comes from the hand
     counts = t.counts[seat]
-    is_valid = rules.melds.is_valid
+    is_valid = facts.is_valid
     shapes: list[tuple[int, int, int, int]] = []
     frozen = t.pile_frozen_for(side)
-    layoff_ok = (not frozen and pile_rules.layoff) or (exhausted and rules.exhaustion.forced_take_by_layoff)
+    layoff_ok = (not frozen and facts.layoff) or (exhausted and facts.forced_take_by_layoff)
     melds = t.melds[side]
     # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
     # second meld of the rank too (cutthroat: cards of that rank may go onto either).
@@ -302,14 +301,14 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
         n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
         if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
             shapes.append((2, 0, 0, second))
-        if not frozen and pile_rules.natural_and_wild and counts[top] >= 1:
+        if not frozen and facts.natural_and_wild and counts[top] >= 1:
             if counts[TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
                 shapes.append((1, 1, 0, second))
             if counts[JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
                 shapes.append((1, 0, 1, second))
         if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
             shapes.append((0, 0, 0, second))
-    if shapes and pile_rules.empty_pile_stops:
+    if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
     return shapes
@@ -441,13 +440,14 @@ def _may_ask(t: TableState) -> bool:
     """The rule book's "Going out": ask before melding anything this turn, where the variant has permission."""
     if t.asker is not None or t.melded_this_turn or t.answer is not None:
         return False
-    permission = t.rules.going_out.permission
+    facts = t.facts
+    permission = facts.permission
     if permission is _NO_PERMISSION:
         return False
     side = t.seating[t.seat]
     if permission is _ONCE_PER_HAND and t.asks_used[side]:
         return False
-    if t.rules.partnerships.first_taker_alone and t.seating.count(side) < 2:
+    if facts.first_taker_alone and t.seating.count(side) < 2:
         return False  # cutthroat: no partner to ask until the partnership forms
     return not t.final_meld_only
 
@@ -647,14 +647,14 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
     rules = t.rules
+    facts = t.facts
     counts = t.counts[seat]
     size = t.sizes[seat]
-    meld_rules = rules.melds
     melds = t.melds[side]
     opened = t.opened[side]
     bound = t.bound
     final_only = t.final_meld_only
-    first_round = rules.black_threes.no_discard_first_round and t.turn < rules.players
+    first_round = facts.no_discard_first_round and t.turn < facts.players
     # Fast path: opened, no binding "yes", every card a hand can hold discardable
     # (bonus threes stay only as a kept three, at most one): a meld that leaves two
     # or more cards always lets a discard end the turn.
@@ -664,7 +664,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     actions: list[Action] = []
     twos = counts[TWO]
     jokers = counts[JOKER]
-    max_w = meld_rules.max_wilds
+    max_w = facts.max_wilds
     if max_w is None:
         max_w = KIND_COUNT * 64  # no fixed cap (rule option wilds-at-most-naturals): the hand's count bounds it
     combos_for, new_tables = t._combos
@@ -686,7 +686,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             entry = new_table.get(rank * 64 + have)
             if entry is None:
                 key = (rank, 0, 0, 0, have, *new_clamp)
-                entry = new_table[rank * 64 + have] = _valid_additions(meld_rules.is_valid, key)
+                entry = new_table[rank * 64 + have] = _valid_additions(facts.is_valid, key)
         else:
             # Additions to a meld depend on its contents and the cards available:
             # the meld keeps its table of them until its contents change.
@@ -705,7 +705,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 entry = table.get(have * 4096 + tw_c * 64 + jk_c)
                 if entry is None:
                     key = (rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
-                    entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(meld_rules.is_valid, key)
+                    entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(facts.is_valid, key)
                 table[have * 4096 + wild_key] = entry
         if entry[0] <= limit:
             actions.extend(entry[1])  # the usual case: every addition leaves two cards or more
@@ -730,7 +730,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             rank = meld.rank
             room = max(max_w - meld.twos - meld.jokers, 0)
             for n, tw, jk in valid_additions(
-                meld_rules.is_valid, rank, meld.naturals, meld.twos, meld.jokers, counts[rank],
+                facts.is_valid, rank, meld.naturals, meld.twos, meld.jokers, counts[rank],
                 min(twos, room), min(jokers, room),
             ):
                 if filtered and not (simple and size - n - tw - jk >= 2):
@@ -739,7 +739,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                     if not checks.completes(meld_key, n, tw, jk):
                         continue
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
-    if meld_rules.wild_melds and (twos or jokers):
+    if facts.wild_melds and (twos or jokers):
         # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = melds.get(JOKER)
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
@@ -747,7 +747,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         entry = table.get(twos * 64 + jokers)
         if entry is None:
             key = (JOKER, 0, t0, j0, 0, twos, jokers)
-            entry = table[twos * 64 + jokers] = _valid_additions(meld_rules.is_valid, key)
+            entry = table[twos * 64 + jokers] = _valid_additions(facts.is_valid, key)
         if entry[0] <= limit:
             actions.extend(entry[1])
         else:
@@ -760,10 +760,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         continue
                 actions.append(acts[i])
     black = counts[BLACK_THREE]
-    if black >= 3 and meld_rules.black_threes_when_going_out:
+    if black >= 3 and facts.black_threes_when_going_out:
         for n in range(3, black + 1):
             # The rule book's "Melds": black threes meld only as the last meld of going out.
-            if not (meld_rules.is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1):
+            if not (facts.is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1):
                 continue
             if filtered:
                 if checks is None:
@@ -773,7 +773,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
     if t.wild_meld_first:
         wild = melds.get(JOKER)
-        if wild is not None and wild.naturals + wild.twos + wild.jokers < meld_rules.canasta_size:
+        if wild is not None and wild.naturals + wild.twos + wild.jokers < facts.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
     strict = t.restricts_discards and strict_pile(t, seat)
@@ -872,7 +872,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
         if t.keeps_threes:
             # Keeping a three: laying it out, like a declaration, always leaves the turn completable.
             return _meld_phase(t, filtered) + declarations(t) + layouts(t)
-        if t.rules.special_hands:
+        if t.facts.special_hands:
             # A declaration ends the hand: it completes the turn whenever the rules allow it.
             return _meld_phase(t, filtered) + declarations(t)
         return _meld_phase(t, filtered)

@@ -17,6 +17,7 @@ from attrs import evolve
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import has_clean_meld
+from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import Rules
 
 if TYPE_CHECKING:
@@ -140,6 +141,7 @@ class TableState:
         "drew_all_wild",
         "drew_from_stock",
         "end",
+        "facts",
         "final_meld_only",
         "hands",
         "keeps_threes",
@@ -192,6 +194,7 @@ class TableState:
         n = rules.players
         sides = rules.side_count
         self.rules = rules
+        self.facts: RuleFacts = rule_facts(rules)  # the values the inner loops read, as plain fields
         self.deck = deck
         self.kinds = deck.kinds
         self.dealer = dealer
@@ -385,6 +388,7 @@ class TableState:
     def _use_rules(self, rules: Rules) -> None:
         """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
         self.rules = rules
+        self.facts = rule_facts(rules)
         cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
         self._combos = (cached[0], cached[1])
         for side_melds in self.melds:
@@ -444,11 +448,11 @@ class TableState:
         Returns:
             True if the side may take it only with a natural pair.
         """
-        pile_rules = self.rules.pile
+        facts = self.facts
         return (
-            pile_rules.always_frozen
+            facts.always_frozen
             or self.pile_freezers > 0
-            or (pile_rules.unmelded_side_frozen and not self.opened[side])
+            or (facts.unmelded_side_frozen and not self.opened[side])
         )
 
     def minimum_needed(self, side: int) -> int:
@@ -547,6 +551,7 @@ class TableState:
     def _copy_from(self, other: TableState) -> None:
         """Make this (new, empty) table an independent copy of ``other``."""
         self.rules = other.rules
+        self.facts = other.facts
         self.deck = other.deck
         self.kinds = other.kinds
         self.dealer = other.dealer

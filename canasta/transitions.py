@@ -38,7 +38,7 @@ from canasta.legality import (
 from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
-__all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "turn_upcard"]
+__all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "transition", "turn_upcard"]
 
 
 def turn_upcard(t: TableState) -> None:
@@ -128,17 +128,39 @@ def apply_unchecked(t: TableState, action: Action) -> None:
     """
     t._legal = None
     t.log.append((t.seat, action))  # everything a player does is done in public
-    TRANSITIONS[type(action)](t, action)
+    transition(t, action)
+
+
+def transition(t: TableState, action: Action) -> None:
+    """Change the hand by an action (its entry in `TRANSITIONS`), without logging or checking it.
+
+    The common action types are found by identity, so that the compiled engine
+    calls their transitions directly instead of through the table.
+    """
+    kind = type(action)
+    if kind is _DRAW_STOCK:
+        _do_draw(t, action)
+    elif kind is _DISCARD:
+        _do_discard(t, action)
+    elif kind is _ASK_GO_OUT:
+        _do_ask(t, action)
+    elif kind is _ANSWER_GO_OUT:
+        _do_answer(t, action)
+    elif kind is _MELD:
+        _do_meld(t, action)
+    else:
+        TRANSITIONS[kind](t, action)
 
 
 def _do_draw(t: TableState, action: Action | None = None) -> None:
     """The rule book's "The turn" (and two-player's 2-card draw): draw, laying out and replacing red threes."""
     seat = t.seat
     rules = t.rules
-    need = rules.draw_count
+    facts = t.facts
+    need = facts.draw_count
     kinds = t.kinds
     stock = t.stock
-    bonus_black = rules.threes.black_threes_are_bonus
+    bonus_black = facts.black_threes_are_bonus
     keeps = t.keeps_threes
     while need and stock:
         card = stock.pop()
@@ -148,7 +170,7 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             t.threes[seat].append(card)
             if not stock:
                 # The rule book's "Stock exhaustion": a red three as the last card ends the hand.
-                if rules.exhaustion.last_red_three_may_meld:
+                if facts.last_red_three_may_meld:
                     t.drew_from_stock = True
                     t.phase = MELD_PHASE
                     t.final_meld_only = True
@@ -181,7 +203,7 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         side = t.seating[seat]
         if t.opened[side]:
             # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
-            need = rules.going_out.canastas_required
+            need = facts.canastas_required
             discardable = discardable_kinds(rules, t.turn)
             t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
         else:
@@ -298,7 +320,7 @@ def _do_meld(t: TableState, action: Action) -> None:
     side = t.seating[seat]
     meld = _meld_to_extend(t, side, key)
     rank = meld.rank
-    values = t.rules.card_values
+    values = t.facts.card_values
     added = 0
     hand = t.hands[seat]
     counts = t.counts[seat]
@@ -307,7 +329,7 @@ def _do_meld(t: TableState, action: Action) -> None:
         if count:
             held = hand[kind]
             moved = held[-count:]
-            cards.extend(reversed(moved))  # what popping one by one would give, in that order
+            cards.extend(moved[::-1])  # what popping one by one would give, in that order
             del held[-count:]
             if t.known[seat]:
                 t._forget(seat, moved)
@@ -371,12 +393,12 @@ def _do_discard(t: TableState, action: Action) -> None:
         _go_out(t)
         return
     # (With no card left here, american-discards' D5 c: the bonus cards follow instead of a kept card.)
-    if t.rules.initial_meld.bonus_cards:
+    if t.facts.bonus_cards:
         _draw_bonus_cards(t)
     # The next turn.
     if t.melded_this_turn:
         t.melded_before[seat] = True
-    t.seat = (seat + 1) % t.rules.players
+    t.seat = (seat + 1) % t.facts.players
     t.turn += 1
     begin_turn(t)
 
@@ -497,3 +519,9 @@ TRANSITIONS: Final[dict[type, Callable[[TableState, Action], None]]] = {
     DeclareSpecialHand: _do_declare,
     LayOutThree: _do_lay_out,
 }
+# The common action types, for `transition` (module constants: no global lookup in the compiled engine).
+_DRAW_STOCK: Final = DrawStock
+_DISCARD: Final = Discard
+_ASK_GO_OUT: Final = AskGoOut
+_ANSWER_GO_OUT: Final = AnswerGoOut
+_MELD: Final = Meld

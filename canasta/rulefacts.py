@@ -1,0 +1,88 @@
+"""The rule values the engine reads on every action, copied into one compiled object (`RuleFacts`).
+
+A `canasta.Rules` is an attrs class, which the compiled engine reads as any
+Python object: ``rules.pile.layoff`` costs two generic attribute look-ups, and
+the inner loops read a dozen such values per action. `rule_facts` copies them
+once per rules object into a class that mypyc compiles, whose attributes are
+plain C fields; a hand keeps its rules' facts beside its rules
+(``TableState.facts``). The values are the rules' own: this module decides
+nothing, and nothing outside the engine needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from canasta.cards import Kind
+from canasta.rules import MeldRules, Permission, Rules
+
+__all__ = ["RuleFacts", "rule_facts"]
+
+
+class RuleFacts:
+    """One rules object's values, as read by the engine's inner loops (see the module's docstring).
+
+    Each attribute is the value of the `canasta.Rules` field named in its
+    comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        melds = rules.melds
+        pile = rules.pile
+        exhaustion = rules.exhaustion
+        self.rules = rules
+        self.players: int = rules.players
+        self.sides: tuple[int, ...] = rules.sides
+        self.draw_count: int = rules.draw_count
+        self.card_values: tuple[int, ...] = rules.card_values
+        self.special_hands: bool = bool(rules.special_hands)
+        # melds.*
+        self.meld_rules: MeldRules = melds
+        self.is_valid: Callable[[int, int, int, int], bool] = melds.is_valid
+        self.max_wilds: int | None = melds.max_wilds
+        self.wild_melds: bool = melds.wild_melds
+        self.black_threes_when_going_out: bool = melds.black_threes_when_going_out
+        self.canasta_size: int = melds.canasta_size
+        # black_threes.*, threes.*
+        self.no_discard_first_round: bool = rules.black_threes.no_discard_first_round
+        self.black_threes_are_bonus: bool = rules.threes.black_threes_are_bonus
+        # pile.*
+        self.always_frozen: bool = pile.always_frozen
+        self.unmelded_side_frozen: bool = pile.unmelded_side_frozen
+        self.unmelded_side_may_take: bool = pile.unmelded_side_may_take
+        self.natural_and_wild: bool = pile.natural_and_wild
+        self.layoff: bool = pile.layoff
+        self.blocked_top: frozenset[Kind] = pile.blocked_top
+        self.one_card_rule: bool = pile.one_card_rule
+        self.empty_pile_stops: bool = bool(pile.empty_pile_stops)
+        # exhaustion.*
+        self.forced_take_by_layoff: bool = exhaustion.forced_take_by_layoff
+        self.last_red_three_may_meld: bool = exhaustion.last_red_three_may_meld
+        # going_out.*, partnerships.*, initial_meld.*
+        self.permission: Permission = rules.going_out.permission
+        self.canastas_required: int = rules.going_out.canastas_required
+        self.first_taker_alone: bool = rules.partnerships.first_taker_alone
+        self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
+        self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
+
+
+# By id of the rules (each kept alive by its facts, so that the id stays its own).
+_FACTS: Final[dict[int, RuleFacts]] = {}
+
+
+def rule_facts(rules: Rules) -> RuleFacts:
+    """The facts of a rules object (built once, then cached).
+
+    Args:
+        rules: The rules.
+
+    Returns:
+        Their `RuleFacts`.
+    """
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_FACTS) > 4096:
+            _FACTS.clear()  # bound the memory of long runs with many rule sets
+        facts = _FACTS[id(rules)] = RuleFacts(rules)
+    return facts
