@@ -41,6 +41,36 @@ def _safe_repr(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def shuffled(count: int, rng: random.Random) -> list[int]:
+    """``list(range(count))`` shuffled exactly as ``rng.shuffle`` shuffles it (the same draws, the same order).
+
+    `random.Random.shuffle` written out (Fisher-Yates, each index drawn as
+    ``_randbelow`` draws it: ``getrandbits`` of the bound's bit length until below
+    the bound) so that the compiled engine deals without running the standard
+    library's Python code; `tests/test_engine_deal.py` checks it against
+    ``rng.shuffle``.
+
+    Args:
+        count: How many card ids (``0 .. count - 1``).
+        rng: The generator, advanced as ``rng.shuffle`` would advance it.
+
+    Returns:
+        The shuffled ids.
+    """
+    order = list(range(count))
+    getrandbits = rng.getrandbits
+    for i in range(count - 1, 0, -1):
+        bound = i + 1
+        bits = 0
+        while bound >> bits:  # bound.bit_length()
+            bits += 1
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
 class HandState(TableState):
     """One hand of canasta: table state, legal actions and their application.
 
@@ -86,8 +116,7 @@ class HandState(TableState):
         """
         deck = deck or Deck(rules.deck)
         state = cls(rules, deck, dealer, scores)
-        order = list(range(len(deck)))
-        random.Random(str(seed) if not isinstance(seed, int) else seed).shuffle(order)
+        order = shuffled(len(deck), random.Random(str(seed) if not isinstance(seed, int) else seed))
         state.stock = order  # the top of the stock is the end of the list
         n = rules.players
         first = (dealer + 1) % n

@@ -27,7 +27,17 @@ from canasta.discards import discardable_kinds, keep_discards, meld_strands, pla
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rules import Permission
-from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, Phase, TableState, meld_counts
+from canasta.table import (
+    ANSWER_PHASE,
+    DRAW_PHASE,
+    MELD_PHASE,
+    AdditionsTable,
+    MeldAdditions,
+    MeldState,
+    Phase,
+    TableState,
+    meld_counts,
+)
 
 __all__ = [
     "allowed_actions",
@@ -673,45 +683,35 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     new_clamp = (twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
     new_table = new_tables.get(new_clamp)
     if new_table is None:
-        new_table = new_tables[new_clamp] = {}
+        new_table = new_tables[new_clamp] = [None] * (KIND_COUNT * 64)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
+    # The side's melds by kind, read once: a list index per rank below, not a dict look-up.
+    by_kind: list[MeldState | None] = [None] * KIND_COUNT
+    for kind, meld_of in melds.items():
+        if kind < KIND_COUNT:
+            by_kind[kind] = meld_of
     for rank in NATURAL_INTS:
         have = counts[rank]
-        meld = melds.get(rank)
+        meld = by_kind[rank]
         if meld is None:
             if not have:
                 continue
-            entry = new_table.get(rank * 64 + have)
+            entry = new_table[rank * 64 + have]
             if entry is None:
                 key = (rank, 0, 0, 0, have, *new_clamp)
                 entry = new_table[rank * 64 + have] = _valid_additions(facts.is_valid, key)
         else:
             # Additions to a meld depend on its contents and the cards available:
             # the meld keeps its table of them until its contents change.
-            table = meld._additions
-            if table is None:
-                table = meld._additions = combos_for.setdefault((rank, meld.naturals, meld.twos, meld.jokers), {})
-            entry = table.get(have * 4096 + wild_key)
-            if entry is None:
-                # Wild cards beyond the meld's room change nothing: the entry of the
-                # clamped counts is shared (computed once) by every count above them.
-                room = max_w - meld.twos - meld.jokers
-                if room < 0:
-                    room = 0
-                tw_c = twos if twos < room else room
-                jk_c = jokers if jokers < room else room
-                entry = table.get(have * 4096 + tw_c * 64 + jk_c)
-                if entry is None:
-                    key = (rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
-                    entry = table[have * 4096 + tw_c * 64 + jk_c] = _valid_additions(facts.is_valid, key)
-                table[have * 4096 + wild_key] = entry
-        if entry[0] <= limit:
-            actions.extend(entry[1])  # the usual case: every addition leaves two cards or more
+            entry = _meld_additions(meld, combos_for, have, twos, jokers, wild_key, max_w, facts.is_valid)
+        if entry.most <= limit:
+            for action in entry.actions:  # the usual case: every addition leaves two cards or more
+                actions.append(action)
             continue
-        _, acts, shapes = entry
-        for i, (n, tw, jk, added) in enumerate(shapes):
+        acts = entry.actions
+        for i, (n, tw, jk, added) in enumerate(entry.shapes):
             if simple and size - added >= 2:
                 actions.append(acts[i])
                 continue
@@ -741,18 +741,24 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
     if facts.wild_melds and (twos or jokers):
         # The wild meld (new or on the table): its additions cached like a natural meld's.
-        meld = melds.get(JOKER)
+        meld = by_kind[JOKER]
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        table = combos_for.setdefault((JOKER, 0, t0, j0), {})
-        entry = table.get(twos * 64 + jokers)
+        table = combos_for.get((JOKER, 0, t0, j0))
+        if table is None:
+            table = combos_for[(JOKER, 0, t0, j0)] = [None] * 64
+        by_wilds = table[0]
+        if by_wilds is None:
+            by_wilds = table[0] = {}
+        entry = by_wilds.get(wild_key)
         if entry is None:
             key = (JOKER, 0, t0, j0, 0, twos, jokers)
-            entry = table[twos * 64 + jokers] = _valid_additions(facts.is_valid, key)
-        if entry[0] <= limit:
-            actions.extend(entry[1])
+            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key)
+        if entry.most <= limit:
+            for action in entry.actions:
+                actions.append(action)
         else:
-            _, acts, shapes = entry
-            for i, (_, tw, jk, added) in enumerate(shapes):
+            acts = entry.actions
+            for i, (_, tw, jk, added) in enumerate(entry.shapes):
                 if not (simple and size - added >= 2):
                     if checks is None:
                         checks = _MeldChecks(t, seat, side)
@@ -772,7 +778,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                     continue
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
     if t.wild_meld_first:
-        wild = melds.get(JOKER)
+        wild = by_kind[JOKER]
         if wild is not None and wild.naturals + wild.twos + wild.jokers < facts.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
@@ -832,10 +838,46 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     return actions
 
 
-def _valid_additions(
-    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]
-) -> tuple[int, tuple[Meld, ...], tuple[tuple[int, int, int, int], ...]]:
-    """Every addition to a natural meld that keeps it valid: the most cards added, the actions, their shapes.
+def _meld_additions(
+    meld: MeldState,
+    combos_for: dict[tuple[int, int, int, int], AdditionsTable],
+    have: int,
+    twos: int,
+    jokers: int,
+    wild_key: int,
+    max_w: int,
+    is_valid: Callable[[int, int, int, int], bool],
+) -> MeldAdditions:
+    """The valid additions to a meld on the table with these cards available (cached: see `MeldState._additions`)."""
+    table = meld._additions
+    if table is None:
+        key4 = (meld.rank, meld.naturals, meld.twos, meld.jokers)
+        table = combos_for.get(key4)
+        if table is None:
+            table = combos_for[key4] = [None] * 64  # (by naturals held: fewer than 64 of a rank)
+        meld._additions = table
+    by_wilds = table[have]
+    if by_wilds is None:
+        by_wilds = table[have] = {}
+    entry = by_wilds.get(wild_key)
+    if entry is None:
+        # Wild cards beyond the meld's room change nothing: the entry of the
+        # clamped counts is shared (computed once) by every count above them.
+        room = max_w - meld.twos - meld.jokers
+        if room < 0:
+            room = 0
+        tw_c = twos if twos < room else room
+        jk_c = jokers if jokers < room else room
+        entry = by_wilds.get(tw_c * 64 + jk_c)
+        if entry is None:
+            key = (meld.rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
+            entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
+        by_wilds[wild_key] = entry
+    return entry
+
+
+def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]) -> MeldAdditions:
+    """Every addition to a meld that keeps it valid: the most cards added, the actions, their shapes.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
@@ -851,7 +893,7 @@ def _valid_additions(
         acts.append(_meld_action(rank, n, tw, jk))
         if added > most:
             most = added
-    return most, tuple(acts), tuple(shapes)
+    return MeldAdditions(most, tuple(acts), tuple(shapes))
 
 
 # --- the entry points -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import types
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Final, Self
+from typing import TYPE_CHECKING, Final, Self
 
 from attrs import evolve
 
@@ -21,7 +21,7 @@ from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import Rules
 
 if TYPE_CHECKING:
-    from canasta.actions import Action
+    from canasta.actions import Action, Meld
 
 __all__ = [
     "ANSWER_PHASE",
@@ -29,7 +29,9 @@ __all__ = [
     "MELD_ADDITIONS_CACHE",
     "MELD_PHASE",
     "OVER_PHASE",
+    "AdditionsTable",
     "HandEnd",
+    "MeldAdditions",
     "MeldState",
     "Phase",
     "TableState",
@@ -37,12 +39,36 @@ __all__ = [
     "meld_counts",
 ]
 
+
+class MeldAdditions:
+    """Every valid addition to a meld in one situation, for legal-move generation (`canasta.legality`).
+
+    Attributes:
+        most: The most cards any of them adds.
+        actions: The `canasta.Meld` actions, in the order of ``shapes``.
+        shapes: Each addition as ``(naturals, twos, jokers, cards)``.
+    """
+
+    __slots__ = ("actions", "most", "shapes")
+
+    def __init__(self, most: int, actions: tuple[Meld, ...], shapes: tuple[tuple[int, int, int, int], ...]) -> None:
+        self.most = most
+        self.actions = actions
+        self.shapes = shapes
+
+
+#: A meld's valid additions by the cards available: indexed by the naturals of its
+#: rank held (below 64), then keyed by ``twos * 64 + jokers`` held.
+AdditionsTable = list[dict[int, MeldAdditions] | None]
+
 #: Valid meld additions per meld-rules object (kept alive beside its caches so
 #: the id stays unique), filled by `canasta.legality`: for a meld on the table,
 #: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
-#: (see `MeldState._additions`), and, for new melds, by wild clamp then by rank and count.
+#: (an `AdditionsTable`, see `MeldState._additions`), and, for new melds, by wild
+#: clamp then at ``rank * 64 + naturals held``.
 MELD_ADDITIONS_CACHE: Final[dict[
-    int, tuple[dict[tuple[int, int, int, int], dict[int, Any]], dict[tuple[int, int], dict[int, Any]], object]
+    int,
+    tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[tuple[int, int], list[MeldAdditions | None]], object],
 ]] = {}
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
@@ -103,7 +129,7 @@ class MeldState:
         self.naturals = naturals
         self.twos = twos
         self.jokers = jokers
-        self._additions: dict[int, Any] | None = None
+        self._additions: AdditionsTable | None = None
 
     @property
     def size(self) -> int:
