@@ -214,6 +214,7 @@ def can_complete(
     Returns:
         True if some sequence of melds ends the turn legally.
     """
+    hand, melds = _concrete(hand, melds)
     size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
@@ -260,6 +261,7 @@ def meld_may_complete(
     Returns:
         False only if no meld can be followed by a completion.
     """
+    hand, melds = _concrete(hand, melds)
     if opened:
         if not turn.bound:
             return True
@@ -276,7 +278,18 @@ def meld_may_complete(
     return _opening_completes(turn, hand, melds, provisional, witness)
 
 
-def _has_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> bool:
+# The private functions' argument types: concrete, so that the compiled engine indexes
+# them natively (the public functions accept any sequence and mapping, and convert once).
+_Hand = list[int]
+_Melds = dict[int, tuple[int, int, int]]
+
+
+def _concrete(hand: Sequence[int], melds: MeldCounts) -> tuple[_Hand, _Melds]:
+    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
+    return hand if isinstance(hand, list) else list(hand), melds if isinstance(melds, dict) else dict(melds)
+
+
+def _has_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     """A card in the hand may end the turn as a discard that keeps cards (see `Turn.discardable`)."""
     discardable = turn.discardable
     if turn.closing:
@@ -287,7 +300,7 @@ def _has_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> bool:
     return False
 
 
-def _has_open_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> bool:
+def _has_open_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     """`_has_discard` where a rank this turn's melds make a canasta of closes (american-discards with dead-ranks)."""
     discardable = turn.discardable
     size = turn.rules.melds.canasta_size
@@ -299,7 +312,7 @@ def _has_open_discard(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> boo
     return False
 
 
-def _opened_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, size: int) -> bool:
+def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool:
     """An opened side: discard keeping a card (not after "yes"), or go out."""
     if turn.final_only and not turn.bound and size:
         return True  # last-red-three-may-meld: end the hand keeping a card
@@ -312,8 +325,8 @@ def _opened_completes(turn: Turn, hand: Sequence[int], melds: MeldCounts, size: 
 
 def _opening_completes(
     turn: Turn,
-    hand: Sequence[int],
-    melds: MeldCounts,
+    hand: _Hand,
+    melds: _Melds,
     provisional: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
     *,

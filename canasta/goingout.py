@@ -42,6 +42,11 @@ _Group = tuple[int, ...]
 _Option = tuple[int, int, int, int]
 # A state: twos left, jokers left, canastas (capped at the need), 1 once the final discard is chosen.
 _State = tuple[int, int, int, int]
+# The private functions' argument types: concrete, so that the compiled engine indexes
+# them natively (the public functions accept any sequence and mapping, and convert once).
+_Hand = list[int]
+_Melds = dict[int, tuple[int, int, int]]
+_Discardable = tuple[bool, ...]
 
 
 def can_meld_out(
@@ -68,13 +73,25 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
-    if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
+    counts, meld_map, may_discard = _concrete(hand, melds, discardable)
+    if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
-        return _meld_out(rules, hand, melds, discardable, need, witness, 1) or _meld_out(
-            rules, hand, melds, discardable, need, witness, 2
+        return _meld_out(rules, counts, meld_map, may_discard, need, witness, 1) or _meld_out(
+            rules, counts, meld_map, may_discard, need, witness, 2
         )
-    return _meld_out(rules, hand, melds, discardable, need, witness, 0)
+    return _meld_out(rules, counts, meld_map, may_discard, need, witness, 0)
+
+
+def _concrete(
+    hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool]
+) -> tuple[_Hand, _Melds, _Discardable]:
+    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
+    return (
+        hand if isinstance(hand, list) else list(hand),
+        melds if isinstance(melds, dict) else dict(melds),
+        discardable if isinstance(discardable, tuple) else tuple(discardable),
+    )
 
 
 def wild_meld_open(rules: Rules, melds: MeldCounts) -> bool:
@@ -93,9 +110,9 @@ def wild_meld_open(rules: Rules, melds: MeldCounts) -> bool:
 
 def _meld_out(
     rules: Rules,
-    hand: Sequence[int],
-    melds: MeldCounts,
-    discardable: Sequence[bool],
+    hand: _Hand,
+    melds: _Melds,
+    discardable: _Discardable,
     need: int,
     witness: dict[int, tuple[int, int, int]] | None,
     mode: int,
@@ -176,6 +193,7 @@ def going_out_options(
     """
     if max(melds, default=0) >= SECOND_MELD:
         raise ValueError("going_out_options needs one meld per rank; use can_meld_out per candidate")
+    hand, melds, discardable = _concrete(hand, melds, discardable)
     # The draw that keeps or releases a binding "yes" and the meld phase right
     # after it ask about the same cards: remember the last few answers.
     key = (id(rules), tuple(hand), tuple(sorted(melds.items())), need, tuple(discardable))
@@ -210,7 +228,7 @@ _KEEP_RULES: Final[dict[int, Rules]] = {}
 
 
 def _options(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int
 ) -> OutOptions | None:
     plan = _plan(rules, hand, melds, discardable, need, mode)
     if plan is None:
@@ -270,7 +288,7 @@ def _forward(options: list[list[_Option]], starts: list[_State], need: int) -> l
 
 
 def _plan(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int = 0
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int = 0
 ) -> tuple[list[_Group], list[list[_Option]], list[_State]] | None:
     """The groups, each group's options and the start states, or ``None`` after a cheap necessary test.
 
@@ -406,7 +424,7 @@ def _pair_options(
     return sorted(options)
 
 
-def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[_Group]:
+def _groups(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[_Group]:
     """The groups of an assignment: black threes, each natural rank in hand or on the table, the wild meld."""
     groups: list[_Group] = []
     if hand[BLACK_THREE]:
@@ -429,7 +447,7 @@ def _groups(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> li
     return groups
 
 
-def _canastas_possible(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts, need: int) -> bool:
+def _canastas_possible(meld_rules: MeldRules, hand: _Hand, melds: _Melds, need: int) -> bool:
     """A cheap necessary test: enough melds can still reach canasta size."""
     canasta_size = meld_rules.canasta_size
     wilds = hand[TWO] + hand[JOKER]
@@ -449,7 +467,7 @@ def _canastas_possible(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCo
     return possible >= need
 
 
-def _stranded(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> list[int]:
+def _stranded(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[int]:
     """The kinds whose cards can go nowhere (a cheap necessary test that skips most programmes)."""
     min_naturals = meld_rules.min_naturals
     max_size = meld_rules.max_size
@@ -471,7 +489,7 @@ def _stranded(meld_rules: MeldRules, hand: Sequence[int], melds: MeldCounts) -> 
 
 
 def _meld_out_small(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], need: int, mode: int = 0
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int = 0
 ) -> bool:
     """`can_meld_out` for a hand of at most one card: no dynamic programme needed."""
     canasta_size = rules.melds.canasta_size
