@@ -264,7 +264,7 @@ class Deck:
         self.kinds: tuple[int, ...] = tuple(int(c.kind) for c in self.cards)
         totals = [0] * KIND_COUNT
         for k in self.kinds:
-            totals[k] += 1
+            totals[k] = totals[k] + 1
         self.kind_totals: tuple[int, ...] = tuple(totals)
 
     def __len__(self) -> int:

@@ -438,9 +438,9 @@ def _splash_completes(
     for rank, n, dt, dj in candidates:
         after_hand = list(hand)
         if rank != JOKER:
-            after_hand[rank] -= n
-        after_hand[TWO] -= dt
-        after_hand[JOKER] -= dj
+            after_hand[rank] = after_hand[rank] - n
+        after_hand[TWO] = after_hand[TWO] - dt
+        after_hand[JOKER] = after_hand[JOKER] - dj
         if pending is not None:
             after_hand = list(map(add, after_hand, pending))
         m0 = melds.get(rank, (0, 0, 0))
@@ -497,9 +497,9 @@ def _search(
             count = provisional + value
             if count < minimum and (size == added or count + later - wild_value < minimum):
                 continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
-            hand[rank] -= n
-            hand[TWO] -= t
-            hand[JOKER] -= j
+            hand[rank] = hand[rank] - n
+            hand[TWO] = hand[TWO] - t
+            hand[JOKER] = hand[JOKER] - j
             melds[rank] = (n0 + n, t0 + t, j0 + j)
             if count >= minimum and (not clean_need or has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
@@ -522,9 +522,9 @@ def _search(
                 )
             if done and witness is not None:
                 witness.update(melds)
-            hand[rank] += n
-            hand[TWO] += t
-            hand[JOKER] += j
+            hand[rank] = hand[rank] + n
+            hand[TWO] = hand[TWO] + t
+            hand[JOKER] = hand[JOKER] + j
             if existing is None:
                 del melds[rank]
             else:

@@ -109,7 +109,8 @@ def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
     counts = [0] * KIND_COUNT
     kinds = t.kinds
     for card in cards:
-        counts[kinds[card]] += 1
+        kind = kinds[card]
+        counts[kind] = counts[kind] + 1
     counts[RED_THREE] = 0
     if t.rules.threes.black_threes_are_bonus or t.rules.black_threes.set_aside_from_pile:
         counts[BLACK_THREE] = 0
@@ -349,9 +350,9 @@ def _take_completes(
     pile = t.pile
     top = t.kinds[pile[-1]]
     hand = list(t.counts[seat])
-    hand[top] -= n
-    hand[TWO] -= tw
-    hand[JOKER] -= jk
+    hand[top] = hand[top] - n
+    hand[TWO] = hand[TWO] - tw
+    hand[JOKER] = hand[JOKER] - jk
     rest = pile_to_hand(t, pile[:-1])
     opened = t.opened[side]
     discardable = out_discardable = discardable_kinds(rules, t.turn)
@@ -606,9 +607,9 @@ class _MeldChecks:
             if self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
                 return True
         hand = list(counts)
-        hand[rank] -= n
-        hand[TWO] -= tw
-        hand[JOKER] -= jk
+        hand[rank] = hand[rank] - n
+        hand[TWO] = hand[TWO] - tw
+        hand[JOKER] = hand[JOKER] - jk
         after = dict(counts_now)
         after[key] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         # Decide the candidate by the oracle, on the counts it leaves.

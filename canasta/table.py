@@ -324,12 +324,12 @@ class TableState:
     def _to_hand(self, seat: int, card: int) -> None:
         kind = self.kinds[card]
         self.hands[seat][kind].append(card)
-        self.counts[seat][kind] += 1
-        self.sizes[seat] += 1
+        self.counts[seat][kind] = self.counts[seat][kind] + 1
+        self.sizes[seat] = self.sizes[seat] + 1
 
     def _from_hand(self, seat: int, kind: int) -> int:
-        self.counts[seat][kind] -= 1
-        self.sizes[seat] -= 1
+        self.counts[seat][kind] = self.counts[seat][kind] - 1
+        self.sizes[seat] = self.sizes[seat] - 1
         card = self.hands[seat][kind].pop()
         if self.known[seat]:
             self._forget(seat, [card])  # it leaves face up (melded, or laid out)

@@ -189,8 +189,8 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
                 return
             continue
         t.hands[seat][kind].append(card)  # `TableState._to_hand`, inlined: this is the most common move
-        t.counts[seat][kind] += 1
-        t.sizes[seat] += 1
+        t.counts[seat][kind] = t.counts[seat][kind] + 1
+        t.sizes[seat] = t.sizes[seat] + 1
         need -= 1
     t.drew_from_stock = True
     t.phase = MELD_PHASE
@@ -333,9 +333,9 @@ def _do_meld(t: TableState, action: Action) -> None:
             del held[-count:]
             if t.known[seat]:
                 t._forget(seat, moved)
-            counts[kind] -= count
+            counts[kind] = counts[kind] - count
             added += values[kind] * count
-    t.sizes[seat] -= n + tw + jk
+    t.sizes[seat] = t.sizes[seat] - (n + tw + jk)
     meld.naturals += n
     meld.twos += tw
     meld.jokers += jk
@@ -380,8 +380,8 @@ def _do_discard(t: TableState, action: Action) -> None:
     assert isinstance(action, Discard)
     seat = t.seat
     kind = int(action.kind)
-    t.counts[seat][kind] -= 1  # `TableState._from_hand`, inlined: a move of every turn
-    t.sizes[seat] -= 1
+    t.counts[seat][kind] = t.counts[seat][kind] - 1  # `TableState._from_hand`, inlined: a move of every turn
+    t.sizes[seat] = t.sizes[seat] - 1
     card = t.hands[seat][kind].pop()
     if t.known[seat]:
         t._forget(seat, [card])  # face up on the pile now
@@ -432,7 +432,7 @@ def _regroup(t: TableState, lone: int) -> None:
         t.opened[unit] = t.opened[unit] or t.opened[side]
         t.set_aside[unit].extend(t.set_aside[side])
         t.set_aside[side] = []
-        t.asks_used[unit] += t.asks_used[side]
+        t.asks_used[unit] = t.asks_used[unit] + t.asks_used[side]
     t.seating = [unit if sd in joining else sd for sd in t.seating]
 
 
@@ -454,7 +454,7 @@ def _do_ask(t: TableState, action: Action | None = None) -> None:
     seat = t.seat
     seating = t.seating
     side = seating[seat]
-    t.asks_used[side] += 1
+    t.asks_used[side] = t.asks_used[side] + 1
     t.asker = seat
     t.resume_phase = t.phase
     n = len(seating)
@@ -489,8 +489,8 @@ def _do_declare(t: TableState, action: Action) -> None:
     seat = t.seat
     if action.discard is not None:
         kind = int(action.discard)
-        t.counts[seat][kind] -= 1
-        t.sizes[seat] -= 1
+        t.counts[seat][kind] = t.counts[seat][kind] - 1
+        t.sizes[seat] = t.sizes[seat] - 1
         card = t.hands[seat][kind].pop()
         if t.known[seat]:
             t._forget(seat, [card])
