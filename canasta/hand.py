@@ -61,9 +61,7 @@ def shuffled(count: int, rng: random.Random) -> list[int]:
     getrandbits = rng.getrandbits
     for i in range(count - 1, 0, -1):
         bound = i + 1
-        bits = 0
-        while bound >> bits:  # bound.bit_length()
-            bits += 1
+        bits = bound.bit_length()
         j = getrandbits(bits)
         while j >= bound:
             j = getrandbits(bits)
