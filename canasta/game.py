@@ -19,6 +19,7 @@ from canasta.plugins import load_rules
 from canasta.registry import Registry
 from canasta.rules import Rules
 from canasta.scoring import HandScore
+from canasta.table import OVER_PHASE
 
 __all__ = ["Game"]
 
@@ -38,21 +39,45 @@ def _shared_deck(spec: DeckSpec) -> Deck:
     return deck
 
 
-class _HandLog:
-    """One hand of a game's history: its start, the scores before it, its actions.
+_OVER = OVER_PHASE
 
-    ``start`` is never changed (undo replays a copy of it). ``actions`` is
-    appended to only while the hand is the game's last one; an undo that goes
-    back into a hand builds a new log, so games made by `Game.copy` can share
-    the logs of earlier hands.
+
+class _HandLog:
+    """One hand of a game's history: how it started, the scores before it, its actions.
+
+    The start is either a hand given to `Game.from_hand` (``start``, never
+    changed: undo replays a copy of it) or a seeded deal (``deal``: the rules,
+    dealer, seed and deck, which deal the very same hand again), so that a hand
+    the game deals costs no copy. ``actions`` is appended to only while the hand
+    is the game's last one; an undo that goes back into a hand builds a new log,
+    so games made by `Game.copy` can share the logs of earlier hands.
     """
 
-    __slots__ = ("actions", "scores", "start")
+    __slots__ = ("actions", "deal", "scores", "start")
 
-    def __init__(self, start: HandState, scores: Sequence[int], actions: list[Action]) -> None:
+    def __init__(
+        self,
+        start: HandState | None,
+        scores: Sequence[int],
+        actions: list[Action],
+        deal: tuple[Rules, int, str, Deck] | None = None,
+    ) -> None:
         self.start = start
         self.scores = tuple(scores)
         self.actions = actions
+        self.deal = deal
+
+    def begin(self) -> HandState:
+        """A new hand, exactly as this one started."""
+        if self.start is not None:
+            return self.start.copy()
+        assert self.deal is not None
+        rules, dealer, seed, deck = self.deal
+        return HandState.deal(rules, dealer=dealer, scores=list(self.scores), seed=seed, deck=deck)
+
+    def with_actions(self, actions: list[Action]) -> _HandLog:
+        """The same start and scores with other actions."""
+        return _HandLog(self.start, self.scores, actions, self.deal)
 
 
 class Game:
@@ -99,12 +124,9 @@ class Game:
         self.hand_number = 0
         self._deck = _shared_deck(self.rules.deck)
         dealer = self.rules.players - 1 if first_dealer is None else first_dealer
-        self.hand = HandState.deal(
-            self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(0), deck=self._deck
-        )
         self._over = False
-        self._logs: list[_HandLog] = [_HandLog(self.hand.copy(), self.scores, [])]
-        self._settle()
+        self._logs: list[_HandLog] = []
+        self._deal(dealer)
 
     @classmethod
     def from_hand(cls, hand: HandState, *, scores: Sequence[int] | None = None, seed: int = 0) -> Game:
@@ -222,9 +244,12 @@ class Game:
         """
         if self._over:
             self.check(action)  # raises: the game is over
-        self.hand.apply(action)
+        hand = self.hand
+        hand.apply(action)
         self._logs[-1].actions.append(action)
-        return self._settle()
+        if hand.phase is _OVER:  # (`_settle` only when the hand ended: a call less per action)
+            return self._settle()
+        return None
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -250,8 +275,9 @@ class Game:
         player has seen back on the stock, so an interface decides when to
         offer it.
 
-        It replays the hand's actions from a copy of the hand's start, so
-        `apply` stays cheap; an undo costs one hand copy and at most one hand's
+        It replays the hand's actions from the hand's start (dealt again from
+        its seed, or a copy of the hand given to `from_hand`), so `apply` stays
+        cheap; an undo costs one deal or hand copy and at most one hand's
         actions. `hand` is a new object afterwards.
 
         Returns:
@@ -276,8 +302,8 @@ class Game:
         log = logs[number]
         action = log.actions[-1]
         kept = log.actions[:-1]
-        logs[number] = _HandLog(log.start, log.scores, kept)  # a new log: copies of the game may share the old
-        hand = log.start.copy()
+        logs[number] = log.with_actions(kept)  # a new log: copies of the game may share the old
+        hand = log.begin()
         for earlier in kept:
             hand._apply_unchecked(earlier)
         self.hand = hand
@@ -301,13 +327,15 @@ class Game:
             self._over = True
             return result
         self.hand_number += 1
-        dealer = (self.hand.dealer + 1) % self.rules.players
-        self.hand = HandState.deal(
-            self.rules, dealer=dealer, scores=self.scores, seed=self._hand_seed(self.hand_number), deck=self._deck
-        )
-        self._logs.append(_HandLog(self.hand.copy(), self.scores, []))
-        self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
+        self._deal((self.hand.dealer + 1) % self.rules.players)
         return result
+
+    def _deal(self, dealer: int) -> None:
+        """Deal hand `hand_number` and log its start (no copy: the seed deals it again for `undo`)."""
+        seed = self._hand_seed(self.hand_number)
+        self.hand = HandState.deal(self.rules, dealer=dealer, scores=self.scores, seed=seed, deck=self._deck)
+        self._logs.append(_HandLog(None, self.scores, [], (self.rules, dealer, seed, self._deck)))
+        self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
 
     def observation(self, seat: int) -> Observation:
         """What a seat may see now.
@@ -337,5 +365,5 @@ class Game:
         new._over = self._over
         # Earlier hands' logs are never changed again (see _HandLog); only the last is appended to.
         last = self._logs[-1]
-        new._logs = [*self._logs[:-1], _HandLog(last.start, last.scores, last.actions[:])]
+        new._logs = [*self._logs[:-1], last.with_actions(last.actions[:])]
         return new

@@ -708,8 +708,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             # the meld keeps its table of them until its contents change.
             entry = _meld_additions(meld, combos_for, have, twos, jokers, wild_key, max_w, facts.is_valid)
         if entry.most <= limit:
-            for action in entry.actions:  # the usual case: every addition leaves two cards or more
-                actions.append(action)
+            actions += entry.actions  # the usual case: every addition leaves two cards or more
             continue
         acts = entry.actions
         for i, (n, tw, jk, added) in enumerate(entry.shapes):
@@ -755,8 +754,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             key = (JOKER, 0, t0, j0, 0, twos, jokers)
             entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key)
         if entry.most <= limit:
-            for action in entry.actions:
-                actions.append(action)
+            actions += entry.actions
         else:
             acts = entry.actions
             for i, (_, tw, jk, added) in enumerate(entry.shapes):
