@@ -41,6 +41,7 @@ from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
+from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import Rules
 
 __all__ = [
@@ -59,6 +60,7 @@ class Turn:
 
     Attributes:
         rules: The compiled rules.
+        facts: Their values as read by the search (`canasta.rulefacts.RuleFacts`).
         minimum: The acting player's initial-meld minimum (the rule book).
         exempt: Whether the concealed exemption is open (drew from the stock,
             did not take the pile, and the variant has the exemption).
@@ -88,6 +90,7 @@ class Turn:
         "closing",
         "discardable",
         "exempt",
+        "facts",
         "final_only",
         "hold",
         "minimum",
@@ -117,6 +120,7 @@ class Turn:
     ) -> None:
         """Collect the turn's facts (see the class attributes)."""
         self.rules = rules
+        self.facts: RuleFacts = rule_facts(rules)  # (the values read below, as plain fields)
         self.minimum = minimum
         self.exempt = exempt
         self.out_allowed = out_allowed
@@ -226,7 +230,7 @@ def can_complete(
     if (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(rules.going_out.canastas_required, 1))
+        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
     ):
         return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
     return _opening_completes(turn, hand, melds, provisional, scratch=scratch, size=size)
@@ -266,13 +270,13 @@ def meld_may_complete(
         if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules, hand, melds, turn.out_discardable, need=turn.rules.going_out.canastas_required, witness=witness
+            turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, witness=witness
         )
     rules = turn.rules
     if (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(rules.going_out.canastas_required, 1))
+        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
     ):
         return True
     return _opening_completes(turn, hand, melds, provisional, witness)
@@ -303,7 +307,7 @@ def _has_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
 def _has_open_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     """`_has_discard` where a rank this turn's melds make a canasta of closes (american-discards with dead-ranks)."""
     discardable = turn.discardable
-    size = turn.rules.melds.canasta_size
+    size = turn.facts.canasta_size
     for kind in range(KIND_COUNT):
         if hand[kind] and discardable[kind]:
             meld = melds.get(kind)
@@ -320,7 +324,7 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
         return True
     if not turn.out_allowed:
         return False
-    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.rules.going_out.canastas_required)
+    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required)
 
 
 def _opening_completes(
@@ -345,9 +349,9 @@ def _opening_completes(
     rules = turn.rules
     if turn.splash and _splash_completes(turn, hand, melds, witness):
         return True
-    meld_rules = rules.melds
-    values = rules.card_values
-    clean_need = rules.initial_meld.clean_meld_naturals
+    facts = turn.facts
+    values = facts.card_values
+    clean_need = facts.clean_meld_naturals
     if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
         # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
         # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
@@ -363,7 +367,7 @@ def _opening_completes(
                 return False
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
-    min_naturals = meld_rules.min_naturals
+    min_naturals = facts.min_naturals
     naturals = []
     for r in NATURAL_INTS:  # (a plain loop: a comprehension is a function call in Python 3.11)
         if hand[r] >= min_naturals or r in melds:
@@ -376,10 +380,10 @@ def _opening_completes(
     for value, rank in naturals:
         groups.append(rank)
         group_values.append(value)
-    if meld_rules.wild_melds:
+    if facts.wild_melds:
         groups.append(JOKER)
         group_values.append(0)
-    if meld_rules.black_threes_when_going_out and hand[BLACK_THREE] >= 3:
+    if facts.black_threes_when_going_out and hand[BLACK_THREE] >= 3:
         groups.append(BLACK_THREE)
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
     remaining = sum(group_values)
@@ -394,7 +398,7 @@ def _opening_completes(
         work_hand, work_melds = list(hand), dict(melds)
     if size < 0:
         size = sum(hand)
-    if JOKER in melds and meld_rules.wild_meld_first and wild_meld_open(rules, melds):
+    if JOKER in melds and facts.wild_meld_first and wild_meld_open(rules, melds):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. An opening
         # either puts none there (mode 1), or completes the wild meld first (mode 2: its group first).
         if _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 1):
@@ -474,7 +478,7 @@ def _search(
     minimum = turn.minimum
     rules = turn.rules
     rules_id = id(rules)
-    clean_need = rules.initial_meld.clean_meld_naturals
+    clean_need = turn.facts.clean_meld_naturals
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
         rank = groups[index]
@@ -491,7 +495,7 @@ def _search(
                 continue  # The rule book: black threes meld only as the last meld of going out
             if mode and (
                 (mode == 1 and rank != JOKER and (t or j))
-                or (mode == 2 and rank == JOKER and t0 + t + j0 + j < rules.melds.canasta_size)
+                or (mode == 2 and rank == JOKER and t0 + t + j0 + j < turn.facts.canasta_size)
             ):
                 continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
             count = provisional + value

@@ -13,7 +13,6 @@ exposes them as methods.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 from operator import add
 from typing import Final
 
@@ -343,7 +342,7 @@ def _take_completes(
         not bound
         and t.opened[side]
         and t.sizes[seat] - n - tw - jk >= 2
-        and not (rules.black_threes.no_discard_first_round and t.turn < rules.players)
+        and not (t.facts.no_discard_first_round and t.turn < t.facts.players)
         and not restricted
     ):
         return True  # the usual case: two cards or more stay in hand, any of them can be discarded
@@ -371,7 +370,7 @@ def _take_completes(
     key = top + SECOND_MELD if second else top
     m0 = melds.get(key, (0, 0, 0))
     melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
-    values = rules.card_values
+    values = t.facts.card_values
     minimum = t.personal_minimum(seat)
     provisional = 0
     pending: list[int] | None = None
@@ -522,7 +521,7 @@ class _MeldChecks:
             self.hopeless = not (
                 turn.out_allowed
                 and can_meld_out(
-                    t.rules, counts, counts_now, turn.out_discardable, need=t.rules.going_out.canastas_required
+                    t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required
                 )
             )
             return
@@ -531,7 +530,7 @@ class _MeldChecks:
             # meld that starts a going-out line (the rule book, "Asking permission").
             # (Not under rule-of-five, where the order of melds matters: each is decided on its own.)
             self.out_options = going_out_options(
-                t.rules, counts, counts_now, turn.out_discardable, need=t.rules.going_out.canastas_required
+                t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required
             )
             self.hopeless = self.out_options is None
             return
@@ -548,7 +547,7 @@ class _MeldChecks:
         if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
-            values = t.rules.card_values
+            values = t.facts.card_values
             adds = {}
             for rank, (n, tw, jk) in self.witness.items():
                 b = counts_now.get(rank, (0, 0, 0))
@@ -588,10 +587,11 @@ class _MeldChecks:
         if left <= 1 and self.plain_out:
             # The rule book's "Going out": with this meld, or with a discard right after it.
             before = m0[0] + m0[1] + m0[2]
-            canasta_size = rules.melds.canasta_size
-            if self.canastas_now + (before < canasta_size <= before + n + tw + jk) >= rules.going_out.canastas_required:
+            facts = t.facts
+            canasta_size = facts.canasta_size
+            if self.canastas_now + (before < canasta_size <= before + n + tw + jk) >= facts.canastas_required:
                 if left == 0:
-                    return not rules.going_out.final_discard_required
+                    return not facts.final_discard_required
                 discardable = self.turn.out_discardable
                 for k in range(KIND_COUNT):
                     if counts[k] - (n if k == rank else tw if k == TWO else jk if k == JOKER else 0):
@@ -617,7 +617,7 @@ class _MeldChecks:
         opened = self.opened
         provisional = t.provisional_count
         if not opened:
-            values = rules.card_values
+            values = t.facts.card_values
             provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
             if opening_reached(rules, provisional, turn.minimum, after, turn.top_rank, splash=turn.splash):
                 opened = True
@@ -640,14 +640,14 @@ class _MeldChecks:
         if twos - old[1] + tw > counts[TWO] or jokers - old[2] + jk > counts[JOKER]:
             return False
         rules = self.t.rules
-        values = rules.card_values
+        values = self.t.facts.card_values
         turn = self.turn
         count = self.t.provisional_count + value - values[rank] * old[0] - values[TWO] * old[1] - values[JOKER] * old[2]
         count += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
         left = self.size - (cards - old[0] - old[1] - old[2] + n + tw + jk)
         if turn.pending is not None:
             left += sum(turn.pending)
-        if left < 2 or rules.black_threes.no_discard_first_round:
+        if left < 2 or self.t.facts.no_discard_first_round:
             return False  # (first-round discards need a closer look)
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
@@ -681,10 +681,11 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     combos_for, new_tables = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
     # clamped: one small table per wild clamp, indexed by ``rank * 64 + have``.
-    new_clamp = (twos if twos < max_w else max_w, jokers if jokers < max_w else max_w)
-    new_table = new_tables.get(new_clamp)
+    twos_clamp = twos if twos < max_w else max_w
+    jokers_clamp = jokers if jokers < max_w else max_w
+    new_table = new_tables.get(twos_clamp * 64 + jokers_clamp)  # (a small int key: no tuple to build and hash)
     if new_table is None:
-        new_table = new_tables[new_clamp] = [None] * (KIND_COUNT * 64)
+        new_table = new_tables[twos_clamp * 64 + jokers_clamp] = [None] * (KIND_COUNT * 64)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
@@ -701,7 +702,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 continue
             entry = new_table[rank * 64 + have]
             if entry is None:
-                key = (rank, 0, 0, 0, have, *new_clamp)
+                key = (rank, 0, 0, 0, have, twos_clamp, jokers_clamp)
                 entry = new_table[rank * 64 + have] = _valid_additions(facts.is_valid, key)
         else:
             # Additions to a meld depend on its contents and the cards available:
@@ -824,7 +825,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:
-            actions.extend(compress(_DISCARDS, counts))  # the usual case, in C: one discard per kind held
+            # The usual case: one discard per kind held. (A comprehension over zip, which the compiled
+            # engine runs as a plain loop, though not with a strict= argument; itertools.compress is a
+            # generic iteration there.)
+            actions += [discard for discard, held in zip(_DISCARDS, counts) if held]  # noqa: B905
     # Asking is legal when the turn stays completable whatever the partner
     # answers: after "no" (checked here), and so after "yes" too, which binds
     # only where going out is possible and otherwise leaves the turn as after "no".
@@ -886,7 +890,8 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
     shapes = []
     acts = []
     most = 0
-    for n, tw, jk in valid_additions(is_valid, *key):
+    # (The arguments spelled out: a call with *key is a generic Python call in the compiled engine.)
+    for n, tw, jk in valid_additions(is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6]):
         added = n + tw + jk
         shapes.append((n, tw, jk, added))
         acts.append(_meld_action(rank, n, tw, jk))

@@ -44,6 +44,8 @@ class RuleFacts:
         self.wild_melds: bool = melds.wild_melds
         self.black_threes_when_going_out: bool = melds.black_threes_when_going_out
         self.canasta_size: int = melds.canasta_size
+        self.min_naturals: int = melds.min_naturals
+        self.wild_meld_first: bool = melds.wild_meld_first
         # black_threes.*, threes.*
         self.no_discard_first_round: bool = rules.black_threes.no_discard_first_round
         self.black_threes_are_bonus: bool = rules.threes.black_threes_are_bonus
@@ -62,9 +64,11 @@ class RuleFacts:
         # going_out.*, partnerships.*, initial_meld.*
         self.permission: Permission = rules.going_out.permission
         self.canastas_required: int = rules.going_out.canastas_required
+        self.final_discard_required: bool = rules.going_out.final_discard_required
         self.first_taker_alone: bool = rules.partnerships.first_taker_alone
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
+        self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).

@@ -65,10 +65,10 @@ AdditionsTable = list[dict[int, MeldAdditions] | None]
 #: the id stays unique), filled by `canasta.legality`: for a meld on the table,
 #: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
 #: (an `AdditionsTable`, see `MeldState._additions`), and, for new melds, by wild
-#: clamp then at ``rank * 64 + naturals held``.
+#: clamp (``twos * 64 + jokers``) then at ``rank * 64 + naturals held``.
 MELD_ADDITIONS_CACHE: Final[dict[
     int,
-    tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[tuple[int, int], list[MeldAdditions | None]], object],
+    tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], object],
 ]] = {}
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
