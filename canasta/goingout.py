@@ -41,7 +41,12 @@ _Group = tuple[int, ...]
 # An option: twos added, jokers added, 1 if a natural of the group is the final discard, canasta made.
 _Option = tuple[int, int, int, int]
 # A state: twos left, jokers left, canastas (capped at the need), 1 once the final discard is chosen.
-_State = tuple[int, int, int, int]
+# A state of the programme, packed into one int (no tuple to build and hash per step):
+# ``((twos * 256 + jokers) * 32 + canastas) * 2 + discarded``: the 2s and jokers still to
+# place, the canastas made (capped at ``need``) and whether the final discard is taken.
+_State = int
+_WILD_LIMIT: Final = 256  # (2s or jokers of a hand the packing holds)
+_CANASTA_LIMIT: Final = 32  # (canastas required it holds)
 # The private functions' argument types: concrete, so that the compiled engine indexes
 # them natively (the public functions accept any sequence and mapping, and convert once).
 _Hand = list[int]
@@ -126,34 +131,33 @@ def _meld_out(
     if plan is None:
         return False
     groups, options, starts = plan
+    final_discard = rules.going_out.final_discard_required
     if witness is None:
         states = set(starts)
         for group_options in options:
-            states = {
-                (tw - dt, jk - dj, min(c + made, need), d | dd)
-                for tw, jk, c, d in states
-                for dt, dj, dd, made in group_options
-                if dt <= tw and dj <= jk and not (d and dd)
-            }
+            states = _step(states, group_options, need)
             if not states:
                 return False
-        return any(_accepted(rules, state, need) for state in states)
+        return any(_accepted(final_discard, state, need) for state in states)
     # With a witness wanted, each layer remembers how it reached a state.
     parents: list[dict[_State, tuple[_State, _Option]]] = []
     current: Iterable[_State] = starts
     for group_options in options:
         reached: dict[_State, tuple[_State, _Option]] = {}
         for state in current:
-            tw, jk, c, d = state
+            d = state & 1
+            c = (state >> 1) & 31
+            jk = (state >> 6) & 255
+            tw = state >> 14
             for option in group_options:
                 dt, dj, dd, made = option
                 if dt <= tw and dj <= jk and not (d and dd):
-                    reached.setdefault((tw - dt, jk - dj, min(c + made, need), d | dd), (state, option))
+                    reached.setdefault(_pack(tw - dt, jk - dj, min(c + made, need), d | dd), (state, option))
         if not reached:
             return False
         parents.append(reached)
         current = reached
-    final = next((state for state in current if _accepted(rules, state, need)), None)
+    final = next((state for state in current if _accepted(final_discard, state, need)), None)
     if final is None:
         return False
     witness.update(melds)
@@ -237,7 +241,8 @@ def _options(
     layers = _forward(options, starts, need)
     if layers is None:
         return None
-    alive = {state for state in layers[-1] if _accepted(rules, state, need)}
+    final_discard = rules.going_out.final_discard_required
+    alive = {state for state in layers[-1] if _accepted(final_discard, state, need)}
     if not alive:
         return None
     found: OutOptions = {}
@@ -246,41 +251,55 @@ def _options(
         before: set[_State] = set()
         feasible = found.setdefault(rank, [])
         for state in layers[index]:
-            tw, jk, c, d = state
+            d = state & 1
+            c = (state >> 1) & 31
+            jk = (state >> 6) & 255
+            tw = state >> 14
             for dt, dj, dd, made in options[index]:
-                if (
-                    dt <= tw
-                    and dj <= jk
-                    and not (d and dd)
-                    and (tw - dt, jk - dj, min(c + made, need), d | dd) in alive
-                ):
-                    before.add(state)
-                    option = (hand_naturals - dd, dt, dj)
-                    if option not in feasible:
-                        feasible.append(option)
+                if dt <= tw and dj <= jk and not (d and dd):
+                    canastas = c + made
+                    if canastas > need:
+                        canastas = need
+                    if (((tw - dt) * 256 + jk - dj) * 32 + canastas) * 2 + (d | dd) in alive:  # `_pack`
+                        before.add(state)
+                        option = (hand_naturals - dd, dt, dj)
+                        if option not in feasible:
+                            feasible.append(option)
         alive = before
     return found
 
 
-def _accepted(rules: Rules, state: _State, need: int) -> bool:
+def _pack(twos: int, jokers: int, canastas: int, discarded: int) -> _State:
+    """A state as one int (see `_State`)."""
+    return ((twos * 256 + jokers) * 32 + canastas) * 2 + discarded
+
+
+def _accepted(final_discard: bool, state: _State, need: int) -> bool:
     """Every wild card placed, the canastas made, and the final discard where one is required."""
-    return (
-        state[0] == 0
-        and state[1] == 0
-        and state[2] >= need
-        and (state[3] == 1 or not rules.going_out.final_discard_required)
-    )
+    return state >> 6 == 0 and (state >> 1) & 31 >= need and (state & 1 == 1 or not final_discard)
+
+
+def _step(states: set[_State], group_options: list[_Option], need: int) -> set[_State]:
+    """The states reached from ``states`` by one group's options."""
+    reached: set[_State] = set()
+    for state in states:
+        d = state & 1
+        c = (state >> 1) & 31
+        jk = (state >> 6) & 255
+        tw = state >> 14
+        for dt, dj, dd, made in group_options:
+            if dt <= tw and dj <= jk and not (d and dd):
+                canastas = c + made
+                if canastas > need:
+                    canastas = need
+                reached.add((((tw - dt) * 256 + jk - dj) * 32 + canastas) * 2 + (d | dd))  # `_pack`, inlined
+    return reached
 
 
 def _forward(options: list[list[_Option]], starts: list[_State], need: int) -> list[set[_State]] | None:
     layers = [set(starts)]
     for group_options in options:
-        reached = {
-            (tw - dt, jk - dj, min(c + made, need), d | dd)
-            for tw, jk, c, d in layers[-1]
-            for dt, dj, dd, made in group_options
-            if dt <= tw and dj <= jk and not (d and dd)
-        }
+        reached = _step(layers[-1], group_options, need)
         if not reached:
             return None
         layers.append(reached)
@@ -308,13 +327,17 @@ def _plan(
     if problems and not may_discard[problems[0]]:
         return None
     twos, jokers = hand[TWO], hand[JOKER]
+    if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT or need >= _CANASTA_LIMIT:
+        raise ValueError(
+            f"the going-out search holds fewer than {_WILD_LIMIT} 2s or jokers and {_CANASTA_LIMIT} canastas required"
+        )
     # The final discard is a 2 or a joker (taken off the wild budget at the start),
     # a natural of some group (an option of that group), or none.
-    starts: list[_State] = [(twos, jokers, 0, 0)]
+    starts: list[_State] = [_pack(twos, jokers, 0, 0)]
     if may_discard[TWO]:
-        starts.append((twos - 1, jokers, 0, 1))
+        starts.append(_pack(twos - 1, jokers, 0, 1))
     if may_discard[JOKER]:
-        starts.append((twos, jokers - 1, 0, 1))
+        starts.append(_pack(twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
     options: list[list[_Option]] = []
     going_out = rules.going_out
@@ -460,7 +483,8 @@ def _canastas_possible(meld_rules: MeldRules, hand: _Hand, melds: _Melds, need: 
     if possible >= need:
         return True
     for rank in NATURAL_INTS:
-        if rank not in melds and hand[rank] >= 2 and hand[rank] + wilds >= canasta_size:
+        held = hand[rank]
+        if held >= 2 and held + wilds >= canasta_size and rank not in melds:  # (the look-up last: it costs most)
             possible += 1
     if meld_rules.wild_melds and JOKER not in melds and wilds >= canasta_size:
         possible += 1
