@@ -41,7 +41,7 @@ from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
-from canasta.rulefacts import RuleFacts, rule_facts
+from canasta.rulefacts import Additions, RuleFacts, rule_facts
 from canasta.rules import Rules
 
 __all__ = [
@@ -135,6 +135,17 @@ class Turn:
         self.splash = rules.initial_meld.splash
 
 
+# The private functions' argument types: concrete, so that the compiled engine indexes
+# them natively (the public functions accept any sequence and mapping, and convert once).
+_Hand = list[int]
+_Melds = dict[int, tuple[int, int, int]]
+
+
+def _concrete(hand: Sequence[int], melds: MeldCounts) -> tuple[_Hand, _Melds]:
+    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
+    return hand if isinstance(hand, list) else list(hand), melds if isinstance(melds, dict) else dict(melds)
+
+
 def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
     """Modern American's clean meld: a meld of at least ``clean_need`` hand naturals and no wild card is on the table.
 
@@ -147,9 +158,14 @@ def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
     Returns:
         True if the requirement is met (always, when ``clean_need`` is 0).
     """
+    return _has_clean_meld(clean_need, melds if isinstance(melds, dict) else dict(melds), top_rank)
+
+
+def _has_clean_meld(clean_need: int, melds: _Melds, top_rank: int) -> bool:
+    """`has_clean_meld` of a dict (iterated natively by the compiled engine: this runs in the search's inner loop)."""
     if not clean_need:
         return True
-    for rank, (n, t, j) in melds.items():  # noqa: SIM110 - a plain loop: this runs in the search's inner loop
+    for rank, (n, t, j) in melds.items():  # noqa: SIM110 - a plain loop: any() over a generator is slower
         if rank >= 4 and not (t or j) and n - (rank == top_rank) >= clean_need:
             return True
     return False
@@ -280,17 +296,6 @@ def meld_may_complete(
     ):
         return True
     return _opening_completes(turn, hand, melds, provisional, witness)
-
-
-# The private functions' argument types: concrete, so that the compiled engine indexes
-# them natively (the public functions accept any sequence and mapping, and convert once).
-_Hand = list[int]
-_Melds = dict[int, tuple[int, int, int]]
-
-
-def _concrete(hand: Sequence[int], melds: MeldCounts) -> tuple[_Hand, _Melds]:
-    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
-    return hand if isinstance(hand, list) else list(hand), melds if isinstance(melds, dict) else dict(melds)
 
 
 def _has_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
@@ -477,7 +482,9 @@ def _search(
     """
     minimum = turn.minimum
     rules = turn.rules
-    rules_id = id(rules)
+    additions = turn.facts.additions
+    if len(additions) > 200_000:
+        additions.clear()  # bound the memory of long runs
     clean_need = turn.facts.clean_meld_naturals
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
@@ -487,9 +494,17 @@ def _search(
         existing = melds.get(rank)
         n0, t0, j0 = existing if existing is not None else (0, 0, 0)
         naturals = 0 if rank == JOKER else hand[rank]
-        options = _ADDITIONS.get((rules_id, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER]))
+        twos = hand[TWO]
+        jokers = hand[JOKER]
+        if (n0 | t0 | j0 | naturals | twos | jokers) < 256:
+            # The situation as one int (the usual case; a tuple key costs an allocation and a hash).
+            packed = ((((rank * 256 + n0) * 256 + t0) * 256 + j0) * 256 + naturals) * 256 + twos
+            key: int | tuple[int, ...] = packed * 256 + jokers
+        else:
+            key = (rank, n0, t0, j0, naturals, twos, jokers)
+        options = additions.get(key)
         if options is None:
-            options = _additions(rules, rank, n0, t0, j0, naturals, hand[TWO], hand[JOKER])
+            options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added > 1:
                 continue  # The rule book: black threes meld only as the last meld of going out
@@ -505,7 +520,7 @@ def _search(
             hand[TWO] = hand[TWO] - t
             hand[JOKER] = hand[JOKER] - j
             melds[rank] = (n0 + n, t0 + t, j0 + j)
-            if count >= minimum and (not clean_need or has_clean_meld(clean_need, melds, turn.top_rank)):
+            if count >= minimum and (not clean_need or _has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
                 after = hand if pending is None else list(map(add, hand, pending))
@@ -592,39 +607,27 @@ def valid_additions(
 
 
 _VALIDITY: Final[dict[Callable[[int, int, int, int], bool], dict[int, bool]]] = {}
-_ADDITIONS: Final[dict[tuple[int, ...], tuple[tuple[int, int, int, int, int, int], ...]]] = {}
 
 
-def _additions(
-    rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int
-) -> tuple[tuple[int, int, int, int, int, int], ...]:
-    """Valid additions to a group, smallest first, with their sizes and counts (cached per rules).
+def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int) -> Additions:
+    """Valid additions to a group, smallest first, with their sizes and counts (cached by the caller).
 
     Each is ``(naturals, twos, jokers, cards, count, count of its wild cards)``;
     small melds first keep cards for the discard that ends the turn.
     """
-    key = (id(rules), rank, n0, t0, j0, have, twos, jokers)
-    found = _ADDITIONS.get(key)
-    if found is None:
-        values = rules.card_values
-        options = [
-            (
-                n,
-                t,
-                j,
-                n + t + j,
-                values[rank] * n + values[TWO] * t + values[JOKER] * j,
-                values[TWO] * t + values[JOKER] * j,
-            )
-            for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers)
-        ]
-        options.sort(key=lambda o: (o[3], o[1] + o[2]))
-        found = tuple(options)
-        if len(_ADDITIONS) > 200_000:
-            _ADDITIONS.clear()  # bound the memory of long runs with many rule sets
-        _ADDITIONS[key] = found
-        _KEEP_ALIVE[id(rules)] = rules  # the id stays unique while cached
-    return found
+    values = rules.card_values
+    options = [
+        (
+            n,
+            t,
+            j,
+            n + t + j,
+            values[rank] * n + values[TWO] * t + values[JOKER] * j,
+            values[TWO] * t + values[JOKER] * j,
+        )
+        for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers)
+    ]
+    options.sort(key=lambda o: (o[3], o[1] + o[2]))
+    return tuple(options)
 
 
-_KEEP_ALIVE: Final[dict[int, Rules]] = {}

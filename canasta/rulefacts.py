@@ -17,14 +17,19 @@ from typing import Final
 from canasta.cards import Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["RuleFacts", "rule_facts"]
+__all__ = ["Additions", "RuleFacts", "rule_facts"]
+
+#: A group's valid additions in one situation, as the opening search uses them
+#: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
+Additions = tuple[tuple[int, int, int, int, int, int], ...]
 
 
 class RuleFacts:
     """One rules object's values, as read by the engine's inner loops (see the module's docstring).
 
     Each attribute is the value of the `canasta.Rules` field named in its
-    comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`.
+    comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`;
+    ``additions`` is a cache of the opening search under these rules.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -69,6 +74,9 @@ class RuleFacts:
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
+        # Not a rule value: the opening search's cache of a group's valid additions by situation,
+        # under these rules (`canasta.completion`), kept here because it lives exactly as long.
+        self.additions: dict[int | tuple[int, ...], Additions] = {}
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
