@@ -373,25 +373,35 @@ def _opening_completes(
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
     min_naturals = facts.min_naturals
-    naturals = []
+    melded = [False] * KIND_COUNT  # (the melds' kinds, read once: a list index per rank below)
+    for kind in melds:
+        if kind < KIND_COUNT:
+            melded[kind] = True
+    # Each meldable rank as ``value * 16 + rank``: sorting these ints orders the ranks
+    # by value, then by rank (no tuples to build, compare and unpack).
+    naturals: list[int] = []
     for r in NATURAL_INTS:  # (a plain loop: a comprehension is a function call in Python 3.11)
-        if hand[r] >= min_naturals or r in melds:
-            naturals.append((values[r] * hand[r], r))
+        held = hand[r]
+        if held >= min_naturals or melded[r]:
+            naturals.append(values[r] * held * 16 + r)
     # The richest groups first: the minimum is reached in fewer steps (the order
     # does not change the answer, melds commute until the opening is complete).
-    naturals.sort(reverse=True)
+    naturals.sort()
     groups: list[int] = []
     group_values: list[int] = []
-    for value, rank in naturals:
-        groups.append(rank)
+    remaining = 0
+    for i in range(len(naturals) - 1, -1, -1):
+        value = naturals[i] >> 4
+        groups.append(naturals[i] & 15)
         group_values.append(value)
+        remaining += value
     if facts.wild_melds:
         groups.append(JOKER)
         group_values.append(0)
     if facts.black_threes_when_going_out and hand[BLACK_THREE] >= 3:
         groups.append(BLACK_THREE)
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
-    remaining = sum(group_values)
+        remaining += values[BLACK_THREE] * hand[BLACK_THREE]
     if groups and (len(groups) > 1 or groups[0] != BLACK_THREE):
         remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
     if provisional + remaining < turn.minimum:
