@@ -60,7 +60,7 @@ _END: Final = EndHand()
 _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
-_MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
+_MELDS: Final[dict[int | tuple[int, int, int, int], Meld]] = {}
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
 _TAKE_SHAPES: Final = tuple(
@@ -82,7 +82,11 @@ _NO_DISCARDS: Final = (False,) * KIND_COUNT
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
-    key = (rank + SECOND_MELD if second else rank, n, t, j)
+    kind = rank + SECOND_MELD if second else rank
+    if (n | t | j) < 256:
+        key: int | tuple[int, int, int, int] = ((kind * 256 + n) * 256 + t) * 256 + j  # (no tuple to build and hash)
+    else:
+        key = (kind, n, t, j)
     action = _MELDS.get(key)
     if action is None:
         action = _MELDS[key] = Meld(Kind(rank), n, t, j, second=second)
