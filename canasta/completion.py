@@ -117,10 +117,11 @@ class Turn:
         out_discardable: Sequence[bool] | None = None,
         closing: bool = False,
         hold: int = 1,
+        facts: RuleFacts | None = None,
     ) -> None:
-        """Collect the turn's facts (see the class attributes)."""
+        """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
-        self.facts: RuleFacts = rule_facts(rules)  # (the values read below, as plain fields)
+        self.facts: RuleFacts = rule_facts(rules) if facts is None else facts  # (plain fields for the search)
         self.minimum = minimum
         self.exempt = exempt
         self.out_allowed = out_allowed
@@ -139,11 +140,6 @@ class Turn:
 # them natively (the public functions accept any sequence and mapping, and convert once).
 _Hand = list[int]
 _Melds = dict[int, tuple[int, int, int]]
-
-
-def _concrete(hand: Sequence[int], melds: MeldCounts) -> tuple[_Hand, _Melds]:
-    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
-    return hand if isinstance(hand, list) else list(hand), melds if isinstance(melds, dict) else dict(melds)
 
 
 def has_clean_meld(clean_need: int, melds: MeldCounts, top_rank: int) -> bool:
@@ -234,7 +230,8 @@ def can_complete(
     Returns:
         True if some sequence of melds ends the turn legally.
     """
-    hand, melds = _concrete(hand, melds)
+    hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types; no copy
+    melds = melds if isinstance(melds, dict) else dict(melds)  # of the engine's own, no call either)
     size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
@@ -281,7 +278,8 @@ def meld_may_complete(
     Returns:
         False only if no meld can be followed by a completion.
     """
-    hand, melds = _concrete(hand, melds)
+    hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types; no copy
+    melds = melds if isinstance(melds, dict) else dict(melds)  # of the engine's own, no call either)
     if opened:
         if not turn.bound:
             return True
@@ -357,7 +355,7 @@ def _opening_completes(
     facts = turn.facts
     values = facts.card_values
     clean_need = facts.clean_meld_naturals
-    if clean_need and not has_clean_meld(clean_need, melds, turn.top_rank):
+    if clean_need and not _has_clean_meld(clean_need, melds, turn.top_rank):
         # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
         # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
         top_rank = turn.top_rank
@@ -506,12 +504,7 @@ def _search(
         naturals = 0 if rank == JOKER else hand[rank]
         twos = hand[TWO]
         jokers = hand[JOKER]
-        if (n0 | t0 | j0 | naturals | twos | jokers) < 256:
-            # The situation as one int (the usual case; a tuple key costs an allocation and a hash).
-            packed = ((((rank * 256 + n0) * 256 + t0) * 256 + j0) * 256 + naturals) * 256 + twos
-            key: int | tuple[int, ...] = packed * 256 + jokers
-        else:
-            key = (rank, n0, t0, j0, naturals, twos, jokers)
+        key = (rank, n0, t0, j0, naturals, twos, jokers)
         options = additions.get(key)
         if options is None:
             options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)

@@ -78,7 +78,10 @@ def can_meld_out(
     Returns:
         True if some assignment of the hand's cards goes out legally.
     """
-    counts, meld_map, may_discard = _concrete(hand, melds, discardable)
+    # The private functions' concrete types (no copy of the engine's own, and no call: this runs per candidate).
+    counts = hand if isinstance(hand, list) else list(hand)
+    meld_map = melds if isinstance(melds, dict) else dict(melds)
+    may_discard = discardable if isinstance(discardable, tuple) else tuple(discardable)
     if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
@@ -86,17 +89,6 @@ def can_meld_out(
             rules, counts, meld_map, may_discard, need, witness, 2
         )
     return _meld_out(rules, counts, meld_map, may_discard, need, witness, 0)
-
-
-def _concrete(
-    hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool]
-) -> tuple[_Hand, _Melds, _Discardable]:
-    """The arguments as the private functions' concrete types (the engine's own are already: no copy)."""
-    return (
-        hand if isinstance(hand, list) else list(hand),
-        melds if isinstance(melds, dict) else dict(melds),
-        discardable if isinstance(discardable, tuple) else tuple(discardable),
-    )
 
 
 def wild_meld_open(rules: Rules, melds: MeldCounts) -> bool:
@@ -197,7 +189,9 @@ def going_out_options(
     """
     if max(melds, default=0) >= SECOND_MELD:
         raise ValueError("going_out_options needs one meld per rank; use can_meld_out per candidate")
-    hand, melds, discardable = _concrete(hand, melds, discardable)
+    hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types)
+    melds = melds if isinstance(melds, dict) else dict(melds)
+    discardable = discardable if isinstance(discardable, tuple) else tuple(discardable)
     # The draw that keeps or releases a binding "yes" and the meld phase right
     # after it ask about the same cards: remember the last few answers.
     key = (id(rules), tuple(hand), tuple(sorted(melds.items())), need, tuple(discardable))

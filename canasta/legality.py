@@ -13,6 +13,7 @@ exposes them as methods.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from operator import add
 from typing import Final
 
@@ -55,12 +56,16 @@ __all__ = [
     "yes_binds",
 ]
 
+#: Whether this module runs compiled by mypyc (an extension module) or as its Python source: the
+#: listing of discards is written for each (`_meld_phase`); the differential test compares them.
+_COMPILED: Final = not __file__.endswith(".py")
+
 _DRAW: Final = DrawStock()
 _END: Final = EndHand()
 _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
-_MELDS: Final[dict[int | tuple[int, int, int, int], Meld]] = {}
+_MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
 _TAKE_SHAPES: Final = tuple(
@@ -82,11 +87,7 @@ _NO_DISCARDS: Final = (False,) * KIND_COUNT
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
-    kind = rank + SECOND_MELD if second else rank
-    if (n | t | j) < 256:
-        key: int | tuple[int, int, int, int] = ((kind * 256 + n) * 256 + t) * 256 + j  # (no tuple to build and hash)
-    else:
-        key = (kind, n, t, j)
+    key = (rank + SECOND_MELD if second else rank, n, t, j)
     action = _MELDS.get(key)
     if action is None:
         action = _MELDS[key] = Meld(Kind(rank), n, t, j, second=second)
@@ -170,6 +171,7 @@ def turn_facts(
         out_discardable=out_discardable,
         closing=closing,
         hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
+        facts=t.facts,
     )
 
 
@@ -829,10 +831,15 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:
-            # The usual case: one discard per kind held. (A comprehension over zip, which the compiled
-            # engine runs as a plain loop, though not with a strict= argument; itertools.compress is a
-            # generic iteration there.)
-            actions += [discard for discard, held in zip(_DISCARDS, counts) if held]  # noqa: B905
+            # The usual case: one discard per kind held, written for each engine (the same list):
+            # itertools.compress runs in C under the interpreter but is a generic iteration in
+            # compiled code, where a plain loop is native (and a comprehension costs a frame here).
+            if _COMPILED:
+                for kind in range(KIND_COUNT):
+                    if counts[kind]:
+                        actions.append(_DISCARDS[kind])
+            else:
+                actions += compress(_DISCARDS, counts)
     # Asking is legal when the turn stays completable whatever the partner
     # answers: after "no" (checked here), and so after "yes" too, which binds
     # only where going out is possible and otherwise leaves the turn as after "no".

@@ -76,7 +76,7 @@ class RuleFacts:
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
         # Not a rule value: the opening search's cache of a group's valid additions by situation,
         # under these rules (`canasta.completion`), kept here because it lives exactly as long.
-        self.additions: dict[int | tuple[int, ...], Additions] = {}
+        self.additions: dict[tuple[int, ...], Additions] = {}
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
