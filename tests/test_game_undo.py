@@ -33,7 +33,7 @@ def _plain(value: object) -> object:
 
 def hand_fields(hand: canasta.HandState) -> dict[str, object]:
     """Every public field of the hand (its private caches and shared rule objects left out)."""
-    skip = {"rules", "deck", "kinds"}
+    skip = {"rules", "facts", "deck", "kinds"}
     slots = set(data_fields(type(hand)))
     return {s: _plain(getattr(hand, s)) for s in sorted(slots) if not s.startswith("_") and s not in skip}
 

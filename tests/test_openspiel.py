@@ -224,6 +224,16 @@ def test_a_clone_is_independent_and_shares_the_compiled_rules() -> None:
     assert len(state.history()) == SEED_BYTES
 
 
+def test_the_state_text_shows_values_not_engine_objects() -> None:
+    """ToString lists the hand's data as values: no rules, caches or object addresses, which differ by process."""
+    from canasta.openspiel.text import table_text
+
+    hand = canasta.Game("classic", seed=3).hand
+    text = table_text(hand)
+    assert "0x" not in text and "RuleFacts" not in text and "facts:" not in text
+    assert f"turn: {hand.turn}" in text
+
+
 def test_states_round_trip_through_serialize_as_their_json_record() -> None:
     game = pyspiel.load_game("python_canasta(variant=cuban)")
     state = _dealt(game, 9)
