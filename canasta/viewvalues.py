@@ -27,7 +27,7 @@ from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE
 from canasta.game import Game
 from canasta.hand import HandState
-from canasta.table import TableState
+from canasta.table import MeldState, TableState
 
 __all__ = [
     "BYTE_LIMIT",
@@ -35,8 +35,8 @@ __all__ = [
     "apply_and_observe",
     "chosen_actions",
     "legal_ids_of",
+    "view_entries",
     "write_view",
-    "write_views",
 ]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
@@ -113,41 +113,225 @@ class SeatLayout:
         self.known_at = offsets["known"]
 
 
-def _put(row: list[int], index: int, value: int, wide: list[int]) -> None:
-    """Write a value that may not fit a byte: in the row if it does, else as ``index, value`` in ``wide``."""
-    if 0 <= value < BYTE_LIMIT:
-        row[index] = value
-    else:
-        wide.append(index)
+def _put(entries: list[int], offset: int, value: int, wide: list[int], base: int) -> None:
+    """Enter a value that may not fit a byte: as ``offset, value`` if it does, else in ``wide`` at ``base + offset``."""
+    if 0 < value < BYTE_LIMIT:
+        entries.append(offset)
+        entries.append(value)
+    elif value:
+        wide.append(base + offset)
         wide.append(value)
 
 
-def _count_kinds(row: list[int], at: int, cards: list[int], kinds: tuple[int, ...]) -> None:
-    """Add each card of ``cards`` to the count of its kind at ``row[at + kind]``."""
+def _enter_kinds(entries: list[int], at: int, cards: list[int], kinds: tuple[int, ...], tally: list[int]) -> None:
+    """Enter the count of each kind among ``cards`` at offset ``at + kind`` (``tally``: zeros, left zero)."""
     for card in cards:
-        i = at + kinds[card]
-        count: int = row[i]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
-        row[i] = count + 1
+        kind = kinds[card]
+        count: int = tally[kind]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
+        tally[kind] = count + 1
+    for kind in range(len(tally)):
+        count = tally[kind]
+        if count:
+            entries.append(at + kind)
+            entries.append(count)
+            tally[kind] = 0
 
 
-def _add(row: list[int], i: int, value: int) -> None:
-    """``row[i] += value``, as an int addition when compiled."""
-    before: int = row[i]
-    row[i] = before + value
+def _rank_repeats(melds: dict[int, MeldState]) -> bool:
+    """Whether two of a side's melds have the same rank (a rank held as two melds: house rule cutthroat)."""
+    seen = 0
+    for meld in melds.values():
+        bit = 1 << meld.rank
+        if seen & bit:
+            return True
+        seen |= bit
+    return False
+
+
+def _enter_melds_together(entries: list[int], block: int, slots: list[int], melds: dict[int, MeldState]) -> None:
+    """Enter a side's melds with the cards of the melds of one rank added up (each offset entered once)."""
+    together: dict[int, list[int]] = {}
+    for meld in melds.values():
+        i = block + slots[meld.rank]
+        cards = together.setdefault(i, [0, 0, 0])
+        cards[0] += meld.naturals
+        cards[1] += meld.twos
+        cards[2] += meld.jokers
+    for i, cards in together.items():
+        for k in range(3):
+            if cards[k]:
+                entries.append(i + k)
+                entries.append(cards[k])
+
+
+def view_entries(hand: TableState, layout: SeatLayout, entries: list[int], base: int, wide: list[int]) -> None:
+    """Append what ``layout.seat`` may see of ``hand`` to ``entries``: ``offset, value`` pairs of its non-zero values.
+
+    This is the one writer of the observation (`write_view` lays its pairs
+    out as a row). Only the non-zero values are entered (a view has about a
+    fifth of its entries non-zero), so a batch converts a few bytes per row
+    instead of every entry. An offset is relative to the row (``0 <= offset <
+    layout.size``) and is entered at most once (a rank held as two melds, under
+    the house rule cutthroat, shows both melds' cards together). Scores, minimums, asks and the turn count go to
+    ``wide`` instead when they do not fit a byte (negative, or 256 and more),
+    as ``base + offset, value``, so that the caller can convert the pairs as
+    bytes in one call and patch the few wide values after. Counts of cards
+    are always entered (they fit a byte in any deck of fewer than 256 cards;
+    in a larger deck the caller's byte conversion fails, and it converts the
+    values one by one).
+
+    Args:
+        hand: The hand (a `canasta.HandState`).
+        layout: The observer's layout.
+        entries: Receives the ``offset, value`` pairs (appended to).
+        base: Where the observer's row starts in the caller's flat batch (for ``wide``).
+        wide: Receives ``base + offset, value`` pairs of values outside ``0 .. 255``.
+    """
+    seat = layout.seat
+    kinds = hand.kinds
+    kind_count = KIND_COUNT  # (module constants, read once: each read is a dictionary look-up)
+    red_three = RED_THREE
+    at = layout.hand_at
+    counts = hand.counts[seat]
+    for kind in range(kind_count):
+        count = counts[kind]
+        if count:
+            entries.append(at + kind)
+            entries.append(count)
+    melds = hand.melds
+    slots = layout.meld_slot
+    sides = layout.sides
+    bases = layout.meld_bases
+    regrouped = hand.regrouped  # (only a regrouping keeps two melds of a rank: house rule cutthroat)
+    for rel in range(len(sides)):
+        block = bases[rel]
+        side_melds = melds[sides[rel]]
+        if regrouped and _rank_repeats(side_melds):
+            _enter_melds_together(entries, block, slots, side_melds)
+            continue
+        for meld in side_melds.values():
+            i = block + slots[meld.rank]
+            if meld.naturals:
+                entries.append(i)
+                entries.append(meld.naturals)
+            if meld.twos:
+                entries.append(i + 1)
+                entries.append(meld.twos)
+            if meld.jokers:
+                entries.append(i + 2)
+                entries.append(meld.jokers)
+    seats = layout.seats
+    threes = hand.threes
+    at = layout.threes_at
+    for rel in range(len(seats)):
+        laid = threes[seats[rel]]
+        if laid:
+            red = 0
+            for card in laid:
+                if kinds[card] == red_three:
+                    red += 1
+            if red:
+                entries.append(at + 2 * rel)
+                entries.append(red)
+            if red < len(laid):
+                entries.append(at + 2 * rel + 1)
+                entries.append(len(laid) - red)
+    set_aside = hand.set_aside
+    at = layout.set_aside_at
+    for rel in range(len(sides)):
+        aside = len(set_aside[sides[rel]])
+        if aside:
+            entries.append(at + rel)
+            entries.append(aside)
+    # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
+    tally = [0] * kind_count  # (scratch counts by kind, left zero by each use)
+    pending = hand.pending_pile
+    pile = hand.pile
+    pile_size = len(pile)
+    if pending is not None:
+        pile_size += len(pending)
+        _enter_kinds(entries, layout.pile_kinds_at, pending + pile, kinds, tally)
+    else:
+        _enter_kinds(entries, layout.pile_kinds_at, pile, kinds, tally)
+    at = layout.pile_top_at
+    if pile:
+        entries.append(at + kinds[pile[-1]])
+    elif pending:
+        entries.append(at + kinds[pending[-1]])
+    else:
+        entries.append(at + kind_count)
+    entries.append(1)
+    if pile_size:
+        entries.append(layout.pile_size_at)
+        entries.append(pile_size)
+    # The seat's meld-owning unit this hand: its side, unless a partnership rule
+    # regrouped the players (house rule cutthroat).
+    seating = hand.seating
+    mine = seating[seat]
+    if hand.pile_frozen_for(mine):
+        entries.append(layout.pile_frozen_at)
+        entries.append(1)
+    if pending is not None:
+        entries.append(layout.pile_pending_at)
+        entries.append(1)
+    stock = len(hand.stock)
+    if stock:
+        entries.append(layout.stock_size_at)
+        entries.append(stock)
+    sizes = hand.sizes
+    at = layout.hand_sizes_at
+    partners_at = layout.partners_at
+    partners = layout.partners
+    for rel in range(len(seats)):
+        s = seats[rel]
+        size = sizes[s]
+        if size:
+            entries.append(at + rel)
+            entries.append(size)
+        if (seating[s] == mine) if regrouped else partners[rel] == 1:
+            entries.append(partners_at + rel)
+            entries.append(1)
+    scores = hand.scores
+    opened = hand.opened
+    asks = hand.asks_used
+    for rel in range(len(sides)):
+        side = sides[rel]
+        _put(entries, layout.scores_at + rel, scores[side], wide, base)
+        _put(entries, layout.minimum_needed_at + rel, hand.minimum_needed(side), wide, base)
+        if opened[side]:
+            entries.append(layout.opened_at + rel)
+            entries.append(1)
+        _put(entries, layout.asks_used_at + rel, asks[side], wide, base)
+    phase = hand.phase
+    phases = layout.phases
+    for i in range(len(phases)):
+        if phases[i] is phase:
+            entries.append(layout.phase_at + i)
+            entries.append(1)
+    entries.append(layout.acting_at + (hand.seat - seat) % layout.players)
+    entries.append(1)
+    answer = hand.answer
+    entries.append(layout.answer_at + (0 if answer is None else 1 if answer else 2))
+    entries.append(1)
+    _put(entries, layout.turn_at, hand.turn, wide, base)
+    # The information state: per seat, the kinds of the cards known to be in its hand.
+    known = hand.known
+    at = layout.known_at
+    for rel in range(len(seats)):
+        cards = known[seats[rel]]
+        if cards:
+            _enter_kinds(entries, at + rel * kind_count, cards, kinds, tally)
 
 
 def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, wide: list[int]) -> None:
     """Write what ``layout.seat`` may see of ``hand`` into ``row[base : base + layout.size]``.
 
-    The range must hold zeros (a new ``[0] * size`` list is the cheapest way:
-    clearing a used one costs more than making one). Scores,
-    minimums, asks and the turn count go through ``wide`` when they do not fit
-    a byte (negative, or 256 and more): the row then holds 0 there and ``wide``
-    gets the row index and the value appended, so that the caller can convert
-    the rows as bytes in one call and patch the few wide values after. Counts
-    of cards always go in the row (they fit a byte in any deck of fewer than
-    256 cards; in a larger deck the caller's byte conversion fails, and it
-    converts the values one by one).
+    The values are `view_entries`' pairs laid out as a row. The range must
+    hold zeros (a new ``[0] * size`` list is the cheapest way: clearing a used
+    one costs more than making one). As in `view_entries`, the values that do
+    not fit a byte go to ``wide`` as ``base + offset, value`` (the row holds 0
+    there), so that the caller can convert the rows as bytes in one call and
+    patch the few wide values after.
 
     Args:
         hand: The hand (a `canasta.HandState`).
@@ -156,123 +340,10 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
         base: Where the observer's row starts in ``row``.
         wide: Receives ``index, value`` pairs of values outside ``0 .. 255``.
     """
-    seat = layout.seat
-    kinds = hand.kinds
-    kind_count = KIND_COUNT  # (module constants, read once: each read is a dictionary look-up)
-    red_three = RED_THREE
-    at = base + layout.hand_at
-    row[at : at + kind_count] = hand.counts[seat]
-    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
-    melds = hand.melds
-    slots = layout.meld_slot
-    sides = layout.sides
-    bases = layout.meld_bases
-    for rel in range(len(sides)):
-        block = base + bases[rel]
-        for meld in melds[sides[rel]].values():
-            i = block + slots[meld.rank]
-            _add(row, i, meld.naturals)
-            _add(row, i + 1, meld.twos)
-            _add(row, i + 2, meld.jokers)
-    seats = layout.seats
-    threes = hand.threes
-    at = base + layout.threes_at
-    for rel in range(len(seats)):
-        laid = threes[seats[rel]]
-        if laid:
-            red = 0
-            for card in laid:
-                if kinds[card] == red_three:
-                    red += 1
-            row[at + 2 * rel] = red
-            row[at + 2 * rel + 1] = len(laid) - red
-    set_aside = hand.set_aside
-    at = base + layout.set_aside_at
-    for rel in range(len(sides)):
-        row[at + rel] = len(set_aside[sides[rel]])
-    # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
-    pending = hand.pending_pile
-    pile = hand.pile
-    pile_size = len(pile)
-    at = base + layout.pile_kinds_at
-    if pending is not None:
-        pile_size += len(pending)
-        _count_kinds(row, at, pending, kinds)
-    _count_kinds(row, at, pile, kinds)
-    at = base + layout.pile_top_at
-    if pile:
-        row[at + kinds[pile[-1]]] = 1
-    elif pending:
-        row[at + kinds[pending[-1]]] = 1
-    else:
-        row[at + kind_count] = 1
-    row[base + layout.pile_size_at] = pile_size
-    # The seat's meld-owning unit this hand: its side, unless a partnership rule
-    # regrouped the players (house rule cutthroat).
-    seating = hand.seating
-    mine = seating[seat]
-    row[base + layout.pile_frozen_at] = 1 if hand.pile_frozen_for(mine) else 0
-    row[base + layout.pile_pending_at] = 0 if pending is None else 1
-    row[base + layout.stock_size_at] = len(hand.stock)
-    sizes = hand.sizes
-    at = base + layout.hand_sizes_at
-    partners_at = base + layout.partners_at
-    regrouped = hand.regrouped
-    partners = layout.partners
-    for rel in range(len(seats)):
-        s = seats[rel]
-        row[at + rel] = sizes[s]
-        if regrouped:
-            row[partners_at + rel] = 1 if seating[s] == mine else 0
-        else:
-            row[partners_at + rel] = partners[rel]
-    scores = hand.scores
-    opened = hand.opened
-    asks = hand.asks_used
-    for rel in range(len(sides)):
-        side = sides[rel]
-        _put(row, base + layout.scores_at + rel, scores[side], wide)
-        _put(row, base + layout.minimum_needed_at + rel, hand.minimum_needed(side), wide)
-        row[base + layout.opened_at + rel] = 1 if opened[side] else 0
-        _put(row, base + layout.asks_used_at + rel, asks[side], wide)
-    phase = hand.phase
-    phases = layout.phases
-    for i in range(len(phases)):
-        if phases[i] is phase:
-            row[base + layout.phase_at + i] = 1
-    row[base + layout.acting_at + (hand.seat - seat) % layout.players] = 1
-    answer = hand.answer
-    row[base + layout.answer_at + (0 if answer is None else 1 if answer else 2)] = 1
-    _put(row, base + layout.turn_at, hand.turn, wide)
-    # The information state: per seat, the kinds of the cards known to be in its hand.
-    known = hand.known
-    at = base + layout.known_at
-    for rel in range(len(seats)):
-        cards = known[seats[rel]]
-        if cards:
-            _count_kinds(row, at + rel * kind_count, cards, kinds)
-
-
-def write_views(
-    hands: list[TableState], layouts: list[SeatLayout], row: list[int], wide: list[int], seats: list[int]
-) -> None:
-    """Write each hand's view for the seat that must act in it, one row after another.
-
-    Args:
-        hands: The hands (`canasta.HandState` objects of one rule set).
-        layouts: The layout of each observer seat, indexed by seat.
-        row: The flat rows, ``len(hands) * size`` zeros.
-        wide: Receives ``index, value`` pairs of values outside ``0 .. 255`` (see `write_view`).
-        seats: Receives the acting seat of each hand (overwritten, same length as ``hands``).
-    """
-    base = 0
-    for i in range(len(hands)):
-        hand = hands[i]
-        seat = hand.seat
-        seats[i] = seat
-        layout = layouts[seat]
-        write_view(hand, layout, row, base, wide)
-        base += layout.size
+    entries: list[int] = []
+    view_entries(hand, layout, entries, base, wide)
+    for k in range(0, len(entries), 2):
+        row[base + entries[k]] = entries[k + 1]
 
 
 def legal_ids_of(
@@ -368,7 +439,8 @@ def apply_and_observe(
     finished: list[int],
     start: int,
     layouts: list[SeatLayout],
-    values: list[int],
+    entries: list[int],
+    ends: list[int],
     wide: list[int],
     seats: list[int],
     ids_by_object: dict[int, int],
@@ -381,12 +453,13 @@ def apply_and_observe(
 
     Each game is observed right after its move, while its state is still in
     the CPU's caches: its acting seat goes to ``seats[i]``, that seat's view to
-    row ``i`` of ``values`` (`write_view`) and its legal ids to ``flat``
-    (`legal_ids_of`). The loop stops at the first game that needs the caller:
-    one whose action ended a hand (its count of finished hands is no longer
-    ``finished[i]``), or one that lists an action object not in
-    ``ids_by_object``. That game's action is applied and nothing of its row is
-    written; the caller deals with it, observes it, and calls again from ``i + 1``.
+    ``entries`` (`view_entries`; ``ends[i]`` gets ``len(entries)`` after it)
+    and its legal ids to ``flat`` (`legal_ids_of`). The loop stops at the
+    first game that needs the caller: one whose action ended a hand (its count
+    of finished hands is no longer ``finished[i]``), or one that lists an
+    action object not in ``ids_by_object``. That game's action is applied and
+    nothing of its row is written; the caller deals with it, observes it, and
+    calls again from ``i + 1`` (so the rows' entries follow each other in order).
 
     Args:
         games: The games (`canasta.Game`).
@@ -394,10 +467,9 @@ def apply_and_observe(
         finished: Each game's ``len(game.results)`` before its action.
         start: The first game to step (the rows before it are written).
         layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
-        values: The rows of the batch (each row is cleared before it is written: the
-            list can be kept from step to step, which spares the garbage collector
-            a new list of ``len(games) * size`` entries to look through every step).
-        wide: Receives the values that do not fit a byte (see `write_view`).
+        entries: Receives each row's ``offset, value`` pairs (see `view_entries`).
+        ends: Receives, for each row, the length of ``entries`` after its pairs.
+        wide: Receives the values that do not fit a byte (see `view_entries`).
         seats: Receives each game's acting seat.
         ids_by_object: Action id by ``id()`` of an action object.
         legals: Receives each game's legal list (see `legal_ids_of`).
@@ -419,7 +491,6 @@ def apply_and_observe(
         seat = hand.seat
         seats[i] = seat
         layout = layouts[seat]
-        base = i * layout.size
-        values[base : base + layout.size] = layout.zeros
-        write_view(hand, layout, values, base, wide)
+        view_entries(hand, layout, entries, i * layout.size, wide)
+        ends[i] = len(entries)
     return -1

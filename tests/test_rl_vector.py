@@ -10,9 +10,11 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 import attrs  # noqa: E402
+from rl_reference import reference_mask, reference_observation  # noqa: E402
 
 import canasta  # noqa: E402
 from canasta import IllegalActionError, RuleCode  # noqa: E402
+from canasta.cards import SECOND_MELD  # noqa: E402
 from canasta.rl import ActionSpaceError, CanastaEnv, VectorEnv, random_legal_ids  # noqa: E402
 
 
@@ -66,6 +68,29 @@ def test_every_row_is_the_acting_seats_view_and_mask() -> None:
             np.testing.assert_array_equal(obs[i], venv.observation_encoder.encode(game, seat))
             np.testing.assert_array_equal(infos["action_mask"][i], venv.action_encoding.legal_mask(game))
         obs, _, _, _, infos = venv.step(random_ids(infos["action_mask"], rng))
+
+
+def test_rows_equal_the_reference_encoding_also_with_a_rank_held_as_two_melds() -> None:
+    # The vector env converts only each row's non-zero values (canasta.viewvalues.view_entries);
+    # under cutthroat a regrouped side may hold a rank as two melds, whose cards show together.
+    rules = canasta.load_rules("three-player", ("cutthroat",))
+    venv = VectorEnv(8, rules=rules, max_hands=1)
+    encoder, space = venv.observation_encoder, venv.action_encoding
+    obs, infos = venv.reset(seed=3)
+    rng = np.random.default_rng(3)
+    second_meld_seen_at = None
+    for step in range(300):
+        assert venv.games is not None
+        for i, game in enumerate(venv.games):
+            hand = game.hand
+            np.testing.assert_array_equal(obs[i], reference_observation(encoder, hand, hand.seat))
+            np.testing.assert_array_equal(infos["action_mask"][i], reference_mask(space, hand))
+            if second_meld_seen_at is None and any(key >= SECOND_MELD for melds in hand.melds for key in melds):
+                second_meld_seen_at = step
+        if second_meld_seen_at is not None and step > second_meld_seen_at + 5:
+            break
+        obs, _, _, _, infos = venv.step(random_legal_ids(infos["action_mask"], rng))
+    assert second_meld_seen_at is not None  # the case was met (and a few steps after it)
 
 
 def play(venv: VectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:

@@ -23,7 +23,7 @@ from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.hand import HandState, Phase
 from canasta.rules import Rules
 from canasta.table import TableState
-from canasta.viewvalues import SeatLayout, write_view, write_views
+from canasta.viewvalues import SeatLayout, view_entries, write_view
 
 if TYPE_CHECKING:
     from canasta.game import Game
@@ -112,8 +112,8 @@ class ObservationEncoder:
         high: Upper bound of each entry.
         version: The layout's version, `OBSERVATION_VERSION`.
         layouts: For each observer seat, where its values go in a row
-            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`;
-            `rows_to_array` converts the rows).
+            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.view_entries`;
+            `entries_to_array` converts a batch of its rows).
     """
 
     __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size")
@@ -260,30 +260,42 @@ class ObservationEncoder:
         hands: list[TableState] = [
             state if type(state) is HandState and state.rules is rules else self._hand(state) for state in states
         ]
-        values = [0] * (n * self.size)
+        entries: list[int] = []
+        ends = [0] * n
         wide: list[int] = []
-        if seats is None:
-            write_views(hands, self.layouts, values, wide, [0] * n)
-        else:
-            layouts = [self._layout(seat) for seat in seats]
-            for row, (hand, layout) in enumerate(zip(hands, layouts, strict=True)):
-                write_view(hand, layout, values, row * self.size, wide)
-        self.rows_to_array(values, wide, out)
+        layouts = self.layouts if seats is None else [self._layout(seat) for seat in seats]
+        for row in range(n):
+            hand = hands[row]
+            view_entries(hand, layouts[hand.seat] if seats is None else layouts[row], entries, row * self.size, wide)
+            ends[row] = len(entries)
+        self.entries_to_array(entries, ends, wide, out)
         return out
 
-    def rows_to_array(self, values: list[int], wide: list[int], out: npt.NDArray[np.float32]) -> None:
-        """Write rows of values as `canasta.viewvalues.write_view` left them into a ``float32`` array.
+    def entries_to_array(
+        self, entries: list[int], ends: Sequence[int], wide: list[int], out: npt.NDArray[np.float32]
+    ) -> None:
+        """Write rows given as `canasta.viewvalues.view_entries` pairs into a ``float32`` array.
+
+        Row ``i``'s ``offset, value`` pairs are ``entries[ends[i - 1] : ends[i]]``
+        (from 0 for the first row), each offset at most once; every other entry
+        of the row is 0.
 
         Args:
-            values: The rows, one after another (``out.size`` values).
-            wide: The ``index, value`` pairs of the values that did not fit a byte.
-            out: The array, of any shape holding ``len(values)`` entries (C-contiguous is fastest).
+            entries: The pairs of every row, row after row.
+            ends: For each row, the length of ``entries`` after its pairs (``len(out)`` rows).
+            wide: The ``index, value`` pairs of the values that did not fit a byte (flat indices).
+            out: The array, of shape ``(len(ends), size)``.
         """
+        rows = len(ends)
+        pairs = _as_array(entries).reshape(-1, 2)  # (one C conversion for the batch's few non-zero values)
+        per_row = np.diff(np.asarray(ends), prepend=0) // 2
+        index = np.add(np.repeat(np.arange(0, rows * self.size, self.size), per_row), pairs[:, 0])
         if out.flags.c_contiguous:
             flat = out.reshape(-1)  # a view
-            flat[:] = _as_array(values)
+            flat.fill(0.0)
         else:  # (a strided `out`: through a copy)
-            flat = _as_array(values).astype(np.float32)
+            flat = np.zeros(out.size, dtype=np.float32)
+        flat[index] = pairs[:, 1]
         _patch(flat, wide)
         if not out.flags.c_contiguous:
             out[...] = flat.reshape(out.shape)
