@@ -27,7 +27,7 @@ from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE
 from canasta.game import Game
 from canasta.hand import HandState
-from canasta.table import MeldState, TableState
+from canasta.table import TableState
 
 __all__ = [
     "BYTE_LIMIT",
@@ -35,7 +35,7 @@ __all__ = [
     "apply_and_observe",
     "chosen_actions",
     "legal_ids_of",
-    "view_entries",
+    "write_rows",
     "write_view",
 ]
 
@@ -66,7 +66,7 @@ class SeatLayout:
     Attributes:
         seat: The observing seat.
         size: Length of the row.
-        zeros: ``size`` zeros (to clear a row with).
+        zeros: ``size`` zero bytes (to clear a row with).
     """
 
     def __init__(
@@ -90,7 +90,7 @@ class SeatLayout:
         self.meld_slot = meld_slot
         self.meld_bases = [offsets["melds"] + rel * meld_block for rel in range(len(sides))]
         self.phases = phases
-        self.zeros = [0] * size
+        self.zeros = bytes(size)
         self.hand_at = offsets["hand"]
         self.threes_at = offsets["threes"]
         self.set_aside_at = offsets["set_aside"]
@@ -113,18 +113,19 @@ class SeatLayout:
         self.known_at = offsets["known"]
 
 
-def _put(entries: list[int], offset: int, value: int, wide: list[int], base: int) -> None:
-    """Enter a value that may not fit a byte: as ``offset, value`` if it does, else in ``wide`` at ``base + offset``."""
+def _put(row: bytearray, offset: int, value: int, wide: list[int], base: int) -> None:
+    """Write a value that may not fit a byte: in the row if it does (0 is there already), else in ``wide``."""
     if 0 < value < BYTE_LIMIT:
-        entries.append(offset)
-        entries.append(value)
+        row[offset] = value
     elif value:
         wide.append(base + offset)
         wide.append(value)
 
 
-def _enter_kinds(entries: list[int], at: int, cards: list[int], kinds: tuple[int, ...], tally: list[int]) -> None:
-    """Enter the count of each kind among ``cards`` at offset ``at + kind`` (``tally``: zeros, left zero)."""
+def _put_kinds(
+    row: bytearray, at: int, cards: list[int], kinds: tuple[int, ...], tally: list[int], wide: list[int], base: int
+) -> None:
+    """Write the count of each kind among ``cards`` at ``row[at + kind]`` (``tally``: zeros, left zero)."""
     for card in cards:
         kind = kinds[card]
         count: int = tally[kind]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
@@ -132,60 +133,29 @@ def _enter_kinds(entries: list[int], at: int, cards: list[int], kinds: tuple[int
     for kind in range(len(tally)):
         count = tally[kind]
         if count:
-            entries.append(at + kind)
-            entries.append(count)
+            _put(row, at + kind, count, wide, base)
             tally[kind] = 0
 
 
-def _rank_repeats(melds: dict[int, MeldState]) -> bool:
-    """Whether two of a side's melds have the same rank (a rank held as two melds: house rule cutthroat)."""
-    seen = 0
-    for meld in melds.values():
-        bit = 1 << meld.rank
-        if seen & bit:
-            return True
-        seen |= bit
-    return False
+def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
+    """Write what ``layout.seat`` may see of ``hand`` into ``row[: layout.size]``, as bytes.
 
-
-def _enter_melds_together(entries: list[int], block: int, slots: list[int], melds: dict[int, MeldState]) -> None:
-    """Enter a side's melds with the cards of the melds of one rank added up (each offset entered once)."""
-    together: dict[int, list[int]] = {}
-    for meld in melds.values():
-        i = block + slots[meld.rank]
-        cards = together.setdefault(i, [0, 0, 0])
-        cards[0] += meld.naturals
-        cards[1] += meld.twos
-        cards[2] += meld.jokers
-    for i, cards in together.items():
-        for k in range(3):
-            if cards[k]:
-                entries.append(i + k)
-                entries.append(cards[k])
-
-
-def view_entries(hand: TableState, layout: SeatLayout, entries: list[int], base: int, wide: list[int]) -> None:
-    """Append what ``layout.seat`` may see of ``hand`` to ``entries``: ``offset, value`` pairs of its non-zero values.
-
-    This is the one writer of the observation (`write_view` lays its pairs
-    out as a row). Only the non-zero values are entered (a view has about a
-    fifth of its entries non-zero), so a batch converts a few bytes per row
-    instead of every entry. An offset is relative to the row (``0 <= offset <
-    layout.size``) and is entered at most once (a rank held as two melds, under
-    the house rule cutthroat, shows both melds' cards together). Scores, minimums, asks and the turn count go to
-    ``wide`` instead when they do not fit a byte (negative, or 256 and more),
-    as ``base + offset, value``, so that the caller can convert the pairs as
-    bytes in one call and patch the few wide values after. Counts of cards
-    are always entered (they fit a byte in any deck of fewer than 256 cards;
-    in a larger deck the caller's byte conversion fails, and it converts the
-    values one by one).
+    The row must hold zeros (only the non-zero values are written: a view has
+    about a fifth of its entries non-zero). A bytearray converts to numpy
+    without a copy (`canasta.rl.ObservationEncoder` reads it with
+    ``numpy.frombuffer``), and the garbage collector does not look through it.
+    The values that do not fit a byte (scores, minimums, asks and the turn
+    count when negative or 256 and more; and the counts of cards in a deck of
+    256 cards or more) go through ``wide`` instead: the row holds 0 there and
+    ``wide`` gets ``base + offset`` and the value appended, so that the caller
+    can convert the rows in one call and patch the few wide values after.
 
     Args:
         hand: The hand (a `canasta.HandState`).
         layout: The observer's layout.
-        entries: Receives the ``offset, value`` pairs (appended to).
-        base: Where the observer's row starts in the caller's flat batch (for ``wide``).
+        row: The row to write into, at least ``layout.size`` zero bytes.
         wide: Receives ``base + offset, value`` pairs of values outside ``0 .. 255``.
+        base: Where the row starts in the caller's batch (for ``wide``).
     """
     seat = layout.seat
     kinds = hand.kinds
@@ -194,32 +164,27 @@ def view_entries(hand: TableState, layout: SeatLayout, entries: list[int], base:
     at = layout.hand_at
     counts = hand.counts[seat]
     for kind in range(kind_count):
-        count = counts[kind]
-        if count:
-            entries.append(at + kind)
-            entries.append(count)
+        _put(row, at + kind, counts[kind], wide, base)
+    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together.
     melds = hand.melds
     slots = layout.meld_slot
     sides = layout.sides
     bases = layout.meld_bases
-    regrouped = hand.regrouped  # (only a regrouping keeps two melds of a rank: house rule cutthroat)
+    regrouped = hand.regrouped  # (only a regrouping keeps two melds of a rank)
     for rel in range(len(sides)):
         block = bases[rel]
-        side_melds = melds[sides[rel]]
-        if regrouped and _rank_repeats(side_melds):
-            _enter_melds_together(entries, block, slots, side_melds)
-            continue
-        for meld in side_melds.values():
+        for meld in melds[sides[rel]].values():
             i = block + slots[meld.rank]
-            if meld.naturals:
-                entries.append(i)
-                entries.append(meld.naturals)
-            if meld.twos:
-                entries.append(i + 1)
-                entries.append(meld.twos)
-            if meld.jokers:
-                entries.append(i + 2)
-                entries.append(meld.jokers)
+            naturals = meld.naturals
+            twos = meld.twos
+            jokers = meld.jokers
+            if regrouped:
+                naturals += _held(row, i, wide, base)
+                twos += _held(row, i + 1, wide, base)
+                jokers += _held(row, i + 2, wide, base)
+            _put(row, i, naturals, wide, base)
+            _put(row, i + 1, twos, wide, base)
+            _put(row, i + 2, jokers, wide, base)
     seats = layout.seats
     threes = hand.threes
     at = layout.threes_at
@@ -230,19 +195,12 @@ def view_entries(hand: TableState, layout: SeatLayout, entries: list[int], base:
             for card in laid:
                 if kinds[card] == red_three:
                     red += 1
-            if red:
-                entries.append(at + 2 * rel)
-                entries.append(red)
-            if red < len(laid):
-                entries.append(at + 2 * rel + 1)
-                entries.append(len(laid) - red)
+            _put(row, at + 2 * rel, red, wide, base)
+            _put(row, at + 2 * rel + 1, len(laid) - red, wide, base)
     set_aside = hand.set_aside
     at = layout.set_aside_at
     for rel in range(len(sides)):
-        aside = len(set_aside[sides[rel]])
-        if aside:
-            entries.append(at + rel)
-            entries.append(aside)
+        _put(row, at + rel, len(set_aside[sides[rel]]), wide, base)
     # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
     tally = [0] * kind_count  # (scratch counts by kind, left zero by each use)
     pending = hand.pending_pile
@@ -250,100 +208,105 @@ def view_entries(hand: TableState, layout: SeatLayout, entries: list[int], base:
     pile_size = len(pile)
     if pending is not None:
         pile_size += len(pending)
-        _enter_kinds(entries, layout.pile_kinds_at, pending + pile, kinds, tally)
+        _put_kinds(row, layout.pile_kinds_at, pending + pile, kinds, tally, wide, base)
     else:
-        _enter_kinds(entries, layout.pile_kinds_at, pile, kinds, tally)
+        _put_kinds(row, layout.pile_kinds_at, pile, kinds, tally, wide, base)
     at = layout.pile_top_at
     if pile:
-        entries.append(at + kinds[pile[-1]])
+        row[at + kinds[pile[-1]]] = 1
     elif pending:
-        entries.append(at + kinds[pending[-1]])
+        row[at + kinds[pending[-1]]] = 1
     else:
-        entries.append(at + kind_count)
-    entries.append(1)
-    if pile_size:
-        entries.append(layout.pile_size_at)
-        entries.append(pile_size)
+        row[at + kind_count] = 1
+    _put(row, layout.pile_size_at, pile_size, wide, base)
     # The seat's meld-owning unit this hand: its side, unless a partnership rule
     # regrouped the players (house rule cutthroat).
     seating = hand.seating
     mine = seating[seat]
     if hand.pile_frozen_for(mine):
-        entries.append(layout.pile_frozen_at)
-        entries.append(1)
+        row[layout.pile_frozen_at] = 1
     if pending is not None:
-        entries.append(layout.pile_pending_at)
-        entries.append(1)
-    stock = len(hand.stock)
-    if stock:
-        entries.append(layout.stock_size_at)
-        entries.append(stock)
+        row[layout.pile_pending_at] = 1
+    _put(row, layout.stock_size_at, len(hand.stock), wide, base)
     sizes = hand.sizes
     at = layout.hand_sizes_at
     partners_at = layout.partners_at
     partners = layout.partners
     for rel in range(len(seats)):
         s = seats[rel]
-        size = sizes[s]
-        if size:
-            entries.append(at + rel)
-            entries.append(size)
+        _put(row, at + rel, sizes[s], wide, base)
         if (seating[s] == mine) if regrouped else partners[rel] == 1:
-            entries.append(partners_at + rel)
-            entries.append(1)
+            row[partners_at + rel] = 1
     scores = hand.scores
     opened = hand.opened
     asks = hand.asks_used
     for rel in range(len(sides)):
         side = sides[rel]
-        _put(entries, layout.scores_at + rel, scores[side], wide, base)
-        _put(entries, layout.minimum_needed_at + rel, hand.minimum_needed(side), wide, base)
+        _put(row, layout.scores_at + rel, scores[side], wide, base)
+        _put(row, layout.minimum_needed_at + rel, hand.minimum_needed(side), wide, base)
         if opened[side]:
-            entries.append(layout.opened_at + rel)
-            entries.append(1)
-        _put(entries, layout.asks_used_at + rel, asks[side], wide, base)
+            row[layout.opened_at + rel] = 1
+        _put(row, layout.asks_used_at + rel, asks[side], wide, base)
     phase = hand.phase
     phases = layout.phases
     for i in range(len(phases)):
         if phases[i] is phase:
-            entries.append(layout.phase_at + i)
-            entries.append(1)
-    entries.append(layout.acting_at + (hand.seat - seat) % layout.players)
-    entries.append(1)
+            row[layout.phase_at + i] = 1
+    row[layout.acting_at + (hand.seat - seat) % layout.players] = 1
     answer = hand.answer
-    entries.append(layout.answer_at + (0 if answer is None else 1 if answer else 2))
-    entries.append(1)
-    _put(entries, layout.turn_at, hand.turn, wide, base)
+    row[layout.answer_at + (0 if answer is None else 1 if answer else 2)] = 1
+    _put(row, layout.turn_at, hand.turn, wide, base)
     # The information state: per seat, the kinds of the cards known to be in its hand.
     known = hand.known
     at = layout.known_at
     for rel in range(len(seats)):
         cards = known[seats[rel]]
         if cards:
-            _enter_kinds(entries, at + rel * kind_count, cards, kinds, tally)
+            _put_kinds(row, at + rel * kind_count, cards, kinds, tally, wide, base)
 
 
-def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, wide: list[int]) -> None:
-    """Write what ``layout.seat`` may see of ``hand`` into ``row[base : base + layout.size]``.
+def _held(row: bytearray, offset: int, wide: list[int], base: int) -> int:
+    """The value written at ``offset`` so far, taken back (from the row, or from ``wide``)."""
+    held = row[offset]
+    if held:
+        row[offset] = 0
+        return held
+    index = base + offset
+    for k in range(0, len(wide), 2):
+        if wide[k] == index:
+            value = wide[k + 1]
+            del wide[k : k + 2]
+            return value
+    return 0
 
-    The values are `view_entries`' pairs laid out as a row. The range must
-    hold zeros (a new ``[0] * size`` list is the cheapest way: clearing a used
-    one costs more than making one). As in `view_entries`, the values that do
-    not fit a byte go to ``wide`` as ``base + offset, value`` (the row holds 0
-    there), so that the caller can convert the rows as bytes in one call and
-    patch the few wide values after.
+
+def write_rows(
+    hand: TableState,
+    layout: SeatLayout,
+    rows: bytearray,
+    index: int,
+    scratch: bytearray,
+    wide: list[int],
+) -> None:
+    """Write ``layout.seat``'s view of ``hand`` as row ``index`` of a batch of rows.
+
+    The view is written in ``scratch`` (indices below 257 are Python's cached
+    integers), copied to its place in ``rows``, and ``scratch`` is cleared for
+    the next one: each row of ``rows`` is overwritten whole.
 
     Args:
-        hand: The hand (a `canasta.HandState`).
+        hand: The hand.
         layout: The observer's layout.
-        row: The flat row (or batch of rows) to write into, zeros in the observer's range.
-        base: Where the observer's row starts in ``row``.
-        wide: Receives ``index, value`` pairs of values outside ``0 .. 255``.
+        rows: The batch, ``layout.size`` bytes per row.
+        index: The row.
+        scratch: ``layout.size`` zero bytes (left so).
+        wide: Receives the values that do not fit a byte (see `write_view`).
     """
-    entries: list[int] = []
-    view_entries(hand, layout, entries, base, wide)
-    for k in range(0, len(entries), 2):
-        row[base + entries[k]] = entries[k + 1]
+    size = layout.size
+    base = index * size
+    write_view(hand, layout, scratch, wide, base)
+    rows[base : base + size] = scratch
+    scratch[:] = layout.zeros
 
 
 def legal_ids_of(
@@ -439,8 +402,8 @@ def apply_and_observe(
     finished: list[int],
     start: int,
     layouts: list[SeatLayout],
-    entries: list[int],
-    ends: list[int],
+    rows: bytearray,
+    scratch: bytearray,
     wide: list[int],
     seats: list[int],
     ids_by_object: dict[int, int],
@@ -453,13 +416,12 @@ def apply_and_observe(
 
     Each game is observed right after its move, while its state is still in
     the CPU's caches: its acting seat goes to ``seats[i]``, that seat's view to
-    ``entries`` (`view_entries`; ``ends[i]`` gets ``len(entries)`` after it)
-    and its legal ids to ``flat`` (`legal_ids_of`). The loop stops at the
-    first game that needs the caller: one whose action ended a hand (its count
-    of finished hands is no longer ``finished[i]``), or one that lists an
-    action object not in ``ids_by_object``. That game's action is applied and
-    nothing of its row is written; the caller deals with it, observes it, and
-    calls again from ``i + 1`` (so the rows' entries follow each other in order).
+    row ``i`` of ``rows`` (`write_rows`) and its legal ids to ``flat``
+    (`legal_ids_of`). The loop stops at the first game that needs the caller:
+    one whose action ended a hand (its count of finished hands is no longer
+    ``finished[i]``), or one that lists an action object not in
+    ``ids_by_object``. That game's action is applied and nothing of its row is
+    written; the caller deals with it, observes it, and calls again from ``i + 1``.
 
     Args:
         games: The games (`canasta.Game`).
@@ -467,9 +429,9 @@ def apply_and_observe(
         finished: Each game's ``len(game.results)`` before its action.
         start: The first game to step (the rows before it are written).
         layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
-        entries: Receives each row's ``offset, value`` pairs (see `view_entries`).
-        ends: Receives, for each row, the length of ``entries`` after its pairs.
-        wide: Receives the values that do not fit a byte (see `view_entries`).
+        rows: The rows of the batch (each overwritten whole).
+        scratch: One row of zero bytes (see `write_rows`).
+        wide: Receives the values that do not fit a byte (see `write_view`).
         seats: Receives each game's acting seat.
         ids_by_object: Action id by ``id()`` of an action object.
         legals: Receives each game's legal list (see `legal_ids_of`).
@@ -490,7 +452,5 @@ def apply_and_observe(
             return i
         seat = hand.seat
         seats[i] = seat
-        layout = layouts[seat]
-        view_entries(hand, layout, entries, i * layout.size, wide)
-        ends[i] = len(entries)
+        write_rows(hand, layouts[seat], rows, i, scratch, wide)
     return -1

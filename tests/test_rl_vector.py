@@ -70,27 +70,28 @@ def test_every_row_is_the_acting_seats_view_and_mask() -> None:
         obs, _, _, _, infos = venv.step(random_ids(infos["action_mask"], rng))
 
 
-def test_rows_equal_the_reference_encoding_also_with_a_rank_held_as_two_melds() -> None:
-    # The vector env converts only each row's non-zero values (canasta.viewvalues.view_entries);
-    # under cutthroat a regrouped side may hold a rank as two melds, whose cards show together.
+def test_a_large_batch_converts_its_rows_exactly_also_a_rank_held_as_two_melds_and_wide_values() -> None:
+    # From 32 games on, the rows go to numpy as their non-zero values (canasta.viewvalues.take_entries).
+    # Under cutthroat a regrouped side may hold a rank as two melds, whose cards show together; scores
+    # past the first hand may not fit a byte (patched in after the conversion).
     rules = canasta.load_rules("three-player", ("cutthroat",))
-    venv = VectorEnv(8, rules=rules, max_hands=1)
+    venv = VectorEnv(32, rules=rules)
     encoder, space = venv.observation_encoder, venv.action_encoding
     obs, infos = venv.reset(seed=3)
     rng = np.random.default_rng(3)
-    second_meld_seen_at = None
-    for step in range(300):
+    second_meld_seen = wide_seen = False
+    for _ in range(400):
         assert venv.games is not None
         for i, game in enumerate(venv.games):
             hand = game.hand
             np.testing.assert_array_equal(obs[i], reference_observation(encoder, hand, hand.seat))
             np.testing.assert_array_equal(infos["action_mask"][i], reference_mask(space, hand))
-            if second_meld_seen_at is None and any(key >= SECOND_MELD for melds in hand.melds for key in melds):
-                second_meld_seen_at = step
-        if second_meld_seen_at is not None and step > second_meld_seen_at + 5:
+            second_meld_seen |= any(key >= SECOND_MELD for melds in hand.melds for key in melds)
+            wide_seen |= any(not 0 <= score < 256 for score in hand.scores)
+        if second_meld_seen and wide_seen:
             break
         obs, _, _, _, infos = venv.step(random_legal_ids(infos["action_mask"], rng))
-    assert second_meld_seen_at is not None  # the case was met (and a few steps after it)
+    assert second_meld_seen and wide_seen  # both cases were met
 
 
 def play(venv: VectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:

@@ -23,7 +23,7 @@ from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.hand import HandState, Phase
 from canasta.rules import Rules
 from canasta.table import TableState
-from canasta.viewvalues import SeatLayout, view_entries, write_view
+from canasta.viewvalues import SeatLayout, write_rows, write_view
 
 if TYPE_CHECKING:
     from canasta.game import Game
@@ -41,20 +41,6 @@ MELD_RANKS: tuple[Kind, ...] = (*NATURAL_KINDS, Kind.JOKER, Kind.BLACK_THREE)
 PHASES: tuple[Phase, ...] = (Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.OVER)
 
 _INF = float("inf")
-
-
-def _as_array(values: list[int]) -> npt.NDArray[np.generic]:
-    """Integer values as a numpy array, converted as bytes by C code.
-
-    `canasta.viewvalues.write_view` keeps every value that may not fit a byte
-    out of them (in its ``wide`` pairs); only a card count past 255 (a deck of
-    256 cards or more) makes the byte conversion fail, and then they are
-    converted one by one.
-    """
-    try:
-        return np.frombuffer(bytearray(values), dtype=np.uint8)
-    except ValueError:
-        return np.array(values, dtype=np.int64)
 
 
 def _patch(flat: npt.NDArray[np.float32], wide: list[int]) -> None:
@@ -112,8 +98,8 @@ class ObservationEncoder:
         high: Upper bound of each entry.
         version: The layout's version, `OBSERVATION_VERSION`.
         layouts: For each observer seat, where its values go in a row
-            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.view_entries`;
-            `entries_to_array` converts a batch of its rows).
+            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
+            and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows).
     """
 
     __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size")
@@ -222,8 +208,8 @@ class ObservationEncoder:
         Raises:
             ValueError: If the seat does not exist, or the state is for other rules.
         """
-        values, wide = self._values(state, seat)
-        vector: npt.NDArray[np.float32] = _as_array(values).astype(np.float32)
+        row, wide = self._row(state, seat)
+        vector: npt.NDArray[np.float32] = np.frombuffer(row, dtype=np.uint8).astype(np.float32)
         _patch(vector, wide)
         return vector
 
@@ -260,42 +246,30 @@ class ObservationEncoder:
         hands: list[TableState] = [
             state if type(state) is HandState and state.rules is rules else self._hand(state) for state in states
         ]
-        entries: list[int] = []
-        ends = [0] * n
+        rows = bytearray(n * self.size)
+        scratch = bytearray(self.size)
         wide: list[int] = []
         layouts = self.layouts if seats is None else [self._layout(seat) for seat in seats]
         for row in range(n):
             hand = hands[row]
-            view_entries(hand, layouts[hand.seat] if seats is None else layouts[row], entries, row * self.size, wide)
-            ends[row] = len(entries)
-        self.entries_to_array(entries, ends, wide, out)
+            write_rows(hand, layouts[hand.seat] if seats is None else layouts[row], rows, row, scratch, wide)
+        self.rows_to_array(rows, wide, out)
         return out
 
-    def entries_to_array(
-        self, entries: list[int], ends: Sequence[int], wide: list[int], out: npt.NDArray[np.float32]
-    ) -> None:
-        """Write rows given as `canasta.viewvalues.view_entries` pairs into a ``float32`` array.
-
-        Row ``i``'s ``offset, value`` pairs are ``entries[ends[i - 1] : ends[i]]``
-        (from 0 for the first row), each offset at most once; every other entry
-        of the row is 0.
+    def rows_to_array(self, rows: bytearray, wide: list[int], out: npt.NDArray[np.float32]) -> None:
+        """Write rows as `canasta.viewvalues.write_view` left them into a ``float32`` array.
 
         Args:
-            entries: The pairs of every row, row after row.
-            ends: For each row, the length of ``entries`` after its pairs (``len(out)`` rows).
-            wide: The ``index, value`` pairs of the values that did not fit a byte (flat indices).
-            out: The array, of shape ``(len(ends), size)``.
+            rows: The rows, one after another (``out.size`` bytes).
+            wide: The ``index, value`` pairs of the values that did not fit a byte.
+            out: The array, of any shape holding ``len(rows)`` entries (C-contiguous is fastest).
         """
-        rows = len(ends)
-        pairs = _as_array(entries).reshape(-1, 2)  # (one C conversion for the batch's few non-zero values)
-        per_row = np.diff(np.asarray(ends), prepend=0) // 2
-        index = np.add(np.repeat(np.arange(0, rows * self.size, self.size), per_row), pairs[:, 0])
+        values = np.frombuffer(rows, dtype=np.uint8)  # (no copy)
         if out.flags.c_contiguous:
             flat = out.reshape(-1)  # a view
-            flat.fill(0.0)
+            flat[:] = values
         else:  # (a strided `out`: through a copy)
-            flat = np.zeros(out.size, dtype=np.float32)
-        flat[index] = pairs[:, 1]
+            flat = values.astype(np.float32)
         _patch(flat, wide)
         if not out.flags.c_contiguous:
             out[...] = flat.reshape(out.shape)
@@ -313,18 +287,19 @@ class ObservationEncoder:
         Raises:
             ValueError: If the seat does not exist, or the state is for other rules.
         """
-        values, wide = self._values(state, seat)
+        row, wide = self._row(state, seat)
+        values = list(row)
         for i in range(0, len(wide), 2):
             values[wide[i]] = wide[i + 1]
         return values
 
-    def _values(self, state: HandState | Game, seat: int) -> tuple[list[int], list[int]]:
-        """The values `canasta.viewvalues.write_view` writes, and its ``wide`` pairs."""
+    def _row(self, state: HandState | Game, seat: int) -> tuple[bytearray, list[int]]:
+        """The row `canasta.viewvalues.write_view` writes, and its ``wide`` pairs."""
         layout = self._layout(seat)
-        values = [0] * self.size
+        row = bytearray(self.size)
         wide: list[int] = []
-        write_view(self._hand(state), layout, values, 0, wide)
-        return values, wide
+        write_view(self._hand(state), layout, row, wide, 0)
+        return row, wide
 
     def _layout(self, seat: int) -> SeatLayout:
         if not 0 <= seat < self.players:
