@@ -1,13 +1,14 @@
-"""A seat's view of a hand as flat integer values, written in one pass (compiled with the engine).
+"""A seat's view of a hand as a row of bytes, written in one pass (compiled with the engine).
 
 This is the per-step work of `canasta.rl`'s observations: `write_view` writes
-what one seat may see (the rule book's "What each player sees") into a flat
-row of integers, at the offsets a `SeatLayout` gives. The layout itself (which
-field goes where, and its version) belongs to `canasta.rl.ObservationEncoder`;
-this module only follows it. It reads the same facts `canasta.observation.observe`
-exposes to that seat, and nothing hidden: its own hand, the sizes of other hands
-and of the stock, the pile, the melds, the threes, the scores, the minimums, the
-phase, who acts and what is publicly known of each hand.
+what one seat may see (the rule book's "What each player sees") into a row of
+bytes, at the offsets a `SeatLayout` gives; `write_rows` places it in a batch
+of rows. The layout itself (which field goes where, and its version) belongs to
+`canasta.rl.ObservationEncoder`; this module only follows it. It reads the same
+facts `canasta.observation.observe` exposes to that seat, and nothing hidden:
+its own hand, the sizes of other hands and of the stock, the pile, the melds,
+the threes, the scores, the minimums, the phase, who acts and what is publicly
+known of each hand.
 
 `legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
@@ -16,7 +17,8 @@ a batch's step, game by game.
 
 It is listed in ``canasta._engine.COMPILED_MODULES``: mypyc compiles it with
 the engine, so reading a `TableState` costs a native attribute access, not a
-dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
+dictionary look-up. It imports no numpy; the caller reads the rows with
+``numpy.frombuffer`` (no copy, no conversion of Python integers).
 """
 
 from __future__ import annotations
