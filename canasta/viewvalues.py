@@ -292,23 +292,24 @@ def write_rows(
 ) -> None:
     """Write ``layout.seat``'s view of ``hand`` as row ``index`` of a batch of rows.
 
-    The view is written in ``scratch`` (indices below 257 are Python's cached
-    integers), copied to its place in ``rows``, and ``scratch`` is cleared for
-    the next one: each row of ``rows`` is overwritten whole.
+    The view is written in ``scratch``, cleared first (its indices are small:
+    up to 256 they are Python's cached integers, where the batch's would be
+    new objects), then copied to its place in ``rows``: each row of ``rows``
+    is overwritten whole.
 
     Args:
         hand: The hand.
         layout: The observer's layout.
         rows: The batch, ``layout.size`` bytes per row.
         index: The row.
-        scratch: ``layout.size`` zero bytes (left so).
+        scratch: ``layout.size`` bytes to write the view in (any content).
         wide: Receives the values that do not fit a byte (see `write_view`).
     """
     size = layout.size
     base = index * size
+    scratch[:] = layout.zeros
     write_view(hand, layout, scratch, wide, base)
     rows[base : base + size] = scratch
-    scratch[:] = layout.zeros
 
 
 def legal_ids_of(
@@ -432,7 +433,7 @@ def apply_and_observe(
         start: The first game to step (the rows before it are written).
         layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
         rows: The rows of the batch (each overwritten whole).
-        scratch: One row of zero bytes (see `write_rows`).
+        scratch: One row's worth of bytes to write each view in (see `write_rows`).
         wide: Receives the values that do not fit a byte (see `write_view`).
         seats: Receives each game's acting seat.
         ids_by_object: Action id by ``id()`` of an action object.
