@@ -1,13 +1,14 @@
-"""A seat's view of a hand as flat integer values, written in one pass (compiled with the engine).
+"""A seat's view of a hand as a row of bytes, written in one pass (compiled with the engine).
 
 This is the per-step work of `canasta.rl`'s observations: `write_view` writes
-what one seat may see (the rule book's "What each player sees") into a flat
-row of integers, at the offsets a `SeatLayout` gives. The layout itself (which
-field goes where, and its version) belongs to `canasta.rl.ObservationEncoder`;
-this module only follows it. It reads the same facts `canasta.observation.observe`
-exposes to that seat, and nothing hidden: its own hand, the sizes of other hands
-and of the stock, the pile, the melds, the threes, the scores, the minimums, the
-phase, who acts and what is publicly known of each hand.
+what one seat may see (the rule book's "What each player sees") into a row of
+bytes, at the offsets a `SeatLayout` gives; `write_rows` places it in a batch
+of rows. The layout itself (which field goes where, and its version) belongs to
+`canasta.rl.ObservationEncoder`; this module only follows it. It reads the same
+facts `canasta.observation.observe` exposes to that seat, and nothing hidden:
+its own hand, the sizes of other hands and of the stock, the pile, the melds,
+the threes, the scores, the minimums, the phase, who acts and what is publicly
+known of each hand.
 
 `legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
@@ -16,7 +17,8 @@ a batch's step, game by game.
 
 It is listed in ``canasta._engine.COMPILED_MODULES``: mypyc compiles it with
 the engine, so reading a `TableState` costs a native attribute access, not a
-dictionary look-up. It imports no numpy; the caller turns the rows into arrays.
+dictionary look-up. It imports no numpy; the caller reads the rows with
+``numpy.frombuffer`` (no copy, no conversion of Python integers).
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ __all__ = [
     "apply_and_observe",
     "chosen_actions",
     "legal_ids_of",
+    "write_rows",
     "write_view",
-    "write_views",
 ]
 
 #: Values below this (and not negative) fit a byte; others go to the caller's ``wide`` list.
@@ -66,7 +68,7 @@ class SeatLayout:
     Attributes:
         seat: The observing seat.
         size: Length of the row.
-        zeros: ``size`` zeros (to clear a row with).
+        zeros: ``size`` zero bytes (to clear a row with).
     """
 
     def __init__(
@@ -90,7 +92,7 @@ class SeatLayout:
         self.meld_slot = meld_slot
         self.meld_bases = [offsets["melds"] + rel * meld_block for rel in range(len(sides))]
         self.phases = phases
-        self.zeros = [0] * size
+        self.zeros = bytes(size)
         self.hand_at = offsets["hand"]
         self.threes_at = offsets["threes"]
         self.set_aside_at = offsets["set_aside"]
@@ -113,70 +115,81 @@ class SeatLayout:
         self.known_at = offsets["known"]
 
 
-def _put(row: list[int], index: int, value: int, wide: list[int]) -> None:
-    """Write a value that may not fit a byte: in the row if it does, else as ``index, value`` in ``wide``."""
-    if 0 <= value < BYTE_LIMIT:
-        row[index] = value
-    else:
-        wide.append(index)
+def _put(row: bytearray, offset: int, value: int, wide: list[int], base: int) -> None:
+    """Write a value that may not fit a byte: in the row if it does (0 is there already), else in ``wide``."""
+    if 0 < value < BYTE_LIMIT:
+        row[offset] = value
+    elif value:
+        wide.append(base + offset)
         wide.append(value)
 
 
-def _count_kinds(row: list[int], at: int, cards: list[int], kinds: tuple[int, ...]) -> None:
-    """Add each card of ``cards`` to the count of its kind at ``row[at + kind]``."""
+def _put_kinds(
+    row: bytearray, at: int, cards: list[int], kinds: tuple[int, ...], tally: list[int], wide: list[int], base: int
+) -> None:
+    """Write the count of each kind among ``cards`` at ``row[at + kind]`` (``tally``: zeros, left zero)."""
     for card in cards:
-        i = at + kinds[card]
-        count: int = row[i]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
-        row[i] = count + 1
+        kind = kinds[card]
+        count: int = tally[kind]  # (typed: compiled, an int addition; ``+=`` on an item is a generic one)
+        tally[kind] = count + 1
+    for kind in range(len(tally)):
+        count = tally[kind]
+        if count:
+            _put(row, at + kind, count, wide, base)
+            tally[kind] = 0
 
 
-def _add(row: list[int], i: int, value: int) -> None:
-    """``row[i] += value``, as an int addition when compiled."""
-    before: int = row[i]
-    row[i] = before + value
+def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
+    """Write what ``layout.seat`` may see of ``hand`` into ``row[: layout.size]``, as bytes.
 
-
-def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, wide: list[int]) -> None:
-    """Write what ``layout.seat`` may see of ``hand`` into ``row[base : base + layout.size]``.
-
-    The range must hold zeros (a new ``[0] * size`` list is the cheapest way:
-    clearing a used one costs more than making one). Scores,
-    minimums, asks and the turn count go through ``wide`` when they do not fit
-    a byte (negative, or 256 and more): the row then holds 0 there and ``wide``
-    gets the row index and the value appended, so that the caller can convert
-    the rows as bytes in one call and patch the few wide values after. Counts
-    of cards always go in the row (they fit a byte in any deck of fewer than
-    256 cards; in a larger deck the caller's byte conversion fails, and it
-    converts the values one by one).
+    The row must hold zeros (only the non-zero values are written: a view has
+    about a fifth of its entries non-zero). A bytearray converts to numpy
+    without a copy (`canasta.rl.ObservationEncoder` reads it with
+    ``numpy.frombuffer``), and the garbage collector does not look through it.
+    The values that do not fit a byte (scores, minimums, asks and the turn
+    count when negative or 256 and more; and the counts of cards in a deck of
+    256 cards or more) go through ``wide`` instead: the row holds 0 there and
+    ``wide`` gets ``base + offset`` and the value appended, so that the caller
+    can convert the rows in one call and patch the few wide values after.
 
     Args:
         hand: The hand (a `canasta.HandState`).
         layout: The observer's layout.
-        row: The flat row (or batch of rows) to write into, zeros in the observer's range.
-        base: Where the observer's row starts in ``row``.
-        wide: Receives ``index, value`` pairs of values outside ``0 .. 255``.
+        row: The row to write into, at least ``layout.size`` zero bytes.
+        wide: Receives ``base + offset, value`` pairs of values outside ``0 .. 255``.
+        base: Where the row starts in the caller's batch (for ``wide``).
     """
     seat = layout.seat
     kinds = hand.kinds
     kind_count = KIND_COUNT  # (module constants, read once: each read is a dictionary look-up)
     red_three = RED_THREE
-    at = base + layout.hand_at
-    row[at : at + kind_count] = hand.counts[seat]
-    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together, hence +=.
+    at = layout.hand_at
+    counts = hand.counts[seat]
+    for kind in range(kind_count):
+        _put(row, at + kind, counts[kind], wide, base)
+    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together.
     melds = hand.melds
     slots = layout.meld_slot
     sides = layout.sides
     bases = layout.meld_bases
+    regrouped = hand.regrouped  # (only a regrouping keeps two melds of a rank)
     for rel in range(len(sides)):
-        block = base + bases[rel]
+        block = bases[rel]
         for meld in melds[sides[rel]].values():
             i = block + slots[meld.rank]
-            _add(row, i, meld.naturals)
-            _add(row, i + 1, meld.twos)
-            _add(row, i + 2, meld.jokers)
+            naturals = meld.naturals
+            twos = meld.twos
+            jokers = meld.jokers
+            if regrouped:
+                naturals += _held(row, i, wide, base)
+                twos += _held(row, i + 1, wide, base)
+                jokers += _held(row, i + 2, wide, base)
+            _put(row, i, naturals, wide, base)
+            _put(row, i + 1, twos, wide, base)
+            _put(row, i + 2, jokers, wide, base)
     seats = layout.seats
     threes = hand.threes
-    at = base + layout.threes_at
+    at = layout.threes_at
     for rel in range(len(seats)):
         laid = threes[seats[rel]]
         if laid:
@@ -184,95 +197,119 @@ def write_view(hand: TableState, layout: SeatLayout, row: list[int], base: int, 
             for card in laid:
                 if kinds[card] == red_three:
                     red += 1
-            row[at + 2 * rel] = red
-            row[at + 2 * rel + 1] = len(laid) - red
+            _put(row, at + 2 * rel, red, wide, base)
+            _put(row, at + 2 * rel + 1, len(laid) - red, wide, base)
     set_aside = hand.set_aside
-    at = base + layout.set_aside_at
+    at = layout.set_aside_at
     for rel in range(len(sides)):
-        row[at + rel] = len(set_aside[sides[rel]])
+        _put(row, at + rel, len(set_aside[sides[rel]]), wide, base)
     # The pile as observe() shows it: a pile taken for an opening stays face up until picked up.
+    tally = [0] * kind_count  # (scratch counts by kind, left zero by each use)
     pending = hand.pending_pile
     pile = hand.pile
     pile_size = len(pile)
-    at = base + layout.pile_kinds_at
     if pending is not None:
         pile_size += len(pending)
-        _count_kinds(row, at, pending, kinds)
-    _count_kinds(row, at, pile, kinds)
-    at = base + layout.pile_top_at
+        _put_kinds(row, layout.pile_kinds_at, pending + pile, kinds, tally, wide, base)
+    else:
+        _put_kinds(row, layout.pile_kinds_at, pile, kinds, tally, wide, base)
+    at = layout.pile_top_at
     if pile:
         row[at + kinds[pile[-1]]] = 1
     elif pending:
         row[at + kinds[pending[-1]]] = 1
     else:
         row[at + kind_count] = 1
-    row[base + layout.pile_size_at] = pile_size
+    _put(row, layout.pile_size_at, pile_size, wide, base)
     # The seat's meld-owning unit this hand: its side, unless a partnership rule
     # regrouped the players (house rule cutthroat).
     seating = hand.seating
     mine = seating[seat]
-    row[base + layout.pile_frozen_at] = 1 if hand.pile_frozen_for(mine) else 0
-    row[base + layout.pile_pending_at] = 0 if pending is None else 1
-    row[base + layout.stock_size_at] = len(hand.stock)
+    if hand.pile_frozen_for(mine):
+        row[layout.pile_frozen_at] = 1
+    if pending is not None:
+        row[layout.pile_pending_at] = 1
+    _put(row, layout.stock_size_at, len(hand.stock), wide, base)
     sizes = hand.sizes
-    at = base + layout.hand_sizes_at
-    partners_at = base + layout.partners_at
-    regrouped = hand.regrouped
+    at = layout.hand_sizes_at
+    partners_at = layout.partners_at
     partners = layout.partners
     for rel in range(len(seats)):
         s = seats[rel]
-        row[at + rel] = sizes[s]
-        if regrouped:
-            row[partners_at + rel] = 1 if seating[s] == mine else 0
-        else:
-            row[partners_at + rel] = partners[rel]
+        _put(row, at + rel, sizes[s], wide, base)
+        if (seating[s] == mine) if regrouped else partners[rel] == 1:
+            row[partners_at + rel] = 1
     scores = hand.scores
     opened = hand.opened
     asks = hand.asks_used
     for rel in range(len(sides)):
         side = sides[rel]
-        _put(row, base + layout.scores_at + rel, scores[side], wide)
-        _put(row, base + layout.minimum_needed_at + rel, hand.minimum_needed(side), wide)
-        row[base + layout.opened_at + rel] = 1 if opened[side] else 0
-        _put(row, base + layout.asks_used_at + rel, asks[side], wide)
+        _put(row, layout.scores_at + rel, scores[side], wide, base)
+        _put(row, layout.minimum_needed_at + rel, hand.minimum_needed(side), wide, base)
+        if opened[side]:
+            row[layout.opened_at + rel] = 1
+        _put(row, layout.asks_used_at + rel, asks[side], wide, base)
     phase = hand.phase
     phases = layout.phases
     for i in range(len(phases)):
         if phases[i] is phase:
-            row[base + layout.phase_at + i] = 1
-    row[base + layout.acting_at + (hand.seat - seat) % layout.players] = 1
+            row[layout.phase_at + i] = 1
+    row[layout.acting_at + (hand.seat - seat) % layout.players] = 1
     answer = hand.answer
-    row[base + layout.answer_at + (0 if answer is None else 1 if answer else 2)] = 1
-    _put(row, base + layout.turn_at, hand.turn, wide)
+    row[layout.answer_at + (0 if answer is None else 1 if answer else 2)] = 1
+    _put(row, layout.turn_at, hand.turn, wide, base)
     # The information state: per seat, the kinds of the cards known to be in its hand.
     known = hand.known
-    at = base + layout.known_at
+    at = layout.known_at
     for rel in range(len(seats)):
         cards = known[seats[rel]]
         if cards:
-            _count_kinds(row, at + rel * kind_count, cards, kinds)
+            _put_kinds(row, at + rel * kind_count, cards, kinds, tally, wide, base)
 
 
-def write_views(
-    hands: list[TableState], layouts: list[SeatLayout], row: list[int], wide: list[int], seats: list[int]
+def _held(row: bytearray, offset: int, wide: list[int], base: int) -> int:
+    """The value written at ``offset`` so far, taken back (from the row, or from ``wide``)."""
+    held = row[offset]
+    if held:
+        row[offset] = 0
+        return held
+    index = base + offset
+    for k in range(0, len(wide), 2):
+        if wide[k] == index:
+            value = wide[k + 1]
+            del wide[k : k + 2]
+            return value
+    return 0
+
+
+def write_rows(
+    hand: TableState,
+    layout: SeatLayout,
+    rows: bytearray,
+    index: int,
+    scratch: bytearray,
+    wide: list[int],
 ) -> None:
-    """Write each hand's view for the seat that must act in it, one row after another.
+    """Write ``layout.seat``'s view of ``hand`` as row ``index`` of a batch of rows.
+
+    The view is written in ``scratch``, cleared first (its indices are small:
+    up to 256 they are Python's cached integers, where the batch's would be
+    new objects), then copied to its place in ``rows``: each row of ``rows``
+    is overwritten whole.
 
     Args:
-        hands: The hands (`canasta.HandState` objects of one rule set).
-        layouts: The layout of each observer seat, indexed by seat.
-        row: The flat rows, ``len(hands) * size`` zeros.
-        wide: Receives ``index, value`` pairs of values outside ``0 .. 255`` (see `write_view`).
-        seats: Receives the acting seat of each hand (overwritten, same length as ``hands``).
+        hand: The hand.
+        layout: The observer's layout.
+        rows: The batch, ``layout.size`` bytes per row.
+        index: The row.
+        scratch: ``layout.size`` bytes to write the view in (any content).
+        wide: Receives the values that do not fit a byte (see `write_view`).
     """
-    base = 0
-    for i in range(len(hands)):
-        hand = hands[i]
-        seat = hand.seat
-        seats[i] = seat
-        layout = layouts[seat]
-        write_view(hand, layout, row, base, wide)
-        base += layout.size
+    size = layout.size
+    base = index * size
+    scratch[:] = layout.zeros
+    write_view(hand, layout, scratch, wide, base)
+    rows[base : base + size] = scratch
 
 
 def legal_ids_of(
@@ -368,7 +405,8 @@ def apply_and_observe(
     finished: list[int],
     start: int,
     layouts: list[SeatLayout],
-    values: list[int],
+    rows: bytearray,
+    scratch: bytearray,
     wide: list[int],
     seats: list[int],
     ids_by_object: dict[int, int],
@@ -381,7 +419,7 @@ def apply_and_observe(
 
     Each game is observed right after its move, while its state is still in
     the CPU's caches: its acting seat goes to ``seats[i]``, that seat's view to
-    row ``i`` of ``values`` (`write_view`) and its legal ids to ``flat``
+    row ``i`` of ``rows`` (`write_rows`) and its legal ids to ``flat``
     (`legal_ids_of`). The loop stops at the first game that needs the caller:
     one whose action ended a hand (its count of finished hands is no longer
     ``finished[i]``), or one that lists an action object not in
@@ -394,9 +432,8 @@ def apply_and_observe(
         finished: Each game's ``len(game.results)`` before its action.
         start: The first game to step (the rows before it are written).
         layouts: The layout of each observer seat (`canasta.rl.ObservationEncoder.layouts`).
-        values: The rows of the batch (each row is cleared before it is written: the
-            list can be kept from step to step, which spares the garbage collector
-            a new list of ``len(games) * size`` entries to look through every step).
+        rows: The rows of the batch (each overwritten whole).
+        scratch: One row's worth of bytes to write each view in (see `write_rows`).
         wide: Receives the values that do not fit a byte (see `write_view`).
         seats: Receives each game's acting seat.
         ids_by_object: Action id by ``id()`` of an action object.
@@ -418,8 +455,5 @@ def apply_and_observe(
             return i
         seat = hand.seat
         seats[i] = seat
-        layout = layouts[seat]
-        base = i * layout.size
-        values[base : base + layout.size] = layout.zeros
-        write_view(hand, layout, values, base, wide)
+        write_rows(hand, layouts[seat], rows, i, scratch, wide)
     return -1

@@ -10,9 +10,11 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
 import attrs  # noqa: E402
+from rl_reference import reference_mask, reference_observation  # noqa: E402
 
 import canasta  # noqa: E402
 from canasta import IllegalActionError, RuleCode  # noqa: E402
+from canasta.cards import SECOND_MELD  # noqa: E402
 from canasta.rl import ActionSpaceError, CanastaEnv, VectorEnv, random_legal_ids  # noqa: E402
 
 
@@ -66,6 +68,30 @@ def test_every_row_is_the_acting_seats_view_and_mask() -> None:
             np.testing.assert_array_equal(obs[i], venv.observation_encoder.encode(game, seat))
             np.testing.assert_array_equal(infos["action_mask"][i], venv.action_encoding.legal_mask(game))
         obs, _, _, _, infos = venv.step(random_ids(infos["action_mask"], rng))
+
+
+def test_a_large_batch_converts_its_rows_exactly_also_a_rank_held_as_two_melds_and_wide_values() -> None:
+    # From 32 games on, the rows go to numpy as their non-zero values (canasta.viewvalues.take_entries).
+    # Under cutthroat a regrouped side may hold a rank as two melds, whose cards show together; scores
+    # past the first hand may not fit a byte (patched in after the conversion).
+    rules = canasta.load_rules("three-player", ("cutthroat",))
+    venv = VectorEnv(32, rules=rules)
+    encoder, space = venv.observation_encoder, venv.action_encoding
+    obs, infos = venv.reset(seed=3)
+    rng = np.random.default_rng(3)
+    second_meld_seen = wide_seen = False
+    for _ in range(400):
+        assert venv.games is not None
+        for i, game in enumerate(venv.games):
+            hand = game.hand
+            np.testing.assert_array_equal(obs[i], reference_observation(encoder, hand, hand.seat))
+            np.testing.assert_array_equal(infos["action_mask"][i], reference_mask(space, hand))
+            second_meld_seen |= any(key >= SECOND_MELD for melds in hand.melds for key in melds)
+            wide_seen |= any(not 0 <= score < 256 for score in hand.scores)
+        if second_meld_seen and wide_seen:
+            break
+        obs, _, _, _, infos = venv.step(random_legal_ids(infos["action_mask"], rng))
+    assert second_meld_seen and wide_seen  # both cases were met
 
 
 def play(venv: VectorEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:

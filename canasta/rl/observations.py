@@ -23,7 +23,7 @@ from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.hand import HandState, Phase
 from canasta.rules import Rules
 from canasta.table import TableState
-from canasta.viewvalues import SeatLayout, write_view, write_views
+from canasta.viewvalues import SeatLayout, write_rows, write_view
 
 if TYPE_CHECKING:
     from canasta.game import Game
@@ -41,20 +41,6 @@ MELD_RANKS: tuple[Kind, ...] = (*NATURAL_KINDS, Kind.JOKER, Kind.BLACK_THREE)
 PHASES: tuple[Phase, ...] = (Phase.DRAW, Phase.MELD, Phase.ANSWER, Phase.OVER)
 
 _INF = float("inf")
-
-
-def _as_array(values: list[int]) -> npt.NDArray[np.generic]:
-    """Integer values as a numpy array, converted as bytes by C code.
-
-    `canasta.viewvalues.write_view` keeps every value that may not fit a byte
-    out of them (in its ``wide`` pairs); only a card count past 255 (a deck of
-    256 cards or more) makes the byte conversion fail, and then they are
-    converted one by one.
-    """
-    try:
-        return np.frombuffer(bytearray(values), dtype=np.uint8)
-    except ValueError:
-        return np.array(values, dtype=np.int64)
 
 
 def _patch(flat: npt.NDArray[np.float32], wide: list[int]) -> None:
@@ -112,8 +98,8 @@ class ObservationEncoder:
         high: Upper bound of each entry.
         version: The layout's version, `OBSERVATION_VERSION`.
         layouts: For each observer seat, where its values go in a row
-            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`;
-            `rows_to_array` converts the rows).
+            (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
+            and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows).
     """
 
     __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size")
@@ -222,8 +208,8 @@ class ObservationEncoder:
         Raises:
             ValueError: If the seat does not exist, or the state is for other rules.
         """
-        values, wide = self._values(state, seat)
-        vector: npt.NDArray[np.float32] = _as_array(values).astype(np.float32)
+        row, wide = self._row(state, seat)
+        vector: npt.NDArray[np.float32] = np.frombuffer(row, dtype=np.uint8).astype(np.float32)
         _patch(vector, wide)
         return vector
 
@@ -260,30 +246,30 @@ class ObservationEncoder:
         hands: list[TableState] = [
             state if type(state) is HandState and state.rules is rules else self._hand(state) for state in states
         ]
-        values = [0] * (n * self.size)
+        rows = bytearray(n * self.size)
+        scratch = bytearray(self.size)
         wide: list[int] = []
-        if seats is None:
-            write_views(hands, self.layouts, values, wide, [0] * n)
-        else:
-            layouts = [self._layout(seat) for seat in seats]
-            for row, (hand, layout) in enumerate(zip(hands, layouts, strict=True)):
-                write_view(hand, layout, values, row * self.size, wide)
-        self.rows_to_array(values, wide, out)
+        layouts = self.layouts if seats is None else [self._layout(seat) for seat in seats]
+        for row in range(n):
+            hand = hands[row]
+            write_rows(hand, layouts[hand.seat] if seats is None else layouts[row], rows, row, scratch, wide)
+        self.rows_to_array(rows, wide, out)
         return out
 
-    def rows_to_array(self, values: list[int], wide: list[int], out: npt.NDArray[np.float32]) -> None:
-        """Write rows of values as `canasta.viewvalues.write_view` left them into a ``float32`` array.
+    def rows_to_array(self, rows: bytearray, wide: list[int], out: npt.NDArray[np.float32]) -> None:
+        """Write rows as `canasta.viewvalues.write_view` left them into a ``float32`` array.
 
         Args:
-            values: The rows, one after another (``out.size`` values).
+            rows: The rows, one after another (``out.size`` bytes).
             wide: The ``index, value`` pairs of the values that did not fit a byte.
-            out: The array, of any shape holding ``len(values)`` entries (C-contiguous is fastest).
+            out: The array, of any shape holding ``len(rows)`` entries (C-contiguous is fastest).
         """
+        values = np.frombuffer(rows, dtype=np.uint8)  # (no copy)
         if out.flags.c_contiguous:
             flat = out.reshape(-1)  # a view
-            flat[:] = _as_array(values)
+            flat[:] = values
         else:  # (a strided `out`: through a copy)
-            flat = _as_array(values).astype(np.float32)
+            flat = values.astype(np.float32)
         _patch(flat, wide)
         if not out.flags.c_contiguous:
             out[...] = flat.reshape(out.shape)
@@ -301,18 +287,19 @@ class ObservationEncoder:
         Raises:
             ValueError: If the seat does not exist, or the state is for other rules.
         """
-        values, wide = self._values(state, seat)
+        row, wide = self._row(state, seat)
+        values = list(row)
         for i in range(0, len(wide), 2):
             values[wide[i]] = wide[i + 1]
         return values
 
-    def _values(self, state: HandState | Game, seat: int) -> tuple[list[int], list[int]]:
-        """The values `canasta.viewvalues.write_view` writes, and its ``wide`` pairs."""
+    def _row(self, state: HandState | Game, seat: int) -> tuple[bytearray, list[int]]:
+        """The row `canasta.viewvalues.write_view` writes, and its ``wide`` pairs."""
         layout = self._layout(seat)
-        values = [0] * self.size
+        row = bytearray(self.size)
         wide: list[int] = []
-        write_view(self._hand(state), layout, values, 0, wide)
-        return values, wide
+        write_view(self._hand(state), layout, row, wide, 0)
+        return row, wide
 
     def _layout(self, seat: int) -> SeatLayout:
         if not 0 <= seat < self.players:

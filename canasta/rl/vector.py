@@ -35,7 +35,7 @@ from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 from canasta.scoring import HandScore
-from canasta.viewvalues import apply_and_observe, chosen_actions, legal_ids_of, write_view
+from canasta.viewvalues import apply_and_observe, chosen_actions, legal_ids_of, write_rows
 
 __all__ = ["VectorEnv", "random_legal_ids"]
 
@@ -168,9 +168,10 @@ class VectorEnv(GymnasiumVectorEnv):
         self._starts = [0] * (num_envs + 1)
         # For `_observe`, read once: the layouts and the identity memo stay the same objects.
         self._layouts = encoder.layouts
-        # The rows' values, kept from step to step (a new list of N * size entries every step
-        # would be looked through by the garbage collector's young generation each time).
-        self._values = [0] * (num_envs * encoder.size)
+        # The rows, as bytes (each step overwrites every row), and one row of zeros to write
+        # each view in (see canasta.viewvalues.write_rows).
+        self._rows = bytearray(num_envs * encoder.size)
+        self._scratch = bytearray(encoder.size)
         self._ids_by_identity = self.action_encoding.ids_by_identity
         self._chosen: list[Action | None] = [None] * num_envs
 
@@ -231,7 +232,7 @@ class VectorEnv(GymnasiumVectorEnv):
         terminations[:] = False
         truncations[:] = False
         final: npt.NDArray[np.float32] | None = None
-        values, wide, seats = self._new_rows()
+        wide, seats = self._new_rows()
         finished = [len(game.results) for game in games]
         start = 0
         while True:  # compiled: game by game, each observed right after its move (see apply_and_observe)
@@ -241,7 +242,8 @@ class VectorEnv(GymnasiumVectorEnv):
                 finished,
                 start,
                 self._layouts,
-                values,
+                self._rows,
+                self._scratch,
                 wide,
                 seats,
                 self._ids_by_identity,
@@ -259,9 +261,9 @@ class VectorEnv(GymnasiumVectorEnv):
                     final = np.zeros_like(self._obs)
                 final[i] = self.observation_encoder.encode(game, int(self._seats[i]))  # as the seat that acted sees it
                 game = games[i] = self._new_game(i, self._seeds[i].randrange(_SEED_LIMIT))
-            self._observe(i, game.hand, values, wide, seats)
+            self._observe(i, game.hand, wide, seats)
             start = i + 1
-        self._write_rows(values, wide, seats)
+        self._write_rows(wide, seats)
         infos = self._infos(final)
         return (
             self._out(self._obs),
@@ -353,35 +355,32 @@ class VectorEnv(GymnasiumVectorEnv):
         return chosen  # type: ignore[return-value]  # no None left
 
     def _observe_all(self) -> None:
-        values, wide, seats = self._new_rows()
+        wide, seats = self._new_rows()
         for i, game in enumerate(self._games()):
-            self._observe(i, game.hand, values, wide, seats)
-        self._write_rows(values, wide, seats)
+            self._observe(i, game.hand, wide, seats)
+        self._write_rows(wide, seats)
 
-    def _new_rows(self) -> tuple[list[int], list[int], list[int]]:
-        """Rows for `_observe`: the values (kept; each row is cleared first), the wide values, the seats."""
+    def _new_rows(self) -> tuple[list[int], list[int]]:
+        """For `_observe`: the wide values, the seats."""
         self._flat.clear()
-        return self._values, [], [0] * self.num_envs
+        return [], [0] * self.num_envs
 
-    def _observe(self, i: int, hand: HandState, values: list[int], wide: list[int], seats: list[int]) -> None:
+    def _observe(self, i: int, hand: HandState, wide: list[int], seats: list[int]) -> None:
         """Row ``i``: the acting seat, its view and its legal ids (also kept for the next `step`)."""
         seat = seats[i] = hand.seat
-        layout = self._layouts[seat]
-        base = i * layout.size
-        values[base : base + layout.size] = layout.zeros
-        write_view(hand, layout, values, base, wide)
+        write_rows(hand, self._layouts[seat], self._rows, i, self._scratch, wide)
         space = self.action_encoding
         by_identity = self._ids_by_identity
         if not legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size):
             space.learn_ids(hand.legal_actions())  # action objects not met yet: by value, then by identity
             legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size)
 
-    def _write_rows(self, values: list[int], wide: list[int], seats: list[int]) -> None:
+    def _write_rows(self, wide: list[int], seats: list[int]) -> None:
         """The arrays of the rows `_observe` wrote."""
         flat = self._flat
         self._starts[self.num_envs] = len(flat)
         self._seats[:] = seats
-        self.observation_encoder.rows_to_array(values, wide, self._obs)
+        self.observation_encoder.rows_to_array(self._rows, wide, self._obs)
         masks = self._masks
         masks[...] = False
         masks.reshape(-1)[flat] = True
