@@ -26,6 +26,7 @@ from canasta.declaration import declarations
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_discards, strict_pile, take_strands
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
+from canasta.rulefacts import RuleFacts, meld_valid
 from canasta.rules import Permission
 from canasta.table import (
     ANSWER_PHASE,
@@ -72,6 +73,8 @@ _TAKE_SHAPES: Final = tuple(
     (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
 )
 _TAKES: Final = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
+# The shapes by meld (0: the rank's meld or a new one; 1: its second meld), in `_shapes_onto`'s order.
+_TAKE_WAYS: Final = (_TAKE_SHAPES[:4], _TAKE_SHAPES[4:])
 _LAYOFFS: Final = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
 # The discards of a hand holding every kind, by "first round" (Cuban black threes);
 # red threes and bonus black threes stay in a hand only as a kept three (`canasta.keeping`),
@@ -304,30 +307,47 @@ def _take_shapes(t: TableState, seat: int, *, exhausted: bool) -> list[tuple[int
     if not opened and not facts.unmelded_side_may_take:
         return []  # Cuban: the initial meld comes from the hand
     counts = t.counts[seat]
-    is_valid = facts.is_valid
     shapes: list[tuple[int, int, int, int]] = []
     frozen = t.pile_frozen_for(side)
-    layoff_ok = (not frozen and facts.layoff) or (exhausted and facts.forced_take_by_layoff)
+    layoff = opened and ((not frozen and facts.layoff) or (exhausted and facts.forced_take_by_layoff))
     melds = t.melds[side]
     # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
     # second meld of the rank too (cutthroat: cards of that rank may go onto either).
-    for second, meld in ((0, melds.get(top)), (1, melds.get(top + SECOND_MELD))):
-        if second and meld is None:
-            break
-        n0, t0, j0 = (meld.naturals, meld.twos, meld.jokers) if meld else (0, 0, 0)
-        if counts[top] >= 2 and is_valid(top, n0 + 3, t0, j0):
-            shapes.append((2, 0, 0, second))
-        if not frozen and facts.natural_and_wild and counts[top] >= 1:
-            if counts[TWO] and is_valid(top, n0 + 2, t0 + 1, j0):
-                shapes.append((1, 1, 0, second))
-            if counts[JOKER] and is_valid(top, n0 + 2, t0, j0 + 1):
-                shapes.append((1, 0, 1, second))
-        if layoff_ok and meld is not None and opened and is_valid(top, n0 + 1, t0, j0):
-            shapes.append((0, 0, 0, second))
+    _shapes_onto(shapes, facts, counts, top, melds.get(top), 0, frozen, layoff)
+    second = melds.get(top + SECOND_MELD)
+    if second is not None:
+        _shapes_onto(shapes, facts, counts, top, second, 1, frozen, layoff)
     if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
     return shapes
+
+
+def _shapes_onto(
+    shapes: list[tuple[int, int, int, int]],
+    facts: RuleFacts,
+    counts: list[int],
+    top: int,
+    meld: MeldState | None,
+    second: int,
+    frozen: bool,
+    layoff: bool,
+) -> None:
+    """Add the takes onto one meld of the top card's rank (``None``: a new meld) that make a valid meld."""
+    n0 = t0 = j0 = 0
+    if meld is not None:
+        n0, t0, j0 = meld.naturals, meld.twos, meld.jokers
+    held = counts[top]
+    ways = _TAKE_WAYS[second]  # (the shapes as constants: no tuple built per take)
+    if held >= 2 and meld_valid(facts, top, n0 + 3, t0, j0):
+        shapes.append(ways[0])
+    if not frozen and facts.natural_and_wild and held >= 1:
+        if counts[TWO] and meld_valid(facts, top, n0 + 2, t0 + 1, j0):
+            shapes.append(ways[1])
+        if counts[JOKER] and meld_valid(facts, top, n0 + 2, t0, j0 + 1):
+            shapes.append(ways[2])
+    if layoff and meld is not None and meld_valid(facts, top, n0 + 1, t0, j0):
+        shapes.append(ways[3])
 
 
 def _take_completes(

@@ -17,7 +17,7 @@ from typing import Final
 from canasta.cards import Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["Additions", "RuleFacts", "rule_facts"]
+__all__ = ["Additions", "RuleFacts", "meld_valid", "rule_facts"]
 
 #: A group's valid additions in one situation, as the opening search uses them
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
@@ -77,6 +77,8 @@ class RuleFacts:
         # Not a rule value: the opening search's cache of a group's valid additions by situation,
         # under these rules (`canasta.completion`), kept here because it lives exactly as long.
         self.additions: dict[tuple[int, ...], Additions] = {}
+        # Not a rule value either: `meld_valid`'s answers, by meld contents.
+        self.validity: dict[int, bool] = {}
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
@@ -98,3 +100,20 @@ def rule_facts(rules: Rules) -> RuleFacts:
             _FACTS.clear()  # bound the memory of long runs with many rule sets
         facts = _FACTS[id(rules)] = RuleFacts(rules)
     return facts
+
+
+def meld_valid(facts: RuleFacts, rank: int, naturals: int, twos: int, jokers: int) -> bool:
+    """``facts.is_valid(rank, naturals, twos, jokers)`` (`canasta.MeldRules.is_valid`), remembered.
+
+    The meld rules' test is Python code, and the pile-take checks ask it the
+    same few questions again and again.
+    """
+    if (naturals | twos | jokers) >= 256:
+        return facts.is_valid(rank, naturals, twos, jokers)  # (beyond the key's fields: not remembered)
+    key = ((rank * 256 + naturals) * 256 + twos) * 256 + jokers
+    valid = facts.validity.get(key)
+    if valid is None:
+        if len(facts.validity) > 100_000:
+            facts.validity.clear()  # bound the memory of long runs
+        valid = facts.validity[key] = facts.is_valid(rank, naturals, twos, jokers)
+    return valid
