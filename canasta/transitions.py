@@ -321,20 +321,19 @@ def _do_meld(t: TableState, action: Action) -> None:
     meld = _meld_to_extend(t, side, key)
     rank = meld.rank
     values = t.facts.card_values
-    added = 0
     hand = t.hands[seat]
     counts = t.counts[seat]
     cards = meld.cards
-    for kind, count in ((rank, n), (TWO, tw), (JOKER, jk)) if tw or jk else ((rank, n),):
-        if count:
-            held = hand[kind]
-            moved = held[-count:]
-            cards.extend(moved[::-1])  # what popping one by one would give, in that order
-            del held[-count:]
-            if t.known[seat]:
-                t._forget(seat, moved)
-            counts[kind] = counts[kind] - count
-            added += values[kind] * count
+    added = values[rank] * n + values[TWO] * tw + values[JOKER] * jk
+    if n:
+        _move_to_meld(t, seat, hand[rank], cards, n)
+        counts[rank] = counts[rank] - n
+    if tw:
+        _move_to_meld(t, seat, hand[TWO], cards, tw)
+        counts[TWO] = counts[TWO] - tw
+    if jk:
+        _move_to_meld(t, seat, hand[JOKER], cards, jk)
+        counts[JOKER] = counts[JOKER] - jk
     t.sizes[seat] = t.sizes[seat] - (n + tw + jk)
     meld.naturals += n
     meld.twos += tw
@@ -348,6 +347,14 @@ def _do_meld(t: TableState, action: Action) -> None:
         _maybe_open(t)
     if not t.sizes[seat]:
         _go_out_if_empty(t)
+
+
+def _move_to_meld(t: TableState, seat: int, held: list[int], cards: list[int], count: int) -> None:
+    """Move the last ``count`` cards of ``held`` (one kind of the hand) onto a meld's ``cards``, the last first."""
+    if t.known[seat]:
+        t._forget(seat, held[len(held) - count :])  # face up in the meld now
+    for _ in range(count):
+        cards.append(held.pop())  # (plain pops and appends: a negative slice and its del are generic when compiled)
 
 
 def _go_out_if_empty(t: TableState) -> None:
