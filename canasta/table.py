@@ -319,7 +319,7 @@ class TableState:
         return False
 
     def _is_bonus_three(self, kind: int) -> bool:
-        return kind == RED_THREE or (kind == BLACK_THREE and self.rules.threes.black_threes_are_bonus)
+        return kind == RED_THREE or (kind == BLACK_THREE and self.facts.black_threes_are_bonus)
 
     def _to_hand(self, seat: int, card: int) -> None:
         kind = self.kinds[card]

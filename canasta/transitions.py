@@ -276,20 +276,22 @@ def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
 def _pick_up(t: TableState, cards: list[int]) -> None:
     """Pile cards go to hand; threes in them are laid out, not replaced (the rule book, "The discard pile")."""
     seat = t.seat
-    if t.rules.partnerships.first_taker_alone and not t.regrouped:
+    if t.facts.first_taker_alone and not t.regrouped:
         _regroup(t, seat)  # The rule book, cutthroat: the first to take the pile plays alone
     side = t.seating[seat]
     kinds = t.kinds
     set_aside = t.rules.black_threes.set_aside_from_pile
+    bonus_black = t.facts.black_threes_are_bonus
+    known = t.known[seat]
     for card in cards:
         kind = kinds[card]
-        if t._is_bonus_three(kind):
+        if kind == RED_THREE or (kind == BLACK_THREE and bonus_black):  # `TableState._is_bonus_three`
             t.threes[seat].append(card)
         elif kind == BLACK_THREE and set_aside:
             t.set_aside[side].append(card)
         else:
             t._to_hand(seat, card)
-            t.known[seat].append(card)  # everyone saw it go into this hand
+            known.append(card)  # everyone saw it go into this hand
 
 
 def _maybe_open(t: TableState) -> None:
