@@ -675,6 +675,11 @@ class _MeldChecks:
             left += sum(turn.pending)
         if left < 2 or self.t.facts.no_discard_first_round:
             return False  # (first-round discards need a closer look)
+        # `opening_reached`'s answer where the melds do not matter (no clean meld needed, no splash).
+        if count >= turn.minimum and not self.t.facts.clean_meld_naturals:
+            return True
+        if count < turn.minimum and not turn.splash:
+            return False
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         return opening_reached(rules, count, turn.minimum, melds, turn.top_rank, splash=turn.splash)
