@@ -27,12 +27,11 @@ from canasta.discards import discardable_kinds, keep_discards, meld_strands, pla
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rulefacts import RuleFacts, meld_valid
-from canasta.rules import Permission
+from canasta.rules import Permission, Rules
 from canasta.table import (
     ANSWER_PHASE,
     DRAW_PHASE,
     MELD_PHASE,
-    AdditionsTable,
     MeldAdditions,
     MeldState,
     Phase,
@@ -87,6 +86,9 @@ _DISCARD_PAIRS: Final = {
 _NO_PERMISSION: Final = Permission.NONE
 _ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
+# Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
+# by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
+_TAKE_RULES: Final[dict[tuple[int, int], tuple[Rules, Rules]]] = {}
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
@@ -361,8 +363,17 @@ def _take_completes(
         top_kind = t.kinds[t.pile[-1]]
         if top_kind in rules.melds.wilds_only_when_opening:
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
-            melds_now = rules.melds
-            rules = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
+            # (The rules of that question, made once per rules and rank: their facts and caches are kept.)
+            made = _TAKE_RULES.get((id(rules), top_kind))
+            if made is not None and made[0] is rules:
+                rules = made[1]
+            else:
+                melds_now = rules.melds
+                natural = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
+                if len(_TAKE_RULES) > 1024:
+                    _TAKE_RULES.clear()
+                _TAKE_RULES[(id(rules), top_kind)] = (rules, natural)  # (the rules kept alive: their id stays theirs)
+                rules = natural
     restricted = t.restricts_discards
     if (
         not bound
@@ -711,12 +722,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         max_w = KIND_COUNT * 64  # no fixed cap (rule option wilds-at-most-naturals): the hand's count bounds it
     combos_for, new_tables = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
-    # clamped: one small table per wild clamp, indexed by ``rank * 64 + have``.
+    # clamped: one small table per wild clamp, indexed by ``rank * 16 + have``.
     twos_clamp = twos if twos < max_w else max_w
     jokers_clamp = jokers if jokers < max_w else max_w
     new_table = new_tables.get(twos_clamp * 64 + jokers_clamp)  # (a small int key: no tuple to build and hash)
     if new_table is None:
-        new_table = new_tables[twos_clamp * 64 + jokers_clamp] = [None] * (KIND_COUNT * 64)
+        new_table = new_tables[twos_clamp * 64 + jokers_clamp] = [None] * (KIND_COUNT * 16)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
@@ -731,14 +742,29 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if meld is None:
             if not have:
                 continue
-            entry = new_table[rank * 64 + have]
-            if entry is None:
-                key = (rank, 0, 0, 0, have, twos_clamp, jokers_clamp)
-                entry = new_table[rank * 64 + have] = _valid_additions(facts.is_valid, key)
+            if have < 16:
+                entry = new_table[rank * 16 + have]
+                if entry is None:
+                    key = (rank, 0, 0, 0, have, twos_clamp, jokers_clamp)
+                    entry = new_table[rank * 16 + have] = _valid_additions(facts.is_valid, key)
+            else:  # (16 or more of a rank: a deck of four packs or more; not kept)
+                entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
         else:
             # Additions to a meld depend on its contents and the cards available:
             # the meld keeps its table of them until its contents change.
-            entry = _meld_additions(meld, combos_for, have, twos, jokers, wild_key, max_w, facts.is_valid)
+            table = meld._additions
+            if table is None:
+                contents = (rank, meld.naturals, meld.twos, meld.jokers)
+                table = combos_for.get(contents)
+                if table is None:
+                    table = combos_for[contents] = [None] * 64  # (by naturals held: fewer than 64 of a rank)
+                meld._additions = table
+            by_wilds = table[have]
+            if by_wilds is None:
+                by_wilds = table[have] = {}
+            entry = by_wilds.get(wild_key)
+            if entry is None:
+                entry = _clamped_additions(meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid)
         if entry.most <= limit:
             actions += entry.actions  # the usual case: every addition leaves two cards or more
             continue
@@ -877,9 +903,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     return actions
 
 
-def _meld_additions(
+def _clamped_additions(
     meld: MeldState,
-    combos_for: dict[tuple[int, int, int, int], AdditionsTable],
+    by_wilds: dict[int, MeldAdditions],
     have: int,
     twos: int,
     jokers: int,
@@ -887,31 +913,21 @@ def _meld_additions(
     max_w: int,
     is_valid: Callable[[int, int, int, int], bool],
 ) -> MeldAdditions:
-    """The valid additions to a meld on the table with these cards available (cached: see `MeldState._additions`)."""
-    table = meld._additions
-    if table is None:
-        key4 = (meld.rank, meld.naturals, meld.twos, meld.jokers)
-        table = combos_for.get(key4)
-        if table is None:
-            table = combos_for[key4] = [None] * 64  # (by naturals held: fewer than 64 of a rank)
-        meld._additions = table
-    by_wilds = table[have]
-    if by_wilds is None:
-        by_wilds = table[have] = {}
-    entry = by_wilds.get(wild_key)
+    """A meld's additions with these cards available, not yet in its table ``by_wilds`` (see `MeldState._additions`).
+
+    Wild cards beyond the meld's room change nothing: the entry of the clamped
+    counts is shared (computed once) by every count above them.
+    """
+    room = max_w - meld.twos - meld.jokers
+    if room < 0:
+        room = 0
+    tw_c = twos if twos < room else room
+    jk_c = jokers if jokers < room else room
+    entry = by_wilds.get(tw_c * 64 + jk_c)
     if entry is None:
-        # Wild cards beyond the meld's room change nothing: the entry of the
-        # clamped counts is shared (computed once) by every count above them.
-        room = max_w - meld.twos - meld.jokers
-        if room < 0:
-            room = 0
-        tw_c = twos if twos < room else room
-        jk_c = jokers if jokers < room else room
-        entry = by_wilds.get(tw_c * 64 + jk_c)
-        if entry is None:
-            key = (meld.rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
-            entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
-        by_wilds[wild_key] = entry
+        key = (meld.rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
+        entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
+    by_wilds[wild_key] = entry
     return entry
 
 

@@ -74,15 +74,32 @@ class RuleFacts:
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
-        # Not a rule value: the opening search's cache of a group's valid additions by situation,
-        # under these rules (`canasta.completion`), kept here because it lives exactly as long.
-        self.additions: dict[tuple[int, ...], Additions] = {}
-        # Not a rule value either: `meld_valid`'s answers, by meld contents.
-        self.validity: dict[int, bool] = {}
+        # Not rule values: `meld_valid`'s answers by meld contents, and the opening search's
+        # group additions by situation (`canasta.completion`). Both depend on the meld rules and
+        # the card values only, so rules equal in these share them (`_shared_caches`).
+        self.validity, self.additions = _shared_caches(melds, rules.card_values)
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
+
+# The caches of `RuleFacts`, by meld rules and card values (`MeldRules` hashes once: cache_hash).
+# Rules change during a hand under the club rules, and a pile take under aces-pure is decided
+# under rules made for that question: equal meld rules share their caches all the same.
+_CACHES: Final[dict[tuple[MeldRules, tuple[int, ...]], tuple[dict[int, bool], dict[tuple[int, ...], Additions]]]] = {}
+
+
+def _shared_caches(
+    melds: MeldRules, card_values: tuple[int, ...]
+) -> tuple[dict[int, bool], dict[tuple[int, ...], Additions]]:
+    """The validity and additions caches of rules with these meld rules and card values."""
+    key = (melds, card_values)
+    caches = _CACHES.get(key)
+    if caches is None:
+        if len(_CACHES) > 256:
+            _CACHES.clear()  # bound the memory of long runs with many rule sets
+        caches = _CACHES[key] = ({}, {})
+    return caches
 
 
 def rule_facts(rules: Rules) -> RuleFacts:
@@ -96,7 +113,7 @@ def rule_facts(rules: Rules) -> RuleFacts:
     """
     facts = _FACTS.get(id(rules))
     if facts is None or facts.rules is not rules:
-        if len(_FACTS) > 4096:
+        if len(_FACTS) > 1024:
             _FACTS.clear()  # bound the memory of long runs with many rule sets
         facts = _FACTS[id(rules)] = RuleFacts(rules)
     return facts

@@ -18,7 +18,7 @@ from attrs import evolve
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import has_clean_meld
 from canasta.rulefacts import RuleFacts, rule_facts
-from canasta.rules import Rules
+from canasta.rules import MeldRules, Rules
 
 if TYPE_CHECKING:
     from canasta.actions import Action, Meld
@@ -37,6 +37,7 @@ __all__ = [
     "TableState",
     "data_fields",
     "meld_counts",
+    "meld_tables",
 ]
 
 
@@ -61,15 +62,36 @@ class MeldAdditions:
 #: rank held (below 64), then keyed by ``twos * 64 + jokers`` held.
 AdditionsTable = list[dict[int, MeldAdditions] | None]
 
-#: Valid meld additions per meld-rules object (kept alive beside its caches so
-#: the id stays unique), filled by `canasta.legality`: for a meld on the table,
-#: by its contents ``(rank, naturals, twos, jokers)`` then by the cards available
-#: (an `AdditionsTable`, see `MeldState._additions`), and, for new melds, by wild
-#: clamp (``twos * 64 + jokers``) then at ``rank * 64 + naturals held``.
+#: Valid meld additions by meld rules (equal meld rules share them: the club rules make new
+#: but often equal ones during a hand; `MeldRules` caches its hash), filled by
+#: `canasta.legality`: for a meld on the table, by its contents ``(rank, naturals, twos,
+#: jokers)`` then by the cards available (an `AdditionsTable`, see `MeldState._additions`),
+#: and, for new melds, by wild clamp (``twos * 64 + jokers``) then at ``rank * 16 + naturals
+#: held`` (fewer than 16: more are not kept). At most `_MELD_TABLES_KEPT` meld rules'
+#: tables are kept (see `meld_tables`).
 MELD_ADDITIONS_CACHE: Final[dict[
-    int,
-    tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], object],
+    MeldRules, tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]]]
 ]] = {}
+_MELD_TABLES_KEPT: Final = 1024
+
+
+def meld_tables(
+    melds: MeldRules,
+) -> tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]]]:
+    """The meld-addition tables of these meld rules (`MELD_ADDITIONS_CACHE`), made empty when new.
+
+    Args:
+        melds: The meld rules.
+
+    Returns:
+        The tables for melds on the table and for new melds.
+    """
+    tables = MELD_ADDITIONS_CACHE.get(melds)
+    if tables is None:
+        if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT:
+            MELD_ADDITIONS_CACHE.clear()  # bound the memory (hands holding tables keep using them)
+        tables = MELD_ADDITIONS_CACHE[melds] = ({}, {})
+    return tables
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
 # (id of the rules as dealt, closed ranks, natural-only ranks, wild floors, mixed cap).
@@ -282,8 +304,7 @@ class TableState:
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
-        cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
-        self._combos = (cached[0], cached[1])
+        self._combos = meld_tables(rules.melds)
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
@@ -415,8 +436,7 @@ class TableState:
         """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
         self.rules = rules
         self.facts = rule_facts(rules)
-        cached = MELD_ADDITIONS_CACHE.setdefault(id(rules.melds), ({}, {}, rules.melds))
-        self._combos = (cached[0], cached[1])
+        self._combos = meld_tables(rules.melds)
         for side_melds in self.melds:
             for meld in side_melds.values():
                 meld._additions = None
