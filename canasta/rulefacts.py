@@ -6,7 +6,8 @@ the inner loops read a dozen such values per action. `rule_facts` copies them
 once per rules object into a class that mypyc compiles, whose attributes are
 plain C fields; a hand keeps its rules' facts beside its rules
 (``TableState.facts``). The values are the rules' own: this module decides
-nothing, and nothing outside the engine needs it.
+nothing, and nothing outside the engine needs it. Two caches that depend only
+on the meld rules and card values live beside the values (see `RuleFacts`).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ class RuleFacts:
     """One rules object's values, as read by the engine's inner loops (see the module's docstring).
 
     Each attribute is the value of the `canasta.Rules` field named in its
-    comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`;
-    ``additions`` is a cache of the opening search under these rules.
+    comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`.
+    ``validity`` (`meld_valid`'s answers) and ``additions`` (the opening
+    search's group additions) are caches, shared by rules with equal meld rules
+    and card values.
     """
 
     def __init__(self, rules: Rules) -> None:
