@@ -32,6 +32,7 @@ from canasta.table import (
     ANSWER_PHASE,
     DRAW_PHASE,
     MELD_PHASE,
+    AdditionsTable,
     MeldAdditions,
     MeldState,
     Phase,
@@ -754,11 +755,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             # the meld keeps its table of them until its contents change.
             table = meld._additions
             if table is None:
-                contents = (rank, meld.naturals, meld.twos, meld.jokers)
-                table = combos_for.get(contents)
-                if table is None:
-                    table = combos_for[contents] = [None] * 64  # (by naturals held: fewer than 64 of a rank)
-                meld._additions = table
+                table = meld._additions = _additions_table(combos_for, (rank, meld.naturals, meld.twos, meld.jokers))
             by_wilds = table[have]
             if by_wilds is None:
                 by_wilds = table[have] = {}
@@ -801,9 +798,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = by_kind[JOKER]
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        table = combos_for.get((JOKER, 0, t0, j0))
-        if table is None:
-            table = combos_for[(JOKER, 0, t0, j0)] = [None] * 64
+        table = _additions_table(combos_for, (JOKER, 0, t0, j0))
         by_wilds = table[0]
         if by_wilds is None:
             by_wilds = table[0] = {}
@@ -901,6 +896,16 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     ):
         actions.append(_ASK)
     return actions
+
+
+def _additions_table(
+    combos_for: dict[tuple[int, int, int, int], AdditionsTable], contents: tuple[int, int, int, int]
+) -> AdditionsTable:
+    """The additions table of melds with these contents ``(rank, naturals, twos, jokers)``, made empty when new."""
+    table = combos_for.get(contents)
+    if table is None:
+        table = combos_for[contents] = [None] * 64  # (by naturals held: fewer than 64 of a rank)
+    return table
 
 
 def _clamped_additions(

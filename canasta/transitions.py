@@ -281,11 +281,10 @@ def _pick_up(t: TableState, cards: list[int]) -> None:
     side = t.seating[seat]
     kinds = t.kinds
     set_aside = t.rules.black_threes.set_aside_from_pile
-    bonus_black = t.facts.black_threes_are_bonus
     known = t.known[seat]
     for card in cards:
         kind = kinds[card]
-        if kind == RED_THREE or (kind == BLACK_THREE and bonus_black):  # `TableState._is_bonus_three`
+        if t._is_bonus_three(kind):
             t.threes[seat].append(card)
         elif kind == BLACK_THREE and set_aside:
             t.set_aside[side].append(card)
