@@ -18,6 +18,8 @@ __all__ = [
     "BLACK_THREE",
     "JOKER",
     "KIND_COUNT",
+    "MAX_JOKERS",
+    "MAX_PACKS",
     "NATURAL_INTS",
     "NATURAL_KINDS",
     "RED_THREE",
@@ -95,6 +97,11 @@ NATURAL_INTS: Final[tuple[int, ...]] = tuple(range(4, 15))
 #: is kept under ``rank + SECOND_MELD`` in the side's melds (its ``rank`` is the
 #: natural rank). ``key & 15`` is the rank of either key.
 SECOND_MELD: Final = 16
+#: The most packs a deck may have (`DeckSpec`, checked when rules are compiled): with at most
+#: 63 cards of any kind the engine's tables and cache keys hold a count in 6 bits.
+MAX_PACKS: Final = 15
+#: The most jokers a deck may have (see `MAX_PACKS`).
+MAX_JOKERS: Final = 63
 
 _KIND_SYMBOLS: Final = {
     Kind.JOKER: "*",
@@ -233,8 +240,8 @@ class DeckSpec:
     """How many packs and jokers make the deck.
 
     Attributes:
-        packs: Number of 52-card packs.
-        jokers: Number of jokers added.
+        packs: Number of 52-card packs (1 to `MAX_PACKS`).
+        jokers: Number of jokers added (0 to `MAX_JOKERS`).
     """
 
     packs: int

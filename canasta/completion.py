@@ -213,7 +213,14 @@ def opening_reached(
 
 
 def can_complete(
-    turn: Turn, hand: Sequence[int], melds: MeldCounts, *, opened: bool, provisional: int, scratch: bool = False
+    turn: Turn,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    *,
+    opened: bool,
+    provisional: int,
+    scratch: bool = False,
+    witness: dict[int, tuple[int, int, int]] | None = None,
 ) -> bool:
     """Whether the acting player, in the meld phase, can still complete the turn legally (what "legal" means).
 
@@ -226,6 +233,9 @@ def can_complete(
         scratch: ``hand`` is a list and ``melds`` a dict the caller made for
             this call: the search works on them in place (and restores them)
             instead of copying them.
+        witness: Filled, when the side has not opened and an opening found by
+            the search completes the turn, with the melds of that opening (as
+            in `meld_may_complete`); left empty when the answer comes another way.
 
     Returns:
         True if some sequence of melds ends the turn legally.
@@ -246,7 +256,7 @@ def can_complete(
         and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
     ):
         return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
-    return _opening_completes(turn, hand, melds, provisional, scratch=scratch, size=size)
+    return _opening_completes(turn, hand, melds, provisional, witness, scratch=scratch, size=size)
 
 
 def meld_may_complete(

@@ -109,7 +109,8 @@ def canasta_deck(players: int) -> DeckSpec:  # type: ignore[empty-body]
         players: The number of players.
 
     Returns:
-        A `canasta.DeckSpec`. Stops at first non-None result.
+        A `canasta.DeckSpec` of 1 to `canasta.cards.MAX_PACKS` packs and 0 to
+        `canasta.cards.MAX_JOKERS` jokers. Stops at first non-None result.
     """
 
 

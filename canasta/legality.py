@@ -519,13 +519,16 @@ class _MeldChecks:
     """What "legal" means, for the candidate melds of one meld phase: built lazily, shared by the candidates."""
 
     __slots__ = (
+        "alone",
         "canastas_now",
         "counts",
         "counts_now",
+        "found",
         "hopeless",
         "opened",
         "out_options",
         "plain_out",
+        "refuted",
         "size",
         "swap",
         "t",
@@ -553,6 +556,11 @@ class _MeldChecks:
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
         self.swap = None
+        self.alone: tuple[int, int] | None = None
+        # What the oracle's searches for earlier candidates found (see `completes`): openings
+        # that complete the turn, and by meld the additions after which it cannot be completed.
+        self.found: list[dict[int, tuple[int, int, int]]] = []
+        self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
@@ -599,6 +607,19 @@ class _MeldChecks:
                 jokers += jk
                 value += values[r] * n + values[TWO] * tw + values[JOKER] * jk
             self.swap = (adds, cards, twos, jokers, value)
+        if (
+            not opened
+            and not turn.bound
+            and not turn.final_only
+            and not t.restricts_discards
+            and not t.facts.no_discard_first_round
+            and not t.facts.clean_meld_naturals
+        ):
+            # For the test of a candidate that opens on its own (in `completes`): the count it must
+            # add, and the cards left to hold and discard besides the hand's (the pile taken).
+            # (Not where the opening needs a clean meld: modern American's minimums are rarely
+            # reached by one meld, and the test would cost more than it saves.)
+            self.alone = (turn.minimum - t.provisional_count, 0 if turn.pending is None else sum(turn.pending))
 
     def completes(self, key: int, n: int, tw: int, jk: int) -> bool:
         """Whether the turn can still be completed after melding these cards onto the meld under ``key``.
@@ -642,8 +663,34 @@ class _MeldChecks:
             w = witness.get(key)
             if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
                 return True
-            if self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
+        alone = self.alone
+        if alone is not None:
+            # This meld completes the opening on its own (the rule book's "The initial meld"): the side is
+            # opened, and of two cards left (with any pile cards the opening brings in) one can be
+            # discarded and one kept, as in `_swap_opens`.
+            values = t.facts.card_values
+            if (
+                values[rank] * n + values[TWO] * tw + values[JOKER] * jk >= alone[0]
+                and left + alone[1] >= 2
+            ):
                 return True
+        if witness and self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
+            return True
+        learns = not self.opened and not t.wild_meld_first  # (under rule-of-five the order of melds matters)
+        if learns:
+            # The legal additions to a meld are closed downwards: a smaller addition can be followed
+            # by the rest of a larger legal one, reaching the same position. So an opening found for an
+            # earlier candidate covers this one as the first witness does, and a candidate the
+            # oracle refused rules out every addition to its meld that contains it.
+            for found in self.found:
+                w = found.get(key)
+                if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
+                    return True
+            refuted = self.refuted.get(key)
+            if refuted is not None:
+                for a, b, c in refuted:
+                    if a <= n and b <= tw and c <= jk:
+                        return False
         hand = list(counts)
         hand[rank] = hand[rank] - n
         hand[TWO] = hand[TWO] - tw
@@ -661,7 +708,19 @@ class _MeldChecks:
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
-        return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
+        if opened or not learns:
+            return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
+        opening: dict[int, tuple[int, int, int]] = {}
+        if can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, witness=opening):
+            if opening:
+                self.found.append(opening)
+            return True
+        refuted = self.refuted.get(key)
+        if refuted is None:
+            self.refuted[key] = [(n, tw, jk)]
+        else:
+            refuted.append((n, tw, jk))
+        return False
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.

@@ -15,7 +15,7 @@ import pluggy
 
 from canasta import defaults, hookspecs
 from canasta import rules as r
-from canasta.cards import DeckSpec, Kind
+from canasta.cards import MAX_JOKERS, MAX_PACKS, DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
@@ -109,7 +109,11 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     )
     _check(max(sides) >= 1, "canasta_sides: at least two sides are needed")
     deck = _ask(pm, "canasta_deck", DeckSpec, players=players)
-    _check(deck.packs >= 1 and deck.jokers >= 0, f"canasta_deck: invalid deck {deck}")
+    # (At most 63 cards of a kind: the engine's meld tables and cache keys hold a kind's count in 6 bits.)
+    _check(
+        1 <= deck.packs <= MAX_PACKS and 0 <= deck.jokers <= MAX_JOKERS,
+        f"canasta_deck: invalid deck {deck} (1 to {MAX_PACKS} packs, 0 to {MAX_JOKERS} jokers)",
+    )
     hand_size = _ask(pm, "canasta_hand_size", int, players=players)
     _check(hand_size >= 1, f"canasta_hand_size: hand size must be positive, got {hand_size}")
     _check(

@@ -161,7 +161,24 @@ def answer(hook: str, value: object, players: bool = False) -> types.ModuleType:
             True,
             "canasta_hand_size: dealing 30 cards to 4 players needs more than the 108 cards",
         ),
-        ("canasta_deck", DeckSpec(packs=0, jokers=4), True, "canasta_deck: invalid deck DeckSpec(packs=0, jokers=4)"),
+        (
+            "canasta_deck",
+            DeckSpec(packs=0, jokers=4),
+            True,
+            "canasta_deck: invalid deck DeckSpec(packs=0, jokers=4) (1 to 15 packs, 0 to 63 jokers)",
+        ),
+        (
+            "canasta_deck",
+            DeckSpec(packs=16, jokers=4),
+            True,
+            "canasta_deck: invalid deck DeckSpec(packs=16, jokers=4) (1 to 15 packs, 0 to 63 jokers)",
+        ),
+        (
+            "canasta_deck",
+            DeckSpec(packs=2, jokers=64),
+            True,
+            "canasta_deck: invalid deck DeckSpec(packs=2, jokers=64) (1 to 15 packs, 0 to 63 jokers)",
+        ),
         (
             "canasta_meld_minimums",
             MeldMinimums(below_zero=15, steps=((0, 50), (3000, 120), (1500, 90))),
