@@ -45,11 +45,14 @@ from canasta.rulefacts import Additions, RuleFacts, rule_facts
 from canasta.rules import Rules
 
 __all__ = [
+    "OpeningGroups",
     "Turn",
     "can_complete",
     "has_clean_meld",
     "has_splash",
     "meld_may_complete",
+    "opening_completes_after",
+    "opening_groups",
     "opening_reached",
     "valid_additions",
 ]
@@ -221,6 +224,7 @@ def can_complete(
     provisional: int,
     scratch: bool = False,
     witness: dict[int, tuple[int, int, int]] | None = None,
+    size: int = -1,
 ) -> bool:
     """Whether the acting player, in the meld phase, can still complete the turn legally (what "legal" means).
 
@@ -236,13 +240,15 @@ def can_complete(
         witness: Filled, when the side has not opened and an opening found by
             the search completes the turn, with the melds of that opening (as
             in `meld_may_complete`); left empty when the answer comes another way.
+        size: The number of cards in ``hand``, if the caller knows it (-1: count them).
 
     Returns:
         True if some sequence of melds ends the turn legally.
     """
     hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types; no copy
     melds = melds if isinstance(melds, dict) else dict(melds)  # of the engine's own, no call either)
-    size = sum(hand)
+    if size < 0:
+        size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
     if not melds and not turn.bound and size >= 2 and _has_discard(turn, hand, melds):
@@ -359,25 +365,70 @@ def _opening_completes(
     decides the rest (any later meld is possible there too). On success the
     melds of the completed opening are written into ``witness`` if given.
     """
-    rules = turn.rules
     if turn.splash and _splash_completes(turn, hand, melds, witness):
         return True
+    if turn.facts.clean_meld_naturals and not _clean_meld_possible(turn, hand, melds):
+        return False
+    groups = _opening_groups(turn, hand, melds)
+    remaining = groups.total
+    if groups.take_wilds:
+        values = turn.facts.card_values
+        remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
+    ranks, values_of = groups.ranks, groups.values
+    return _search_opening(turn, hand, melds, provisional, ranks, values_of, remaining, witness, scratch, size)
+
+
+class OpeningGroups:
+    """The groups an opening search lays, in its order, with an upper bound of the count each can add.
+
+    Made by `opening_groups`; `opening_completes_after` reuses one for every
+    candidate meld of a meld phase (the candidate changes only its own group).
+
+    Attributes:
+        ranks: The groups: the meldable natural ranks, richest first, then the
+            wild meld (where the variant has one) and black threes (where they
+            may meld, three or more held).
+        values: The count each group's natural cards could add (0 for the wild meld).
+        naturals: How many of ``ranks`` are natural ranks (they come first).
+        total: The sum of ``values``.
+        take_wilds: Whether some group can take wild cards (any but black threes alone):
+            then the hand's wild cards count towards the bound as well.
+        facts: The rule facts the groups were made under.
+    """
+
+    __slots__ = ("facts", "naturals", "ranks", "take_wilds", "total", "values")
+
+    def __init__(
+        self, ranks: list[int], values: list[int], naturals: int, total: int, take_wilds: bool, facts: RuleFacts
+    ) -> None:
+        self.ranks = ranks
+        self.values = values
+        self.naturals = naturals
+        self.total = total
+        self.take_wilds = take_wilds
+        self.facts = facts
+
+
+def opening_groups(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> OpeningGroups:
+    """The groups of an opening search from this position (see `OpeningGroups`).
+
+    Args:
+        turn: The turn's facts.
+        hand: The player's card counts by kind.
+        melds: The side's melds.
+
+    Returns:
+        The groups, in the order the search lays them.
+    """
+    hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types; no copy
+    melds = melds if isinstance(melds, dict) else dict(melds)  # of the engine's own, no call either)
+    return _opening_groups(turn, hand, melds)
+
+
+def _opening_groups(turn: Turn, hand: _Hand, melds: _Melds) -> OpeningGroups:
+    """`opening_groups` of the concrete types."""
     facts = turn.facts
     values = facts.card_values
-    clean_need = facts.clean_meld_naturals
-    if clean_need and not _has_clean_meld(clean_need, melds, turn.top_rank):
-        # modern American, "The initial meld": some rank must still be able to hold the clean meld of hand naturals:
-        # a clean meld on the table with the hand's naturals of its rank, or a new meld of them.
-        top_rank = turn.top_rank
-        for rank, (n, t, j) in melds.items():
-            if 4 <= rank <= 14 and not (t or j) and n - (rank == top_rank) + hand[rank] >= clean_need:
-                break  # a clean meld on the table, with the hand's naturals of its rank
-        else:
-            for rank in NATURAL_INTS:
-                if hand[rank] >= clean_need and rank not in melds:
-                    break  # a new meld of hand naturals
-            else:
-                return False
     # An upper bound on the count: naturals only of ranks that can be melded,
     # wild cards only if some group can take them.
     min_naturals = facts.min_naturals
@@ -397,31 +448,156 @@ def _opening_completes(
     naturals.sort()
     groups: list[int] = []
     group_values: list[int] = []
-    remaining = 0
+    total = 0
     for i in range(len(naturals) - 1, -1, -1):
         value = naturals[i] >> 4
         groups.append(naturals[i] & 15)
         group_values.append(value)
-        remaining += value
+        total += value
     if facts.wild_melds:
         groups.append(JOKER)
         group_values.append(0)
     if facts.black_threes_when_going_out and hand[BLACK_THREE] >= 3:
         groups.append(BLACK_THREE)
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
-        remaining += values[BLACK_THREE] * hand[BLACK_THREE]
-    if groups and (len(groups) > 1 or groups[0] != BLACK_THREE):
-        remaining += values[TWO] * hand[TWO] + values[JOKER] * hand[JOKER]
+        total += values[BLACK_THREE] * hand[BLACK_THREE]
+    take_wilds = bool(groups) and (len(groups) > 1 or groups[0] != BLACK_THREE)
+    return OpeningGroups(groups, group_values, len(naturals), total, take_wilds, facts)
+
+
+def opening_completes_after(
+    turn: Turn,
+    hand: list[int],
+    melds: dict[int, tuple[int, int, int]],
+    provisional: int,
+    before: OpeningGroups,
+    rank: int,
+    *,
+    witness: dict[int, tuple[int, int, int]] | None = None,
+    size: int,
+) -> bool:
+    """`can_complete` for a side that has not opened, after a meld of natural ``rank`` that does not open it.
+
+    The groups of the search are those of the position before the meld
+    (``before``, from `opening_groups`), with this rank's group now the
+    meld's: what the cards left can add to it. For the callers that decide many
+    candidate melds of one position; not under the concealed-going-out exemption
+    or the house rule splash (`can_complete` handles those).
+
+    Args:
+        turn: The turn's facts (``turn.exempt`` and ``turn.splash`` false).
+        hand: The player's card counts after the meld: a list made for this call
+            (the search works on it in place, and restores it).
+        melds: The side's melds after the meld: a dict made for this call (likewise).
+        provisional: The count of the side's provisional melds, this one included.
+        before: The groups of the position before the meld.
+        rank: The meld's natural rank (4 to 14).
+        witness: As in `can_complete`.
+        size: The number of cards in ``hand``.
+
+    Returns:
+        True if some sequence of melds ends the turn legally.
+    """
+    facts = before.facts
+    if facts.clean_meld_naturals and not _clean_meld_possible(turn, hand, melds):
+        return False
+    card_values = facts.card_values
+    value = card_values[rank] * hand[rank]
+    ranks = before.ranks
+    values = before.values
+    naturals = before.naturals
+    at = 0
+    while at < naturals and ranks[at] != rank:
+        at += 1
+    if at < naturals:
+        remaining = before.total - values[at] + value
+        values = list(values)
+        values[at] = value
+    else:
+        # (The rank was not a group before: now that it is melded it is one.)
+        remaining = before.total + value
+        ranks = [*ranks[:at], rank, *ranks[at:]]
+        values = [*values[:at], value, *values[at:]]
+    # (A natural group now: the wild cards count.)
+    remaining += card_values[TWO] * hand[TWO] + card_values[JOKER] * hand[JOKER]
+    return _search_opening(turn, hand, melds, provisional, ranks, values, remaining, witness, True, size)
+
+
+def _canastas_reachable(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
+    """A cheap necessary test of going out this turn: enough melds could reach canasta size.
+
+    A canasta is one meld of a rank (or the wild meld) with ``canasta_size``
+    cards: naturals of its rank (from the hand, the pile taken and the meld
+    itself) and wild cards (all of them at most). Ranks that cannot get there,
+    whatever else is melded, cannot be the canastas going out needs.
+    """
+    facts = turn.facts
+    need = facts.canastas_required
+    if need <= 0:
+        return True
+    size = facts.canasta_size
+    pending = turn.pending
+    wilds = hand[TWO] + hand[JOKER]
+    if pending is not None:
+        wilds += pending[TWO] + pending[JOKER]
+    for _, t, j in melds.values():
+        wilds += t + j
+    possible = 0
+    for kind in range(BLACK_THREE, KIND_COUNT):  # (black threes too: a large deck could make a canasta of them)
+        naturals = hand[kind] + (pending[kind] if pending is not None else 0)
+        meld = melds.get(kind)
+        if meld is not None:
+            naturals += meld[0]
+        if naturals and naturals + wilds >= size:
+            possible += 1
+    if facts.wild_melds and wilds >= size:
+        possible += 1
+    return possible >= need
+
+
+def _clean_meld_possible(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
+    """Modern American, "The initial meld": the clean meld of hand naturals is on the table or can still be made.
+
+    A clean meld on the table with the hand's naturals of its rank, or a new meld of them.
+    """
+    clean_need = turn.facts.clean_meld_naturals
+    top_rank = turn.top_rank
+    if _has_clean_meld(clean_need, melds, top_rank):
+        return True
+    for rank, (n, t, j) in melds.items():
+        if 4 <= rank <= 14 and not (t or j) and n - (rank == top_rank) + hand[rank] >= clean_need:
+            return True  # a clean meld on the table, with the hand's naturals of its rank
+    for rank in NATURAL_INTS:  # noqa: SIM110 - a plain loop: any() over a generator is slower
+        if hand[rank] >= clean_need and rank not in melds:
+            return True  # a new meld of hand naturals
+    return False
+
+
+def _search_opening(
+    turn: Turn,
+    hand: _Hand,
+    melds: _Melds,
+    provisional: int,
+    groups: list[int],
+    group_values: list[int],
+    remaining: int,
+    witness: dict[int, tuple[int, int, int]] | None,
+    scratch: bool,
+    size: int,
+) -> bool:
+    """The search of `_opening_completes` over these groups (the count they could add: ``remaining``)."""
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
+    if turn.bound and not _canastas_reachable(turn, hand, melds):
+        return False  # after "yes" only going out completes the turn, and it needs canastas the cards cannot make
     if scratch:
-        assert isinstance(hand, list) and isinstance(melds, dict)
         work_hand, work_melds = hand, melds  # the caller's copies (see `can_complete`)
     else:
         work_hand, work_melds = list(hand), dict(melds)
     if size < 0:
         size = sum(hand)
-    if JOKER in melds and facts.wild_meld_first and wild_meld_open(rules, melds):
+    facts = turn.facts
+    if JOKER in melds and facts.wild_meld_first and wild_meld_open(turn.rules, melds):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. An opening
         # either puts none there (mode 1), or completes the wild meld first (mode 2: its group first).
         if _search(turn, work_hand, work_melds, provisional, remaining, groups, group_values, 0, witness, size, 1):

@@ -21,7 +21,16 @@ from attrs import evolve
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
-from canasta.completion import Turn, can_complete, meld_may_complete, opening_reached, valid_additions
+from canasta.completion import (
+    OpeningGroups,
+    Turn,
+    can_complete,
+    meld_may_complete,
+    opening_completes_after,
+    opening_groups,
+    opening_reached,
+    valid_additions,
+)
 from canasta.declaration import declarations
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_discards, strict_pile, take_strands
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
@@ -524,6 +533,7 @@ class _MeldChecks:
         "counts",
         "counts_now",
         "found",
+        "groups",
         "hopeless",
         "opened",
         "out_options",
@@ -561,6 +571,7 @@ class _MeldChecks:
         # that complete the turn, and by meld the additions after which it cannot be completed.
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
+        self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
         if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
@@ -701,6 +712,7 @@ class _MeldChecks:
         turn = self.turn
         opened = self.opened
         provisional = t.provisional_count
+        size = left  # (the cards the candidate leaves: the oracle need not count them)
         if not opened:
             values = t.facts.card_values
             provisional += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
@@ -708,10 +720,21 @@ class _MeldChecks:
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
+                    size += sum(turn.pending)
         if opened or not learns:
-            return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True)
+            return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True, size=size)
         opening: dict[int, tuple[int, int, int]] = {}
-        if can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, witness=opening):
+        if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+            # The search's groups are this position's, but for this rank's: made once for all candidates.
+            groups = self.groups
+            if groups is None:
+                groups = self.groups = opening_groups(turn, counts, counts_now)
+            done = opening_completes_after(turn, hand, after, provisional, groups, rank, witness=opening, size=size)
+        else:
+            done = can_complete(
+                turn, hand, after, opened=False, provisional=provisional, scratch=True, witness=opening, size=size
+            )
+        if done:
             if opening:
                 self.found.append(opening)
             return True
