@@ -76,6 +76,8 @@ _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
 _MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
+# The same actions by kind, then by ``(naturals, twos, jokers)`` (the tuples `valid_additions` makes: no key to build).
+_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(KIND_COUNT)]
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
 _TAKE_SHAPES: Final = tuple(
@@ -1029,11 +1031,16 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
     shapes = []
     acts = []
     most = 0
+    melds_of_kind = _MELDS_OF_KIND[rank]
     # (The arguments spelled out: a call with *key is a generic Python call in the compiled engine.)
-    for n, tw, jk in valid_additions(is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6]):
+    for shape in valid_additions(is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6]):
+        n, tw, jk = shape
         added = n + tw + jk
         shapes.append((n, tw, jk, added))
-        acts.append(_meld_action(rank, n, tw, jk))
+        action = melds_of_kind.get(shape)
+        if action is None:
+            action = melds_of_kind[shape] = _meld_action(rank, n, tw, jk)
+        acts.append(action)
         if added > most:
             most = added
     return MeldAdditions(most, tuple(acts), tuple(shapes))
