@@ -527,7 +527,19 @@ def _answer_completes(t: TableState, asker: int, phase: Phase, yes: bool) -> boo
 
 
 class _MeldChecks:
-    """What "legal" means, for the candidate melds of one meld phase: built lazily, shared by the candidates."""
+    """What "legal" means, for the candidate melds of one meld phase: built lazily, shared by the candidates.
+
+    One search (`meld_may_complete`) decides whether any meld can be followed by
+    a completion and finds one opening (the witness). For a side that has not
+    opened, `completes` then decides each candidate by the cheapest test that
+    settles it: it is contained in the witness; it completes the opening on its
+    own with two cards to spare; it replaces one meld of the witness
+    (`_swap_opens`); it is contained in an opening found for an earlier
+    candidate, or contains a candidate the oracle refused (legal additions to a
+    meld are closed downwards); and only then the oracle's own search, on the
+    counts the candidate leaves. `tests/test_meld_inference.py` checks the
+    shortcuts against the oracle asked directly.
+    """
 
     __slots__ = (
         "alone",
