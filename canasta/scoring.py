@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from attrs import frozen
 
 from canasta.cards import BLACK_THREE as _B3
 from canasta.cards import KIND_COUNT
 from canasta.cards import RED_THREE as _R3
-from canasta.rules import ThreeSign
+from canasta.rules import Rules, ThreeSign
 from canasta.table import TableState
 
 __all__ = ["HandScore", "SideScore", "score_hand"]
@@ -87,6 +89,52 @@ class HandScore:
         return tuple(s.total for s in self.sides)
 
 
+class _ScoringFacts:
+    """What scoring reads from one rules object, read once (the rules are attrs objects), with two memos."""
+
+    __slots__ = ("bonuses", "first_seats", "hand_values", "meld_penalties", "natural_penalties", "rules", "threes")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules  # (kept alive: the id that keys `_FACTS` stays its own)
+        self.meld_penalties: dict[int, int] = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+        self.natural_penalties: dict[int, int] = {
+            int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties
+        }
+        hand_values = list(rules.card_values)
+        hand_values[_B3] = rules.black_threes.in_hand_penalty
+        self.hand_values: list[int] = hand_values
+        self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
+        # `CanastaBonuses.bonus` by (rank, naturals, twos, jokers), `ThreeRules.score` by count: as asked.
+        self.bonuses: dict[tuple[int, int, int, int], int] = {}
+        self.threes: dict[int, int] = {}
+
+    def bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
+        key = (rank, naturals, twos, jokers)
+        value = self.bonuses.get(key)
+        if value is None:
+            value = self.bonuses[key] = self.rules.canasta_bonuses.bonus(rank, naturals, twos, jokers)
+        return value
+
+    def three_score(self, count: int) -> int:
+        value = self.threes.get(count)
+        if value is None:
+            value = self.threes[count] = self.rules.threes.score(count)
+        return value
+
+
+# By id of the rules (each kept alive by its facts).
+_FACTS: Final[dict[int, _ScoringFacts]] = {}
+
+
+def _scoring_facts(rules: Rules) -> _ScoringFacts:
+    facts = _FACTS.get(id(rules))
+    if facts is None or facts.rules is not rules:
+        if len(_FACTS) > 256:
+            _FACTS.clear()  # bound the memory of long runs with many rule sets
+        facts = _FACTS[id(rules)] = _ScoringFacts(rules)
+    return facts
+
+
 def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
     if sign is ThreeSign.NEGATIVE_WITHOUT_MELD:
         return 1 if opened else -1
@@ -110,15 +158,14 @@ def score_hand(state: TableState) -> HandScore:
     if state.end is None:
         raise ValueError("the hand is not over yet")
     rules = state.rules
+    facts = _scoring_facts(rules)
     values = rules.card_values
     kinds = state.kinds
     canasta_size = rules.melds.canasta_size
-    bonuses = rules.canasta_bonuses
-    penalties_by_rank = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+    penalties_by_rank = facts.meld_penalties
     held_penalties = rules.held_card_penalties
-    natural_penalties = {int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties}
-    hand_values = list(values)
-    hand_values[_B3] = rules.black_threes.in_hand_penalty
+    natural_penalties = facts.natural_penalties
+    hand_values = facts.hand_values
     result = []
     seating = state.seating
     declared = state.declared
@@ -128,7 +175,7 @@ def score_hand(state: TableState) -> HandScore:
     for side in range(rules.side_count):
         # The side's unit at the table: itself, unless a partnership rule regrouped the
         # players; each side is credited its unit's result (house rule cutthroat).
-        unit = seating[rules.seats_of(side)[0]]
+        unit = seating[facts.first_seats[side]]
         seats = [s for s in range(rules.players) if seating[s] == unit]
         if special is not None and declared is not None and seating[declared[0]] == unit:
             # The club form's special hands, "Scoring": the hand's value replaces the side's whole score.
@@ -146,21 +193,28 @@ def score_hand(state: TableState) -> HandScore:
             if meld.rank == _B3 and rules.black_threes.melded_count_with_set_aside:
                 set_aside_count += meld.size  # Cuban: scored with the set-aside ones
                 continue
-            melded += sum(values[kinds[c]] for c in meld.cards)
+            for card in meld.cards:
+                melded += values[kinds[card]]
             if meld.size >= canasta_size:
                 canastas += 1
-                canasta_bonus += bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
+                canasta_bonus += facts.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
             else:
                 if meld.rank in penalties_by_rank:
                     penalties -= penalties_by_rank[meld.rank]
                 if not (meld.twos or meld.jokers) and meld.rank in natural_penalties:
                     penalties -= natural_penalties[meld.rank]
-        red = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _R3)
-        black = sum(1 for s in three_seats for c in state.threes[s] if kinds[c] == _B3)
+        red = black = 0
+        for s in three_seats:
+            for card in state.threes[s]:
+                kind = kinds[card]
+                if kind == _R3:
+                    red += 1
+                elif kind == _B3:
+                    black += 1
         three_rules = rules.threes
-        threes = three_rules.score(red) if red else 0
+        threes = facts.three_score(red) if red else 0
         if black:
-            threes += three_rules.score(black)
+            threes += facts.three_score(black)
         threes *= _sign(three_rules.sign, state.opened[unit], canastas)
         going_out = 0
         if state.went_out is not None and seating[state.went_out] == unit:
@@ -172,7 +226,8 @@ def score_hand(state: TableState) -> HandScore:
         in_hand = 0
         for seat in seats:
             counts = state.counts[seat]
-            in_hand -= sum(hand_values[k] * counts[k] for k in range(KIND_COUNT))
+            for k in range(KIND_COUNT):
+                in_hand -= hand_values[k] * counts[k]
             for kind, at_least, penalty in held_penalties:
                 if counts[kind] >= at_least:
                     penalties -= penalty  # once per player and entry, besides the cards' values
