@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from canasta.cards import Kind
+from canasta.cards import BLACK_THREE, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
 __all__ = ["Additions", "RuleFacts", "meld_valid", "rule_facts"]
@@ -77,10 +77,55 @@ class RuleFacts:
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
+        # For scoring (`canasta.scoring`, once per hand): incomplete_meld_penalties and
+        # incomplete_natural_meld_penalties by kind, card_values with black_threes.in_hand_penalty
+        # (what a card left in hand costs), and each side's first seat (seats_of).
+        self.meld_penalties: dict[int, int] = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+        self.natural_meld_penalties: dict[int, int] = {
+            int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties
+        }
+        hand_values = list(rules.card_values)
+        hand_values[BLACK_THREE] = rules.black_threes.in_hand_penalty
+        self.hand_values: list[int] = hand_values
+        self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
+        self._bonuses: dict[tuple[int, int, int, int], int] = {}
+        self._three_scores: dict[int, int] = {}
         # Not rule values: `meld_valid`'s answers by meld contents, and the opening search's
         # group additions by situation (`canasta.completion`). Both depend on the meld rules and
         # the card values only, so rules equal in these share them (`_shared_caches`).
         self.validity, self.additions = _shared_caches(melds, rules.card_values)
+
+    def canasta_bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
+        """`canasta.CanastaBonuses.bonus` of the rules (remembered: the rules' method is plain Python).
+
+        Args:
+            rank: The canasta's kind (``JOKER`` for a wild canasta).
+            naturals: Its natural cards.
+            twos: Its 2s.
+            jokers: Its jokers.
+
+        Returns:
+            The bonus in points.
+        """
+        key = (rank, naturals, twos, jokers)
+        value = self._bonuses.get(key)
+        if value is None:
+            value = self._bonuses[key] = self.rules.canasta_bonuses.bonus(rank, naturals, twos, jokers)
+        return value
+
+    def three_score(self, count: int) -> int:
+        """`canasta.ThreeRules.score` of the rules (remembered, as `canasta_bonus`).
+
+        Args:
+            count: How many bonus threes of one colour.
+
+        Returns:
+            Their points before the sign rule applies.
+        """
+        value = self._three_scores.get(count)
+        if value is None:
+            value = self._three_scores[count] = self.rules.threes.score(count)
+        return value
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).

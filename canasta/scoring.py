@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from attrs import frozen
 
 from canasta.cards import BLACK_THREE as _B3
 from canasta.cards import KIND_COUNT
 from canasta.cards import RED_THREE as _R3
-from canasta.rules import Rules, ThreeSign
+from canasta.rules import ThreeSign
 from canasta.table import TableState
 
 __all__ = ["HandScore", "SideScore", "score_hand"]
@@ -89,52 +87,6 @@ class HandScore:
         return tuple(s.total for s in self.sides)
 
 
-class _ScoringFacts:
-    """What scoring reads from one rules object, read once (the rules are attrs objects), with two memos."""
-
-    __slots__ = ("bonuses", "first_seats", "hand_values", "meld_penalties", "natural_penalties", "rules", "threes")
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules  # (kept alive: the id that keys `_FACTS` stays its own)
-        self.meld_penalties: dict[int, int] = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
-        self.natural_penalties: dict[int, int] = {
-            int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties
-        }
-        hand_values = list(rules.card_values)
-        hand_values[_B3] = rules.black_threes.in_hand_penalty
-        self.hand_values: list[int] = hand_values
-        self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
-        # `CanastaBonuses.bonus` by (rank, naturals, twos, jokers), `ThreeRules.score` by count: as asked.
-        self.bonuses: dict[tuple[int, int, int, int], int] = {}
-        self.threes: dict[int, int] = {}
-
-    def bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
-        key = (rank, naturals, twos, jokers)
-        value = self.bonuses.get(key)
-        if value is None:
-            value = self.bonuses[key] = self.rules.canasta_bonuses.bonus(rank, naturals, twos, jokers)
-        return value
-
-    def three_score(self, count: int) -> int:
-        value = self.threes.get(count)
-        if value is None:
-            value = self.threes[count] = self.rules.threes.score(count)
-        return value
-
-
-# By id of the rules (each kept alive by its facts).
-_FACTS: Final[dict[int, _ScoringFacts]] = {}
-
-
-def _scoring_facts(rules: Rules) -> _ScoringFacts:
-    facts = _FACTS.get(id(rules))
-    if facts is None or facts.rules is not rules:
-        if len(_FACTS) > 256:
-            _FACTS.clear()  # bound the memory of long runs with many rule sets
-        facts = _FACTS[id(rules)] = _ScoringFacts(rules)
-    return facts
-
-
 def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
     if sign is ThreeSign.NEGATIVE_WITHOUT_MELD:
         return 1 if opened else -1
@@ -158,13 +110,13 @@ def score_hand(state: TableState) -> HandScore:
     if state.end is None:
         raise ValueError("the hand is not over yet")
     rules = state.rules
-    facts = _scoring_facts(rules)
+    facts = state.facts
     values = rules.card_values
     kinds = state.kinds
     canasta_size = rules.melds.canasta_size
     penalties_by_rank = facts.meld_penalties
     held_penalties = rules.held_card_penalties
-    natural_penalties = facts.natural_penalties
+    natural_penalties = facts.natural_meld_penalties
     hand_values = facts.hand_values
     result = []
     seating = state.seating
@@ -197,7 +149,7 @@ def score_hand(state: TableState) -> HandScore:
                 melded += values[kinds[card]]
             if meld.size >= canasta_size:
                 canastas += 1
-                canasta_bonus += facts.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
+                canasta_bonus += facts.canasta_bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
             else:
                 if meld.rank in penalties_by_rank:
                     penalties -= penalties_by_rank[meld.rank]
