@@ -631,7 +631,8 @@ class _MeldChecks:
                 twos += tw
                 jokers += jk
                 value += values[r] * n + values[TWO] * tw + values[JOKER] * jk
-            self.swap = (adds, cards, twos, jokers, value)
+            if BLACK_THREE not in adds:  # (black threes meld only when going out: no other opening keeps them)
+                self.swap = (adds, cards, twos, jokers, value)
         if (
             not opened
             and not turn.bound
