@@ -553,6 +553,7 @@ class _MeldChecks:
         "out_options",
         "plain_out",
         "refuted",
+        "searched",
         "size",
         "swap",
         "t",
@@ -579,13 +580,14 @@ class _MeldChecks:
         )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
-        self.swap = None
+        self.swap: tuple[dict[int, tuple[int, int, int]], int, int, int, int] | None = None
         self.alone: tuple[int, int] | None = None
         # What the oracle's searches for earlier candidates found (see `completes`): openings
         # that complete the turn, and by meld the additions after which it cannot be completed.
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
+        self.searched = True  # (`_first_search` done, or not needed)
         if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
@@ -605,6 +607,34 @@ class _MeldChecks:
             )
             self.hopeless = self.out_options is None
             return
+        if (
+            not opened
+            and not turn.bound
+            and not turn.final_only
+            and not t.restricts_discards
+            and not t.facts.no_discard_first_round
+            and not t.facts.clean_meld_naturals
+        ):
+            # For the test of a candidate that opens on its own (in `completes`): the count it must
+            # add, and the cards left to hold and discard besides the hand's (the pile taken).
+            # (Not where the opening needs a clean meld: modern American's minimums are rarely
+            # reached by one meld, and the test would cost more than it saves.)
+            self.alone = (turn.minimum - t.provisional_count, 0 if turn.pending is None else sum(turn.pending))
+        if self.alone is None:
+            self._first_search()
+        else:
+            # The search waits for a candidate that does not open on its own (often there is none).
+            self.searched = False
+            self.hopeless = False
+
+    def _first_search(self) -> None:
+        """The search of the whole list (`meld_may_complete`): can any meld lead to a completion; the witness."""
+        self.searched = True
+        t = self.t
+        turn = self.turn
+        counts = self.counts
+        counts_now = self.counts_now
+        opened = self.opened
         # One search for the whole list: if no meld can lead to a completion, none is legal.
         # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
         self.hopeless = not meld_may_complete(
@@ -633,19 +663,6 @@ class _MeldChecks:
                 value += values[r] * n + values[TWO] * tw + values[JOKER] * jk
             if BLACK_THREE not in adds:  # (black threes meld only when going out: no other opening keeps them)
                 self.swap = (adds, cards, twos, jokers, value)
-        if (
-            not opened
-            and not turn.bound
-            and not turn.final_only
-            and not t.restricts_discards
-            and not t.facts.no_discard_first_round
-            and not t.facts.clean_meld_naturals
-        ):
-            # For the test of a candidate that opens on its own (in `completes`): the count it must
-            # add, and the cards left to hold and discard besides the hand's (the pile taken).
-            # (Not where the opening needs a clean meld: modern American's minimums are rarely
-            # reached by one meld, and the test would cost more than it saves.)
-            self.alone = (turn.minimum - t.provisional_count, 0 if turn.pending is None else sum(turn.pending))
 
     def completes(self, key: int, n: int, tw: int, jk: int) -> bool:
         """Whether the turn can still be completed after melding these cards onto the meld under ``key``.
@@ -653,9 +670,22 @@ class _MeldChecks:
         ``key`` is the meld's rank, or ``rank + SECOND_MELD`` for a side's second
         meld of a rank (cutthroat).
         """
+        rank = key & 15
+        alone = self.alone
+        if alone is not None:
+            # This meld completes the opening on its own (the rule book's "The initial meld"): the side is
+            # opened, and of two cards left (with any pile cards the opening brings in) one can be
+            # discarded and one kept, as in `_swap_opens`. (It needs no search.)
+            values = self.t.facts.card_values
+            if (
+                values[rank] * n + values[TWO] * tw + values[JOKER] * jk >= alone[0]
+                and self.size - n - tw - jk + alone[1] >= 2
+            ):
+                return True
+            if not self.searched:
+                self._first_search()
         if self.hopeless:
             return False
-        rank = key & 15
         out_options = self.out_options
         if out_options is not None:
             options = out_options.get(key, ())
@@ -688,17 +718,6 @@ class _MeldChecks:
             # This meld is part of a completion already found: the rest of it follows.
             w = witness.get(key)
             if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
-                return True
-        alone = self.alone
-        if alone is not None:
-            # This meld completes the opening on its own (the rule book's "The initial meld"): the side is
-            # opened, and of two cards left (with any pile cards the opening brings in) one can be
-            # discarded and one kept, as in `_swap_opens`.
-            values = t.facts.card_values
-            if (
-                values[rank] * n + values[TWO] * tw + values[JOKER] * jk >= alone[0]
-                and left + alone[1] >= 2
-            ):
                 return True
         if witness and self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
             return True
