@@ -18,7 +18,7 @@ from typing import Final
 from canasta.cards import BLACK_THREE, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["Additions", "RuleFacts", "meld_valid", "rule_facts"]
+__all__ = ["Additions", "RuleFacts", "ScoringTables", "meld_valid", "rule_facts"]
 
 #: A group's valid additions in one situation, as the opening search uses them
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
@@ -77,23 +77,26 @@ class RuleFacts:
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
-        # For scoring (`canasta.scoring`, once per hand): incomplete_meld_penalties and
-        # incomplete_natural_meld_penalties by kind, card_values with black_threes.in_hand_penalty
-        # (what a card left in hand costs), and each side's first seat (seats_of).
-        self.meld_penalties: dict[int, int] = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
-        self.natural_meld_penalties: dict[int, int] = {
-            int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties
-        }
-        hand_values = list(rules.card_values)
-        hand_values[BLACK_THREE] = rules.black_threes.in_hand_penalty
-        self.hand_values: list[int] = hand_values
-        self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
+        # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
+        # objects during a hand that are never scored), and its memos.
+        self._scoring: ScoringTables | None = None
         self._bonuses: dict[tuple[int, int, int, int], int] = {}
         self._three_scores: dict[int, int] = {}
         # Not rule values: `meld_valid`'s answers by meld contents, and the opening search's
         # group additions by situation (`canasta.completion`). Both depend on the meld rules and
         # the card values only, so rules equal in these share them (`_shared_caches`).
         self.validity, self.additions = _shared_caches(melds, rules.card_values)
+
+    def scoring(self) -> ScoringTables:
+        """The rule values scoring reads (`ScoringTables`), made on first use.
+
+        Returns:
+            The tables.
+        """
+        tables = self._scoring
+        if tables is None:
+            tables = self._scoring = ScoringTables(self.rules)
+        return tables
 
     def canasta_bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
         """`canasta.CanastaBonuses.bonus` of the rules (remembered: the rules' method is plain Python).
@@ -126,6 +129,28 @@ class RuleFacts:
         if value is None:
             value = self._three_scores[count] = self.rules.threes.score(count)
         return value
+
+
+class ScoringTables:
+    """The rule values scoring reads (`canasta.scoring`), as plain fields.
+
+    Attributes:
+        meld_penalties: ``incomplete_meld_penalties`` by kind.
+        natural_meld_penalties: ``incomplete_natural_meld_penalties`` by kind.
+        hand_values: ``card_values``, with ``black_threes.in_hand_penalty`` for a black three:
+            what each card left in hand costs.
+        first_seats: Each side's first seat (``seats_of``).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.meld_penalties: dict[int, int] = {int(kind): penalty for kind, penalty in rules.incomplete_meld_penalties}
+        self.natural_meld_penalties: dict[int, int] = {
+            int(kind): penalty for kind, penalty in rules.incomplete_natural_meld_penalties
+        }
+        hand_values = list(rules.card_values)
+        hand_values[BLACK_THREE] = rules.black_threes.in_hand_penalty
+        self.hand_values: list[int] = hand_values
+        self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
 
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).

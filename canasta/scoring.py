@@ -111,13 +111,14 @@ def score_hand(state: TableState) -> HandScore:
         raise ValueError("the hand is not over yet")
     rules = state.rules
     facts = state.facts
+    tables = facts.scoring()
     values = rules.card_values
     kinds = state.kinds
     canasta_size = rules.melds.canasta_size
-    penalties_by_rank = facts.meld_penalties
+    penalties_by_rank = tables.meld_penalties
     held_penalties = rules.held_card_penalties
-    natural_penalties = facts.natural_meld_penalties
-    hand_values = facts.hand_values
+    natural_penalties = tables.natural_meld_penalties
+    hand_values = tables.hand_values
     result = []
     seating = state.seating
     declared = state.declared
@@ -127,7 +128,7 @@ def score_hand(state: TableState) -> HandScore:
     for side in range(rules.side_count):
         # The side's unit at the table: itself, unless a partnership rule regrouped the
         # players; each side is credited its unit's result (house rule cutthroat).
-        unit = seating[facts.first_seats[side]]
+        unit = seating[tables.first_seats[side]]
         seats = [s for s in range(rules.players) if seating[s] == unit]
         if special is not None and declared is not None and seating[declared[0]] == unit:
             # The club form's special hands, "Scoring": the hand's value replaces the side's whole score.
