@@ -695,8 +695,10 @@ def _search(
         if options is None:
             options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)
         for n, t, j, added, value, wild_value in options:
-            if rank == BLACK_THREE and size - added > 1:
-                continue  # The rule book: black threes meld only as the last meld of going out
+            if rank == BLACK_THREE and size - added + (0 if turn.pending is None else sum(turn.pending)) > 1:
+                # The rule book: black threes meld only as the last meld of going out (and a pile
+                # taken before opening comes into the hand when the opening is complete).
+                continue
             if mode and (
                 (mode == 1 and rank != JOKER and (t or j))
                 or (mode == 2 and rank == JOKER and t0 + t + j0 + j < turn.facts.canasta_size)

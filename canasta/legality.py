@@ -935,9 +935,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 actions.append(acts[i])
     black = counts[BLACK_THREE]
     if black >= 3 and facts.black_threes_when_going_out:
+        # The rule book's "Melds": black threes meld only as the last meld of going out. A side that
+        # took the pile before opening receives the rest of it when the opening is complete, which
+        # no later meld can be: those cards are in the hand after the black threes.
+        waiting = 0 if t.pending_pile is None else sum(pile_to_hand(t, t.pending_pile))
         for n in range(3, black + 1):
-            # The rule book's "Melds": black threes meld only as the last meld of going out.
-            if not (facts.is_valid(BLACK_THREE, n, 0, 0) and size - n <= 1):
+            if not (facts.is_valid(BLACK_THREE, n, 0, 0) and size - n + waiting <= 1):
                 continue
             if filtered:
                 if checks is None:

@@ -64,6 +64,25 @@ def test_the_issue_example_offers_no_pile_take() -> None:
     assert DrawStock() in state.legal_actions()
 
 
+def test_black_threes_do_not_complete_an_opening_made_by_taking_the_pile() -> None:
+    # K-K-K counts 30 and four black threes would make it 50, but the opening's completion brings
+    # the rest of the pile into the hand: the black threes would not be the last meld of going out
+    # (SPEC §1 "Melds"), so nothing completes this take and it is not offered.
+    state = pile_opening(["KH", "KD", "3C", "3S", "3C", "3S", "7H"], ["4D", "4H", "KC"])
+    assert not any(isinstance(a, TakePile) for a in state.legal_actions())
+    refused(state, TakePile(2, 0, 0))
+    assert DrawStock() in state.legal_actions()
+
+
+def test_black_threes_go_out_as_the_last_meld_of_an_opening_from_the_hand() -> None:
+    # From the hand (no pile waiting): a canasta of kings opens, the black threes follow, the 7 goes out.
+    state = opening(["KH", "KD", "KS", "KC", "KH", "KD", "KS", "3C", "3S", "3C", "3S", "7H"])
+    accepted(state, Meld(K, 7, 0, 0))
+    accepted(state, Meld(Kind.BLACK_THREE, 4, 0, 0))
+    accepted(state, Discard(Kind.SEVEN))
+    assert state.phase is Phase.OVER and state.went_out == 0
+
+
 def test_several_melds_in_the_turn_add_up() -> None:
     state = opening(["KH", "KS", "KD", "9C", "9D", "2C", "5C", "6C"])
     accepted(state, Meld(K, 3, 0, 0))
