@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from operator import add
 from typing import Final
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, SECOND_MELD, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
 from canasta.rulefacts import Additions, RuleFacts, rule_facts
 from canasta.rules import Rules
@@ -540,9 +540,11 @@ def _canastas_reachable(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     wilds = hand[TWO] + hand[JOKER]
     if pending is not None:
         wilds += pending[TWO] + pending[JOKER]
-    for _, t, j in melds.values():
-        wilds += t + j
     possible = 0
+    for key, (_, t, j) in melds.items():
+        wilds += t + j
+        if key >= SECOND_MELD:
+            possible += 1  # (cutthroat: a rank's second meld may be a canasta of its own; counted as possible)
     for kind in range(BLACK_THREE, KIND_COUNT):  # (black threes too: a large deck could make a canasta of them)
         naturals = hand[kind] + (pending[kind] if pending is not None else 0)
         meld = melds.get(kind)
