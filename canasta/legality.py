@@ -549,6 +549,7 @@ class _MeldChecks:
         "found",
         "groups",
         "hopeless",
+        "learns",
         "opened",
         "out_options",
         "plain_out",
@@ -582,8 +583,10 @@ class _MeldChecks:
         self.out_options: OutOptions | None = None
         self.swap: tuple[dict[int, tuple[int, int, int]], int, int, int, int] | None = None
         self.alone: tuple[int, int] | None = None
-        # What the oracle's searches for earlier candidates found (see `completes`): openings
-        # that complete the turn, and by meld the additions after which it cannot be completed.
+        # What the searches found (see `completes`): openings that complete the turn (the witness
+        # first), and by meld the additions after which it cannot be completed. (Only where the
+        # side has not opened, and not under rule-of-five, where the order of melds matters.)
+        self.learns = not opened and not t.wild_meld_first
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
@@ -645,6 +648,8 @@ class _MeldChecks:
             provisional=t.provisional_count,
             witness=None if t.wild_meld_first else self.witness,
         )
+        if self.witness and self.learns:
+            self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
@@ -713,20 +718,13 @@ class _MeldChecks:
                         if discardable[k]:
                             return True
                         break
-        witness = self.witness
-        if witness:
-            # This meld is part of a completion already found: the rest of it follows.
-            w = witness.get(key)
-            if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
-                return True
-        if witness and self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
-            return True
-        learns = not self.opened and not t.wild_meld_first  # (under rule-of-five the order of melds matters)
+        learns = self.learns
         if learns:
-            # The legal additions to a meld are closed downwards: a smaller addition can be followed
-            # by the rest of a larger legal one, reaching the same position. So an opening found for an
-            # earlier candidate covers this one as the first witness does, and a candidate the
-            # oracle refused rules out every addition to its meld that contains it.
+            # This meld is part of a completion already found (the witness, then the openings the
+            # oracle found for earlier candidates): the rest of it follows. The legal additions to a
+            # meld are closed downwards (a smaller addition can be followed by the rest of a larger
+            # legal one, reaching the same position), so a candidate the oracle refused rules out
+            # every addition to its meld that contains it.
             for found in self.found:
                 w = found.get(key)
                 if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
@@ -736,6 +734,8 @@ class _MeldChecks:
                 for a, b, c in refuted:
                     if a <= n and b <= tw and c <= jk:
                         return False
+        if self.swap is not None and self._swap_opens(rank, n, tw, jk, m0):
+            return True
         hand = list(counts)
         hand[rank] = hand[rank] - n
         hand[TWO] = hand[TWO] - tw
