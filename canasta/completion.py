@@ -393,20 +393,16 @@ class OpeningGroups:
         total: The sum of ``values``.
         take_wilds: Whether some group can take wild cards (any but black threes alone):
             then the hand's wild cards count towards the bound as well.
-        facts: The rule facts the groups were made under.
     """
 
-    __slots__ = ("facts", "naturals", "ranks", "take_wilds", "total", "values")
+    __slots__ = ("naturals", "ranks", "take_wilds", "total", "values")
 
-    def __init__(
-        self, ranks: list[int], values: list[int], naturals: int, total: int, take_wilds: bool, facts: RuleFacts
-    ) -> None:
+    def __init__(self, ranks: list[int], values: list[int], naturals: int, total: int, take_wilds: bool) -> None:
         self.ranks = ranks
         self.values = values
         self.naturals = naturals
         self.total = total
         self.take_wilds = take_wilds
-        self.facts = facts
 
 
 def opening_groups(turn: Turn, hand: Sequence[int], melds: MeldCounts) -> OpeningGroups:
@@ -462,7 +458,7 @@ def _opening_groups(turn: Turn, hand: _Hand, melds: _Melds) -> OpeningGroups:
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
         total += values[BLACK_THREE] * hand[BLACK_THREE]
     take_wilds = bool(groups) and (len(groups) > 1 or groups[0] != BLACK_THREE)
-    return OpeningGroups(groups, group_values, len(naturals), total, take_wilds, facts)
+    return OpeningGroups(groups, group_values, len(naturals), total, take_wilds)
 
 
 def opening_completes_after(
@@ -498,7 +494,7 @@ def opening_completes_after(
     Returns:
         True if some sequence of melds ends the turn legally.
     """
-    facts = before.facts
+    facts = turn.facts
     if facts.clean_meld_naturals and not _clean_meld_possible(turn, hand, melds):
         return False
     card_values = facts.card_values
