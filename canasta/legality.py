@@ -79,6 +79,7 @@ _MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
 # The same actions by kind, then by ``(naturals, twos, jokers)`` (the tuples `valid_additions` makes: no key to build).
 _MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(KIND_COUNT)]
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
+_KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum call costs more than a meld's checks)
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
 _TAKE_SHAPES: Final = tuple(
     (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
@@ -107,7 +108,7 @@ def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Mel
     key = (rank + SECOND_MELD if second else rank, n, t, j)
     action = _MELDS.get(key)
     if action is None:
-        action = _MELDS[key] = Meld(Kind(rank), n, t, j, second=second)
+        action = _MELDS[key] = Meld(_KINDS[rank], n, t, j, second=second)
     return action
 
 
