@@ -838,7 +838,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     max_w = facts.max_wilds
     if max_w is None:
         max_w = KIND_COUNT * 64  # no fixed cap (rule option wilds-at-most-naturals): the hand's count bounds it
-    combos_for, new_tables = t._combos
+    combos_for, new_tables, built = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
     # clamped: one small table per wild clamp, indexed by ``rank * 16 + have``.
     twos_clamp = twos if twos < max_w else max_w
@@ -863,8 +863,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             if have < 16:
                 entry = new_table[rank * 16 + have]
                 if entry is None:
-                    key = (rank, 0, 0, 0, have, twos_clamp, jokers_clamp)
-                    entry = new_table[rank * 16 + have] = _valid_additions(facts.is_valid, key)
+                    entry = new_table[rank * 16 + have] = _new_meld_additions(
+                        built[rank], facts.is_valid, rank, have, twos_clamp, jokers_clamp
+                    )
             else:  # (16 or more of a rank: a deck of four packs or more; not kept)
                 entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
         else:
@@ -1054,6 +1055,45 @@ def _clamped_additions(
         entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
     by_wilds[wild_key] = entry
     return entry
+
+
+def _new_meld_additions(
+    built: list[tuple[int, int, int, MeldAdditions]],
+    is_valid: Callable[[int, int, int, int], bool],
+    rank: int,
+    have: int,
+    twos: int,
+    jokers: int,
+) -> MeldAdditions:
+    """The valid new melds of ``rank`` with these cards available, not yet in their table (see `_meld_phase`).
+
+    `valid_additions` lists its additions in lexicographic order and tests each
+    on its own contents, so the new melds possible with fewer cards are those of
+    an entry built for more that fit, in the same order: where the rank has one
+    (in ``built``, the entries made so far), the entry is filtered from it, with
+    no validity test and no action to look up.
+    """
+    wider: MeldAdditions | None = None
+    for h, tw, jk, entry in built:
+        if h >= have and tw >= twos and jk >= jokers and (wider is None or len(entry.shapes) < len(wider.shapes)):
+            wider = entry
+    if wider is None:
+        made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers))
+        built.append((have, twos, jokers, made))
+        return made
+    acts = wider.actions
+    shapes = []
+    chosen = []
+    most = 0
+    for i, shape in enumerate(wider.shapes):
+        if shape[0] > have:
+            break  # (in lexicographic order: no later addition fits either)
+        if shape[1] <= twos and shape[2] <= jokers:
+            shapes.append(shape)
+            chosen.append(acts[i])
+            if shape[3] > most:
+                most = shape[3]
+    return MeldAdditions(most, tuple(chosen), tuple(shapes))
 
 
 def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]) -> MeldAdditions:

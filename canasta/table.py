@@ -30,9 +30,11 @@ __all__ = [
     "MELD_PHASE",
     "OVER_PHASE",
     "AdditionsTable",
+    "BuiltAdditions",
     "HandEnd",
     "MeldAdditions",
     "MeldState",
+    "MeldTables",
     "Phase",
     "TableState",
     "data_fields",
@@ -62,35 +64,40 @@ class MeldAdditions:
 #: rank held (below 64), then keyed by ``twos * 64 + jokers`` held.
 AdditionsTable = list[dict[int, MeldAdditions] | None]
 
+#: By kind, the new-meld entries built so far: ``(naturals, twos, jokers available, entry)``.
+BuiltAdditions = list[list[tuple[int, int, int, MeldAdditions]]]
+
+#: The meld-addition tables of one set of meld rules (see `MELD_ADDITIONS_CACHE`).
+MeldTables = tuple[
+    dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], BuiltAdditions
+]
+
 #: Valid meld additions by meld rules (equal meld rules share them: the club rules make new
 #: but often equal ones during a hand; `MeldRules` caches its hash), filled by
 #: `canasta.legality`: for a meld on the table, by its contents ``(rank, naturals, twos,
 #: jokers)`` then by the cards available (an `AdditionsTable`, see `MeldState._additions`),
 #: and, for new melds, by wild clamp (``twos * 64 + jokers``) then at ``rank * 16 + naturals
-#: held`` (fewer than 16: more are not kept). At most `_MELD_TABLES_KEPT` meld rules'
-#: tables are kept (see `meld_tables`).
-MELD_ADDITIONS_CACHE: Final[dict[
-    MeldRules, tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]]]
-]] = {}
+#: held`` (fewer than 16: more are not kept), where an entry is filtered from one made for
+#: more cards of its rank when there is one (`BuiltAdditions`). At most
+#: `_MELD_TABLES_KEPT` meld rules' tables are kept (see `meld_tables`).
+MELD_ADDITIONS_CACHE: Final[dict[MeldRules, MeldTables]] = {}
 _MELD_TABLES_KEPT: Final = 1024
 
 
-def meld_tables(
-    melds: MeldRules,
-) -> tuple[dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]]]:
+def meld_tables(melds: MeldRules) -> MeldTables:
     """The meld-addition tables of these meld rules (`MELD_ADDITIONS_CACHE`), made empty when new.
 
     Args:
         melds: The meld rules.
 
     Returns:
-        The tables for melds on the table and for new melds.
+        The tables for melds on the table, for new melds, and the new-meld entries built, by kind.
     """
     tables = MELD_ADDITIONS_CACHE.get(melds)
     if tables is None:
         if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT:
             MELD_ADDITIONS_CACHE.clear()  # bound the memory (hands holding tables keep using them)
-        tables = MELD_ADDITIONS_CACHE[melds] = ({}, {})
+        tables = MELD_ADDITIONS_CACHE[melds] = ({}, {}, [[] for _ in range(KIND_COUNT)])
     return tables
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
