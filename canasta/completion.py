@@ -255,14 +255,15 @@ def can_complete(
         return True  # nothing laid down this turn: a discard ends it
     if turn.final_only and not melds and not turn.bound and size:
         return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
-    rules = turn.rules
-    if (
+    # The opening first (it usually settles the question, and it finds the witness), then the rule
+    # book's "Going out concealed needs no minimum": going out without the minimum.
+    if _opening_completes(turn, hand, melds, provisional, witness, scratch=scratch, size=size):
+        return True
+    return (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
-    ):
-        return True  # The rule book's "Going out concealed needs no minimum": go out without the minimum
-    return _opening_completes(turn, hand, melds, provisional, witness, scratch=scratch, size=size)
+        and can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
+    )
 
 
 def meld_may_complete(
@@ -302,14 +303,14 @@ def meld_may_complete(
         return turn.out_allowed and can_meld_out(
             turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, witness=witness
         )
-    rules = turn.rules
-    if (
+    # (The opening first, as in `can_complete`; then going out concealed without the minimum.)
+    if _opening_completes(turn, hand, melds, provisional, witness):
+        return True
+    return (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
-    ):
-        return True
-    return _opening_completes(turn, hand, melds, provisional, witness)
+        and can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
+    )
 
 
 def _has_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:

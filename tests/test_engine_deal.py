@@ -26,3 +26,12 @@ def test_shuffled_orders_every_id_once() -> None:
     order = shuffled(108, random.Random("0:0"))
     assert sorted(order) == list(range(108))
     assert order != list(range(108))
+
+
+def test_shuffled_at_every_bit_length_boundary() -> None:
+    """The bound's bit length, kept by the loop, is right on both sides of each power of two."""
+    for bits in range(11):
+        for count in (2**bits - 1, 2**bits, 2**bits + 1):
+            expected = list(range(count))
+            random.Random(count).shuffle(expected)
+            assert shuffled(count, random.Random(count)) == expected
