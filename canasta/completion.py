@@ -775,40 +775,28 @@ def valid_additions(
     """
     # Validity memo of these meld rules (equal rules share one): the tables built
     # from this are cached by situation, and neighbouring situations ask about
-    # the same meld contents again and again. A grid of lists, by (kind, naturals),
-    # then 2s, then jokers (each below 64: `canasta.cards.MAX_PACKS`): the loops below
-    # index lists, with no key to build and hash per meld content.
-    grid = _VALIDITY.get(is_valid)
-    if grid is None:
+    # the same meld contents again and again.
+    validity = _VALIDITY.get(is_valid)
+    if validity is None:
         if len(_VALIDITY) > 64:
             _VALIDITY.clear()
-        grid = _VALIDITY[is_valid] = [None] * (KIND_COUNT * 64)
+        validity = _VALIDITY[is_valid] = {}
     found: list[tuple[int, int, int]] = []
-    row = rank * 64 + n0
     for n in range(have + 1):
         naturals = n0 + n
-        by_twos = grid[row + n]
-        if by_twos is None:
-            by_twos = grid[row + n] = [None] * 64
         for t in range(twos + 1):
-            by_jokers = by_twos[t0 + t]
-            if by_jokers is None:
-                by_jokers = by_twos[t0 + t] = [_UNKNOWN] * 64
+            base = ((rank * 64 + naturals) * 64 + t0 + t) * 64 + j0
             for j in range(jokers + 1):
                 if n + t + j:
-                    valid = by_jokers[j0 + j]
-                    if valid == _UNKNOWN:
-                        valid = by_jokers[j0 + j] = _VALID if is_valid(rank, naturals, t0 + t, j0 + j) else _INVALID
-                    if valid == _VALID:
+                    valid = validity.get(base + j)
+                    if valid is None:
+                        valid = validity[base + j] = is_valid(rank, naturals, t0 + t, j0 + j)
+                    if valid:
                         found.append((n, t, j))
     return found
 
 
-# The validity grid's entries (`valid_additions`): not asked yet, invalid, valid.
-_UNKNOWN: Final = 0
-_INVALID: Final = 1
-_VALID: Final = 2
-_VALIDITY: Final[dict[Callable[[int, int, int, int], bool], list[list[list[int] | None] | None]]] = {}
+_VALIDITY: Final[dict[Callable[[int, int, int, int], bool], dict[int, bool]]] = {}
 
 
 def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int) -> Additions:
