@@ -1070,8 +1070,8 @@ def _new_meld_additions(
     `valid_additions` lists its additions in lexicographic order and tests each
     on its own contents, so the new melds possible with fewer cards are those of
     an entry built for more that fit, in the same order: where the rank has one
-    (in ``built``, the entries made so far), the entry is filtered from it, with
-    no validity test and no action to look up.
+    (in ``built``, the widest entries built so far), the entry is filtered from
+    it, with no validity test and no action to look up.
     """
     wider: MeldAdditions | None = None
     for h, tw, jk, entry in built:
@@ -1079,6 +1079,9 @@ def _new_meld_additions(
             wider = entry
     if wider is None:
         made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers))
+        # Only the widest entries are kept to filter from (those no other one contains): the list
+        # stays short however many situations the rank meets.
+        built[:] = [b for b in built if not (b[0] <= have and b[1] <= twos and b[2] <= jokers)]
         built.append((have, twos, jokers, made))
         return made
     acts = wider.actions

@@ -64,7 +64,8 @@ class MeldAdditions:
 #: rank held (below 64), then keyed by ``twos * 64 + jokers`` held.
 AdditionsTable = list[dict[int, MeldAdditions] | None]
 
-#: By kind, the new-meld entries built so far: ``(naturals, twos, jokers available, entry)``.
+#: By kind, the widest new-meld entries built so far (none contained in another):
+#: ``(naturals, twos, jokers available, entry)``.
 BuiltAdditions = list[list[tuple[int, int, int, MeldAdditions]]]
 
 #: The meld-addition tables of one set of meld rules (see `MELD_ADDITIONS_CACHE`).
@@ -77,7 +78,7 @@ MeldTables = tuple[
 #: `canasta.legality`: for a meld on the table, by its contents ``(rank, naturals, twos,
 #: jokers)`` then by the cards available (an `AdditionsTable`, see `MeldState._additions`),
 #: and, for new melds, by wild clamp (``twos * 64 + jokers``) then at ``rank * 16 + naturals
-#: held`` (fewer than 16: more are not kept), where an entry is filtered from one made for
+#: held`` (fewer than 16: more are not kept), where an entry is filtered from one built for
 #: more cards of its rank when there is one (`BuiltAdditions`). At most
 #: `_MELD_TABLES_KEPT` meld rules' tables are kept (see `meld_tables`).
 MELD_ADDITIONS_CACHE: Final[dict[MeldRules, MeldTables]] = {}
@@ -91,7 +92,7 @@ def meld_tables(melds: MeldRules) -> MeldTables:
         melds: The meld rules.
 
     Returns:
-        The tables for melds on the table, for new melds, and the new-meld entries built, by kind.
+        The tables for melds on the table, for new melds, and the widest new-meld entries built, by kind.
     """
     tables = MELD_ADDITIONS_CACHE.get(melds)
     if tables is None:
