@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from attrs import evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import canasta
+from canasta import legality
 from canasta.cards import Kind
+from canasta.registry import default_registry
 from canasta.rulefacts import rule_facts
-from canasta.table import MELD_ADDITIONS_CACHE, meld_tables
+from canasta.table import MELD_ADDITIONS_CACHE, MeldAdditions, meld_tables
 
 
 def test_equal_meld_rules_share_their_tables_and_caches() -> None:
@@ -31,3 +35,42 @@ def test_the_meld_tables_kept_are_bounded() -> None:
     for size in range(3, 1400):
         meld_tables(evolve(rules.melds, max_size=size))
     assert 0 < len(MELD_ADDITIONS_CACHE) <= 1024
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    variant=st.sampled_from(["classic", "modern-american", "cuban"]),
+    house_rule=st.sampled_from([(), ("wilds-at-most-naturals",), ("aces-pure",), ("viennese-wild-canasta",)]),
+    asks=st.lists(
+        st.tuples(st.integers(4, 14), st.integers(0, 15), st.integers(0, 4), st.integers(0, 4)),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_new_meld_entries_filtered_from_wider_ones_are_those_built_directly(
+    variant: str, house_rule: tuple[str, ...], asks: list[tuple[int, int, int, int]]
+) -> None:
+    """A new meld's additions filtered from a wider entry (`_new_meld_additions`) are exactly
+    `valid_additions`' for those cards: the same actions, in the same order, and the same most."""
+    registry = default_registry()
+    if house_rule and not registry.fits(house_rule[0], variant):
+        house_rule = ()
+    melds = canasta.load_rules(variant, house_rule).melds
+    built: list[tuple[int, int, int, MeldAdditions]] = []
+    rank = asks[0][0]  # (one kind's list, as `meld_tables` keeps one per kind)
+    asked: list[tuple[int, int, int]] = []
+    for _, have, twos, jokers in asks:
+        entry = legality._new_meld_additions(built, melds.is_valid, rank, have, twos, jokers)
+        direct = legality._valid_additions(melds.is_valid, (rank, 0, 0, 0, have, twos, jokers))
+        assert entry.actions == direct.actions
+        assert entry.shapes == direct.shapes
+        assert entry.most == direct.most
+        # The entries kept to filter from: none contains another, and every situation asked
+        # so far is contained in one of them (the widest are kept).
+        for i, a in enumerate(built):
+            for b in built[i + 1 :]:
+                assert not (a[0] <= b[0] and a[1] <= b[1] and a[2] <= b[2])
+                assert not (b[0] <= a[0] and b[1] <= a[1] and b[2] <= a[2])
+        asked.append((have, twos, jokers))
+        for h, t, j in asked:
+            assert any(h <= b[0] and t <= b[1] and j <= b[2] for b in built)

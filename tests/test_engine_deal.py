@@ -29,7 +29,7 @@ def test_shuffled_orders_every_id_once() -> None:
 
 
 def test_shuffled_at_every_bit_length_boundary() -> None:
-    """The bound's bit length, kept by the loop, is right on both sides of each power of two."""
+    """The same order on both sides of each power of two, where the bound's bit length changes."""
     for bits in range(11):
         for count in (2**bits - 1, 2**bits, 2**bits + 1):
             expected = list(range(count))
