@@ -255,15 +255,10 @@ def can_complete(
         return True  # nothing laid down this turn: a discard ends it
     if turn.final_only and not melds and not turn.bound and size:
         return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
-    # The opening first (it usually settles the question, and it finds the witness), then the rule
-    # book's "Going out concealed needs no minimum": going out without the minimum.
+    # The opening first (it usually settles the question, and it finds the witness).
     if _opening_completes(turn, hand, melds, provisional, witness, scratch=scratch, size=size):
         return True
-    return (
-        turn.exempt
-        and turn.out_allowed
-        and can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
-    )
+    return _out_concealed(turn, hand, melds)
 
 
 def meld_may_complete(
@@ -303,9 +298,12 @@ def meld_may_complete(
         return turn.out_allowed and can_meld_out(
             turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, witness=witness
         )
-    # (The opening first, as in `can_complete`; then going out concealed without the minimum.)
-    if _opening_completes(turn, hand, melds, provisional, witness):
-        return True
+    # (The opening first, as in `can_complete`.)
+    return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
+
+
+def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
+    """The rule book's "Going out concealed needs no minimum": a side that has not opened goes out without it."""
     return (
         turn.exempt
         and turn.out_allowed

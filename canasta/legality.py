@@ -75,9 +75,10 @@ _END: Final = EndHand()
 _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
-_MELDS: Final[dict[tuple[int, int, int, int], Meld]] = {}
-# The same actions by kind, then by ``(naturals, twos, jokers)`` (the tuples `valid_additions` makes: no key to build).
-_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(KIND_COUNT)]
+# The meld actions made, one object per meld (the legal lists share them): by kind (``rank +
+# SECOND_MELD`` for a side's second meld of a rank), then by ``(naturals, twos, jokers)``, the
+# tuples `valid_additions` makes (no key to build).
+_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(2 * SECOND_MELD)]
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 _KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum call costs more than a meld's checks)
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
@@ -105,10 +106,11 @@ _TAKE_RULES: Final[dict[tuple[int, int], tuple[Rules, Rules]]] = {}
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
-    key = (rank + SECOND_MELD if second else rank, n, t, j)
-    action = _MELDS.get(key)
+    melds = _MELDS_OF_KIND[rank + SECOND_MELD if second else rank]
+    shape = (n, t, j)
+    action = melds.get(shape)
     if action is None:
-        action = _MELDS[key] = Meld(_KINDS[rank], n, t, j, second=second)
+        action = melds[shape] = Meld(_KINDS[rank], n, t, j, second=second)
     return action
 
 
@@ -1118,7 +1120,7 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
         shapes.append((n, tw, jk, added))
         action = melds_of_kind.get(shape)
         if action is None:
-            action = melds_of_kind[shape] = _meld_action(rank, n, tw, jk)
+            action = _meld_action(rank, n, tw, jk)
         acts.append(action)
         if added > most:
             most = added
