@@ -32,6 +32,7 @@ from canasta.table import TableState
 
 __all__ = [
     "discardable_kinds",
+    "discardable_now",
     "holds_plain",
     "keep_discards",
     "meld_strands",
@@ -72,6 +73,23 @@ def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
         )
         _DISCARDABLE[key] = found
         _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
+    return found
+
+
+def discardable_now(t: TableState) -> tuple[bool, ...]:
+    """`discardable_kinds` of the hand's rules and turn, read from its facts (the engine's inner loops).
+
+    Args:
+        t: The hand.
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    facts = t.facts
+    first_round = 1 if facts.no_discard_first_round and t.turn < facts.players else 0
+    found = facts.discardable[first_round]
+    if found is None:
+        found = facts.discardable[first_round] = discardable_kinds(facts.rules, 0 if first_round else facts.players)
     return found
 
 
@@ -153,7 +171,7 @@ def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tu
         15 flags indexed by kind.
     """
     rules = t.rules
-    base = discardable_kinds(rules, t.turn)
+    base = discardable_now(t)
     if not t.restricts_discards:
         return base
     if strict is None:

@@ -16,7 +16,7 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from canasta import legality, scoring, transitions
 from canasta import observation as observing
@@ -30,6 +30,10 @@ from canasta.scoring import HandScore
 from canasta.table import HandEnd, MeldState, Phase, TableState
 
 __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
+
+#: Whether this module runs compiled by mypyc or as its Python source (`HandState.apply` is written for each).
+_COMPILED: Final = not __file__.endswith(".py")
+_TRANSITIONS: Final = transitions.TRANSITIONS
 
 
 def _safe_repr(value: object, limit: int = 80) -> str:
@@ -225,7 +229,10 @@ class HandState(TableState):
         # `transitions.apply_unchecked`, inlined: one call less per action.
         self._legal = None
         self.log.append((self.seat, known))  # everything a player does is done in public
-        transitions.transition(self, known)
+        if _COMPILED:
+            transitions.transition(self, known)  # (its identity tests let the compiled engine call directly)
+        else:
+            _TRANSITIONS[type(known)](self, known)  # (the table itself: one Python frame less than `transition`)
 
     def __copy__(self) -> HandState:
         return self.copy()

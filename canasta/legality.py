@@ -32,7 +32,15 @@ from canasta.completion import (
     valid_additions,
 )
 from canasta.declaration import declarations
-from canasta.discards import discardable_kinds, keep_discards, meld_strands, plain_discards, strict_pile, take_strands
+from canasta.discards import (
+    discardable_kinds,
+    discardable_now,
+    keep_discards,
+    meld_strands,
+    plain_discards,
+    strict_pile,
+    take_strands,
+)
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rulefacts import RuleFacts, meld_valid
@@ -172,10 +180,10 @@ def turn_facts(
         # american-discards: the discard that keeps cards follows the hand (D3, D4); going out is freer (D2).
         strict = strict_pile(t, seat)
         discardable = keep_discards(t, seat, strict=strict)
-        out_discardable = discardable_kinds(rules, t.turn)
+        out_discardable = discardable_now(t)
         closing = strict and t.closes_ranks
     else:
-        discardable = discardable_kinds(rules, t.turn)
+        discardable = discardable_now(t)
         out_discardable = None
         closing = False
     return Turn(
@@ -406,7 +414,7 @@ def _take_completes(
     hand[JOKER] = hand[JOKER] - jk
     rest = pile_to_hand(t, pile[:-1])
     opened = t.opened[side]
-    discardable = out_discardable = discardable_kinds(rules, t.turn)
+    discardable = out_discardable = discardable_now(t)
     closing = False
     if restricted:
         # american-discards: the pile is empty after the take, and the hand holds a plain card (D5 b, checked
@@ -599,9 +607,7 @@ class _MeldChecks:
             # by the going-out programme (the one-pass options know one meld per rank).
             self.hopeless = not (
                 turn.out_allowed
-                and can_meld_out(
-                    t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required
-                )
+                and can_meld_out(t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required)
             )
             return
         if opened and turn.bound and not t.wild_meld_first:
@@ -819,7 +825,6 @@ class _MeldChecks:
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
-    rules = t.rules
     facts = t.facts
     counts = t.counts[seat]
     size = t.sizes[seat]
@@ -905,8 +910,14 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             rank = meld.rank
             room = max(max_w - meld.twos - meld.jokers, 0)
             for n, tw, jk in valid_additions(
-                facts.is_valid, rank, meld.naturals, meld.twos, meld.jokers, counts[rank],
-                min(twos, room), min(jokers, room),
+                facts.is_valid,
+                rank,
+                meld.naturals,
+                meld.twos,
+                meld.jokers,
+                counts[rank],
+                min(twos, room),
+                min(jokers, room),
             ):
                 if filtered and not (simple and size - n - tw - jk >= 2):
                     if checks is None:
@@ -977,7 +988,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             actions.append(_END)
     elif size == 1:
         # The rule book's "Going out": the final discard goes out.
-        discardable = discardable_kinds(rules, t.turn)
+        discardable = discardable_now(t)
         kind = next(k for k in range(KIND_COUNT) if counts[k])
         if goes_out_ok(t, side):
             if discardable[kind]:
@@ -1166,10 +1177,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
-        if _may_ask(t) and (
-            not filtered
-            or _answer_completes(t, seat, DRAW_PHASE, False)
-        ):
+        if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
         if t.keeps_threes:
             actions += layouts(t)

@@ -86,6 +86,9 @@ class RuleFacts:
         # group additions by situation (`canasta.completion`). Both depend on the meld rules and
         # the card values only, so rules equal in these share them (`_shared_caches`).
         self.validity, self.additions = _shared_caches(melds, rules.card_values)
+        # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
+        # without black-three discards, filled by `canasta.discards.discardable_now`.
+        self.discardable: list[tuple[bool, ...] | None] = [None, None]
 
     def scoring(self) -> ScoringTables:
         """The rule values scoring reads (`ScoringTables`), made on first use.

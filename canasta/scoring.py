@@ -184,19 +184,8 @@ def score_hand(state: TableState) -> HandScore:
             for kind, at_least, penalty in held_penalties:
                 if counts[kind] >= at_least:
                     penalties -= penalty  # once per player and entry, besides the cards' values
-        result.append(
-            SideScore(
-                side=side,
-                melded_cards=melded,
-                canasta_bonuses=canasta_bonus,
-                red_threes=threes,
-                going_out=going_out,
-                set_aside=set_aside,
-                cards_in_hand=in_hand,
-                penalties=penalties,
-                canastas=canastas,
-            )
-        )
+        # (In the fields' order, side to canastas: a positional call costs a third less than keywords.)
+        result.append(SideScore(side, melded, canasta_bonus, threes, going_out, set_aside, in_hand, penalties, canastas))
     assert state.end is not None
     if special is None or declared is None:
         return HandScore(sides=tuple(result), end=state.end.value, went_out=state.went_out, concealed=state.concealed)

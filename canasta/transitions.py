@@ -24,11 +24,11 @@ from canasta.actions import (
 )
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
+from canasta.discards import discardable_now
 from canasta.goingout import can_meld_out
 from canasta.keeping import lay_out_kept, lay_out_when_opened, may_keep, three_to_keep
 from canasta.legality import (
     bonus_cards_due,
-    discardable_kinds,
     goes_out_ok,
     legal_takes,
     meld_counts,
@@ -204,7 +204,7 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         if t.opened[side]:
             # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
             need = facts.canastas_required
-            discardable = discardable_kinds(rules, t.turn)
+            discardable = discardable_now(t)
             t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
         else:
             turn = turn_facts(t, seat)
