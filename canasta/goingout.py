@@ -341,17 +341,21 @@ def _plan(
     if entry is None:
         entry = _GROUP_OPTIONS[cache_key] = ({}, meld_rules, blocking)
     cache = entry[0]
+    wild_key = (twos * _WILD_LIMIT + jokers) * 2  # (the wild cards' and the discard's part of a group's key)
     for group in groups:
         rank = group[0]
         discard = rank != JOKER and may_discard[rank]
-        key = (*group, twos, jokers, discard)
-        group_options = cache.get(key)
-        if group_options is None:
-            if len(cache) > 100_000:
+        by_wilds = cache.get(group)
+        if by_wilds is None:
+            if len(cache) > 20_000:
                 cache.clear()  # bound the memory of long runs
-            group_options = cache[key] = _group_options(meld_rules, group, twos, jokers, discard, blocking)
+            by_wilds = cache[group] = {}
+        key = wild_key + 1 if discard else wild_key
+        group_options = by_wilds.get(key)
+        if group_options is None:
+            group_options = by_wilds[key] = _group_options(meld_rules, group, twos, jokers, discard, blocking)
             if mode:
-                group_options = cache[key] = _restricted(meld_rules, group, group_options, mode)
+                group_options = by_wilds[key] = _restricted(meld_rules, group, group_options, mode)
         if not group_options:
             return None
         options.append(group_options)
@@ -363,7 +367,7 @@ def _plan(
 #: going-out rules where melds can keep a side from going out (both kept alive
 #: beside the cache so that the ids stay unique).
 _GROUP_OPTIONS: Final[dict[
-    tuple[int, int, int], tuple[dict[tuple[int | bool, ...], list[_Option]], MeldRules, GoingOutRules | None]
+    tuple[int, int, int], tuple[dict[_Group, dict[int, list[_Option]]], MeldRules, GoingOutRules | None]
 ]] = {}
 
 
