@@ -185,7 +185,8 @@ def score_hand(state: TableState) -> HandScore:
                 if counts[kind] >= at_least:
                     penalties -= penalty  # once per player and entry, besides the cards' values
         # (In the fields' order, side to canastas: a positional call costs a third less than keywords.)
-        result.append(SideScore(side, melded, canasta_bonus, threes, going_out, set_aside, in_hand, penalties, canastas))
+        score = SideScore(side, melded, canasta_bonus, threes, going_out, set_aside, in_hand, penalties, canastas)
+        result.append(score)
     assert state.end is not None
     if special is None or declared is None:
         return HandScore(sides=tuple(result), end=state.end.value, went_out=state.went_out, concealed=state.concealed)
