@@ -32,7 +32,9 @@ class RuleFacts:
     comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`.
     ``validity`` (`meld_valid`'s answers) and ``additions`` (the opening
     search's group additions) are caches, shared by rules with equal meld rules
-    and card values.
+    and card values; ``discardable`` holds `canasta.discards.discardable_kinds`'
+    two answers (after and during a first round without black-three discards),
+    filled by `canasta.discards.discardable_now`.
     """
 
     def __init__(self, rules: Rules) -> None:

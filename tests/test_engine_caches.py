@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canasta
-from canasta import legality
+from canasta import HandState, legality
 from canasta.cards import Kind
+from canasta.discards import discardable_kinds, discardable_now
 from canasta.registry import default_registry
 from canasta.rulefacts import rule_facts
 from canasta.table import MELD_ADDITIONS_CACHE, MeldAdditions, meld_tables
@@ -74,3 +76,20 @@ def test_new_meld_entries_filtered_from_wider_ones_are_those_built_directly(
         asked.append((have, twos, jokers))
         for h, t, j in asked:
             assert any(h <= b[0] and t <= b[1] and j <= b[2] for b in built)
+
+
+@pytest.mark.parametrize("variant", ["classic", "cuban", "modern-american"])
+def test_discardable_kinds_read_from_the_facts_are_the_rules_own(variant: str) -> None:
+    """`discardable_now` (cached on the hand's facts) answers as `discardable_kinds` of the hand's rules and turn,
+    in and after a first round without black-three discards (Cuban), and for another hand of the same rules."""
+    rules = canasta.load_rules(variant)
+    for seed in (0, 1):
+        hand = HandState.deal(rules, dealer=0, scores=[0] * rules.side_count, seed=seed)
+        for turn in range(rules.players + 2):
+            hand.turn = turn
+            assert discardable_now(hand) == discardable_kinds(hand.rules, turn)
+    first_round = discardable_kinds(rules, 0)
+    later = discardable_kinds(rules, rules.players)
+    # Cuban keeps black threes from the pile in the first round; the others differ in nothing.
+    assert (first_round != later) == (variant == "cuban")
+    assert not later[Kind.RED_THREE]
