@@ -90,6 +90,6 @@ def test_discardable_kinds_read_from_the_facts_are_the_rules_own(variant: str) -
             assert discardable_now(hand) == discardable_kinds(hand.rules, turn)
     first_round = discardable_kinds(rules, 0)
     later = discardable_kinds(rules, rules.players)
-    # Cuban keeps black threes from the pile in the first round; the others differ in nothing.
+    # Cuban forbids discarding black threes in the first round; in the others the round changes nothing.
     assert (first_round != later) == (variant == "cuban")
     assert not later[Kind.RED_THREE]
