@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
+from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import Rules
 from canasta.table import TableState
 
@@ -42,7 +43,6 @@ __all__ = [
     "take_strands",
 ]
 
-_DISCARDABLE: Final[dict[tuple[int, bool], tuple[bool, ...]]] = {}
 _PLAIN: Final[dict[int, tuple[bool, ...]]] = {}
 _KEEP_RULES: Final[dict[int, Rules]] = {}
 # `keep_discards`' answers by (the variant's discards, the plain kinds or None for "no wild card").
@@ -63,21 +63,11 @@ def discardable_kinds(rules: Rules, turn: int) -> tuple[bool, ...]:
     Returns:
         15 flags indexed by kind.
     """
-    first_round = rules.black_threes.no_discard_first_round and turn < rules.players
-    key = (id(rules), first_round)
-    found = _DISCARDABLE.get(key)
-    if found is None:
-        bonus_black = rules.threes.black_threes_are_bonus
-        found = tuple(
-            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
-        )
-        _DISCARDABLE[key] = found
-        _KEEP_RULES[id(rules)] = rules  # keep the id unique while it is cached
-    return found
+    return _discardable(rule_facts(rules), turn)
 
 
 def discardable_now(t: TableState) -> tuple[bool, ...]:
-    """`discardable_kinds` of the hand's rules and turn, read from its facts (the engine's inner loops).
+    """`discardable_kinds` of the hand's rules and turn, from the facts the hand keeps (the engine's inner loops).
 
     Args:
         t: The hand.
@@ -86,10 +76,20 @@ def discardable_now(t: TableState) -> tuple[bool, ...]:
         15 flags indexed by kind.
     """
     facts = t.facts
-    first_round = 1 if facts.no_discard_first_round and t.turn < facts.players else 0
+    # (`_discardable`'s look-up, written here: this runs several times a turn, and a call is a frame in Python.)
+    found = facts.discardable[1 if facts.no_discard_first_round and t.turn < facts.players else 0]
+    return found if found is not None else _discardable(facts, t.turn)
+
+
+def _discardable(facts: RuleFacts, turn: int) -> tuple[bool, ...]:
+    """`discardable_kinds` of the rules these are the facts of, remembered on them (``facts.discardable``)."""
+    first_round = 1 if facts.no_discard_first_round and turn < facts.players else 0
     found = facts.discardable[first_round]
     if found is None:
-        found = facts.discardable[first_round] = discardable_kinds(facts.rules, 0 if first_round else facts.players)
+        bonus_black = facts.black_threes_are_bonus
+        found = facts.discardable[first_round] = tuple(
+            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
+        )
     return found
 
 

@@ -34,7 +34,7 @@ class RuleFacts:
     search's group additions) are caches, shared by rules with equal meld rules
     and card values; ``discardable`` holds `canasta.discards.discardable_kinds`'
     two answers (after and during a first round without black-three discards),
-    filled by `canasta.discards.discardable_now`.
+    filled when first asked.
     """
 
     def __init__(self, rules: Rules) -> None:
@@ -89,7 +89,7 @@ class RuleFacts:
         # the card values only, so rules equal in these share them (`_shared_caches`).
         self.validity, self.additions = _shared_caches(melds, rules.card_values)
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
-        # without black-three discards, filled by `canasta.discards.discardable_now`.
+        # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
 
     def scoring(self) -> ScoringTables:

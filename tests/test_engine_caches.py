@@ -93,3 +93,5 @@ def test_discardable_kinds_read_from_the_facts_are_the_rules_own(variant: str) -
     # Cuban forbids discarding black threes in the first round; in the others the round changes nothing.
     assert (first_round != later) == (variant == "cuban")
     assert not later[Kind.RED_THREE]
+    if variant == "cuban":
+        assert not first_round[Kind.BLACK_THREE] and later[Kind.BLACK_THREE]
