@@ -43,8 +43,8 @@ __all__ = [
     "take_strands",
 ]
 
-_PLAIN: Final[dict[int, tuple[bool, ...]]] = {}
-_KEEP_RULES: Final[dict[int, Rules]] = {}
+# `plain_kinds`' answers by id of the rules, each beside its rules (kept alive: the id stays theirs).
+_PLAIN: Final[dict[int, tuple[Rules, tuple[bool, ...]]]] = {}
 # `keep_discards`' answers by (the variant's discards, the plain kinds or None for "no wild card").
 _KEEP: Final[dict[tuple[tuple[bool, ...], tuple[bool, ...] | None], tuple[bool, ...]]] = {}
 
@@ -106,14 +106,14 @@ def plain_kinds(rules: Rules) -> tuple[bool, ...]:
     Returns:
         15 flags indexed by kind.
     """
-    found = _PLAIN.get(id(rules))
-    if found is None:
-        stops = rules.pile.empty_pile_stops | rules.melds.closed
-        found = tuple(k >= 4 and k not in stops for k in range(KIND_COUNT))
-        if len(_PLAIN) > 4096:
-            _PLAIN.clear()
-        _PLAIN[id(rules)] = found
-        _KEEP_RULES[id(rules)] = rules
+    hit = _PLAIN.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    stops = rules.pile.empty_pile_stops | rules.melds.closed
+    found = tuple(k >= 4 and k not in stops for k in range(KIND_COUNT))
+    if len(_PLAIN) > 4096:
+        _PLAIN.clear()  # bound the memory of long runs (the club rules make rules objects during a hand)
+    _PLAIN[id(rules)] = (rules, found)
     return found
 
 

@@ -199,6 +199,7 @@ def going_out_options(
         return _MEMO[key]
     if len(_MEMO) >= 64:
         _MEMO.clear()
+        _KEEP_RULES.clear()  # (the rules kept for the memo's keys: each new entry keeps its own)
     _KEEP_RULES[id(rules)] = rules  # the id stays unique while it is part of a key
     if JOKER in melds and rules.melds.wild_meld_first and wild_meld_open(rules, melds):
         first = _options(rules, hand, melds, discardable, need, 1)

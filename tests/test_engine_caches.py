@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import canasta
-from canasta import HandState, legality
+from canasta import HandState, discards, goingout, legality
 from canasta.cards import Kind
-from canasta.discards import discardable_kinds, discardable_now
+from canasta.discards import discardable_kinds, discardable_now, plain_kinds
+from canasta.goingout import going_out_options
 from canasta.registry import default_registry
 from canasta.rulefacts import rule_facts
 from canasta.table import MELD_ADDITIONS_CACHE, MeldAdditions, meld_tables
@@ -95,3 +96,18 @@ def test_discardable_kinds_read_from_the_facts_are_the_rules_own(variant: str) -
     assert not later[Kind.RED_THREE]
     if variant == "cuban":
         assert not first_round[Kind.BLACK_THREE] and later[Kind.BLACK_THREE]
+
+
+def test_the_rules_kept_for_memo_keys_are_bounded() -> None:
+    """The memos keyed by id of the rules keep those rules alive only while their entries stand,
+    so a long run making rules objects (the club rules do, every turn) does not keep them all."""
+    rules = canasta.load_rules("modern-american", ("american-discards",))
+    many = [evolve(rules, hand_size=11 + i % 2) for i in range(5000)]
+    hand = [0] * 15
+    hand[4] = 3
+    for each in many:
+        going_out_options(each, hand, {}, (True,) * 15, need=0)
+        plain_kinds(each)
+    assert len(goingout._KEEP_RULES) <= 64
+    assert len(discards._PLAIN) <= 4097
+    assert all(kept is each for each, (kept, _) in ((r, discards._PLAIN[id(r)]) for r in many[-10:]))
