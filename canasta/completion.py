@@ -46,6 +46,7 @@ from canasta.rules import Rules
 
 __all__ = [
     "OpeningGroups",
+    "OpeningsFound",
     "Turn",
     "can_complete",
     "has_clean_meld",
@@ -137,6 +138,109 @@ class Turn:
         self.top_rank = top_rank
         self.pending = None if pending is None else tuple(pending)
         self.splash = rules.initial_meld.splash
+
+
+class OpeningsFound:
+    """Openings found to complete the turn at one position of a meld phase, kept for the next (`canasta.legality`).
+
+    A side that has not opened melds provisionally, and each meld phase of that turn
+    asks again which melds can still lead to a completed opening. An opening found at
+    one position (the final counts of its melds, each reached by one valid addition,
+    after which the turn can be ended) completes the turn from every later position of
+    the same turn that only melded toward it: the cards it still needs are in the hand,
+    its count is the same, and the cards left after it are the same (the rule book's
+    "The initial meld"). `covering` returns those openings, so that the next meld phase
+    needs no new search for them.
+
+    Attributes:
+        rules: The rules they were found under (the same object, or nothing is carried).
+        tag: The turn's bookkeeping they depend on: turn, seat, answer, binding "yes",
+            last-red-three meld, the pile's top card taken, stock draw, pending pile.
+        hand: The acting player's counts by kind at that position.
+        melds: The side's melds at that position.
+        provisional: The count of the side's provisional melds at that position.
+        found: The openings, each as ``key -> (naturals, twos, jokers)``; the meld phase
+            that made this record appends what it finds later.
+    """
+
+    __slots__ = ("found", "hand", "melds", "provisional", "rules", "tag")
+
+    def __init__(
+        self,
+        rules: Rules,
+        tag: tuple[object, ...],
+        hand: list[int],
+        melds: dict[int, tuple[int, int, int]],
+        provisional: int,
+        found: list[dict[int, tuple[int, int, int]]],
+    ) -> None:
+        """Keep the openings ``found`` at this position (``hand`` and ``melds`` are copied by the caller)."""
+        self.rules = rules
+        self.tag = tag
+        self.hand = hand
+        self.melds = melds
+        self.provisional = provisional
+        self.found = found
+
+    def covering(
+        self,
+        rules: Rules,
+        tag: tuple[object, ...],
+        hand: list[int],
+        melds: dict[int, tuple[int, int, int]],
+        provisional: int,
+    ) -> list[dict[int, tuple[int, int, int]]]:
+        """The openings that complete the turn from this position: none unless it follows from the record's.
+
+        The position follows from the record's when the rules and the turn's bookkeeping
+        are the same and the only change is cards moved from the hand onto the side's
+        melds (each meld at least what it was, the hand short by exactly the cards added,
+        the provisional count up by their value). An opening then still completes the
+        turn if it contains every meld as it is now.
+
+        Args:
+            rules: The rules now.
+            tag: The turn's bookkeeping now (as in ``tag``).
+            hand: The acting player's counts by kind now.
+            melds: The side's melds now.
+            provisional: The count of the side's provisional melds now.
+
+        Returns:
+            The openings (a new list, possibly empty).
+        """
+        if rules is not self.rules or tag != self.tag:
+            return []
+        before = self.melds
+        values = rule_facts(rules).card_values
+        earlier = self.hand
+        moved = [earlier[k] - hand[k] for k in range(KIND_COUNT)]
+        added_value = 0
+        for key, (n, tw, jk) in melds.items():
+            n0, t0, j0 = before.get(key, (0, 0, 0))
+            if n < n0 or tw < t0 or jk < j0:
+                return []
+            rank = key & 15
+            moved[rank] = moved[rank] - (n - n0)
+            moved[TWO] = moved[TWO] - (tw - t0)
+            moved[JOKER] = moved[JOKER] - (jk - j0)
+            added_value += values[rank] * (n - n0) + values[TWO] * (tw - t0) + values[JOKER] * (jk - j0)
+        for key in before:
+            if key not in melds:
+                return []
+        for k in range(KIND_COUNT):
+            if moved[k]:
+                return []
+        if provisional != self.provisional + added_value:
+            return []
+        covering = []
+        for opening in self.found:
+            for key, (n, tw, jk) in melds.items():
+                w = opening.get(key)
+                if w is None or n > w[0] or tw > w[1] or jk > w[2]:
+                    break
+            else:
+                covering.append(opening)
+        return covering
 
 
 # The private functions' argument types: concrete, so that the compiled engine indexes

@@ -23,6 +23,7 @@ from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, E
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import (
     OpeningGroups,
+    OpeningsFound,
     Turn,
     can_complete,
     meld_may_complete,
@@ -649,16 +650,30 @@ class _MeldChecks:
         opened = self.opened
         # One search for the whole list: if no meld can lead to a completion, none is legal.
         # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
-        self.hopeless = not meld_may_complete(
-            turn,
-            counts,
-            counts_now,
-            opened=opened,
-            provisional=t.provisional_count,
-            witness=None if t.wild_meld_first else self.witness,
-        )
-        if self.witness and self.learns:
-            self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
+        carried = self.learns and not t.restricts_discards  # (american-discards: the discards follow the hand)
+        if carried and t._openings is not None:
+            # Openings found earlier this turn that contain the melds made since complete it from here too
+            # (`OpeningsFound`): the first is the witness, and no search is needed.
+            self.found = t._openings.covering(t.rules, _openings_tag(t), counts, counts_now, t.provisional_count)
+        if self.found:
+            self.witness = self.found[0]
+            self.hopeless = False
+        else:
+            self.hopeless = not meld_may_complete(
+                turn,
+                counts,
+                counts_now,
+                opened=opened,
+                provisional=t.provisional_count,
+                witness=None if t.wild_meld_first else self.witness,
+            )
+            if self.witness and self.learns:
+                self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
+        if carried and self.found:
+            # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
+            t._openings = OpeningsFound(
+                t.rules, _openings_tag(t), counts[:], dict(counts_now), t.provisional_count, self.found
+            )
         if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
@@ -820,6 +835,11 @@ class _MeldChecks:
         melds = dict(self.witness)
         melds[rank] = (m0[0] + n, m0[1] + tw, m0[2] + jk)
         return opening_reached(rules, count, turn.minimum, melds, turn.top_rank, splash=turn.splash)
+
+
+def _openings_tag(t: TableState) -> tuple[object, ...]:
+    """The turn's bookkeeping that openings found in a meld phase depend on (see `OpeningsFound`)."""
+    return (t.turn, t.seat, t.answer, t.bound, t.final_meld_only, t.taken_top, t.drew_from_stock, t.pending_pile)
 
 
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, Self
 from attrs import evolve
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
-from canasta.completion import has_clean_meld
+from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import MeldRules, Rules
 
@@ -182,6 +182,7 @@ class TableState:
     __slots__ = (
         "_combos",
         "_legal",
+        "_openings",
         "added_to_old",
         "answer",
         "asker",
@@ -331,6 +332,8 @@ class TableState:
         self.asker: int | None = None
         self.resume_phase = DRAW_PHASE
         self.final_meld_only = False
+        # Openings found in this turn's meld phases, for the next one (`canasta.completion.OpeningsFound`).
+        self._openings: OpeningsFound | None = None
 
     def _push_pile(self, card: int) -> None:
         self.pile.append(card)
@@ -656,6 +659,7 @@ class TableState:
         self.resume_phase = other.resume_phase
         self.final_meld_only = other.final_meld_only
         self._legal = other._legal
+        self._openings = other._openings  # (checked against the position where it is used)
         self._combos = other._combos
 
 

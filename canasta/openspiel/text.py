@@ -20,7 +20,10 @@ __all__ = ["observation_text", "table_text"]
 
 # Shown on their own lines, with card codes; the rest of the data fields follow as values.
 _CARD_LISTS = ("stock", "pile", "pending_pile")
-_SKIPPED = {"rules", "facts", "deck", "kinds", "hands", "counts", "melds", "threes", "set_aside", "_combos", "_legal"}
+_SKIPPED = {
+    *("rules", "facts", "deck", "kinds", "hands", "counts", "melds", "threes", "set_aside"),
+    *("_combos", "_legal", "_openings"),
+}
 _SKIPPED.update(_CARD_LISTS)
 
 

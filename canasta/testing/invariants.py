@@ -80,7 +80,7 @@ MAX_MELD_TWOS = 8
 MAX_MELD_JOKERS = 6
 
 # Slots that are configuration or caches (legal actions, valid meld additions), not state.
-_NOT_STATE = frozenset({"_legal", "_combos", "rules", "facts", "deck", "kinds"})
+_NOT_STATE = frozenset({"_legal", "_openings", "_combos", "rules", "facts", "deck", "kinds"})
 
 
 def simple_actions() -> list[Action]:

@@ -72,7 +72,7 @@ DEFAULT_MAX_NODES = 20_000
 #: Slots that are not part of the position: caches and the immutable rule data.
 # The action log and the publicly known cards record what was seen; no rule reads them,
 # and the log would make every path to a position a different position.
-_NOT_POSITION = frozenset({"_legal", "_combos", "rules", "facts", "deck", "kinds", "log", "known"})
+_NOT_POSITION = frozenset({"_legal", "_openings", "_combos", "rules", "facts", "deck", "kinds", "log", "known"})
 _PROTOCOL = 5
 
 
