@@ -17,7 +17,9 @@ needs no extra Python package). A page fails the check when:
 - the page logs a console error or throws an uncaught exception;
 - the page tries to reach any host other than the local server (the site must work
   offline);
-- the page has no ``<h1>`` heading in its content.
+- the page has no ``<h1>`` heading in its content;
+- the page shows a compiled module's members instead of its source's (mypyc's
+  "mypyc filler docstring": the API reference was read from an extension module).
 
 A screenshot of a variant page is saved as ``<out>/variant-classic.png``.
 Exit status: 0 when every page passes, 1 otherwise (2 for a setup problem).
@@ -351,6 +353,10 @@ def problems_of(events: list[dict[str, Any]], origin: str) -> list[str]:
     return found
 
 
+#: The docstring mypyc gives what it generates: a page showing it documents an extension module.
+_MYPYC_FILLER = "mypyc filler docstring"
+
+
 def check_page(tools: DevTools, url: str, origin: str) -> tuple[list[str], str]:
     """Load a page; return its problems and its heading."""
     tools.events.clear()
@@ -368,6 +374,11 @@ def check_page(tools: DevTools, url: str, origin: str) -> tuple[list[str], str]:
     problems = problems_of(tools.events, origin)
     if not heading.strip():
         problems.append("no <h1> in the page content")
+    compiled_members = tools.call(
+        "Runtime.evaluate", expression=f"document.body.innerText.includes({_MYPYC_FILLER!r})", returnByValue=True
+    )["result"].get("value", False)
+    if compiled_members:
+        problems.append(f"{_MYPYC_FILLER!r} in the page: the API reference was read from a compiled module")
     return problems, heading.strip().rstrip("¶").strip()
 
 
