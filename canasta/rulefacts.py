@@ -79,6 +79,18 @@ class RuleFacts:
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
         self.concealed_exemption: bool = rules.initial_meld.concealed_exemption
         self.clean_meld_naturals: int = rules.initial_meld.clean_meld_naturals
+        # The switches a hand reads when it is made (`canasta.table.TableState`): once per rules, not per hand.
+        self.side_count: int = rules.side_count
+        self.closes_ranks: bool = melds.closed_at_canasta  # dead-ranks
+        self.locks_wilds: bool = bool(  # aces-pure, rule-of-five: a turn's meld state
+            melds.wilds_only_when_opening or melds.wilds_need_naturals or melds.no_mixed_opening_canasta
+        )
+        self.blocks_out: bool = bool(rules.going_out.not_with_incomplete)  # the club form's going out
+        self.opens_by_splash: bool = rules.initial_meld.splash
+        self.restricts_discards: bool = bool(pile.empty_pile_stops) or pile.wild_discard_needs_wild_hand
+        self.keeps_threes: bool = rules.threes.keep_one  # american-special-hands: "Keeping a three"
+        self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
+        self._minimums: dict[int, int] = {}
         # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
         # objects during a hand that are never scored), and its memos.
         self._scoring: ScoringTables | None = None
@@ -91,6 +103,22 @@ class RuleFacts:
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
+
+    def minimum_for(self, score: int) -> int:
+        """`canasta.MinimumRules.minimum_for` of the rules (remembered, as `canasta_bonus`).
+
+        Args:
+            score: A side's cumulative score before the hand.
+
+        Returns:
+            The count its initial meld must reach.
+        """
+        value = self._minimums.get(score)
+        if value is None:
+            if len(self._minimums) > 4096:
+                self._minimums.clear()  # (scores are few in a game, but a process may play many)
+            value = self._minimums[score] = self.rules.minimums.minimum_for(score)
+        return value
 
     def scoring(self) -> ScoringTables:
         """The rule values scoring reads (`ScoringTables`), made on first use.

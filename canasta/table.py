@@ -73,6 +73,9 @@ MeldTables = tuple[
     dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], BuiltAdditions
 ]
 
+#: Whether this module runs compiled by mypyc or as its Python source (`TableState._forget` is written for each).
+_COMPILED: Final = not __file__.endswith(".py")
+
 #: Valid meld additions by meld rules (equal meld rules share them: the club rules make new
 #: but often equal ones during a hand; `MeldRules` caches its hash), filled by
 #: `canasta.legality`: for a meld on the table, by its contents ``(rank, naturals, twos,
@@ -248,15 +251,16 @@ class TableState:
         if _copy_of is not None:
             self._copy_from(_copy_of)
             return
-        n = rules.players
-        sides = rules.side_count
+        facts = rule_facts(rules)
+        n = facts.players
+        sides = facts.side_count
         self.rules = rules
-        self.facts: RuleFacts = rule_facts(rules)  # the values the inner loops read, as plain fields
+        self.facts: RuleFacts = facts  # the values the inner loops read, as plain fields
         self.deck = deck
         self.kinds = deck.kinds
         self.dealer = dealer
         self.scores = list(scores)
-        self.minimums = [rules.minimums.minimum_for(s) for s in self.scores]
+        self.minimums = [facts.minimum_for(s) for s in self.scores]
         self.stock: list[int] = []
         self.pile: list[int] = []
         self.pile_freezers = 0
@@ -275,7 +279,7 @@ class TableState:
         self.melded_before = [False] * n
         #: The side (meld-owning unit) of each seat in this hand: the variant's seating,
         #: unless a partnership rule regroups the players (the rule book, cutthroat).
-        self.seating = list(rules.sides)
+        self.seating = list(facts.sides)
         self.regrouped = False
         self.asks_used = [0] * sides
         self.seat = (dealer + 1) % n
@@ -286,34 +290,29 @@ class TableState:
         self.concealed = False
         # The special hand declared (its id) and by which seat, once one is.
         self.declared: tuple[int, str] | None = None
-        # The club rules' switches, read once per hand: plain data for the inner loops
+        # The club rules' switches (`RuleFacts`, read once per rules): plain data for the inner loops
         # (closes_ranks: dead-ranks; locks_wilds: a turn's meld state, aces-pure and rule-of-five;
         # wild_meld_first: rule-of-five; blocks_out: the club form's going out; opens_by_splash: splash).
-        self.closes_ranks = rules.melds.closed_at_canasta
-        meld_rules = rules.melds
-        self.locks_wilds = bool(
-            meld_rules.wilds_only_when_opening or meld_rules.wilds_need_naturals or meld_rules.no_mixed_opening_canasta
-        )
-        self.wild_meld_first = rules.melds.wild_meld_first
-        self.blocks_out = bool(rules.going_out.not_with_incomplete)
-        self.opens_by_splash = rules.initial_meld.splash
+        self.closes_ranks = facts.closes_ranks
+        self.locks_wilds = facts.locks_wilds
+        self.wild_meld_first = facts.wild_meld_first
+        self.blocks_out = facts.blocks_out
+        self.opens_by_splash = facts.opens_by_splash
         # american-discards: the discard rules depend on the hand (`canasta.discards`), and a player owed
         # bonus cards need not keep a card while the stock holds more than ``relief_stock`` cards (-1: never).
-        pile_rules = rules.pile
-        self.restricts_discards = bool(pile_rules.empty_pile_stops) or pile_rules.wild_discard_needs_wild_hand
-        initial = rules.initial_meld
+        self.restricts_discards = facts.restricts_discards
         self.relief_stock = -1
-        if initial.bonus_cards_stand_for_kept_card and initial.bonus_cards:
+        if facts.bonus_cards_stand_for_kept_card and facts.bonus_cards:
             # More cards than the floor and every bonus three of the deck: the bonus cards never all are threes.
-            black = rules.threes.black_threes_are_bonus
+            black = facts.black_threes_are_bonus
             threes = sum(1 for k in deck.kinds if k == RED_THREE or (k == BLACK_THREE and black))
-            self.relief_stock = initial.bonus_cards_stock_floor + threes
+            self.relief_stock = rules.initial_meld.bonus_cards_stock_floor + threes
         # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
-        self.keeps_threes = rules.threes.keep_one
+        self.keeps_threes = facts.keeps_threes
         self._reset_turn()
         self._legal: list[Action] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
-        self._combos = meld_tables(rules.melds)
+        self._combos = meld_tables(facts.meld_rules)
 
     def _reset_turn(self) -> None:
         self.drew_from_stock = False
@@ -370,6 +369,15 @@ class TableState:
     def _forget(self, seat: int, cards: list[int]) -> None:
         """Cards that left a seat's hand face up are no longer known to be in it."""
         known = self.known[seat]
+        if _COMPILED:
+            # One native scan per card (``in`` and ``remove`` are generic comparisons in compiled code,
+            # and scan twice); the interpreter's own ``in`` and ``remove`` run in C.
+            for card in cards:
+                for i in range(len(known)):
+                    if known[i] == card:
+                        del known[i]
+                        break
+            return
         for card in cards:
             if card in known:
                 known.remove(card)

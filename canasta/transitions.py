@@ -22,7 +22,7 @@ from canasta.actions import (
     Meld,
     TakePile,
 )
-from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SECOND_MELD, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
 from canasta.completion import can_complete, opening_reached
 from canasta.discards import discardable_now
 from canasta.goingout import can_meld_out
@@ -39,6 +39,10 @@ from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
 __all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "transition", "turn_upcard"]
+
+#: A card kind as a plain int, indexed by its `canasta.Kind`: ``int(kind)`` is a generic call in the
+#: compiled engine, a tuple index is not (and both engines get the same plain int).
+_PLAIN_KIND: Final = tuple(range(KIND_COUNT))
 
 
 def turn_upcard(t: TableState) -> None:
@@ -314,7 +318,7 @@ def _maybe_open(t: TableState) -> None:
 
 def _do_meld(t: TableState, action: Action) -> None:
     assert isinstance(action, Meld)
-    rank = int(action.rank)
+    rank = _PLAIN_KIND[action.rank]
     key = rank + SECOND_MELD if action.second else rank
     n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
@@ -387,7 +391,7 @@ def _go_out(t: TableState) -> None:
 def _do_discard(t: TableState, action: Action) -> None:
     assert isinstance(action, Discard)
     seat = t.seat
-    kind = int(action.kind)
+    kind = _PLAIN_KIND[action.kind]
     t.counts[seat][kind] = t.counts[seat][kind] - 1  # `TableState._from_hand`, inlined: a move of every turn
     t.sizes[seat] = t.sizes[seat] - 1
     card = t.hands[seat][kind].pop()
