@@ -651,10 +651,11 @@ class _MeldChecks:
         # One search for the whole list: if no meld can lead to a completion, none is legal.
         # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
         carried = self.learns and not t.restricts_discards  # (american-discards: the discards follow the hand)
+        tag = _openings_tag(t) if carried else ()
         if carried and t._openings is not None:
             # Openings found earlier this turn that contain the melds made since complete it from here too
             # (`OpeningsFound`): the first is the witness, and no search is needed.
-            self.found = t._openings.covering(t.rules, _openings_tag(t), counts, counts_now, t.provisional_count)
+            self.found = t._openings.covering(t.rules, tag, counts, counts_now, t.provisional_count)
         if self.found:
             self.witness = self.found[0]
             self.hopeless = False
@@ -671,9 +672,7 @@ class _MeldChecks:
                 self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if carried and self.found:
             # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
-            t._openings = OpeningsFound(
-                t.rules, _openings_tag(t), counts[:], dict(counts_now), t.provisional_count, self.found
-            )
+            t._openings = OpeningsFound(t.rules, tag, counts[:], dict(counts_now), t.provisional_count, self.found)
         if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ANSWER_PHASE",
+    "CACHE_FIELDS",
     "DRAW_PHASE",
     "MELD_ADDITIONS_CACHE",
     "MELD_PHASE",
@@ -72,6 +73,10 @@ BuiltAdditions = list[list[tuple[int, int, int, MeldAdditions]]]
 MeldTables = tuple[
     dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], BuiltAdditions
 ]
+
+#: The slots of a `TableState` that are caches, not state (legal actions, openings found this turn,
+#: valid meld additions): tools that compare or show states field by field leave them out.
+CACHE_FIELDS: Final = frozenset({"_legal", "_openings", "_combos"})
 
 #: Whether this module runs compiled by mypyc or as its Python source (`TableState._forget` is written for each).
 _COMPILED: Final = not __file__.endswith(".py")

@@ -15,7 +15,7 @@ import pytest
 
 import canasta
 from canasta import HandState, Meld, Phase
-from canasta.cards import JOKER, TWO, Deck
+from canasta.cards import JOKER, KIND_COUNT, TWO, Deck
 from canasta.completion import OpeningsFound
 from canasta.legality import generate
 
@@ -59,7 +59,7 @@ def test_legal_list_with_carried_openings_equals_a_fresh_one(variant: str, house
 
 def _record() -> OpeningsFound:
     rules = canasta.load_rules("classic")
-    hand = [0] * 16
+    hand = [0] * KIND_COUNT
     hand[TWO] = 1
     hand[JOKER] = 1
     hand[9] = 3

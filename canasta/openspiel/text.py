@@ -14,16 +14,13 @@ from collections.abc import Iterable
 from canasta.cards import Card, Kind
 from canasta.hand import HandState
 from canasta.observation import MeldView, Observation
-from canasta.table import MeldState, data_fields
+from canasta.table import CACHE_FIELDS, MeldState, data_fields
 
 __all__ = ["observation_text", "table_text"]
 
 # Shown on their own lines, with card codes; the rest of the data fields follow as values.
 _CARD_LISTS = ("stock", "pile", "pending_pile")
-_SKIPPED = {
-    *("rules", "facts", "deck", "kinds", "hands", "counts", "melds", "threes", "set_aside"),
-    *("_combos", "_legal", "_openings"),
-}
+_SKIPPED = {"rules", "facts", "deck", "kinds", "hands", "counts", "melds", "threes", "set_aside", *CACHE_FIELDS}
 _SKIPPED.update(_CARD_LISTS)
 
 

@@ -46,7 +46,7 @@ from canasta.hand import HandState, MeldState, Phase
 from canasta.observation import Observation
 from canasta.registry import Registry
 from canasta.scoring import HandScore, SideScore
-from canasta.table import data_fields
+from canasta.table import CACHE_FIELDS, data_fields
 from canasta.testing.errors import InvariantError
 from canasta.testing.play import random_play
 
@@ -80,7 +80,7 @@ MAX_MELD_TWOS = 8
 MAX_MELD_JOKERS = 6
 
 # Slots that are configuration or caches (legal actions, valid meld additions), not state.
-_NOT_STATE = frozenset({"_legal", "_openings", "_combos", "rules", "facts", "deck", "kinds"})
+_NOT_STATE = CACHE_FIELDS | {"rules", "facts", "deck", "kinds"}
 
 
 def simple_actions() -> list[Action]:

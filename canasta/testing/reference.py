@@ -52,7 +52,7 @@ import pickle
 from canasta.actions import Action, AnswerGoOut, DeclareSpecialHand, DrawStock, LayOutThree, Meld
 from canasta.cards import Kind
 from canasta.hand import HandState, Phase
-from canasta.table import data_fields
+from canasta.table import CACHE_FIELDS, data_fields
 from canasta.testing.errors import InvariantError
 
 __all__ = [
@@ -72,7 +72,7 @@ DEFAULT_MAX_NODES = 20_000
 #: Slots that are not part of the position: caches and the immutable rule data.
 # The action log and the publicly known cards record what was seen; no rule reads them,
 # and the log would make every path to a position a different position.
-_NOT_POSITION = frozenset({"_legal", "_openings", "_combos", "rules", "facts", "deck", "kinds", "log", "known"})
+_NOT_POSITION = CACHE_FIELDS | {"rules", "facts", "deck", "kinds", "log", "known"}
 _PROTOCOL = 5
 
 
