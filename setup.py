@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -50,20 +51,33 @@ def _say(message: str) -> None:
     print(f"canasta: {message}", file=sys.stderr, flush=True)
 
 
-def _compiler_problem() -> str | None:
-    """Why no C extension can be built here (``None`` if a test compile with ``Python.h`` works)."""
+def _compiler_problem(flags: Sequence[str] = ()) -> str | None:
+    """Why no C extension can be built here (``None`` if a test compile with ``Python.h`` and ``flags`` works)."""
     try:
         from distutils import ccompiler, sysconfig  # setuptools' copy (its distutils hack)
 
         compiler: Any = ccompiler.new_compiler()
         sysconfig.customize_compiler(compiler)
+        if flags and compiler.compiler_type != "unix":
+            return f"flags {' '.join(flags)} are for gcc and clang, not {compiler.compiler_type}"
         with tempfile.TemporaryDirectory(prefix="canasta-cc-") as tmp:
             source = Path(tmp) / "probe.c"
             source.write_text("#include <Python.h>\nint canasta_probe(void) { return 0; }\n")
-            compiler.compile([str(source)], output_dir=tmp, include_dirs=[sysconfig.get_python_inc()])
-    except Exception as error:  # any failure means: no compiled engine here
+            compiler.compile(
+                [str(source)], output_dir=tmp, include_dirs=[sysconfig.get_python_inc()], extra_postargs=list(flags)
+            )
+    except Exception as error:  # any failure means: no compiled engine here (or not with these flags)
         return f"no working C compiler ({' '.join(str(error).split())[:160] or type(error).__name__})"
     return None
+
+
+#: Compiler flags for the engine's shared library, where the compiler takes them (gcc, clang).
+#: mypyc puts every compiled function into one C file as an exported symbol; in a shared
+#: library each call between them then goes through the PLT and cannot be inlined, since
+#: another library could interpose the symbol (ELF semantics; CPython builds itself with the
+#: same flag). Nothing outside the library calls them, so the calls may be direct.
+#: ``-fno-plt`` likewise calls into libpython through the GOT without a PLT stub.
+FAST_CALL_FLAGS = ("-fno-semantic-interposition", "-fno-plt")
 
 
 def _pure_reason() -> str | None:
@@ -130,6 +144,9 @@ class BuildExt(build_ext):
                 cache = ["--cache-dir", str(ROOT / "build" / "mypy-cache")]
                 target = str(ROOT / "build" / "mypyc")
                 self.distribution.ext_modules = mypycify(cache + paths, group_name="canasta._engine", target_dir=target)
+                if _compiler_problem(FAST_CALL_FLAGS) is None:  # (a compiler without them builds without them)
+                    for extension in self.distribution.ext_modules:
+                        extension.extra_compile_args = [*extension.extra_compile_args, *FAST_CALL_FLAGS]
             except (Exception, SystemExit) as error:  # mypyc exits on type errors; never fail the install
                 self.failure = _failed("mypyc failed", error)
                 self.distribution.ext_modules = []
