@@ -9,6 +9,7 @@ observation encoder once per game; every state of the game shares it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from canasta.errors import CanastaError
 from canasta.plugins import load_rules
@@ -17,7 +18,14 @@ from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
 from canasta.rules import Rules
 
-__all__ = ["DEFAULT_PARAMETERS", "HOUSE_RULE_SEPARATOR", "GameConfig", "ParameterError", "hand_score_bound"]
+__all__ = [
+    "DEFAULT_PARAMETERS",
+    "HOUSE_RULE_SEPARATOR",
+    "ConfiguredGame",
+    "GameConfig",
+    "ParameterError",
+    "hand_score_bound",
+]
 
 #: The game's parameters and their defaults: the variant's name, the house rules'
 #: names joined by `HOUSE_RULE_SEPARATOR`, and one hand (``False``) or a whole
@@ -169,3 +177,16 @@ class GameConfig:
         if self.zero_sum:
             return [float(scores[s] - scores[1 - s]) for s in sides]
         return [float(scores[s]) for s in sides]
+
+
+class ConfiguredGame(Protocol):
+    """What a state reads of its OpenSpiel game: the configuration (`canasta.openspiel.CanastaGame` is one).
+
+    `canasta.openspiel.state.CanastaState` is typed by this, not by the game's
+    class, so that the modules of the game and of its states do not import each other.
+    """
+
+    @property
+    def config(self) -> GameConfig:
+        """The checked parameters, compiled rules and encodings."""
+        ...

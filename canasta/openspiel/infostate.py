@@ -22,8 +22,6 @@ how the hand scores).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import numpy.typing as npt
 
@@ -31,11 +29,8 @@ from canasta.actions import Discard
 from canasta.cards import KIND_COUNT
 from canasta.openspiel.config import GameConfig
 from canasta.openspiel.observer import BEFORE_THE_DEAL
-from canasta.openspiel.play import Play
+from canasta.openspiel.play import HoldsPlay, Play
 from canasta.openspiel.text import observation_text
-
-if TYPE_CHECKING:
-    from canasta.openspiel.state import CanastaState
 
 __all__ = ["InformationStateObserver", "information_state_text"]
 
@@ -88,7 +83,7 @@ class InformationStateObserver:
             "drawn": self.tensor[size + players * KIND_COUNT :],
         }
 
-    def set_from(self, state: CanastaState, player: int) -> None:
+    def set_from(self, state: HoldsPlay, player: int) -> None:
         """Write a player's information state into `tensor`.
 
         Args:
@@ -112,7 +107,7 @@ class InformationStateObserver:
             for card in seen:
                 drawn[kinds[card]] += 1.0
 
-    def string_from(self, state: CanastaState, player: int) -> str:
+    def string_from(self, state: HoldsPlay, player: int) -> str:
         """A player's information state as text (`information_state_text`).
 
         Args:

@@ -9,16 +9,12 @@ of `canasta.Observation`. Neither ever holds a card the player may not see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import numpy.typing as npt
 
 from canasta.openspiel.config import GameConfig
+from canasta.openspiel.play import HoldsPlay
 from canasta.openspiel.text import observation_text
-
-if TYPE_CHECKING:
-    from canasta.openspiel.state import CanastaState
 
 __all__ = ["BEFORE_THE_DEAL", "ObservationObserver"]
 
@@ -43,7 +39,7 @@ class ObservationObserver:
         self.tensor: npt.NDArray[np.float32] = np.zeros(config.encoder.size, dtype=np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {"observation": self.tensor}
 
-    def set_from(self, state: CanastaState, player: int) -> None:
+    def set_from(self, state: HoldsPlay, player: int) -> None:
         """Write a player's view of a state into `tensor`.
 
         Args:
@@ -56,7 +52,7 @@ class ObservationObserver:
         else:
             self.tensor[:] = self._encoder.encode(play.hand, player)
 
-    def string_from(self, state: CanastaState, player: int) -> str:
+    def string_from(self, state: HoldsPlay, player: int) -> str:
         """A player's view of a state as text.
 
         Args:

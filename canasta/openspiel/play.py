@@ -10,7 +10,7 @@ re-checked.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import pyspiel
 
@@ -21,7 +21,16 @@ from canasta.hand import HandState
 from canasta.openspiel.config import GameConfig
 from canasta.records import GameRecord, RecordError, loads_record
 
-__all__ = ["BYTE_OUTCOMES", "CHANCE", "SEED_BYTES", "TERMINAL", "Play", "check_record_rules", "play_from_record"]
+__all__ = [
+    "BYTE_OUTCOMES",
+    "CHANCE",
+    "SEED_BYTES",
+    "TERMINAL",
+    "HoldsPlay",
+    "Play",
+    "check_record_rules",
+    "play_from_record",
+]
 
 #: OpenSpiel's player ids of a chance node and of the end.
 CHANCE = int(pyspiel.PlayerId.CHANCE)
@@ -271,6 +280,19 @@ def _unpickle(
     play = play_from_record(config, loads_record(text))
     play.rewards = list(rewards)
     return play
+
+
+class HoldsPlay(Protocol):
+    """What the observers read of a state: its `Play` (`CanastaState` is one).
+
+    The observers are typed by this, not by `CanastaState`, so that the modules
+    of the state and of its observers do not import each other.
+    """
+
+    @property
+    def play(self) -> Play:
+        """The canasta game in play, with its bookkeeping."""
+        ...
 
 
 def check_record_rules(config: GameConfig, record: GameRecord) -> None:

@@ -11,19 +11,17 @@ whole game are dealt from the same canasta seed, as `canasta.Game` deals them.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pyspiel
 
 from canasta.determinize import sample_state
 from canasta.errors import CanastaError
 from canasta.hand import HandState
+from canasta.openspiel.config import ConfiguredGame
 from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, TERMINAL, Play
 from canasta.openspiel.text import table_text
 from canasta.records import GameRecord
-
-if TYPE_CHECKING:
-    from canasta.openspiel.game import CanastaGame
 
 __all__ = ["BYTE_OUTCOMES", "SEED_BYTES", "CanastaState", "ChanceError"]
 
@@ -48,7 +46,7 @@ class CanastaState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no typ
         game: The OpenSpiel game (`CanastaGame`).
     """
 
-    def __init__(self, game: CanastaGame) -> None:
+    def __init__(self, game: ConfiguredGame) -> None:
         super().__init__(game)
         # The only attribute: OpenSpiel's clone deep-copies it, serialize pickles it (see Play).
         self._play = Play(game.config)
