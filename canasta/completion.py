@@ -86,6 +86,7 @@ class Turn:
             not one of the clean meld's hand naturals (modern American, "The initial meld").
         pending: Counts by kind of the pile cards that come into the hand when
             the side's opening is complete (``None``: no pile is waiting).
+        pending_size: How many cards ``pending`` holds (0: none).
         splash: The house rule splash is on (read from ``rules``).
     """
 
@@ -101,6 +102,7 @@ class Turn:
         "out_allowed",
         "out_discardable",
         "pending",
+        "pending_size",
         "rules",
         "splash",
         "top_rank",
@@ -137,6 +139,7 @@ class Turn:
         self.hold = hold
         self.top_rank = top_rank
         self.pending = None if pending is None else tuple(pending)
+        self.pending_size = 0 if self.pending is None else sum(self.pending)
         self.splash = rules.initial_meld.splash
 
 
@@ -796,7 +799,7 @@ def _search(
         if options is None:
             options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)
         for n, t, j, added, value, wild_value in options:
-            if rank == BLACK_THREE and size - added + (0 if turn.pending is None else sum(turn.pending)) > 1:
+            if rank == BLACK_THREE and size - added + turn.pending_size > 1:
                 # The rule book: black threes meld only as the last meld of going out (and a pile
                 # taken before opening comes into the hand when the opening is complete).
                 continue
@@ -816,7 +819,7 @@ def _search(
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
                 after = hand if pending is None else list(map(add, hand, pending))
-                done = _opened_completes(turn, after, melds, size - added + (sum(pending) if pending else 0))
+                done = _opened_completes(turn, after, melds, size - added + turn.pending_size)
             else:
                 done = size != added and _search(
                     turn,

@@ -632,7 +632,7 @@ class _MeldChecks:
             # add, and the cards left to hold and discard besides the hand's (the pile taken).
             # (Not where the opening needs a clean meld: modern American's minimums are rarely
             # reached by one meld, and the test would cost more than it saves.)
-            self.alone = (turn.minimum - t.provisional_count, 0 if turn.pending is None else sum(turn.pending))
+            self.alone = (turn.minimum - t.provisional_count, turn.pending_size)
         if self.alone is None:
             self._first_search()
         else:
@@ -777,7 +777,7 @@ class _MeldChecks:
                 opened = True
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
-                    size += sum(turn.pending)
+                    size += turn.pending_size
         if opened or not learns:
             return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True, size=size)
         opening: dict[int, tuple[int, int, int]] = {}
@@ -822,8 +822,7 @@ class _MeldChecks:
         count = self.t.provisional_count + value - values[rank] * old[0] - values[TWO] * old[1] - values[JOKER] * old[2]
         count += values[rank] * n + values[TWO] * tw + values[JOKER] * jk
         left = self.size - (cards - old[0] - old[1] - old[2] + n + tw + jk)
-        if turn.pending is not None:
-            left += sum(turn.pending)
+        left += turn.pending_size
         if left < 2 or self.t.facts.no_discard_first_round:
             return False  # (first-round discards need a closer look)
         # `opening_reached`'s answer where the melds do not matter (no clean meld needed, no splash).
