@@ -92,6 +92,7 @@ from canasta.rules import (
     Upcard,
 )
 from canasta.scoring import HandScore, SideScore
+from canasta.seeds import SEED_LIMIT, SeedError
 from canasta.simulate import SimulationResult
 from canasta.special import SpecialHand
 from canasta.summary import format_rules_summary, rules_summary
@@ -103,6 +104,7 @@ compiled: bool = _engine.is_compiled(_legality)
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
+    "SEED_LIMIT",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_DEPTH",
     "NATURAL_KINDS",
@@ -156,6 +158,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SamplingError",
+    "SeedError",
     "SideScore",
     "SimulationResult",
     "SpecialHand",
