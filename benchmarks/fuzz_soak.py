@@ -13,6 +13,20 @@ it plays seeded games and, at every position, tries a mix of
   ``ValueError`` (or convert exactly, for numpy integers),
 - one legal action, which moves the game on; card conservation is checked after it.
 
+The attack families of issue 31 (a hostile tester's findings) run beside them:
+
+- *returned values*: every list, tuple, observation and rules object the API hands out
+  is mutated in every way a caller could (``append``, ``clear``, item assignment,
+  attribute assignment...); the engine must not notice, and an appended action is
+  still refused;
+- *copies*: ``copy``, ``deepcopy`` and ``pickle`` of `Game`, `HandState`, `Observation`,
+  `Deck`, `Rules` and actions give equal, independent objects on either engine;
+- *exceptions*: sampled typed refusals are pickled and copied and keep every field;
+- *seeds*: hostile seeds (floats, strings, bools, numpy scalars, 26-digit integers...)
+  are refused with `SeedError`, or the game's record reads back and replays the same game;
+- *web* and *workers* (``--web``, ``--workers``): cross-site and rebinding requests
+  against the web app, and simulations whose worker processes are killed.
+
 It prints the counts: attempts, refusals with a typed error, construction
 errors, untyped exceptions by type, state changes after a refusal, invariant
 breaks. Exit status 1 unless the last three are all 0.
@@ -25,6 +39,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import copy
+import pickle
 import random
 import sys
 import time
@@ -135,6 +151,199 @@ def _unlisted(hand: HandState, rng: random.Random) -> object:
     return rng.choice([canasta.DrawStock(), canasta.AskGoOut(), canasta.EndHand(), canasta.AnswerGoOut(True)])
 
 
+
+# --- Attack families added for issue 31 (hostile tester): each is also run, bounded, by tests/test_fuzz_families.py.
+
+_SENTINEL_ACTION = canasta.Discard(canasta.Kind.KING)
+
+
+def _public_returns(game: canasta.Game) -> list[tuple[str, Callable[[], object]]]:
+    """Values the public API hands out, by a name for the counts."""
+    seat = game.seat
+    return [
+        ("Game.legal_actions()", game.legal_actions),
+        ("HandState.legal_actions()", game.hand.legal_actions),
+        ("Game.history", lambda: game.history),
+        ("Game.scores", lambda: game.scores),
+        ("Game.results", lambda: game.results),
+        ("Game.totals_after(0)", lambda: game.totals_after(0)),
+        ("Game.observation(seat)", lambda: game.observation(seat)),
+        ("Observation.legal_actions", lambda: game.observation(seat).legal_actions),
+        ("HandState.card_locations()", game.hand.card_locations),
+        ("HandState.hand_cards(seat)", lambda: game.hand.hand_cards(seat)),
+        ("Game.rules", lambda: game.rules),
+    ]
+
+
+def _mutations(value: object) -> list[Callable[[], object]]:
+    """Ways a caller might change a returned value in place."""
+    out: list[Callable[[], object]] = []
+    for name, args in (
+        ("append", (_SENTINEL_ACTION,)),
+        ("clear", ()),
+        ("pop", ()),
+        ("reverse", ()),
+        ("insert", (0, _SENTINEL_ACTION)),
+        ("update", ({"x": 1},)),
+    ):
+        method = getattr(value, name, None)
+        if callable(method):
+            out.append(lambda method=method, args=args: method(*args))  # type: ignore[misc]
+    if hasattr(value, "__setitem__"):
+        out.append(lambda: value.__setitem__(0, _SENTINEL_ACTION))  # type: ignore[attr-defined]
+    if hasattr(value, "__dict__") or hasattr(type(value), "__attrs_attrs__"):
+        for field in list(getattr(type(value), "__attrs_attrs__", ()))[:3]:
+            out.append(lambda field=field: setattr(value, field.name, None))
+    return out
+
+
+def mutate_returned_values(game: canasta.Game, rng: random.Random, counts: Counter[str]) -> None:
+    """Family "returned values": change what the API returned; the engine must not notice."""
+    hand = game.hand
+    before = (_fingerprint(hand), tuple(game.legal_actions()), tuple(game.scores), game.history)
+    for name, getter in _public_returns(game):
+        try:
+            value = getter()
+        except IndexError:
+            continue  # totals_after(0) before a hand has ended
+        for mutate in _mutations(value):
+            counts["returned values: mutation attempts"] += 1
+            try:
+                mutate()
+            except (TypeError, AttributeError, ValueError, IndexError, KeyError):
+                counts["returned values: refused (immutable)"] += 1
+                continue
+            except Exception as exc:  # attrs' FrozenInstanceError is an AttributeError; others are news
+                counts[f"untyped exception: mutating {name}: {type(exc).__name__}"] += 1
+                continue
+            counts["returned values: mutated a copy"] += 1
+            after = (_fingerprint(game.hand), tuple(game.legal_actions()), tuple(game.scores), game.history)
+            if game.hand is not hand or after != before:
+                counts["invariant breaks"] += 1
+                counts[f"returned values: engine changed through {name}"] += 1
+                return
+    if _SENTINEL_ACTION not in before[1]:
+        try:
+            game.apply(_SENTINEL_ACTION)
+        except canasta.CanastaError:
+            counts["returned values: sentinel refused after mutations"] += 1
+        else:
+            counts["invariant breaks"] += 1
+            counts["returned values: an appended action was accepted"] += 1
+
+
+def _same_game(a: canasta.Game, b: canasta.Game) -> bool:
+    return (
+        _fingerprint(a.hand) == _fingerprint(b.hand)
+        and tuple(a.legal_actions()) == tuple(b.legal_actions())
+        and list(a.scores) == list(b.scores)
+        and a.history == b.history
+        and a.seed == b.seed
+    )
+
+
+def copy_and_pickle(game: canasta.Game, counts: Counter[str]) -> None:
+    """Family "copies": copy, deepcopy and pickle every public object; equal, independent, same engine."""
+    seat = game.seat
+    objects: list[tuple[str, object]] = [
+        ("Game", game),
+        ("HandState", game.hand),
+        ("Observation", game.observation(seat)),
+        ("Deck", game.hand.deck),
+        ("Rules", game.rules),
+        ("action", game.legal_actions()[0]),
+    ]
+    for name, obj in objects:
+        for how, clone in (
+            ("copy", copy.copy),
+            ("deepcopy", copy.deepcopy),
+            ("pickle", lambda o: pickle.loads(pickle.dumps(o))),
+        ):
+            counts["copies: attempts"] += 1
+            try:
+                other = clone(obj)
+            except Exception as exc:
+                counts[f"untyped exception: {how} of {name}: {type(exc).__name__}"] += 1
+                continue
+            if isinstance(obj, canasta.Game):
+                same = _same_game(obj, other)  # type: ignore[arg-type]
+            elif isinstance(obj, HandState):
+                same = _fingerprint(obj) == _fingerprint(other) and obj.legal_actions() == other.legal_actions()  # type: ignore[arg-type]
+            else:
+                same = obj == other
+            if not same:
+                counts["invariant breaks"] += 1
+                counts[f"copies: {how} of {name} differs"] += 1
+    # Independence: playing on a copy leaves the original as it was.
+    before = _fingerprint(game.hand)
+    try:
+        other = copy.deepcopy(game)
+    except Exception:
+        return  # counted above
+    if other.legal_actions():
+        other.apply(other.legal_actions()[0])
+    if _fingerprint(game.hand) != before:
+        counts["invariant breaks"] += 1
+        counts["copies: a deep copy shares state"] += 1
+
+
+def pickle_exception(error: BaseException, counts: Counter[str]) -> None:
+    """Family "exceptions": every typed refusal survives pickling and copying with its fields."""
+    for how, clone in (("copy", copy.copy), ("pickle", lambda e: pickle.loads(pickle.dumps(e)))):
+        counts["exceptions: round trips"] += 1
+        try:
+            other = clone(error)
+        except Exception as exc:
+            counts[f"untyped exception: {how} of {type(error).__name__}: {type(exc).__name__}"] += 1
+            continue
+        if type(other) is not type(error) or str(other) != str(error) or vars(other) != vars(error):
+            counts["invariant breaks"] += 1
+            counts[f"exceptions: {how} of {type(error).__name__} lost a field"] += 1
+
+
+_HOSTILE_SEEDS: list[Any] = [
+    None, 0, -1, 1, 2**63, 2**64 - 1, -(2**64) + 1, 2**64, -(2**64), 10**25, True, False, 1.5, float("nan"),
+    "7", "", b"1", (1, 2), [3], np.int64(3), np.uint64(2**64 - 1), np.int32(-5), np.float64(2.0), np.bool_(True),
+    _Unrepresentable(),
+]
+
+
+def hostile_seed(rng: random.Random, counts: Counter[str]) -> None:
+    """Family "seeds": a seed is refused with SeedError, or the game's record reads back and replays it."""
+    from canasta.records import GameRecorder, loads_record, verify_record
+
+    if rng.random() < 0.5:
+        seed = rng.choice(_HOSTILE_SEEDS)
+    else:
+        seed = rng.choice([1, -1]) * rng.randrange(2 ** rng.choice([8, 32, 63, 64, 65, 80]))
+    counts["seeds: attempts"] += 1
+    try:
+        game = canasta.Game("classic", seed=seed)
+    except canasta.CanastaError:
+        counts["seeds: refused with a typed error"] += 1
+        return
+    except Exception as exc:
+        counts[f"untyped exception: Game(seed={type(seed).__name__}): {type(exc).__name__}"] += 1
+        return
+    recorder = GameRecorder(game)
+    for _ in range(rng.randrange(1, 30)):
+        if game.is_over:
+            break
+        recorder.apply(rng.choice(game.legal_actions()))
+    try:
+        text = recorder.record().dumps()
+        replayed = verify_record(loads_record(text))
+    except Exception as exc:
+        counts["invariant breaks"] += 1
+        counts[f"seeds: a record the library wrote was refused: {type(exc).__name__}"] += 1
+        return
+    if not _same_game(game, replayed):
+        counts["invariant breaks"] += 1
+        counts["seeds: the record replays a different game"] += 1
+    else:
+        counts["seeds: records read back and replayed"] += 1
+
+
 def run(attempts: int, seed: int) -> Counter[str]:
     """Run the soak; returns the counts."""
     counts: Counter[str] = Counter()
@@ -148,6 +357,7 @@ def run(attempts: int, seed: int) -> Counter[str]:
         while done < per_combo:
             game = canasta.Game(rules=rules, seed=seed * 1000 + index * 100 + game_no)
             game_no += 1
+            hostile_seed(rng, counts)
             steps = 0
             while not game.is_over and done < per_combo and steps < 3000:
                 hand = game.hand
@@ -178,8 +388,10 @@ def run(attempts: int, seed: int) -> Counter[str]:
                         continue  # a legal action by chance: not a refusal test
                     try:
                         game.apply(candidate)  # type: ignore[arg-type]
-                    except canasta.CanastaError:
+                    except canasta.CanastaError as error:
                         counts["refused with a typed error"] += 1
+                        if rng.random() < 0.05:
+                            pickle_exception(error, counts)
                     except Exception as exc:
                         counts[f"untyped exception: {type(exc).__name__}"] += 1
                     else:
@@ -191,8 +403,18 @@ def run(attempts: int, seed: int) -> Counter[str]:
                         break
                 if game.hand is not hand or _fingerprint(hand) != before:
                     break
+                if rng.random() < 0.02:
+                    mutate_returned_values(game, rng, counts)
+                if rng.random() < 0.002:
+                    copy_and_pickle(game, counts)
+                legal = game.legal_actions()
                 action = legal[rng.randrange(len(legal))]
-                game.apply(action)
+                try:
+                    game.apply(action)
+                except Exception as exc:  # a listed action must be accepted
+                    counts["invariant breaks"] += 1
+                    counts[f"a listed action failed: {type(exc).__name__}"] += 1
+                    break
                 steps += 1
                 counts["legal actions applied"] += 1
                 if not game.is_over:
@@ -216,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
     print(f"fuzz soak: {len(_combos())} variant/house-rule combinations, {elapsed:.0f} s")
     for key in sorted(counts):
-        print(f"  {key:40} {counts[key]:>10,}")
+        print(f"  {key:62} {counts[key]:>10,}")
     untyped = sum(v for k, v in counts.items() if k.startswith("untyped"))
     musts = {
         "untyped exceptions": untyped,
@@ -224,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         "invariant breaks": counts["invariant breaks"],
     }
     for key, value in musts.items():
-        print(f"  {key + ' (must be 0)':40} {value:>10,}")
+        print(f"  {key + ' (must be 0)':62} {value:>10,}")
     bad = sum(musts.values())
     return 1 if bad else 0
 
