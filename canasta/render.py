@@ -279,18 +279,33 @@ def render_observation_svg(
     return _draw(picture)
 
 
-def render_table_svg(state: TableState, *, names: Sequence[str] | None = None, title: str | None = None) -> str:
+def render_table_svg(
+    state: TableState,
+    *,
+    names: Sequence[str] | None = None,
+    title: str | None = None,
+    scores: Sequence[int] | None = None,
+) -> str:
     """The whole table as SVG, every hand face up (for authors and researchers).
 
     Args:
         state: The hand (a `canasta.HandState`).
         names: A label per seat; missing ones are ``"seat N"``. Untrusted text: escaped.
         title: The picture's title (default: the variant's name). Untrusted text: escaped.
+        scores: Each side's score to show (default: the totals before the hand,
+            ``state.scores``); a finished hand is shown with the totals after it
+            (`canasta.Game.totals_after`), as the score table beside it.
 
     Returns:
         A standalone SVG document.
+
+    Raises:
+        ValueError: If ``scores`` does not hold one integer per side.
     """
     rules = state.rules
+    shown = list(state.scores) if scores is None else list(scores)
+    if len(shown) != rules.side_count or not all(isinstance(v, int) and not isinstance(v, bool) for v in shown):
+        raise ValueError(f"scores must hold one integer per side ({rules.side_count}), got {shown!r}"[:200])
     cards = state.deck.cards
     players = rules.players
     labels = _labels(names, players)
@@ -322,7 +337,7 @@ def render_table_svg(state: TableState, *, names: Sequence[str] | None = None, t
             if len(together) > 1:
                 note = "partners this hand: seats " + " + ".join(str(s) for s in together)
         set_aside = tuple(cards[c] for c in state.set_aside[side])
-        panel = _side(side, seats, sides_of, state.scores[side], status, note, melds, set_aside, side == 0)
+        panel = _side(side, seats, sides_of, shown[side], status, note, melds, set_aside, side == 0)
         unit = state.seating[rules.seats_of(side)[0]]
         if unit != side and not melds:
             kept = _side_name(rules.seats_of(unit))

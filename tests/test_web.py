@@ -155,8 +155,11 @@ def test_a_typed_menu_number_and_the_help() -> None:
     c = client()
     new_game(c)
     helped = c.post("/api/act", json={"command": "?"}).json()
-    assert "Commands:" in helped["message"] and "x 9" in helped["message"]
-    assert c.post("/api/act", json={"command": "1"}).json()["message"] == "You: draw from the stock."
+    # The commands come as a list of (command, meaning) rows, shown as a table, not one paragraph.
+    assert helped["help"] and all(len(row) == 2 for row in helped["help"])
+    assert any(command.startswith("x ") for command, _ in helped["help"])
+    played = c.post("/api/act", json={"command": "1"}).json()
+    assert played["message"] == "You: draw from the stock." and played["help"] is None
 
 
 def test_the_bots_move_until_it_is_the_persons_turn_again() -> None:

@@ -4,20 +4,30 @@
 gets a session (a random id in an HTTP-only cookie) kept in memory by a
 `canasta.web.session.SessionStore`; every rule, refusal and picture comes from
 the library through `canasta.web.session`.
+
+What the server defends against (the docs' "Guarantees" page, "The web server's
+threat model"): other sites' pages in the player's browser (only a same-origin
+request may use the API: ``Sec-Fetch-Site`` and ``Origin`` are checked, and a
+flood of new sessions never drops one in play), DNS rebinding (only loopback
+``Host`` names are answered by default), hostile request bodies (every bad
+request gets a 4xx with a reason) and slow work (no lock is waited on, and no
+game is replayed, on the event loop).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -28,9 +38,28 @@ from canasta.commands import CommandError
 from canasta.errors import CanastaError, IllegalActionError
 from canasta.records import RecordError
 from canasta.registry import default_registry
-from canasta.web.session import MAX_SEED, PlaySession, ReplaySession, Session, SessionError, SessionStore, refusal
+from canasta.seeds import SeedError, check_seed
+from canasta.web.hosts import is_loopback, is_loopback_host, split_host
+from canasta.web.session import (
+    PlaySession,
+    ReplaySession,
+    Session,
+    SessionError,
+    SessionStore,
+    StoreFullError,
+    refusal,
+)
 
-__all__ = ["COOKIE", "DEFAULT_HOSTS", "MAX_BODY_BYTES", "MAX_RECORD_BYTES", "STATIC", "create_app"]
+__all__ = [
+    "COOKIE",
+    "DEFAULT_HOSTS",
+    "MAX_BODY_BYTES",
+    "MAX_RECORD_BYTES",
+    "STATIC",
+    "create_app",
+    "is_loopback",
+    "is_loopback_host",
+]
 
 #: The cookie holding the session id.
 COOKIE = "canasta_session"
@@ -39,13 +68,26 @@ COOKIE = "canasta_session"
 STATIC = Path(__file__).resolve().parent / "static"
 
 #: Host names the server answers to by default (loopback only: a guard against DNS rebinding).
+#: Besides these, a ``Host`` naming a loopback address in any spelling is answered
+#: (`canasta.web.hosts.is_loopback_host`: ``127.0.0.2``, ``[0:0:0:0:0:0:0:1]``).
 DEFAULT_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 #: The largest request body, except a record's.
 MAX_BODY_BYTES = 64 * 1024
 
-#: The largest record accepted by ``POST /api/replay``.
-MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: The largest record accepted by ``POST /api/replay`` (the library's own limit,
+#: `canasta.records.MAX_RECORD_BYTES`, is larger: parsing takes many times a record's
+#: size in memory, and a server parses what anyone sends).
+MAX_RECORD_BYTES = 1024 * 1024
+
+#: Records parsed at the same time (others wait their turn, off the event loop).
+_RECORD_PARSES = 2
+
+#: ``Sec-Fetch-Site`` values allowed to use the API: the page itself, or the person typing the address.
+_OWN_SITE = ("same-origin", "none")
+
+# A seed typed in the form: ASCII digits with an optional sign (20 digits at most, as every seed).
+_SEED_TEXT = re.compile(r"[+-]?[0-9]{1,20}")
 
 _SECURITY_HEADERS = {
     # Only the page's own files: no CDN, no inline script, no framing by other sites.
@@ -68,8 +110,28 @@ class _Refused(Exception):
         self.message = message
 
 
+def _clean(text: str) -> str:
+    """Text safe to send as UTF-8: a lone surrogate (from a JSON escape) is written as a backslash escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8") if not _encodable(text) else text
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class _JSON(JSONResponse):
+    """A JSON response that never fails on text it was given (lone surrogates are escaped)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 class _SecurityHeaders:
-    """Adds `_SECURITY_HEADERS` to every response."""
+    """Adds `_SECURITY_HEADERS` to every response, the host guard's refusals included."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -92,8 +154,66 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class _HostGuard:
+    """Answers only requests whose ``Host`` is allowed (a guard against DNS rebinding).
+
+    A ``Host`` is allowed when it is one of ``allowed`` (case-folded, port
+    ignored) or names a loopback address in any spelling (`is_loopback_host`);
+    any other gets a 400 (with the security headers, added outside this guard).
+    """
+
+    def __init__(self, app: ASGIApp, allowed: Sequence[str]) -> None:
+        self.app = app
+        self.allowed = frozenset(split_host(name) for name in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        header = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"host"), "")
+        if split_host(header) in self.allowed or is_loopback_host(header):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "http":
+            await _error(400, "Invalid host header: this server answers only its loopback names")(scope, receive, send)
+        # (A websocket on a foreign host is closed unanswered: the app has none.)
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return _JSON({"error": _clean(message)}, status_code=status)
+
+
+def _same_origin(request: Request) -> str | None:
+    """Why a request does not come from the page itself, or ``None`` if it may use the API.
+
+    A browser names the site a request comes from: ``Sec-Fetch-Site`` (every
+    current browser) and ``Origin`` (on every ``POST``). A request from another
+    site's page (an ``<img>``, a form, a script; another port of this machine is
+    "same-site", not same-origin) is refused. A request with neither header does
+    not come from a browser's page (curl, a script), which no web page can make.
+    """
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site.strip().lower() not in _OWN_SITE:
+        return f"a {_clean(site.strip())[:20]} request may not use this server (only its own page may)"
+    origin = request.headers.get("origin")
+    if origin is not None:
+        own = _origin_of(f"{request.url.scheme}://{request.headers.get('host', '')}")
+        if own is None or _origin_of(origin) != own:
+            return "a request from another origin may not use this server (only its own page may)"
+    return None
+
+
+def _origin_of(url: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an origin, default ports filled in; ``None`` if it is not one."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    default = 443 if parts.scheme == "https" else 80
+    return parts.scheme, parts.hostname.casefold(), port if port is not None else default
 
 
 async def _body(request: Request, limit: int) -> dict[str, Any]:
@@ -104,10 +224,13 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise _Refused(413, f"the request is larger than {limit} bytes")
     chunks = bytearray()
-    async for chunk in request.stream():
-        chunks += chunk
-        if len(chunks) > limit:
-            raise _Refused(413, f"the request is larger than {limit} bytes")
+    try:
+        async for chunk in request.stream():
+            chunks += chunk
+            if len(chunks) > limit:
+                raise _Refused(413, f"the request is larger than {limit} bytes")
+    except ClientDisconnect:  # the client left mid-body: nobody reads the answer, nothing is logged
+        raise _Refused(400, "the request's body was cut off") from None
     try:
         data = json.loads(chunks.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -117,24 +240,35 @@ async def _body(request: Request, limit: int) -> dict[str, Any]:
     return data
 
 
+def _name(value: object, what: str) -> str:
+    """A name sent by the page: text of at most 200 characters, Unicode (no lone surrogate)."""
+    if not isinstance(value, str) or len(value) > 200 or not _encodable(value):
+        raise _Refused(400, f"{what} must be a name")
+    return value
+
+
 def _string_list(value: object, what: str) -> list[str]:
     if value is None:
         return []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or len(value) > 64:
         raise _Refused(400, f"{what} must be a list of names")
-    return list(value)
+    return [_name(v, what) for v in value]
 
 
 def _seed(value: object) -> int | None:
-    if value is None or value == "":
+    """The seed of the new-game form: ``None`` (or empty) for a random one, else `canasta.seeds.check_seed`'s."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value.strip()) <= 20:
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Refused(400, "the seed must be a whole number (or empty for a random one)")
-    if not -MAX_SEED <= value <= MAX_SEED:
-        raise _Refused(400, f"the seed must be between -{MAX_SEED} and {MAX_SEED}")
-    return value
+    if isinstance(value, str):
+        text = value.strip()
+        if not _SEED_TEXT.fullmatch(text):
+            raise _Refused(400, f"the seed must be a whole number written in digits (or empty for a random one), "
+                           f"got {_clean(text[:30])!r}")
+        value = int(text)
+    try:
+        return check_seed(value, name="the seed")
+    except SeedError as exc:
+        raise _Refused(400, str(exc)) from None
 
 
 def create_app(
@@ -145,33 +279,41 @@ def create_app(
     bot: str = "greedy",
     max_sessions: int = 64,
     allowed_hosts: Sequence[str] | None = DEFAULT_HOSTS,
+    max_record_bytes: int = MAX_RECORD_BYTES,
 ) -> Starlette:
     """The web application: a page to play against bots and replay records, and its JSON API.
 
     Args:
         variant: The variant of a browser's first game.
         house_rules: Its house rules.
-        seed: Its seed (default: a random one for each game).
+        seed: Its seed (default: a random one for each game), as `canasta.seeds.check_seed` takes it.
         bot: The bots' strategy.
-        max_sessions: How many sessions (browsers) are kept in memory; the
-            least recently used is dropped beyond it.
-        allowed_hosts: The ``Host`` names answered (default: loopback names
-            only); ``None`` answers any.
+        max_sessions: How many sessions (browsers) are kept in memory. A new
+            session takes the place of the least recently used one with no move
+            made, else of one idle for `canasta.web.session.IDLE_SECONDS`; when
+            every one holds a game in play, a new one is refused (503).
+        allowed_hosts: The ``Host`` names answered besides loopback addresses in
+            any spelling (default: loopback names only); ``None`` answers any
+            (for a server bound to another interface).
+        max_record_bytes: The largest record ``POST /api/replay`` accepts.
 
     Returns:
         The Starlette application.
 
     Raises:
-        CanastaError: If the variant, house rules or bot are unknown.
+        CanastaError: If the variant, house rules, bot or seed are not valid.
     """
+    if seed is not None:
+        seed = check_seed(seed, name="seed")
     PlaySession(variant, house_rules, seed if seed is not None else 0, bot)  # fail now on bad defaults
     store = SessionStore(max_sessions)
+    parsing = asyncio.Semaphore(_RECORD_PARSES)
 
     def new_default() -> PlaySession:
         return PlaySession(variant, house_rules, seed, bot)
 
     def respond(payload: dict[str, Any], key: str | None, status: int = 200) -> JSONResponse:
-        response = JSONResponse(payload, status_code=status)
+        response = _JSON(payload, status_code=status)
         if key is not None:
             response.set_cookie(COOKIE, key, httponly=True, samesite="strict", path="/")
         return response
@@ -183,7 +325,17 @@ def create_app(
             raise _Refused(404, "this browser has no game on the server (it may have been dropped): start a new one")
         return key, session
 
+    def keep(session: Session, key: str | None) -> str:
+        try:
+            return store.put(session, key)
+        except StoreFullError as exc:
+            raise _Refused(503, str(exc)) from None
+
     async def guarded(request: Request, handler: Callable[[Request], Any]) -> Response:
+        if request.url.path.startswith("/api/"):
+            reason = _same_origin(request)
+            if reason is not None:
+                return _error(403, reason)
         try:
             response: Response = await handler(request)
         except _Refused as exc:
@@ -195,7 +347,7 @@ def create_app(
 
     async def variants(request: Request) -> Response:
         registry = default_registry()
-        return JSONResponse(
+        return _JSON(
             {
                 "variants": [{"name": v.name, "description": v.description} for v in registry.variants()],
                 "house_rules": [
@@ -218,10 +370,14 @@ def create_app(
             session = await run_in_threadpool(new_default)
             if key:
                 session.message = f"No game of this browser is kept on the server any more. {session.message}"
-            key = store.put(session)
-        with session.lock:
-            payload = session.state()
-        return respond(payload, key)
+            key = keep(session, None)
+        shown = session
+
+        def work() -> dict[str, Any]:
+            with shown.lock:  # waited for in a worker thread: the event loop never blocks on a game
+                return shown.state()
+
+        return respond(await run_in_threadpool(work), key)
 
     async def act(request: Request) -> Response:
         data = await _body(request, MAX_BODY_BYTES)
@@ -232,6 +388,8 @@ def create_app(
         if (choice is None) == (command is None):
             raise _Refused(400, 'send {"id": ...} (a button) or {"command": ...} (typed)')
         if isinstance(choice, bool) or (choice is not None and not isinstance(choice, str | int)):
+            raise _Refused(400, "id must be a button's id")
+        if isinstance(choice, int) and not 0 <= choice < 10**6:
             raise _Refused(400, "id must be a button's id")
         if command is not None and (not isinstance(command, str) or len(command) > 200):
             raise _Refused(400, "command must be a line of text")
@@ -244,7 +402,7 @@ def create_app(
                     else:
                         session.command(str(command))
                 except (IllegalActionError, CommandError, SessionError) as exc:
-                    session.refuse(refusal(exc))
+                    session.refuse(_clean(refusal(exc)))
                     return session.state(), 422
                 return session.state(), 200
 
@@ -253,13 +411,9 @@ def create_app(
 
     async def new(request: Request) -> Response:
         data = await _body(request, MAX_BODY_BYTES)
-        name = data.get("variant", variant)
-        if not isinstance(name, str):
-            raise _Refused(400, "variant must be a name")
+        name = _name(data.get("variant", variant), "variant")
         rules = _string_list(data.get("house_rules"), "house_rules")
-        strategy = data.get("bot", bot)
-        if not isinstance(strategy, str):
-            raise _Refused(400, "bot must be a name")
+        strategy = _name(data.get("bot", bot), "bot")
         chosen = _seed(data.get("seed"))
 
         def work() -> PlaySession:
@@ -269,26 +423,32 @@ def create_app(
                 raise _Refused(422, str(exc)) from None
 
         session = await run_in_threadpool(work)
-        key = store.put(session, request.cookies.get(COOKIE))
+        key = keep(session, request.cookies.get(COOKIE))
         return respond(session.state(), key)
 
     async def replay(request: Request) -> Response:
-        data = await _body(request, MAX_RECORD_BYTES + MAX_BODY_BYTES)
+        data = await _body(request, max_record_bytes + MAX_BODY_BYTES)
         record = data.get("record")
         if isinstance(record, dict):
-            record = json.dumps(record)
+            try:
+                record = json.dumps(record)
+            except (ValueError, RecursionError):
+                raise _Refused(400, 'send the record\'s JSON text as {"record": ...}') from None
         if not isinstance(record, str) or not record.strip():
             raise _Refused(400, 'send the record\'s JSON text as {"record": ...}')
+        if len(record) > max_record_bytes or len(record.encode("utf-8", "surrogatepass")) > max_record_bytes:
+            raise _Refused(413, f"the record is larger than this server's limit of {max_record_bytes} bytes")
         text = record
 
         def work() -> ReplaySession:
             try:
-                return ReplaySession(text, max_bytes=MAX_RECORD_BYTES)
+                return ReplaySession(text, max_bytes=max_record_bytes)
             except (RecordError, CanastaError) as exc:
                 raise _Refused(422, f"not a valid record: {exc}") from None
 
-        session = await run_in_threadpool(work)
-        key = store.put(session, request.cookies.get(COOKIE))
+        async with parsing:  # a few records at a time: parsing takes many times a record's size in memory
+            session = await run_in_threadpool(work)
+        key = keep(session, request.cookies.get(COOKIE))
         return respond(session.state(), key)
 
     async def replay_step(request: Request) -> Response:
@@ -306,7 +466,7 @@ def create_app(
                 try:
                     session.step(target)
                 except SessionError as exc:
-                    session.refuse(str(exc))
+                    session.refuse(_clean(str(exc)))
                     return session.state(), 422
                 return session.state(), 200
 
@@ -317,9 +477,14 @@ def create_app(
         _, session = current(request)
         if not isinstance(session, PlaySession):
             raise _Refused(409, "this browser is replaying a record, not playing")
-        with session.lock:
-            text = session.record().dumps()
-        filename = f"canasta-{session.game.rules.variant}-{session.game.seed}.json"
+        playing = session
+
+        def work() -> str:
+            with playing.lock:
+                return playing.record().dumps()
+
+        text = await run_in_threadpool(work)
+        filename = f"canasta-{playing.game.rules.variant}-{playing.game.seed}.json"
         return Response(
             text,
             media_type="application/json",
@@ -332,9 +497,10 @@ def create_app(
 
         return Route(path, endpoint, methods=methods)
 
+    # The security headers outermost: the host guard's refusals carry them too.
     middleware = [Middleware(_SecurityHeaders)]
     if allowed_hosts is not None:
-        middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+        middleware.append(Middleware(_HostGuard, allowed=tuple(allowed_hosts)))
     routes = [
         route("/", index, ["GET"]),
         route("/api/variants", variants, ["GET"]),

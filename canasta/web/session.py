@@ -11,11 +11,12 @@ is from the library (`canasta.Game`, `canasta.commands`, `canasta.render`,
 from __future__ import annotations
 
 import itertools
-import random
+import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, Meld, TakePile
@@ -26,19 +27,24 @@ from canasta.game import Game
 from canasta.hand import HandState
 from canasta.records import GameRecord, GameRecorder, loads_record
 from canasta.render import render_observation_svg, render_table_svg
+from canasta.scorelines import describe_end, score_lines
 from canasta.scoring import HandScore
+from canasta.seeds import resolve_seed
+from canasta.table import TableState
 from canasta.wording import plural
 
 __all__ = [
     "HUMAN_SEAT",
-    "MAX_SEED",
+    "IDLE_SECONDS",
     "NEXT_HAND",
     "PlaySession",
     "ReplaySession",
     "Session",
     "SessionError",
     "SessionStore",
+    "StoreFullError",
     "action_group",
+    "readable",
     "refusal",
 ]
 
@@ -48,8 +54,8 @@ HUMAN_SEAT = 0
 #: The id of the "next hand" choice between hands.
 NEXT_HAND = "next"
 
-#: Seeds are integers of at most this size (either sign).
-MAX_SEED = 2**63 - 1
+#: A session untouched this long (seconds) may be dropped for a new one even if a game is in play.
+IDLE_SECONDS = 2 * 60 * 60
 
 #: Bot moves kept for the page's log.
 _LOG_SIZE = 60
@@ -61,6 +67,26 @@ _VERSIONS = itertools.count(1)
 
 class SessionError(CanastaError):
     """A request the session cannot carry out (the message says why; nothing changed)."""
+
+
+class StoreFullError(SessionError):
+    """No session can be made: every kept session holds a game in play, none idle long enough to drop."""
+
+
+# A rank written "T" (ten) in the library's action text: the page writes 10, as its pictures do.
+_TEN = re.compile(r"(?<![A-Za-z0-9])T(?![A-Za-z0-9])")
+
+
+def readable(text: str) -> str:
+    """Action text as the page shows it: the rank ten written ``10`` (``"discard 10"``), as on the cards.
+
+    Args:
+        text: The library's text of an action or a message (``"discard T"``).
+
+    Returns:
+        The text with each standalone ``T`` (the rank ten) written ``10``.
+    """
+    return _TEN.sub("10", text)
 
 
 def action_group(action: Action) -> str:
@@ -90,8 +116,10 @@ def _title(game: Game) -> str:
     return rules.variant + "".join(f" + {h}" for h in rules.house_rules)
 
 
-def _score_json(score: HandScore, game: Game, number: int, totals_after: Sequence[int]) -> dict[str, Any]:
-    """A hand's score breakdown as JSON, one entry per side."""
+def _score_json(
+    score: HandScore, game: Game, number: int, totals_after: Sequence[int], hand: TableState | None
+) -> dict[str, Any]:
+    """A hand's score breakdown as JSON: one entry per side, and the lines to show with their reasons."""
     rules = game.rules
     sides = []
     for side in score.sides:
@@ -114,9 +142,14 @@ def _score_json(score: HandScore, game: Game, number: int, totals_after: Sequenc
     return {
         "hand": number + 1,
         "end": score.end,
+        "how": describe_end(score, rules),
         "went_out": score.went_out,
         "concealed": score.concealed,
         "sides": sides,
+        "lines": [
+            {"key": line.key, "label": line.label, "values": list(line.values), "reasons": list(line.reasons)}
+            for line in score_lines(score, rules, hand)
+        ],
     }
 
 
@@ -146,30 +179,34 @@ class PlaySession:
     ) -> None:
         if bot not in bot_names():
             raise SessionError(f"unknown bot {bot!r}; the bots are {', '.join(bot_names())}")
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        if not -MAX_SEED <= seed <= MAX_SEED:
-            raise SessionError(f"the seed must be between -{MAX_SEED} and {MAX_SEED}")
+        seed = resolve_seed(seed)  # canasta.seeds: the one rule (SeedError, a CanastaError, if it breaks it)
         self.game = Game(variant, tuple(house_rules), seed=seed)
         players = self.game.rules.players
         self.names = ["you" if s == HUMAN_SEAT else bot for s in range(players)]
         self.bots: dict[int, Bot] = {s: make_bot(bot, f"{seed}:{s}") for s in range(players) if s != HUMAN_SEAT}
         self.recorder = GameRecorder(self.game, self.names)
         self.lock = threading.Lock()
+        #: Whether the person has played (a game in play is never dropped for a new session).
+        self.in_play = False
+        #: When the session was last used (`time.monotonic`), kept by `SessionStore`.
+        self.touched = time.monotonic()
         self.version = next(_VERSIONS)
         self.message = f"New game of {_title(self.game)}, seed {seed}: you play seat {HUMAN_SEAT}."
         self.error: str | None = None
+        #: The other seats' moves since the person's last move (the page shows them by the message).
         self.log: list[str] = []
+        #: Whether the command list is shown (after ``?``).
+        self.help = False
         #: The finished hand shown between hands (the game has already dealt the next one).
         self.ended: tuple[HandState, int] | None = None
         self._play_bots()
 
     # --- moves ------------------------------------------------------------------------
 
-    def legal(self) -> list[Action]:
+    def legal(self) -> tuple[Action, ...]:
         """The person's legal actions now (none between hands, on a bot's turn or once the game is over)."""
         if self.ended is not None or self.game.is_over or self.game.seat != HUMAN_SEAT:
-            return []
+            return ()
         return self.game.legal_actions()
 
     def choose(self, choice: str) -> None:
@@ -186,14 +223,17 @@ class PlaySession:
                 raise SessionError("there is no finished hand to go on from")
             self.ended = None
             self.error = None
+            self.help = False
+            self.in_play = True
             self.message = f"Hand {self.game.hand_number + 1} is dealt."
             self.log = []
             self._changed()
             self._play_bots()
             return
         legal = self.legal()
-        if not choice.isdigit() or int(choice) >= len(legal):
-            raise SessionError(f"no choice {choice!r} now: reload the table and pick one of its buttons")
+        # ASCII digits only: "²" is a digit to str.isdigit but no number to int().
+        if not (choice.isascii() and choice.isdecimal() and len(choice) <= 6) or int(choice) >= len(legal):
+            raise SessionError(f"no choice {choice[:20]!r} now: reload the table and pick one of its buttons")
         self._play(legal[int(choice)])
 
     def command(self, text: str) -> None:
@@ -212,11 +252,17 @@ class PlaySession:
             raise SessionError("the hand is over: press 'Next hand' to play on")
         if self.game.is_over:
             raise SessionError("the game is over: start a new game")
-        parsed = parse_command(text, self.game)
+        try:
+            parsed = parse_command(text, self.game)
+        except CommandError:
+            raise
+        except ValueError as exc:  # an unreadable number ("²", thousands of digits) is not a command
+            raise CommandError(f"{text[:40]!r} is not a command ({exc})"[:200]) from None
         if isinstance(parsed, Command):
             if parsed.kind == "help":
                 self.error = None
-                self.message = "Commands: " + "; ".join(f"{c}: {meaning}" for c, meaning in GRAMMAR)
+                self.message = "The commands are listed below."
+                self.help = True
                 self._changed()
                 return
             if parsed.kind == "quit":
@@ -240,7 +286,9 @@ class PlaySession:
     def _play(self, action: Action) -> None:
         self.log = []
         self.error = None
-        self.message = f"You: {action}."
+        self.help = False
+        self.in_play = True
+        self.message = f"You: {readable(str(action))}."
         self._apply(HUMAN_SEAT, action)
         self._play_bots()
 
@@ -249,7 +297,7 @@ class PlaySession:
         before = len(self.game.results)
         self.recorder.apply(action)
         if seat != HUMAN_SEAT:
-            self.log.append(f"seat {seat} ({self.names[seat]}): {action}")
+            self.log.append(f"seat {seat} ({self.names[seat]}): {readable(str(action))}")
             del self.log[:-_LOG_SIZE]
         if len(self.game.results) > before:  # a hand ended (and maybe further hands on their deal)
             self.ended = (current if current.is_over else self.game.hand, len(self.game.results) - 1)
@@ -264,7 +312,7 @@ class PlaySession:
         if self.ended is not None:
             number = self.ended[1]
             result = game.results[number]
-            how = f"seat {result.went_out} went out" if result.went_out is not None else result.end
+            how = describe_end(result, game.rules)
             self.message = f"{self.message} Hand {number + 1} is over ({how})."
         if game.is_over:
             winner = game.winner()
@@ -296,14 +344,15 @@ class PlaySession:
         if self.ended is not None:
             hand, number = self.ended
             title = f"{_title(game)}: hand {number + 1} is over (every hand face up)"
-            svg = render_table_svg(hand, names=self.names, title=title)
-            score = _score_json(game.results[number], game, number, game.totals_after(number))
+            totals = game.totals_after(number)
+            svg = render_table_svg(hand, names=self.names, title=title, scores=totals)
+            score = _score_json(game.results[number], game, number, totals, hand)
             legal = [] if game.is_over else [{"id": NEXT_HAND, "label": "Next hand", "command": "", "group": "next"}]
         else:
             title = f"{_title(game)}: hand {game.hand_number + 1}"
             svg = render_observation_svg(game.observation(HUMAN_SEAT), game.rules, names=self.names, title=title)
             legal = [
-                {"id": str(i), "label": str(a), "command": notation(a), "group": action_group(a)}
+                {"id": str(i), "label": readable(str(a)), "command": notation(a), "group": action_group(a)}
                 for i, a in enumerate(self.legal())
             ]
         return {
@@ -321,6 +370,7 @@ class PlaySession:
             "message": self.message,
             "error": self.error,
             "log": self.log,
+            "help": [[c, meaning] for c, meaning in GRAMMAR] if self.help else None,
             "over": game.is_over,
             "scores": list(game.scores),
             "hand_score": score,
@@ -331,6 +381,11 @@ class PlaySession:
 class ReplaySession:
     """A record replayed in the browser, one position at a time (every hand face up).
 
+    Stepping back is cheap: the game is copied at checkpoints while stepping
+    forward (one every `checkpoint_every` actions, at most about 32 of them), and
+    a step back starts from the nearest checkpoint, never from the deal of the
+    first hand.
+
     Args:
         text: The record's JSON text, validated by `canasta.loads_record` (every
             action re-checked).
@@ -338,24 +393,49 @@ class ReplaySession:
 
     Raises:
         RecordError: If the record is not valid (the message names where).
+        SessionError: If a seat label is not Unicode text (a lone surrogate,
+            from a JSON escape of one): it could not be shown.
     """
 
     mode = "replay"
 
     def __init__(self, text: str | bytes, *, max_bytes: int) -> None:
         self.record = loads_record(text, max_bytes=max_bytes)
+        for seat, label in enumerate(self.record.seats):
+            try:
+                label.encode("utf-8")
+            except UnicodeEncodeError:
+                raise SessionError(f"seat {seat}'s label is not Unicode text (it holds a lone surrogate)") from None
         self.lock = threading.Lock()
+        #: A record loaded is the person's doing: never dropped for a new session unless idle.
+        self.in_play = True
+        #: When the session was last used (`time.monotonic`), kept by `SessionStore`.
+        self.touched = time.monotonic()
         self.version = next(_VERSIONS)
         self.at = 0
         self.error: str | None = None
+        #: Actions between two checkpoints.
+        self.checkpoint_every = max(256, -(-self.total // 32))
         self._game = self.record.new_game()
         self._shown: HandState = self._game.hand
         self._last_score: int | None = None
+        self._checkpoints: dict[int, tuple[Game, HandState | None, int | None]] = {0: self._checkpoint()}
 
     @property
     def total(self) -> int:
         """The number of actions in the record."""
         return len(self.record.actions)
+
+    def _checkpoint(self) -> tuple[Game, HandState | None, int | None]:
+        ended = self._shown if self._shown is not self._game.hand else None
+        return self._game.copy(), ended, self._last_score
+
+    def _restore(self, at: int) -> None:
+        game, ended, last_score = self._checkpoints[at]
+        self._game = game.copy()
+        self._shown = ended if ended is not None else self._game.hand
+        self._last_score = last_score
+        self.at = at
 
     def step(self, to: int | str) -> None:
         """Go to a position: after ``to`` actions, or ``"first"``, ``"prev"``, ``"next"``, ``"last"``.
@@ -369,17 +449,18 @@ class ReplaySession:
         moves = {"first": 0, "prev": self.at - 1, "next": self.at + 1, "last": self.total}
         if isinstance(to, str):
             if to not in moves:
-                raise SessionError(f"step to a position 0-{self.total} or first, prev, next, last; got {to!r}")
+                raise SessionError(f"step to a position 0-{self.total} or first, prev, next, last; got {to[:20]!r}")
             target = max(0, min(self.total, moves[to]))
         else:
             target = to
         if not 0 <= target <= self.total:
-            raise SessionError(f"the record has positions 0-{self.total}, not {target}")
+            raise SessionError(f"the record has positions 0-{self.total}, not {str(target)[:30]}")
         if target < self.at:
-            self._game = self.record.new_game()
-            self._shown = self._game.hand
-            self._last_score = None
-            self.at = 0
+            self._restore(max(at for at in self._checkpoints if at <= target))
+        elif target > self.at:
+            nearest = max(at for at in self._checkpoints if at <= target)
+            if nearest > self.at:
+                self._restore(nearest)
         while self.at < target:
             current = self._game.hand
             before = len(self._game.results)
@@ -388,6 +469,8 @@ class ReplaySession:
             ended = len(self._game.results) > before
             self._shown = current if ended and current.is_over else self._game.hand
             self._last_score = len(self._game.results) - 1 if ended else None
+            if self.at % self.checkpoint_every == 0 and self.at not in self._checkpoints:
+                self._checkpoints[self.at] = self._checkpoint()
         self.error = None
         self.version = next(_VERSIONS)
 
@@ -414,14 +497,15 @@ class ReplaySession:
         else:
             action = record.actions[self.at - 1]
             where = f"after action {self.at} of {self.total}"
-            message = f"Action {self.at} of {self.total}: {action}."
+            message = f"Action {self.at} of {self.total}: {readable(str(action))}."
         title = f"{_title(game)}: hand {hand_number + 1}, {where}"
-        svg = render_table_svg(self._shown, names=record.seats, title=title)
+        shown_scores = game.totals_after(self._last_score) if self._last_score is not None else None
+        svg = render_table_svg(self._shown, names=record.seats, title=title, scores=shown_scores)
         score = None
         if self._last_score is not None:
             number = self._last_score
-            score = _score_json(game.results[number], game, number, game.totals_after(number))
-            message += f" Hand {number + 1} is over."
+            score = _score_json(game.results[number], game, number, game.totals_after(number), self._shown)
+            message += f" Hand {number + 1} is over ({describe_end(game.results[number], game.rules)})."
         return {
             "mode": self.mode,
             "version": self.version,
@@ -437,6 +521,7 @@ class ReplaySession:
             "message": message,
             "error": self.error,
             "log": [],
+            "help": None,
             "over": game.is_over,
             "scores": list(game.scores),
             "hand_score": score,
@@ -448,16 +533,34 @@ Session = PlaySession | ReplaySession
 
 
 class SessionStore:
-    """Sessions by random id, in memory, the least recently used dropped beyond a cap.
+    """Sessions by random id, in memory, at most `max_sessions` of them.
+
+    A new session takes the place of the least recently used one that is not
+    in play (no move made yet), or failing that of one idle for `idle_seconds`;
+    if every kept session holds a game in play and none is idle, the new one is
+    refused (`StoreFullError`). So a flood of new sessions (from a script, say)
+    never drops a game someone is playing.
 
     Args:
         max_sessions: How many sessions are kept at most.
+        idle_seconds: How long a session in play is kept unused before a new
+            session may take its place.
+        clock: The time in seconds (`time.monotonic`; tests pass their own).
+
+    Raises:
+        ValueError: If ``max_sessions`` is below 1 or ``idle_seconds`` is negative.
     """
 
-    def __init__(self, max_sessions: int = 64) -> None:
+    def __init__(
+        self, max_sessions: int = 64, idle_seconds: float = IDLE_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         if max_sessions < 1:
             raise ValueError(f"max_sessions must be at least 1, got {max_sessions}")
+        if idle_seconds < 0:
+            raise ValueError(f"idle_seconds must be 0 or more, got {idle_seconds}")
         self.max_sessions = max_sessions
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -480,6 +583,7 @@ class SessionStore:
             session = self._sessions.get(key)
             if session is not None:
                 self._sessions.move_to_end(key)
+                session.touched = self.clock()
             return session
 
     def put(self, session: Session, key: str | None = None) -> str:
@@ -491,15 +595,34 @@ class SessionStore:
 
         Returns:
             The id.
+
+        Raises:
+            StoreFullError: If a new id is needed and every kept session is in
+                play and not idle (nothing changes).
         """
         with self._lock:
-            if key is None or key not in self._sessions:
-                key = secrets.token_urlsafe(18)
+            now = self.clock()
+            session.touched = now
+            if key is not None and key in self._sessions:
+                self._sessions[key] = session
+                self._sessions.move_to_end(key)
+                return key
+            if len(self._sessions) >= self.max_sessions:
+                self._make_room(now)
+            key = secrets.token_urlsafe(18)
             self._sessions[key] = session
-            self._sessions.move_to_end(key)
-            while len(self._sessions) > self.max_sessions:
-                self._sessions.popitem(last=False)
             return key
+
+    def _make_room(self, now: float) -> None:
+        """Drop one session for a new one: the least recently used not in play, else one idle too long."""
+        victim = next((k for k, s in self._sessions.items() if not s.in_play), None)
+        if victim is None:
+            victim = next((k for k, s in self._sessions.items() if now - s.touched >= self.idle_seconds), None)
+        if victim is None:
+            raise StoreFullError(
+                f"the server keeps {self.max_sessions} games in play and none is idle: try again later"
+            )
+        del self._sessions[victim]
 
 
 def refusal(exc: IllegalActionError | CommandError | SessionError) -> str:
