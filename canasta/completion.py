@@ -780,9 +780,7 @@ def _search(
     """
     minimum = turn.minimum
     rules = turn.rules
-    additions = turn.facts.additions
-    if len(additions) > 200_000:
-        additions.clear()  # bound the memory of long runs
+    additions_by_kind = turn.facts.additions  # (by kind: shared across the club rules' meld states)
     clean_need = turn.facts.clean_meld_naturals
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
@@ -794,9 +792,12 @@ def _search(
         naturals = 0 if rank == JOKER else hand[rank]
         twos = hand[TWO]
         jokers = hand[JOKER]
-        key = (rank, n0, t0, j0, naturals, twos, jokers)
+        additions = additions_by_kind[rank]
+        key = (n0, t0, j0, naturals, twos, jokers)
         options = additions.get(key)
         if options is None:
+            if len(additions) > 200_000:
+                additions.clear()  # bound the memory of long runs
             options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added + turn.pending_size > 1:

@@ -863,14 +863,14 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     max_w = facts.max_wilds
     if max_w is None:
         max_w = KIND_COUNT * 64  # no fixed cap (rule option wilds-at-most-naturals): the hand's count bounds it
-    combos_for, new_tables, built = t._combos
+    # The meld tables by kind (`canasta.table.meld_tables`: a kind keeps its tables while the club
+    # rules change the meld state of other kinds).
+    combos = t._combos
     # New melds depend only on (rank, naturals held) once the wild cards are
-    # clamped: one small table per wild clamp, indexed by ``rank * 16 + have``.
+    # clamped: one small table per kind and wild clamp, indexed by ``have``.
     twos_clamp = twos if twos < max_w else max_w
     jokers_clamp = jokers if jokers < max_w else max_w
-    new_table = new_tables.get(twos_clamp * 64 + jokers_clamp)  # (a small int key: no tuple to build and hash)
-    if new_table is None:
-        new_table = new_tables[twos_clamp * 64 + jokers_clamp] = [None] * (KIND_COUNT * 16)
+    clamp_key = twos_clamp * 64 + jokers_clamp  # (a small int key: no tuple to build and hash)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
@@ -886,10 +886,14 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             if not have:
                 continue
             if have < 16:
-                entry = new_table[rank * 16 + have]
+                _, new_tables, built = combos[rank]
+                new_table = new_tables.get(clamp_key)
+                if new_table is None:
+                    new_table = new_tables[clamp_key] = [None] * 16
+                entry = new_table[have]
                 if entry is None:
-                    entry = new_table[rank * 16 + have] = _new_meld_additions(
-                        built[rank], facts.is_valid, rank, have, twos_clamp, jokers_clamp
+                    entry = new_table[have] = _new_meld_additions(
+                        built, facts.is_valid, rank, have, twos_clamp, jokers_clamp
                     )
             else:  # (16 or more of a rank: a deck of four packs or more; not kept)
                 entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
@@ -898,7 +902,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             # the meld keeps its table of them until its contents change.
             table = meld._additions
             if table is None:
-                table = meld._additions = _additions_table(combos_for, (rank, meld.naturals, meld.twos, meld.jokers))
+                table = meld._additions = _additions_table(
+                    combos[rank][0], (rank, meld.naturals, meld.twos, meld.jokers)
+                )
             by_wilds = table[have]
             if by_wilds is None:
                 by_wilds = table[have] = {}
@@ -947,7 +953,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = by_kind[JOKER]
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        table = _additions_table(combos_for, (JOKER, 0, t0, j0))
+        table = _additions_table(combos[JOKER][0], (JOKER, 0, t0, j0))
         by_wilds = table[0]
         if by_wilds is None:
             by_wilds = table[0] = {}

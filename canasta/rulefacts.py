@@ -15,10 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from canasta.cards import BLACK_THREE, Kind
+import attrs
+from attrs import evolve
+
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["Additions", "RuleFacts", "ScoringTables", "meld_valid", "rule_facts"]
+__all__ = ["Additions", "RankKey", "RuleFacts", "ScoringTables", "meld_valid", "rank_keys", "rule_facts"]
 
 #: A group's valid additions in one situation, as the opening search uses them
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
@@ -31,14 +34,16 @@ class RuleFacts:
     Each attribute is the value of the `canasta.Rules` field named in its
     comment; ``is_valid`` is the meld rules' `canasta.MeldRules.is_valid`.
     ``validity`` (`meld_valid`'s answers) and ``additions`` (the opening
-    search's group additions) are caches, shared by rules with equal meld rules
-    and card values; ``discardable`` holds `canasta.discards.discardable_kinds`'
+    search's group additions) are caches by kind, shared by rules whose meld
+    rules give the kind the same `RankKey` and whose card values are equal;
+    ``discardable`` holds `canasta.discards.discardable_kinds`'
     two answers (after and during a first round without black-three discards),
     filled when first asked.
     """
 
     def __init__(self, rules: Rules) -> None:
         melds = rules.melds
+        keys = rank_keys(melds)
         pile = rules.pile
         exhaustion = rules.exhaustion
         self.rules = rules
@@ -96,10 +101,17 @@ class RuleFacts:
         self._scoring: ScoringTables | None = None
         self._bonuses: dict[tuple[int, int, int, int], int] = {}
         self._three_scores: dict[int, int] = {}
-        # Not rule values: `meld_valid`'s answers by meld contents, and the opening search's
-        # group additions by situation (`canasta.completion`). Both depend on the meld rules and
-        # the card values only, so rules equal in these share them (`_shared_caches`).
-        self.validity, self.additions = _shared_caches(melds, rules.card_values)
+        # Not rule values: by kind, `meld_valid`'s answers by meld contents, and the opening search's
+        # group additions by situation (`canasta.completion`). A kind's answers depend on its
+        # `RankKey` and the card values only, so rules whose meld state differs elsewhere share
+        # them (`_shared_caches`): the club rules make new meld rules every turn or so.
+        self.rank_keys: tuple[RankKey, ...] = keys
+        self.validity: list[dict[int, bool]] = []
+        self.additions: list[dict[tuple[int, int, int, int, int, int], Additions]] = []
+        for key in keys:
+            validity, additions = _shared_caches(key, rules.card_values)
+            self.validity.append(validity)
+            self.additions.append(additions)
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
@@ -189,22 +201,95 @@ class ScoringTables:
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
 
-# The caches of `RuleFacts`, by meld rules and card values (`MeldRules` hashes once: cache_hash).
-# Rules change during a hand under the club rules, and a pile take under aces-pure is decided
-# under rules made for that question: equal meld rules share their caches all the same.
-_CACHES: Final[dict[tuple[MeldRules, tuple[int, ...]], tuple[dict[int, bool], dict[tuple[int, ...], Additions]]]] = {}
+#: What a kind's meld validity depends on (`rank_keys`): the meld rules without a hand's meld
+#: state, the kind, and the kind's part of the meld state as one int.
+RankKey = tuple[MeldRules, int, int]
+
+# The meld state's fields (`canasta.Rules.during_hand`), left out of the basis of `rank_keys`.
+_STATE_FIELDS: Final = frozenset({"natural_only", "closed", "wild_floors", "mixed_cap", "has_meld_state"})
+_STABLE_FIELDS: Final = tuple(f.name for f in attrs.fields(MeldRules) if f.name not in _STATE_FIELDS)
+
+# `rank_keys`' answers by meld rules (`MeldRules` hashes once: cache_hash), and the bases by their stable fields.
+_RANK_KEYS: Final[dict[MeldRules, tuple[RankKey, ...]]] = {}
+_BASES: Final[dict[tuple[object, ...], MeldRules]] = {}
+
+
+def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
+    """By kind, what `canasta.MeldRules.is_valid` of a meld of that kind depends on (remembered).
+
+    The club rules change the meld rules during a hand (`canasta.Rules.during_hand`:
+    closed ranks, natural-only ranks, rule-of-five's wild floors and opening cap),
+    but each change touches a kind only through a few facts: whether the kind is
+    natural-only, whether it is closed, the cap, and its floor. A kind's key is the
+    meld rules with that state cleared (the same object for every state of a rule
+    set) with the kind and those facts packed into one int, so two meld rules that
+    agree on them answer ``is_valid`` alike for melds of the kind, and the caches
+    keyed by it (`RuleFacts`, ``canasta.table.meld_tables``) are shared across the
+    hand's meld states. The wild meld and black threes read no meld state.
+    Meld rules of a subclass (which may test validity its own way) key by
+    themselves.
+
+    Args:
+        melds: The meld rules.
+
+    Returns:
+        ``KIND_COUNT`` keys, indexed by kind.
+    """
+    keys = _RANK_KEYS.get(melds)
+    if keys is not None:
+        return keys
+    if type(melds) is not MeldRules:
+        keys = tuple((melds, kind, 0) for kind in range(KIND_COUNT))
+    else:
+        stable = tuple([getattr(melds, name) for name in _STABLE_FIELDS])
+        basis = _BASES.get(stable)
+        if basis is None:
+            basis = _BASES[stable] = evolve(
+                melds, natural_only=frozenset(), closed=frozenset(), wild_floors=(), mixed_cap=0
+            )
+        floors = melds.wild_floors
+        natural_only = melds.natural_only
+        closed = melds.closed
+        cap = melds.mixed_cap
+        found = []
+        for kind in range(KIND_COUNT):
+            if kind in (JOKER, BLACK_THREE):
+                state = 0  # (`is_valid` answers these before reading the meld state)
+            else:
+                state = (
+                    (kind in natural_only)
+                    | (kind in closed) << 1
+                    | (cap + 1) << 2
+                    | (floors[kind] + 1 if floors else 0) << 16
+                )
+            found.append((basis, kind, state))
+        keys = tuple(found)
+    if len(_RANK_KEYS) > 4096:
+        _RANK_KEYS.clear()  # bound the memory of long runs with many rule sets
+        _BASES.clear()
+    _RANK_KEYS[melds] = keys
+    return keys
+
+
+# The caches of `RuleFacts`, by a kind's `RankKey` and the card values.
+_CACHES: Final[
+    dict[
+        tuple[RankKey, tuple[int, ...]],
+        tuple[dict[int, bool], dict[tuple[int, int, int, int, int, int], Additions]],
+    ]
+] = {}
 
 
 def _shared_caches(
-    melds: MeldRules, card_values: tuple[int, ...]
-) -> tuple[dict[int, bool], dict[tuple[int, ...], Additions]]:
-    """The validity and additions caches of rules with these meld rules and card values."""
-    key = (melds, card_values)
-    caches = _CACHES.get(key)
+    key: RankKey, card_values: tuple[int, ...]
+) -> tuple[dict[int, bool], dict[tuple[int, int, int, int, int, int], Additions]]:
+    """The validity and additions caches of a kind with this key under these card values."""
+    caches_key = (key, card_values)
+    caches = _CACHES.get(caches_key)
     if caches is None:
-        if len(_CACHES) > 256:
+        if len(_CACHES) > 4096:
             _CACHES.clear()  # bound the memory of long runs with many rule sets
-        caches = _CACHES[key] = ({}, {})
+        caches = _CACHES[caches_key] = ({}, {})
     return caches
 
 
@@ -233,10 +318,11 @@ def meld_valid(facts: RuleFacts, rank: int, naturals: int, twos: int, jokers: in
     """
     if (naturals | twos | jokers) >= 256:
         return facts.is_valid(rank, naturals, twos, jokers)  # (beyond the key's fields: not remembered)
-    key = ((rank * 256 + naturals) * 256 + twos) * 256 + jokers
-    valid = facts.validity.get(key)
+    key = (naturals * 256 + twos) * 256 + jokers
+    validity = facts.validity[rank]
+    valid = validity.get(key)
     if valid is None:
-        if len(facts.validity) > 100_000:
-            facts.validity.clear()  # bound the memory of long runs
-        valid = facts.validity[key] = facts.is_valid(rank, naturals, twos, jokers)
+        if len(validity) > 100_000:
+            validity.clear()  # bound the memory of long runs
+        valid = validity[key] = facts.is_valid(rank, naturals, twos, jokers)
     return valid

@@ -17,7 +17,7 @@ from attrs import evolve
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
-from canasta.rulefacts import RuleFacts, rule_facts
+from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
 from canasta.rules import MeldRules, Rules
 
 if TYPE_CHECKING:
@@ -65,11 +65,11 @@ class MeldAdditions:
 #: rank held (below 64), then keyed by ``twos * 64 + jokers`` held.
 AdditionsTable = list[dict[int, MeldAdditions] | None]
 
-#: By kind, the widest new-meld entries built so far (none contained in another):
+#: The widest new-meld entries of one kind built so far (none contained in another):
 #: ``(naturals, twos, jokers available, entry)``.
-BuiltAdditions = list[list[tuple[int, int, int, MeldAdditions]]]
+BuiltAdditions = list[tuple[int, int, int, MeldAdditions]]
 
-#: The meld-addition tables of one set of meld rules (see `MELD_ADDITIONS_CACHE`).
+#: The meld-addition tables of one kind under one `canasta.rulefacts.RankKey` (see `MELD_ADDITIONS_CACHE`).
 MeldTables = tuple[
     dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], BuiltAdditions
 ]
@@ -81,33 +81,46 @@ CACHE_FIELDS: Final = frozenset({"_legal", "_openings", "_combos"})
 #: Whether this module runs compiled by mypyc or as its Python source (`TableState._forget` is written for each).
 _COMPILED: Final = not __file__.endswith(".py")
 
-#: Valid meld additions by meld rules (equal meld rules share them: the club rules make new
-#: but often equal ones during a hand; `MeldRules` caches its hash), filled by
+#: Valid meld additions of a kind by its `canasta.rulefacts.RankKey` (the meld rules without a
+#: hand's meld state, the kind, and the kind's part of that state): the club rules make new meld
+#: rules during a hand, and a kind whose part did not change keeps its tables. Filled by
 #: `canasta.legality`: for a meld on the table, by its contents ``(rank, naturals, twos,
 #: jokers)`` then by the cards available (an `AdditionsTable`, see `MeldState._additions`),
-#: and, for new melds, by wild clamp (``twos * 64 + jokers``) then at ``rank * 16 + naturals
-#: held`` (fewer than 16: more are not kept), where an entry is filtered from one built for
-#: more cards of its rank when there is one (`BuiltAdditions`). At most
-#: `_MELD_TABLES_KEPT` meld rules' tables are kept (see `meld_tables`).
-MELD_ADDITIONS_CACHE: Final[dict[MeldRules, MeldTables]] = {}
-_MELD_TABLES_KEPT: Final = 1024
+#: and, for new melds, by wild clamp (``twos * 64 + jokers``) then at the naturals held
+#: (fewer than 16: more are not kept), where an entry is filtered from one built for more
+#: cards of its kind when there is one (`BuiltAdditions`). At most `_MELD_TABLES_KEPT`
+#: keys' tables are kept (see `meld_tables`).
+MELD_ADDITIONS_CACHE: Final[dict[RankKey, MeldTables]] = {}
+# `meld_tables`' answers by meld rules.
+_TABLES_BY_RULES: Final[dict[MeldRules, tuple[MeldTables, ...]]] = {}
+_MELD_TABLES_KEPT: Final = 4096
 
 
-def meld_tables(melds: MeldRules) -> MeldTables:
-    """The meld-addition tables of these meld rules (`MELD_ADDITIONS_CACHE`), made empty when new.
+def meld_tables(melds: MeldRules) -> tuple[MeldTables, ...]:
+    """By kind, the meld-addition tables of these meld rules (`MELD_ADDITIONS_CACHE`), made empty when new.
 
     Args:
         melds: The meld rules.
 
     Returns:
-        The tables for melds on the table, for new melds, and the widest new-meld entries built, by kind.
+        For each kind, its tables for melds on the table, for new melds, and the widest new-meld
+        entries built; meld rules that give a kind the same `canasta.rulefacts.RankKey` share its tables.
     """
-    tables = MELD_ADDITIONS_CACHE.get(melds)
-    if tables is None:
-        if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT:
-            MELD_ADDITIONS_CACHE.clear()  # bound the memory (hands holding tables keep using them)
-        tables = MELD_ADDITIONS_CACHE[melds] = ({}, {}, [[] for _ in range(KIND_COUNT)])
-    return tables
+    found = _TABLES_BY_RULES.get(melds)
+    if found is not None:
+        return found
+    if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT or len(_TABLES_BY_RULES) >= _MELD_TABLES_KEPT:
+        MELD_ADDITIONS_CACHE.clear()  # bound the memory (hands holding tables keep using them)
+        _TABLES_BY_RULES.clear()
+    by_kind = []
+    for key in rank_keys(melds):
+        tables = MELD_ADDITIONS_CACHE.get(key)
+        if tables is None:
+            tables = MELD_ADDITIONS_CACHE[key] = ({}, {}, [])
+        by_kind.append(tables)
+    found = _TABLES_BY_RULES[melds] = tuple(by_kind)
+    return found
+
 
 # The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
 # (id of the rules as dealt, closed ranks, natural-only ranks, wild floors, mixed cap).
@@ -457,13 +470,15 @@ class TableState:
             self._use_rules(rules)
 
     def _use_rules(self, rules: Rules) -> None:
-        """Play on under rules with another meld state: the meld tables cached under the earlier ones are dropped."""
+        """Play on under rules with another meld state: a meld whose kind's tables changed drops its own."""
+        old = self._combos
         self.rules = rules
         self.facts = rule_facts(rules)
-        self._combos = meld_tables(rules.melds)
+        combos = self._combos = meld_tables(rules.melds)
         for side_melds in self.melds:
             for meld in side_melds.values():
-                meld._additions = None
+                if combos[meld.rank] is not old[meld.rank]:
+                    meld._additions = None
 
     # --- derived facts ----------------------------------------------------------------
 
