@@ -8,17 +8,20 @@ clicked the wrong card) and for search code, in the manner of python-chess's
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from canasta.actions import Action
 from canasta.cards import Deck, DeckSpec
-from canasta.errors import IllegalActionError, RuleCode
+from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode
 from canasta.hand import HandState
 from canasta.observation import Observation
 from canasta.plugins import load_rules
 from canasta.registry import Registry
 from canasta.rules import Rules
 from canasta.scoring import HandScore
+from canasta.seats import check_seat
+from canasta.seeds import resolve_seed
 from canasta.table import OVER_PHASE
 
 __all__ = ["Game"]
@@ -80,6 +83,33 @@ class _HandLog:
         return _HandLog(self.start, self.scores, actions, self.deal)
 
 
+def _side_scores(scores: object, sides: int) -> list[int]:
+    """``scores`` as a list of one exact integer per side, or `InvalidPositionError`."""
+    if isinstance(scores, (str, bytes, bytearray)) or not isinstance(scores, Sequence):
+        raise InvalidPositionError(f"scores must be a sequence of {sides} integers, one per side, got {_show(scores)}")
+    if len(scores) != sides:
+        raise InvalidPositionError(
+            f"scores must hold {sides} integers, one per side, got {len(scores)}: {_show(scores)}"
+        )
+    values: list[int] = []
+    for side, value in enumerate(scores):
+        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+            raise InvalidPositionError(f"scores[{side}] must be an integer, got {_show(value)}")
+        try:
+            values.append(operator.index(value))
+        except Exception as error:  # a broken __index__ is a bad score, not a crash
+            raise InvalidPositionError(f"scores[{side}] must be an integer, got {_show(value)}") from error
+    return values
+
+
+def _show(value: object) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not replace the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 class Game:
     """A game of canasta: hands dealt until a side reaches the target score.
 
@@ -91,15 +121,22 @@ class Game:
     Args:
         variant: Variant name (default ``"classic"``).
         house_rules: House-rule names stacked on the variant.
-        seed: Seed for every shuffle of the game (same seed, same game).
+        seed: Seed for every shuffle of the game (same seed, same game): an
+            integer, ``|seed| < 2**64`` (numpy integers too; see `canasta.seeds`).
+            ``None`` (the default) draws a fresh random seed, kept in `seed`.
         rules: Already compiled rules (then names are not looked up).
         registry: Registry to look names up in (default: the process-wide one).
-        first_dealer: Seat of the first dealer (default: the last seat, so
-            seat 0 plays first).
+        first_dealer: Seat of the first dealer, an integer from 0 to
+            ``players - 1`` (default: the last seat, so seat 0 plays first).
+
+    Raises:
+        SeedError: If ``seed`` is not an integer (``bool`` is not) or is out of range.
+        SeatError: If ``first_dealer`` is not a seat of the rules (``-1``,
+            ``True`` and ``1.0`` are not seats).
 
     Attributes:
         rules: The compiled rules.
-        seed: The game's seed.
+        seed: The game's seed (the one drawn, for ``seed=None``): a plain ``int``.
         scores: Each side's cumulative total.
         results: The score breakdown of every finished hand.
         hand: The hand in play (or the last hand, once the game is over).
@@ -112,39 +149,58 @@ class Game:
         variant: str = "classic",
         house_rules: Sequence[str] = (),
         *,
-        seed: int = 0,
+        seed: int | None = None,
         rules: Rules | None = None,
         registry: Registry | None = None,
         first_dealer: int | None = None,
     ) -> None:
+        game_seed = resolve_seed(seed)  # checked before the (dearer) rules are compiled
         self.rules: Rules = rules if rules is not None else load_rules(variant, house_rules, registry=registry)
-        self.seed = seed
+        dealer = (
+            self.rules.players - 1
+            if first_dealer is None
+            else check_seat(first_dealer, self.rules.players, name="first_dealer")
+        )
+        self.seed = game_seed
         self.scores = [0] * self.rules.side_count
-        self.results: list[HandScore] = []
+        self.results = ()
         self.hand_number = 0
         self._deck = _shared_deck(self.rules.deck)
-        dealer = self.rules.players - 1 if first_dealer is None else first_dealer
         self._over = False
         self._logs: list[_HandLog] = []
         self._deal(dealer)
 
     @classmethod
-    def from_hand(cls, hand: HandState, *, scores: Sequence[int] | None = None, seed: int = 0) -> Game:
+    def from_hand(cls, hand: HandState, *, scores: Sequence[int] | None = None, seed: int | None = None) -> Game:
         """Continue a game from an explicit hand (see `canasta.build_position`).
 
+        Such a game cannot be recorded (`canasta.GameRecorder` refuses it): a
+        record replays a game from its variant, seed and first dealer.
+
         Args:
-            hand: The hand in play.
-            scores: Cumulative totals before it (default: the hand's own).
-            seed: Seed for the shuffles of later hands.
+            hand: The hand in play (the game plays on this object; undo goes back to a copy of it).
+            scores: Cumulative totals before it, one integer per side
+                (default: the hand's own).
+            seed: Seed for the shuffles of later hands, as for `Game`
+                (``None``, the default: a fresh random one).
 
         Returns:
             The game.
+
+        Raises:
+            TypeError: If ``hand`` is not a `canasta.HandState`.
+            InvalidPositionError: If ``scores`` is not one integer per side.
+            SeedError: If ``seed`` is not a valid seed (see `canasta.seeds`).
         """
+        if not isinstance(hand, HandState):
+            raise TypeError(f"Game.from_hand needs a HandState, got {type(hand).__name__}")
+        side_scores = _side_scores(scores, hand.rules.side_count) if scores is not None else list(hand.scores)
+        game_seed = resolve_seed(seed)
         game = cls.__new__(cls)
         game.rules = hand.rules.as_dealt  # ranks closed in this hand open again in the next
-        game.seed = seed
-        game.scores = list(scores) if scores is not None else list(hand.scores)
-        game.results = []
+        game.seed = game_seed
+        game.scores = side_scores
+        game.results = ()
         game.hand_number = 0
         game._deck = hand.deck
         game.hand = hand
@@ -156,6 +212,38 @@ class Game:
 
     def _hand_seed(self, number: int) -> str:
         return f"{self.seed}:{number}"
+
+    @property
+    def first_dealer(self) -> int:
+        """The seat that dealt the game's first hand (for `from_hand`: the given hand's dealer)."""
+        first = self._logs[0]
+        if first.start is not None:
+            return first.start.dealer
+        assert first.deal is not None
+        return first.deal[1]
+
+    @property
+    def starts_from_hand(self) -> bool:
+        """True for a game made by `from_hand` (its first hand was given, not dealt from the seed)."""
+        return self._logs[0].start is not None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's cumulative total (a tuple: the game's own, which no caller can change)."""
+        return self._scores
+
+    @scores.setter
+    def scores(self, value: Sequence[int]) -> None:
+        self._scores = tuple(value)
+
+    @property
+    def results(self) -> tuple[HandScore, ...]:
+        """The score breakdown of every finished hand, oldest first (a tuple of frozen scores)."""
+        return self._results
+
+    @results.setter
+    def results(self, value: Sequence[HandScore]) -> None:
+        self._results = tuple(value)
 
     @property
     def is_over(self) -> bool:
@@ -197,14 +285,15 @@ class Game:
                 totals[side] += value
         return totals
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """The acting seat's legal actions (empty once the game is over).
 
         Returns:
-            The exact list.
+            The exact set of legal actions, as a tuple: the hand's cached tuple
+            itself (free to return, and no caller can change the engine through it).
         """
         if self._over:
-            return []
+            return ()
         return self.hand.legal_actions()
 
     def is_legal(self, action: Action) -> bool:
@@ -308,45 +397,61 @@ class Game:
             hand._apply_unchecked(earlier)
         self.hand = hand
         self.hand_number = number
-        self.scores[:] = log.scores
-        del self.results[number:]
+        self.scores = log.scores
+        self.results = self.results[:number]
         self._over = False  # the game had a legal action, the one undone, so it was not over
         return action
 
     def _settle(self) -> HandScore | None:
-        """Score a finished hand, then deal the next unless the game is over."""
-        if not self.hand.is_over:
-            return None
-        result = self.hand.score()
-        self.results.append(result)
-        for side, total in enumerate(result.totals):
-            self.scores[side] += total
-        # The rule book's "The game": play until a side reaches the target at the end of a hand,
-        # or a side's special hand wins the game (the Dream Hands).
-        if max(self.scores) >= self.rules.target_score or result.game_won_by is not None:
-            self._over = True
-            return result
-        self.hand_number += 1
-        self._deal((self.hand.dealer + 1) % self.rules.players)
-        return result
+        """Score a finished hand, then deal the next unless the game is over, as long as hands end.
+
+        A hand can end on its deal (the stock runs out replacing red threes):
+        then it is scored and the next is dealt, in this loop (never by
+        recursion, however many hands end so).
+
+        Returns:
+            The score of the hand in play when called, if it had ended, else ``None``.
+        """
+        first: HandScore | None = None
+        while self.hand.is_over:
+            result = self.hand.score()
+            if first is None:
+                first = result
+            self.results = (*self._results, result)
+            self.scores = [total + added for total, added in zip(self._scores, result.totals, strict=True)]
+            # The rule book's "The game": play until a side reaches the target at the end of a hand,
+            # or a side's special hand wins the game (the Dream Hands).
+            if max(self._scores) >= self.rules.target_score or result.game_won_by is not None:
+                self._over = True
+                break
+            self.hand_number += 1
+            self._deal_hand((self.hand.dealer + 1) % self.rules.players)
+        return first
 
     def _deal(self, dealer: int) -> None:
+        """Deal hand `hand_number`, log its start, and settle it (and those after it) if it ends on its deal."""
+        self._deal_hand(dealer)
+        self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
+
+    def _deal_hand(self, dealer: int) -> None:
         """Deal hand `hand_number` and log its start (no copy: the seed deals it again for `undo`)."""
         seed = self._hand_seed(self.hand_number)
-        self.hand = HandState.deal(self.rules, dealer=dealer, scores=self.scores, seed=seed, deck=self._deck)
-        self._logs.append(_HandLog(None, self.scores, [], (self.rules, dealer, seed, self._deck)))
-        self._settle()  # a hand can end before anyone acts (the stock runs out on the deal)
+        self.hand = HandState.deal(self.rules, dealer=dealer, scores=self._scores, seed=seed, deck=self._deck)
+        self._logs.append(_HandLog(None, self._scores, [], (self.rules, dealer, seed, self._deck)))
 
     def observation(self, seat: int) -> Observation:
         """What a seat may see now.
 
         Args:
-            seat: The seat.
+            seat: The seat, an integer from 0 to ``players - 1``.
 
         Returns:
             The observation of the current hand.
+
+        Raises:
+            SeatError: If ``seat`` is not a seat of the game (``-1`` and ``True`` are not).
         """
-        return self.hand.observation(seat)
+        return self.hand.observation(check_seat(seat, self.rules.players))
 
     def copy(self) -> Game:
         """An independent copy, history included (cheap: the hand's flat lists are copied).
@@ -357,8 +462,8 @@ class Game:
         new = Game.__new__(Game)
         new.rules = self.rules
         new.seed = self.seed
-        new.scores = self.scores[:]
-        new.results = self.results[:]
+        new.scores = self._scores  # (tuples: shared)
+        new.results = self._results
         new.hand_number = self.hand_number
         new._deck = self._deck
         new.hand = self.hand.copy()
@@ -367,3 +472,11 @@ class Game:
         last = self._logs[-1]
         new._logs = [*self._logs[:-1], last.with_actions(last.actions[:])]
         return new
+
+    def __copy__(self) -> Game:
+        """`copy.copy` gives an independent game, as `copy` does (a shallow copy would share the hand in play)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        """`copy.deepcopy`: `copy` (the rules, deck, actions and scores it shares are immutable)."""
+        return self.copy()

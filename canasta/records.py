@@ -15,15 +15,16 @@ being read whole), UTF-8 only, arrays and objects nested at most
 key twice in one object (JSON leaves duplicates undefined; the last one would
 win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
 
-Record format, version 4 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+Record format, version 5 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
 
     {
       "format": "canasta-record",
-      "format_version": 4,
+      "format_version": 5,
       "variant": {"name": "classic", "version": "1.0"},
       "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
       "seed": 1,
+      "first_dealer": 3,
       "seats": ["you", "greedy", "greedy", "greedy"],
       "actions": [{"type": "draw"}, {"type": "discard", "kind": "b3"}, ...],
       "hands": [{"actions": 212, "totals": [1205, -35]}, ...],
@@ -54,8 +55,17 @@ the key is optional and written only when true.
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
 
-Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 4,
-which is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
+The ``seed`` is any integer with ``|seed| < 2**64`` (`canasta.seeds`: every seed
+a game accepts, so every record the library writes it reads back), and
+``first_dealer`` the seat that dealt the first hand (``Game(first_dealer=...)``;
+``null`` means the variant's default, the last seat). A record replays a game
+from these alone, so a game started from a given hand (`canasta.Game.from_hand`)
+cannot be recorded: `GameRecorder` refuses it, and a game already played.
+
+Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 5,
+which is version 4 plus ``first_dealer`` (a record of version 4 or older has no
+such key and replays with the last seat dealing first, as it was played); version 4
+is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
 ``declare`` action. Older records read as before (one holding an action its
 version did not have is refused: a version-2 record with a ``declare``, a
 version-3 or older one with a ``lay_out``).
@@ -64,7 +74,11 @@ a provisional opening). Taking back moves is not a rule of Canasta (the rule boo
 "What “legal” means"), so version 2 has no such action; a version-1 record
 still loads and replays unless it holds one, which is refused with a
 `RecordError` naming the action's index. Saving a loaded record of an older version writes
-version 4. A reader refuses versions it does not know.
+version 5. A reader refuses versions it does not know.
+
+Errors number hands from 1 in their text (``hand 1, action 0 (actions[0])``), as
+the CLI and the web page do; JSON paths (``hands[0].totals``) and
+`RecordError.hand` are 0-based indexes.
 
 Per-seat observations (`observation_to_json`) use the same card and action
 notation, so a bot in any language can read its view of the table and answer
@@ -105,6 +119,8 @@ from canasta.game import Game
 from canasta.observation import MeldView, Observation
 from canasta.registry import Registry, default_registry
 from canasta.scoring import HandScore
+from canasta.seats import SeatError, check_seat
+from canasta.seeds import SeedError, check_seed
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
@@ -129,9 +145,11 @@ __all__ = [
 ]
 
 #: Version of the record format written by this library.
-RECORD_FORMAT_VERSION = 4
+RECORD_FORMAT_VERSION = 5
 #: Record format versions this library reads (version 1 only without take-backs).
-READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
+READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
+#: The record format version that added ``first_dealer``.
+_FIRST_DEALER_SINCE = 5
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
@@ -149,9 +167,10 @@ class RecordError(CanastaError, ValueError):
 
     Attributes:
         where: Where the problem is: a JSON path such as ``actions[12].rank``,
-            or ``hand 2, action 31 (actions[412])``.
+            or ``hand 3, action 31 (actions[412])`` (hands counted from 1).
         message: What is wrong.
-        hand: The hand number (0-based) for an illegal action, else ``None``.
+        hand: The hand's index (0-based, as in ``hands[i]``; the message's text
+            counts hands from 1) for an illegal action, else ``None``.
         index: The action's index in ``actions`` for a bad action, else ``None``.
     """
 
@@ -394,6 +413,22 @@ def _ints(value: Sequence[int]) -> tuple[int, ...]:
     return tuple(value)
 
 
+def _record_seed(value: object) -> int:
+    """A record's seed as a plain ``int`` (`canasta.seeds.check_seed`: a `SeedError` otherwise)."""
+    return check_seed(value)
+
+
+def _first_dealer(value: object) -> int | None:
+    """A record's first dealer: ``None`` or a plain ``int`` 0 or more (the rules bound it on replay)."""
+    if value is None:
+        return None
+    return check_seat(value, _SEAT_BOUND, name="first_dealer")
+
+
+#: More seats than any rule set has (a record's first dealer is checked against its rules on replay).
+_SEAT_BOUND = 1 << 16
+
+
 @frozen
 class GameRecord:
     """A recorded game (see the module docs for the JSON form).
@@ -402,25 +437,28 @@ class GameRecord:
         variant: The variant's name.
         variant_version: The variant's version when the game was played.
         house_rules: ``(name, version)`` of each house rule, in stacking order.
-        seed: The game's seed.
+        seed: The game's seed (an integer, ``|seed| < 2**64``).
         seats: Who played each seat (bot names, ``"you"``, or any label).
         actions: Every action, in order, across all hands.
         hand_totals: Each finished hand's totals per side.
         hand_lengths: Number of actions in each finished hand.
         final_scores: Each side's total at the end of the record.
         complete: Whether the game was played to its end.
+        first_dealer: The seat that dealt the first hand (``None``: the
+            variant's default, the last seat; records of format version 4 or older).
     """
 
     variant: str
     variant_version: str
     house_rules: tuple[tuple[str, str], ...]
-    seed: int
+    seed: int = field(converter=_record_seed)
     seats: tuple[str, ...]
     actions: tuple[Action, ...]
     hand_totals: tuple[tuple[int, ...], ...]
     hand_lengths: tuple[int, ...]
     final_scores: tuple[int, ...] = field(converter=_ints)
     complete: bool = True
+    first_dealer: int | None = field(default=None, converter=_first_dealer)
 
     @property
     def house_rule_names(self) -> tuple[str, ...]:
@@ -435,6 +473,7 @@ class GameRecord:
             "variant": {"name": self.variant, "version": self.variant_version},
             "house_rules": [{"name": n, "version": v} for n, v in self.house_rules],
             "seed": self.seed,
+            "first_dealer": self.first_dealer,
             "seats": list(self.seats),
             "actions": [action_to_json(a) for a in self.actions],
             "hands": [
@@ -457,19 +496,30 @@ class GameRecord:
         return json.dumps(self.to_json(), indent=indent)
 
     def new_game(self, registry: Registry | None = None) -> Game:
-        """A fresh game with this record's variant, house rules and seed.
+        """A fresh game with this record's variant, house rules, seed and first dealer.
 
         Args:
             registry: Where to look the names up (default: the process-wide registry).
 
         Returns:
             The game before its first action.
+
+        Raises:
+            SeatError: If the first dealer is not a seat of the variant.
         """
-        return Game(self.variant, self.house_rule_names, seed=self.seed, registry=registry)
+        return Game(
+            self.variant, self.house_rule_names, seed=self.seed, registry=registry, first_dealer=self.first_dealer
+        )
 
 
 class GameRecorder:
     """Plays a game and records it: use `apply` and `undo` instead of ``game.apply`` and ``game.undo``.
+
+    A record replays a game from its variant, house rules, seed and first
+    dealer, so the recorder takes only a game that those describe: one made by
+    `Game` (any seed or first dealer) with no action applied yet (or all of
+    them undone). A game made by `Game.from_hand` starts from a hand no record
+    holds, and is refused rather than recorded as a different game.
 
     Args:
         game: A game created with a variant name and seed (not `Game.from_hand`)
@@ -477,13 +527,31 @@ class GameRecorder:
         seats: Labels of the players, one per seat.
         registry: The registry the game's names come from (for versions).
 
+    Raises:
+        RecordError: If the game was made by `Game.from_hand`, or has actions
+            applied already.
+        ValueError: If there is not one seat label per player.
+
     Attributes:
         game: The game being recorded.
     """
 
     def __init__(self, game: Game, seats: Sequence[str] | None = None, *, registry: Registry | None = None) -> None:
+        if game.starts_from_hand:
+            raise RecordError(
+                "game",
+                "a game made by Game.from_hand cannot be recorded: a record replays a game from its variant, "
+                "seed and first dealer, and this one starts from a given hand",
+            )
+        if game.history:
+            raise RecordError(
+                "game",
+                f"the game has {len(game.history)} action(s) applied already: record a game from its start "
+                "(create the GameRecorder before the first action)",
+            )
         registry = registry or default_registry()
         players = game.rules.players
+        self._first_dealer = game.first_dealer
         self.game = game
         self._seats = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(players))
         if len(self._seats) != players:
@@ -563,6 +631,7 @@ class GameRecorder:
             hand_lengths=tuple(self._lengths),
             final_scores=tuple(self.game.scores),
             complete=self.game.is_over,
+            first_dealer=self._first_dealer,
         )
 
 
@@ -627,19 +696,37 @@ def record_from_json(
         RecordError: If anything is malformed or illegal; the message names where.
     """
     root = _expect(data, dict, "record", "a JSON object")
-    _check_keys(root, _RECORD_KEYS, _RECORD_KEYS, "record")
+    _check_keys(root, _RECORD_KEYS | {"first_dealer"}, _RECORD_KEYS, "record")
     if root["format"] != _RECORD_FORMAT:
         raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {_brief(root['format'])}")
     version = _expect(root["format_version"], int, "format_version", "an integer")
     if version not in READABLE_RECORD_FORMAT_VERSIONS:
         readable = ", ".join(map(str, READABLE_RECORD_FORMAT_VERSIONS))
         raise RecordError("format_version", f"this library reads versions {readable}, got {version}")
+    first_dealer: int | None = None
+    if version >= _FIRST_DEALER_SINCE:
+        if "first_dealer" not in root:
+            raise RecordError("record", "missing key(s) 'first_dealer'")
+        if root["first_dealer"] is not None:
+            first_dealer = _expect(root["first_dealer"], int, "first_dealer", "a seat (an integer) or null")
+            if not 0 <= first_dealer < _SEAT_BOUND:
+                raise RecordError("first_dealer", f"expected a seat (0 or more), got {first_dealer}")
+    elif "first_dealer" in root:
+        raise RecordError(
+            "first_dealer",
+            f"a version-{version} record cannot hold 'first_dealer': it came with record format version "
+            f"{_FIRST_DEALER_SINCE}",
+        )
     variant, variant_version = _name_version(root["variant"], "variant")
     house_rules = tuple(
         _name_version(h, f"house_rules[{i}]")
         for i, h in enumerate(_expect(root["house_rules"], list, "house_rules", "an array"))
     )
     seed = _expect(root["seed"], int, "seed", "an integer")
+    try:
+        check_seed(seed)
+    except SeedError as exc:
+        raise RecordError("seed", str(exc)) from None
     seat_list = _expect(root["seats"], list, "seats", "an array")
     seats = tuple(_expect(s, str, f"seats[{i}]", "a string") for i, s in enumerate(seat_list))
     action_list = _expect(root["actions"], list, "actions", "an array")
@@ -667,6 +754,7 @@ def record_from_json(
         hand_lengths=tuple(lengths),
         final_scores=_int_list(root["final_scores"], "final_scores"),
         complete=_expect(root["complete"], bool, "complete", "a boolean"),
+        first_dealer=first_dealer,
     )
     if validate:
         verify_record(record, registry=registry, check_versions=check_versions)
@@ -768,6 +856,8 @@ def _start(record: GameRecord, registry: Registry | None, check_versions: bool) 
         game = record.new_game(reg)
     except RecordError:
         raise
+    except SeatError as exc:
+        raise RecordError("first_dealer", str(exc)) from None
     except CanastaError as exc:
         raise RecordError("variant", str(exc)) from None
     if len(record.seats) != game.rules.players:
@@ -828,7 +918,7 @@ def replay(
             except CanastaError as exc:
                 reason = str(exc)
             raise RecordError(
-                f"hand {hand_number}, action {in_hand} (actions[{index}])",
+                f"hand {hand_number + 1}, action {in_hand} (actions[{index}])",
                 f"seat {seat} cannot {action}: {reason}",
                 hand=hand_number,
                 index=index,
@@ -850,7 +940,7 @@ def _check_lengths(record: GameRecord, game: Game, checked: int, in_hand: int, i
         if stored != played:
             raise RecordError(
                 f"hands[{number}].actions",
-                f"stored {stored}, but hand {number} ended after {played} actions",
+                f"stored {stored}, but hand {number + 1} ended after {played} actions",
                 hand=number,
                 index=index,
             )
@@ -1178,7 +1268,8 @@ RECORD_SCHEMA: dict[str, Any] = {
         "format_version": {"const": RECORD_FORMAT_VERSION},
         "variant": _name_version_schema(),
         "house_rules": {"type": "array", "items": _name_version_schema()},
-        "seed": {"type": "integer"},
+        "seed": {"type": "integer", "minimum": -(2**64) + 1, "maximum": 2**64 - 1},
+        "first_dealer": {"type": ["integer", "null"], "minimum": 0},
         "seats": {"type": "array", "items": {"type": "string"}},
         "actions": {"type": "array", "items": _action_schema()},
         "hands": {
@@ -1193,6 +1284,6 @@ RECORD_SCHEMA: dict[str, Any] = {
         "final_scores": _INT_ARRAY,
         "complete": {"type": "boolean"},
     },
-    "required": sorted(_RECORD_KEYS),
+    "required": sorted(_RECORD_KEYS | {"first_dealer"}),
     "additionalProperties": False,
 }

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import canasta
@@ -151,44 +152,49 @@ def test_house_rules_are_recorded_and_replayed(house_rule: str, variant: str, tm
     assert load_record(tmp_path / "game.json") == record
 
 
-def test_records_are_written_as_version_4(data: dict[str, Any]) -> None:
-    assert RECORD_FORMAT_VERSION == data["format_version"] == 4
-    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3, 4)
-    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 4}
+def test_records_are_written_as_version_5(data: dict[str, Any]) -> None:
+    assert RECORD_FORMAT_VERSION == data["format_version"] == 5
+    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3, 4, 5)
+    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 5}
+    assert data["first_dealer"] == 3  # the last seat dealt the first hand
     # The schema's action types are exactly the ones written; the take-back is gone.
     types = {v["properties"]["type"]["const"] for v in RECORD_SCHEMA["properties"]["actions"]["items"]["oneOf"]}
     assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end", "declare", "lay_out"}
 
 
-def test_version_4_round_trip(record: GameRecord, tmp_path: Path) -> None:
-    path = tmp_path / "v4.json"
+def test_version_5_round_trip(record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "v5.json"
     save_record(record, path)
-    assert json.loads(path.read_text())["format_version"] == 4
+    assert json.loads(path.read_text())["format_version"] == 5
     loaded = load_record(path)
     assert loaded == record
-    assert [s.game.scores[:] for s in replay(loaded)][-1] == list(record.final_scores)
+    assert [list(s.game.scores) for s in replay(loaded)][-1] == list(record.final_scores)
 
 
-@pytest.mark.parametrize("version", [2, 3])
-def test_version_2_and_3_records_still_replay(record: GameRecord, data: dict[str, Any], version: int) -> None:
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_version_2_to_4_records_still_replay(record: GameRecord, data: dict[str, Any], version: int) -> None:
     data["format_version"] = version
+    del data["first_dealer"]  # version 5 added it; older records were played with the last seat dealing
     loaded = record_from_json(data)
-    assert loaded == record
+    assert loaded == attrs.evolve(record, first_dealer=None)
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 4  # saved again, it is a version-4 record
+    assert loaded.to_json()["format_version"] == 5  # saved again, it is a version-5 record
+    assert record_from_json(loaded.to_json()) == loaded  # its first dealer written as null: the default
 
 
 def test_version_1_record_without_take_backs_still_replays(record: GameRecord, data: dict[str, Any]) -> None:
     data["format_version"] = 1
+    del data["first_dealer"]
     loaded = record_from_json(data)
-    assert loaded == record
+    assert loaded == attrs.evolve(record, first_dealer=None)
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 4  # saved again, it is a version-4 record
+    assert loaded.to_json()["format_version"] == 5  # saved again, it is a version-5 record
 
 
 @pytest.mark.parametrize("validate", [True, False])
 def test_version_1_record_with_a_take_back_is_refused_naming_where(data: dict[str, Any], validate: bool) -> None:
     data["format_version"] = 1
+    del data["first_dealer"]
     data["actions"].insert(7, {"type": "retract"})
     with pytest.raises(RecordError) as info:
         record_from_json(data, validate=validate)
@@ -298,7 +304,7 @@ def test_illegal_action_names_hand_and_index(data: dict[str, Any]) -> None:
         record_from_json(data)
     assert info.value.hand == 0
     assert info.value.index == 0
-    assert "hand 0, action 0" in str(info.value)
+    assert "hand 1, action 0" in str(info.value)  # hands counted from 1 in the text, as the CLI does
     assert "wrong-phase" in str(info.value)
 
 

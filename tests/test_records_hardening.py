@@ -200,8 +200,11 @@ def test_long_integers_are_refused_naming_where(digits: int) -> None:
 
 def test_an_integer_of_the_largest_size_parses() -> None:
     data = copy.deepcopy(DATA)
-    data["seed"] = int("9" * MAX_INTEGER_DIGITS)
-    assert loads_record(json.dumps(data), validate=False).seed == data["seed"]
+    data["final_scores"][0] = int("9" * MAX_INTEGER_DIGITS)
+    assert loads_record(json.dumps(data), validate=False).final_scores[0] == data["final_scores"][0]
+    for seed in (2**64 - 1, -(2**64) + 1):  # the largest seeds (canasta.seeds) have 20 digits
+        data["seed"] = seed
+        assert loads_record(json.dumps(data), validate=False).seed == seed
 
 
 def test_long_python_integers_are_refused_too() -> None:
