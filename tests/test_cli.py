@@ -152,7 +152,7 @@ def test_replay_bad_record_exit_code_2(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text(json.dumps(data))
     code, _ = run(["replay", str(path)])
     assert code == 2
-    assert "hand 0, action 0 (actions[0])" in capsys.readouterr().err
+    assert "hand 1, action 0 (actions[0])" in capsys.readouterr().err
     path.write_text("{")
     assert run(["replay", str(path)])[0] == 2
     assert "not valid JSON" in capsys.readouterr().err
