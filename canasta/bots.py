@@ -18,7 +18,7 @@ Bots are registered by name (`BOTS`, `make_bot`) so the command line and
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from canasta.actions import (
@@ -45,6 +45,7 @@ __all__ = [
     "NoLegalActionError",
     "RandomBot",
     "bot_names",
+    "check_spec_numbers",
     "make_bot",
 ]
 
@@ -78,7 +79,7 @@ class Bot(Protocol):
         ...
 
 
-def _legal(state: HandState) -> list[Action]:
+def _legal(state: HandState) -> tuple[Action, ...]:
     actions = state.legal_actions()
     if not actions:
         raise NoLegalActionError(
@@ -190,13 +191,13 @@ class GreedyBot:
         hands = {hand.id: hand for hand in state.rules.special_hands}
         return max(declarations, key=lambda a: (hands[a.hand].wins_game, hands[a.hand].value))
 
-    def _answer(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+    def _answer(self, state: HandState, seat: int, actions: Sequence[Action]) -> Action:
         values = state.rules.card_values
         count = sum(values[k] * n for k, n in enumerate(state.counts[seat]))
         yes = count <= self.answer_threshold
         return next((a for a in actions if isinstance(a, AnswerGoOut) and a.yes is yes), actions[0])
 
-    def _draw(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+    def _draw(self, state: HandState, seat: int, actions: Sequence[Action]) -> Action:
         takes = [a for a in actions if isinstance(a, TakePile)]
         # Fewest cards from hand first: a layoff, then a natural pair, then natural + wild.
         takes.sort(key=lambda t: (t.twos + t.jokers, t.naturals != 2, t.naturals))
@@ -228,7 +229,7 @@ class GreedyBot:
             trial.apply(meld)
         return trial.opened[side] or trial.phase is Phase.OVER
 
-    def _meld_or_discard(self, state: HandState, seat: int, actions: list[Action]) -> Action:
+    def _meld_or_discard(self, state: HandState, seat: int, actions: Sequence[Action]) -> Action:
         side = state.side_of(seat)
         melds = [a for a in actions if isinstance(a, Meld)]
         best = self._best_meld(state, melds)
@@ -307,6 +308,47 @@ BOTS: dict[str, Callable[[object], Bot]] = {
 CONFIGURABLE_BOTS: dict[str, Callable[[object, str], Bot]] = {}
 
 
+#: Numbers in a bot's name (a budget, ``c=0.4``) lie within this bound, and are finite.
+MAX_SPEC_NUMBER = 10**7
+
+#: The longest bot name (with its options) accepted.
+MAX_SPEC_LENGTH = 200
+
+_NUMBER_RULE = f"numbers in a bot's options must be finite and at most {MAX_SPEC_NUMBER:,} in size"
+
+
+def check_spec_numbers(name: str) -> None:
+    """Refuse a bot name whose options hold a number that is not finite or is out of bounds.
+
+    A configurable bot's name is ``base:option,option,...``, each option a
+    value or ``key=value``; a value that reads as a number (``300``,
+    ``50ms``, ``c=0.4``, ``c=nan``) must be finite and at most
+    `MAX_SPEC_NUMBER` in size, whatever the bot. This is the one check of
+    numbers for every configurable bot, made before the bot reads its options.
+
+    Args:
+        name: The bot's name with its options (``"ismcts:300,c=0.4"``).
+
+    Raises:
+        CanastaError: Naming the option, if a number is not finite or too
+            large, or the name is longer than `MAX_SPEC_LENGTH`.
+    """
+    if len(name) > MAX_SPEC_LENGTH:
+        raise CanastaError(f"a bot name with its options has at most {MAX_SPEC_LENGTH} characters, got {len(name)}")
+    _, _, text = name.partition(":")
+    for part in text.split(","):
+        value = part.partition("=")[2] if "=" in part else part
+        value = value.strip()
+        if value.lower().endswith("ms"):
+            value = value[:-2].strip()
+        try:
+            number = float(value)
+        except ValueError:
+            continue  # not a number: the bot itself says whether it is a valid option
+        if not -MAX_SPEC_NUMBER <= number <= MAX_SPEC_NUMBER:  # False for nan too
+            raise CanastaError(f"bad option {part.strip()!r} in bot {name!r}: {_NUMBER_RULE}")
+
+
 def bot_names() -> list[str]:
     """The names of the registered bots, sorted."""
     return sorted(BOTS)
@@ -331,17 +373,24 @@ def make_bot(name: str, seed: object = 0, **options: object) -> Bot:
         UnknownNameError: If no bot has that name.
         CanastaError: If its options are bad.
     """
+    if not isinstance(name, str):
+        raise UnknownNameError(f"a bot is named by a string, got {type(name).__name__}")
     base, colon, text = name.partition(":")
-    try:
-        if colon:
-            if options:
-                raise CanastaError(f"give the options of {base!r} in its name or as keywords, not both")
-            return CONFIGURABLE_BOTS[base](seed, text)
-        factory = BOTS[name]
-    except KeyError:
+    for key, value in options.items():
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number and not -MAX_SPEC_NUMBER <= value <= MAX_SPEC_NUMBER:  # type: ignore[operator]
+            raise CanastaError(f"bad option {key}={value!r} for bot {base!r}: {_NUMBER_RULE}")
+    if colon and options:
+        raise CanastaError(f"give the options of {base!r} in its name or as keywords, not both")
+    if colon and base in CONFIGURABLE_BOTS:
+        check_spec_numbers(name)
+        return CONFIGURABLE_BOTS[base](seed, text)
+    factory = BOTS.get(name) if not colon else None
+    if factory is None:
         known = ", ".join(bot_names())
         extra = ", ".join(f"{b}:<options>" for b in sorted(CONFIGURABLE_BOTS))
-        raise UnknownNameError(f"unknown bot {name!r}; known: {known}" + (f", {extra}" if extra else "")) from None
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise UnknownNameError(f"unknown bot {shown!r}; known: {known}" + (f", {extra}" if extra else ""))
     try:
         return factory(seed, **options)
     except TypeError as exc:

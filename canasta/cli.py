@@ -10,10 +10,17 @@ characters escaped (`canasta.terminal.untrusted_text`), never as rich markup.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import io
 import json
+import os
+import re
+import stat
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
@@ -29,12 +36,15 @@ from canasta.errors import CanastaError, IllegalActionError
 from canasta.game import Game
 from canasta.ismcts import ISMCTSBot, parse_budget
 from canasta.plugins import load_rules
-from canasta.records import GameRecorder, load_record, replay, save_record
+from canasta.records import GameRecord, GameRecorder, load_record, replay
 from canasta.registry import default_registry
-from canasta.simulate import simulate
+from canasta.seeds import SEED_LIMIT, SeedError, check_seed, resolve_seed
+from canasta.simulate import MAX_WORKERS, simulate
 from canasta.summary import format_rules_summary, rules_summary
 from canasta.terminal import (
+    describe_changes,
     format_variants,
+    menu_prompt,
     printable,
     render_hand_score,
     render_help,
@@ -43,11 +53,27 @@ from canasta.terminal import (
     render_simulation_summary,
     render_turn,
     render_variants,
+    scores_text,
+    side_name,
     untrusted_text,
 )
-from canasta.wording import plural
+from canasta.wording import action_text, plural
 
-__all__ = ["HUMAN_LABELS", "build_parser", "human_seats", "main"]
+__all__ = [
+    "HUMAN_LABELS",
+    "MAX_GAMES",
+    "MAX_HANDS",
+    "MAX_PORT",
+    "budget_option",
+    "build_parser",
+    "check_record_path",
+    "human_seats",
+    "int_option",
+    "main",
+    "regular_file",
+    "seed_option",
+    "write_record",
+]
 
 HUMAN_SEAT = 0
 
@@ -117,6 +143,88 @@ def split_bot_names(items: Sequence[str]) -> list[str]:
     return names
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+#: Bounds of the numeric options (each refused outside them by the argument parser, exit code 2).
+MAX_GAMES = 10_000_000
+MAX_HANDS = 1_000_000
+MAX_PORT = 65_535
+
+
+def _integer(text: str) -> int:
+    """The integer a command-line value spells (ASCII digits, an optional sign), or an argparse error."""
+    stripped = text.strip()
+    if not _INTEGER.fullmatch(stripped):
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {printable(stripped[:40])!r}")
+    if len(stripped.lstrip("+-")) > 18:  # beyond every bound here (and int() refuses 4,300 digits)
+        raise argparse.ArgumentTypeError(f"{len(stripped.lstrip('+-'))} digits is out of range")
+    return int(stripped)
+
+
+def int_option(what: str, low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (a one-line error and exit code 2 otherwise).
+
+    Args:
+        what: The option's name (argparse puts it before the message), e.g. ``"--port"``.
+        low: The smallest value accepted.
+        high: The largest value accepted.
+
+    Returns:
+        The type function.
+    """
+
+    def check(text: str) -> int:
+        value = _integer(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    check.__name__ = what  # argparse names a type by its function in some messages
+    return check
+
+
+def seed_option(what: str = "a seed") -> Callable[[str], int]:
+    """An argparse type: a seed, by `canasta.seeds.check_seed` (the library's one rule for seeds).
+
+    Args:
+        what: The option's name, for the message.
+
+    Returns:
+        The type function.
+    """
+
+    def check(text: str) -> int:
+        stripped = text.strip()
+        value: object = stripped  # not a number: check_seed refuses it as not an integer
+        digits = len(stripped.lstrip("+-"))
+        if _INTEGER.fullmatch(stripped):
+            # A number too long for int() is certainly out of range: check the limit itself.
+            value = int(stripped) if digits <= 100 else (-SEED_LIMIT if stripped.startswith("-") else SEED_LIMIT)
+        try:
+            return check_seed(value, name=what)
+        except SeedError as exc:
+            message = str(exc) if digits <= 100 else f"{str(exc).rsplit(', got', 1)[0]}, got {digits} digits"
+            raise argparse.ArgumentTypeError(message) from None
+
+    check.__name__ = what
+    return check
+
+
+def budget_option(text: str) -> str:
+    """An argparse type: a search budget (``300`` iterations or ``50ms``), as ``ismcts:<budget>`` accepts it.
+
+    Args:
+        text: The budget.
+
+    Returns:
+        The same text.
+
+    Raises:
+        argparse.ArgumentTypeError: If ``ismcts:<text>`` is not a bot `canasta.make_bot` accepts.
+    """
+    return bot_name(f"ismcts:{text}").partition(":")[2]
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``canasta`` command."""
     parser = argparse.ArgumentParser(prog="canasta", description="Canasta by the rules, for every common variant.")
@@ -131,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play seat 0 against bots in the terminal")
     rules_args(play)
-    play.add_argument("--seed", type=int, default=None, help="seed (default: random)")
+    play.add_argument("--seed", type=seed_option(), default=None, help="seed (default: random)")
     play.add_argument("--bots-only", action="store_true", help="let bots play every seat")
     play.add_argument(
         "--bot",
@@ -143,23 +251,41 @@ def build_parser() -> argparse.ArgumentParser:
         "--hints", action="store_true", help="show the ISMCTS bot's preferred action and its share of the visits"
     )
     play.add_argument(
-        "--hint-budget", default="300", metavar="BUDGET", help="the hint's search budget: iterations, or e.g. 200ms"
+        "--hint-budget",
+        default="300",
+        type=budget_option,
+        metavar="BUDGET",
+        help="the hint's search budget: iterations, or e.g. 200ms",
     )
-    play.add_argument("--max-hands", type=int, default=None, metavar="N", help="stop after N hands")
+    play.add_argument(
+        "--max-hands",
+        type=int_option("--max-hands", 1, MAX_HANDS),
+        default=None,
+        metavar="N",
+        help="stop after N hands",
+    )
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE")
     play.add_argument("--quiet", action="store_true", help="with --bots-only: print only hand scores")
 
     sim = sub.add_parser("simulate", help="let bots play many games and summarise")
     rules_args(sim)
-    sim.add_argument("--games", type=int, default=100)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=int_option("--games", 1, MAX_GAMES), default=100, help="games to play")
+    sim.add_argument("--seed", type=seed_option(), default=0, help="the simulation's seed (default: 0)")
     sim.add_argument(
         "--bots",
         nargs="+",
         default=["greedy"],
         help=f"bot per seat, repeated; words or comma-separated ({', '.join(bot_names())}, ismcts:<budget>)",
     )
-    sim.add_argument("--workers", type=int, default=1, help="local worker processes")
+    sim.add_argument(
+        "--workers",
+        type=int_option("--workers", 1, MAX_WORKERS),
+        default=1,
+        help="worker processes (default 1; capped at the games' count and at the CPUs, see --oversubscribe)",
+    )
+    sim.add_argument(
+        "--oversubscribe", action="store_true", help="allow more worker processes than the CPUs this process may use"
+    )
     sim.add_argument("--backend", choices=["process", "dask"], default="process")
     sim.add_argument(
         "--scheduler",
@@ -167,7 +293,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="address of a Dask scheduler to run on (needs --backend dask; tasks travel as pickles: trust it)",
     )
-    sim.add_argument("--max-hands", type=int, default=200, help="cut a game off after this many hands")
+    sim.add_argument(
+        "--max-hands",
+        type=int_option("--max-hands", 1, MAX_HANDS),
+        default=200,
+        help="cut a game off after this many hands",
+    )
     sim.add_argument("--format", choices=["text", "json", "csv"], default="text")
     sim.set_defaults(check_usage=_check_simulate_usage, subparser=sim)
 
@@ -184,16 +315,24 @@ def build_parser() -> argparse.ArgumentParser:
         "shows them; --action I is the number of actions played in that hand (0: at the deal).",
     )
     pic.add_argument("file", help="the game record (JSON)")
-    pic.add_argument("--hand", type=int, default=None, metavar="H", help="hand number, from 1 (default: the last)")
+    pic.add_argument(
+        "--hand",
+        type=int_option("--hand", 1, MAX_HANDS),
+        default=None,
+        metavar="H",
+        help="hand number, from 1 (default: the last)",
+    )
     pic.add_argument(
         "--action",
-        type=int,
+        type=int_option("--action", 0, 10**9),
         default=None,
         metavar="I",
         help="after I actions of that hand: 0 is the deal, its length the end (default: the end)",
     )
     who = pic.add_mutually_exclusive_group()
-    who.add_argument("--seat", type=int, default=0, metavar="S", help="draw what seat S sees (default: 0)")
+    who.add_argument(
+        "--seat", type=int_option("--seat", 0, 1000), default=0, metavar="S", help="draw what seat S sees (default: 0)"
+    )
     who.add_argument("--table", action="store_true", help="draw the whole table, every hand face up")
     pic.add_argument("-o", "--output", default="-", metavar="FILE", help="write to FILE (default, or -: stdout)")
     pic.add_argument("--no-version-check", action="store_true", help="render despite other variant versions")
@@ -205,10 +344,19 @@ def build_parser() -> argparse.ArgumentParser:
         "There is no authentication: it binds to 127.0.0.1 by default; do not expose it.",
     )
     rules_args(web)
-    web.add_argument("--seed", type=int, default=None, help="seed of each browser's first game (default: random)")
-    web.add_argument("--bot", default="greedy", choices=bot_names(), help="the bots' strategy")
+    web.add_argument(
+        "--seed", type=seed_option(), default=None, help="seed of each browser's first game (default: random)"
+    )
+    web.add_argument(
+        "--bot",
+        default="greedy",
+        type=bot_name,
+        help=f"the bots' strategy: {', '.join(bot_names())}, or ismcts:<budget> such as ismcts:50ms",
+    )
     web.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, loopback only)")
-    web.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free port)")
+    web.add_argument(
+        "--port", type=int_option("--port", 0, MAX_PORT), default=8000, help="port (default: 8000; 0: any free port)"
+    )
 
     sub.add_parser("variants", help="list installed variants and house rules")
 
@@ -237,6 +385,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None, std
         if problem:
             args.subparser.error(problem)  # prints usage and exits with code 2, like argparse's own errors
     inp = stdin if stdin is not None else sys.stdin
+    if inp is sys.stdin and isinstance(inp, io.TextIOWrapper):
+        inp.reconfigure(errors="replace")  # bytes that are not text are refused as a command, not a traceback
     out = stdout if stdout is not None else sys.stdout
     console = Console(file=out, highlight=False, soft_wrap=False, width=None if out.isatty() else 110)
     try:
@@ -293,7 +443,7 @@ def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[
     """
     count = len(numbered)
     while True:
-        line = _read_line(inp, console, f"choose 1-{count} or type a command (? for help, q to quit): ")
+        line = _read_line(inp, console, menu_prompt(count))
         try:
             parsed = parse_command(line, game)
         except IllegalActionError as exc:
@@ -312,8 +462,9 @@ def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[
             return None
         if 1 <= parsed.number <= count:
             return numbered[parsed.number - 1]
+        numbers = "only 1" if count == 1 else f"1-{count}"
         console.print(
-            untrusted_text(f"not a choice: {line!r}: the menu has 1-{count}; type ? for the commands", style="red")
+            untrusted_text(f"not a choice: {line!r}: the menu has {numbers}; type ? for the commands", style="red")
         )
 
 
@@ -351,13 +502,105 @@ def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action])
     )
 
 
-def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
-    import random
+def check_record_path(path: str) -> Path:
+    """Refuse, before the first move, a ``--record`` path where the record could not be written.
 
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    The file's directory must exist and take a new file (a temporary file is
+    created and removed there, the very operation `write_record` makes), and
+    the path must not be a directory or another non-regular file (``/dev/null``,
+    a FIFO).
+
+    Args:
+        path: The path given.
+
+    Returns:
+        The path.
+
+    Raises:
+        CanastaError: Saying what is wrong with the path.
+    """
+    target = Path(path)
+    directory = target.parent
+    if not directory.is_dir():
+        raise CanastaError(f"--record {path}: the directory {directory} does not exist")
+    if target.exists() or target.is_symlink():
+        try:
+            mode = target.stat().st_mode
+        except OSError as exc:
+            raise CanastaError(f"--record {path}: {exc.strerror}") from None
+        if not stat.S_ISREG(mode):
+            raise CanastaError(f"--record {path}: not a regular file (a directory, device or FIFO)")
+    try:
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".canasta-record-", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        raise CanastaError(f"--record {path}: cannot write in {directory}: {exc.strerror or exc}") from None
+    return target
+
+
+def write_record(record: GameRecord, path: str | Path) -> Path:
+    """Write a record so that a failure never leaves a half-written file nor loses the game.
+
+    The record is written to a temporary file in the target's directory,
+    flushed to disk, and moved into place with `os.replace` (an existing file
+    is replaced whole or not at all). If that fails (a full disk, the
+    directory gone), the record is written to the system's temporary
+    directory, then to the current directory, and the error says where it was kept.
+
+    Args:
+        record: The record.
+        path: Where to write it.
+
+    Returns:
+        The path written (``path``).
+
+    Raises:
+        CanastaError: If ``path`` could not be written; the message says where
+            the record was kept instead (or, if nowhere, holds it whole).
+    """
+    text = record.dumps(indent=None) + "\n"
+    target = Path(path)
+    try:
+        _write_atomically(text, target)
+        return target
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    for directory in (Path(tempfile.gettempdir()), Path.cwd()):
+        try:
+            fd, kept = tempfile.mkstemp(prefix="canasta-record-", suffix=".json", dir=directory)
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(text)
+        except OSError:
+            continue
+        raise CanastaError(f"could not write the record to {path} ({reason}); it was kept in {kept}")
+    raise CanastaError(f"could not write the record to {path} ({reason}) nor anywhere else; the record: {text}")
+
+
+def _write_atomically(text: str, target: Path) -> None:
+    """Write ``text`` to a temporary file beside ``target``, then move it into place."""
+    fd, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as a plain open() would have made it (mkstemp makes 0600)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
+    record_path = check_record_path(args.record) if args.record else None  # before the first move
+    seed = resolve_seed(args.seed)
     game = Game(args.variant, args.house_rules, seed=seed)
     rules = game.rules
     human = None if args.bots_only else HUMAN_SEAT
+    humans: tuple[int, ...] = () if human is None else (human,)
     hinter = _hint_bot(args, seed) if args.hints and human is not None else None
     bots: dict[int, Bot] = {s: make_bot(args.bot, f"{seed}:{s}") for s in range(rules.players) if s != human}
     names = ["you" if s == human else args.bot for s in range(rules.players)]
@@ -365,7 +608,16 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     title = rules.variant + "".join(f" + {h}" for h in rules.house_rules)
     console.print(f"[bold]canasta: {title}[/bold], seed {seed}, {rules.players} players")
     verbose = not args.quiet
+    watcher = HUMAN_SEAT if human is None else human  # whose view the table's changes are read from
     quit_reason = None
+
+    def tell(lines: Sequence[str]) -> None:
+        for line in lines:
+            console.print(untrusted_text(f"  {line}"))
+
+    if verbose or human is not None:
+        tell(describe_changes(None, game.observation(watcher), names=names, human_seats=humans))
+    finished = False
     try:
         while not game.is_over and (args.max_hands is None or len(game.results) < args.max_hands):
             seat = game.seat
@@ -379,7 +631,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                     height=console.height if console.is_terminal else 24,
                     hand_number=hand_number,
                     names=names,
-                    human_seats=(human,),
+                    human_seats=humans,
                 )
                 console.print(screen)
                 if hinter is not None:
@@ -391,38 +643,74 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             else:
                 action = bots[seat].choose(game.hand, seat)
                 if verbose:
-                    console.print(f"  seat {seat} ({names[seat]}): {action}")
+                    console.print(untrusted_text(f"  seat {seat} ({names[seat]}): {action_text(action)}"))
             before = len(game.results)
+            seen = game.observation(watcher)
             recorder.apply(action)
+            if len(game.results) == before:
+                if verbose or human is not None:
+                    tell(describe_changes(seen, game.observation(watcher), action, names=names, human_seats=humans))
+                continue
             for number in range(before, len(game.results)):  # a hand can also end on its deal
                 score = game.results[number]
                 console.print(render_hand_score(score, rules, game.totals_after(number), hand_number=number))
             more = not game.is_over and (args.max_hands is None or len(game.results) < args.max_hands)
-            if human is not None and len(game.results) > before and more:
+            if human is not None and more:
                 _pause(inp, console)  # read the breakdown before the bots start the next hand
+            if more and (verbose or human is not None):
+                tell(describe_changes(None, game.observation(watcher), names=names, human_seats=humans))
+        finished = True
     except _Quit as exc:
         quit_reason = str(exc)
+        finished = True
+    finally:
+        if record_path is not None and not finished:
+            # Whatever stopped the game (an error, Ctrl+C), the moves played are kept.
+            with contextlib.suppress(CanastaError):
+                kept = write_record(recorder.record(), record_path)
+                print(printable(f"canasta: the game so far was saved to {kept}"), file=sys.stderr)
     if game.is_over:
         winner = game.winner()
-        verdict = "a tie" if winner is None else f"side of seats {'+'.join(map(str, rules.seats_of(winner)))} wins"
+        verdict = "a tie" if winner is None else f"{side_name(rules, winner)} win"
         hands = plural(len(game.results), "hand")
-        console.print(f"[bold]game over after {hands}: {verdict}; scores {game.scores}[/bold]")
+        final = scores_text(rules, game.scores)
+        console.print(f"[bold]game over after {hands}: {verdict}; final scores {final}[/bold]")
     else:
         why = quit_reason or f"stopped after {plural(len(game.results), 'hand')}"
-        console.print(f"game not finished ({why}); scores {game.scores}")
-    if args.record:
-        save_record(recorder.record(), args.record)
-        console.print(untrusted_text(f"record saved to {args.record}"))
+        console.print(f"game not finished ({why}); scores so far {scores_text(rules, game.scores)}")
+    if record_path is not None:
+        kept = write_record(recorder.record(), record_path)
+        console.print(untrusted_text(f"record saved to {kept}"))
     return 0
 
+
+# --- replay and render: record files ----------------------------------------------------
+
+
+def regular_file(path: str) -> str:
+    """Refuse a path that is not a regular file (a FIFO or a device would block or never end).
+
+    Args:
+        path: The record's path.
+
+    Returns:
+        The path.
+
+    Raises:
+        CanastaError: If it is not a regular file.
+        OSError: If it cannot be examined (it does not exist, say).
+    """
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+        raise CanastaError(f"{path}: {kind}; a record is read from a regular file")
+    return path
 
 
 # --- simulate ---------------------------------------------------------------------------
 
 
 def _simulate(args: argparse.Namespace, out: IO[str], console: Console) -> int:
-    if args.games < 1:
-        raise CanastaError(f"--games must be at least 1, got {args.games}")
     client: Any = None
     if args.scheduler is not None:
         try:
@@ -455,6 +743,7 @@ def _simulate(args: argparse.Namespace, out: IO[str], console: Console) -> int:
             client=client,
             max_hands=args.max_hands,
             progress=report if show_progress else None,
+            oversubscribe=args.oversubscribe,
         )
     finally:
         if show_progress:
@@ -490,7 +779,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     check = not args.no_version_check
     # Exactly load_record's checks (every action, the hands' totals and lengths, the final
     # scores, `complete`), before anything is shown: a bad record prints nothing but its error.
-    record = load_record(args.file, check_versions=check)
+    record = load_record(regular_file(args.file), check_versions=check)
     seats = [printable(s) for s in record.seats]
     humans = human_seats(record.seats)
     rules_title = record.variant + "".join(f" + {h}" for h in record.house_rule_names)
@@ -506,7 +795,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     game: Game | None = None
     for step in replay(record, check_versions=check):
         game = step.game
-        console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {step.action}"))
+        console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {action_text(step.action)}"))
         if step.hand_score is not None:
             for number in range(step.hand, len(game.results)):
                 score = game.results[number]
@@ -523,8 +812,13 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             if not line or line.strip().lower() in ("q", "quit"):
                 console.print("stopped")
                 return 0
-    final = list(game.scores) if game is not None else list(record.final_scores)
-    console.print(Text(f"replayed {plural(len(record.actions), 'action')}; final scores {final}", style="bold"))
+    scores = game.scores if game is not None else record.final_scores
+    rules = game.rules if game is not None else record.new_game().rules
+    finished = game.is_over if game is not None else record.complete
+    said = "final scores" if finished else "the game was not finished; scores so far"
+    console.print(
+        Text(f"replayed {plural(len(record.actions), 'action')}; {said} {scores_text(rules, scores)}", style="bold")
+    )
     return 0
 
 
@@ -534,7 +828,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
 def _render(args: argparse.Namespace, out: IO[str], console: Console) -> int:
     from canasta.render import render_observation_svg, render_table_svg
 
-    record = load_record(args.file, check_versions=not args.no_version_check)  # every check of replay
+    record = load_record(regular_file(args.file), check_versions=not args.no_version_check)  # every check of replay
     lengths = list(record.hand_lengths)
     if not record.complete:
         lengths.append(len(record.actions) - sum(lengths))  # the hand in play when the record stopped

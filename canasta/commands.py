@@ -42,6 +42,7 @@ names the rule; anything else it cannot read raises `CommandError`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from attrs import frozen
@@ -91,7 +92,7 @@ class Playable(Protocol):
         """The seat that must act."""
         ...
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """The acting seat's legal actions."""
         ...
 
@@ -153,6 +154,8 @@ _VERBS = {
     "declare": "declare",
 }
 _HELP_HINT = "type ? for the commands"
+#: A typed menu number has at most this many digits (no menu is that long; ``int`` refuses 4,300 digits).
+_MAX_MENU_DIGITS = 6
 
 
 def notation(action: Action) -> str:
@@ -231,7 +234,9 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         return Command("help")
     if lower in ("q", "quit", "exit"):
         return Command("quit")
-    if lower.isdigit():
+    if lower.isascii() and lower.isdigit():  # str.isdigit alone accepts "²", which int() refuses
+        if len(lower) > _MAX_MENU_DIGITS:
+            raise CommandError(f"no menu has an entry numbered {raw[:12]}...; {_HELP_HINT}")
         return Command("pick", int(lower))
     verb, rest = _split_verb(lower)
     if verb is None:
@@ -359,7 +364,7 @@ def _meld(rest: str, second: bool) -> Meld:
     return Meld(meld_rank, naturals, twos, jokers, second=second)
 
 
-def _take(rest: str, second: bool, legal: list[Action], state: Playable) -> Action:
+def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable) -> Action:
     if not rest:
         takes = [a for a in legal if isinstance(a, TakePile) and a.second == second]
         if len(takes) == 1:
@@ -387,7 +392,7 @@ def _take(rest: str, second: bool, legal: list[Action], state: Playable) -> Acti
     return _legal(TakePile(naturals, twos, jokers, second=second), legal, state)
 
 
-def _legal(action: Action, legal: list[Action], state: Playable) -> Action:
+def _legal(action: Action, legal: Sequence[Action], state: Playable) -> Action:
     """The action if the engine lists it; else the engine's refusal."""
     if action in legal:
         return action

@@ -14,6 +14,16 @@ local cluster is started for the run: its scheduler and workers listen on
 ``distributed.LocalCluster`` for a dashboard; see "Distributed simulations" in
 the docs).
 
+Local worker processes are never more than the tasks, nor (unless
+``oversubscribe=True``) than the CPUs this process may use, and at most
+`MAX_WORKERS` are asked for. They die with the process that started them (on
+Linux by ``prctl(PR_SET_PDEATHSIG)``, elsewhere by a watchdog thread that
+watches the parent's pid), ignore Ctrl+C (the parent stops them: an
+interrupted run cancels what has not started and terminates its workers at
+once), and a worker that dies or is stopped (``SIGSTOP``) ends the run with a
+`WorkerLostError` naming it, instead of a ``BrokenProcessPool`` traceback or
+a run that never ends.
+
 Workers look variants up by name in their own process: variants installed
 through entry points are found everywhere; a variant added with
 `canasta.register_plugin` is seen by forked local workers (the default on
@@ -24,6 +34,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
@@ -35,9 +49,79 @@ from canasta.errors import CanastaError
 from canasta.game import Game
 from canasta.plugins import load_rules
 
-__all__ = ["GameRow", "SideSummary", "SimulationResult", "Summary", "game_seed", "play_game", "simulate"]
+__all__ = [
+    "MAX_WORKERS",
+    "GameRow",
+    "SideSummary",
+    "SimulationResult",
+    "Summary",
+    "WorkerLostError",
+    "available_cpus",
+    "game_seed",
+    "play_game",
+    "simulate",
+    "worker_count",
+]
 
 Backend = Literal["process", "dask"]
+
+#: The most worker processes a simulation may ask for (a `CanastaError` above it).
+MAX_WORKERS = 256
+
+#: Seconds between two checks of the workers' health while no task finishes.
+LIVENESS_INTERVAL = 0.5
+
+#: A worker seen stopped (``SIGSTOP``) at this many checks in a row ends the run.
+STOPPED_CHECKS = 6
+
+
+class WorkerLostError(CanastaError):
+    """A worker process of a simulation died or was stopped, so the run cannot finish.
+
+    Attributes:
+        pid: The worker's process id, if known.
+        exitcode: Its exit code (``-9``: killed by signal 9), if it died and it is known.
+    """
+
+    def __init__(self, message: str, pid: int | None = None, exitcode: int | None = None) -> None:
+        super().__init__(message)
+        self.pid = pid
+        self.exitcode = exitcode
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.pid, self.exitcode))
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity where the system says, else the machine's count).
+
+    Returns:
+        At least 1.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def worker_count(workers: int, tasks: int, *, oversubscribe: bool = False) -> int:
+    """The worker processes a run starts: ``workers`` capped by the tasks and (by default) by the CPUs.
+
+    Args:
+        workers: The workers asked for, from 1 to `MAX_WORKERS`.
+        tasks: The tasks to run.
+        oversubscribe: Allow more workers than `available_cpus`.
+
+    Returns:
+        From 1 to ``workers``.
+
+    Raises:
+        CanastaError: If ``workers`` is not an integer from 1 to `MAX_WORKERS`.
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise CanastaError(f"workers must be an integer from 1 to {MAX_WORKERS}, got {workers!r}")
+    cap = workers if oversubscribe else min(workers, available_cpus())
+    return max(1, min(cap, tasks))
 
 
 @frozen
@@ -317,6 +401,7 @@ def simulate(
     max_hands: int | None = 200,
     chunk_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    oversubscribe: bool = False,
 ) -> SimulationResult:
     """Let bots play many games and summarise the results.
 
@@ -328,7 +413,10 @@ def simulate(
         bots: Bot names, one per seat, repeated in turn if shorter
             (``("greedy", "random")`` puts greedy bots on even seats).
         workers: Local worker processes (``process`` backend; 1 runs in this
-            process) or the number of workers of a Dask cluster started here.
+            process) or the number of workers of a Dask cluster started here,
+            from 1 to `MAX_WORKERS`; capped by the number of tasks and by
+            `available_cpus` (see `worker_count`). ``SimulationResult.workers``
+            says how many ran.
         backend: ``"process"`` (local processes) or ``"dask"`` (Dask distributed).
         client: A ``distributed.Client`` to use with the Dask backend (only with
             ``backend="dask"``): the cluster is trusted with pickled tasks and
@@ -338,19 +426,25 @@ def simulate(
             that bots that never reach the target cannot run forever.
         chunk_size: Games per task (default: spread evenly, a few tasks per worker).
         progress: Called as ``progress(games_done, games)`` as games finish.
+        oversubscribe: Allow more local workers than the CPUs this process may use.
 
     Returns:
         The summary and one row per game; identical for any ``workers`` and ``backend``.
 
     Raises:
-        CanastaError: For an unknown variant, house rule or bot, bad counts, or
-            a ``client`` without ``backend="dask"``.
+        CanastaError: For an unknown variant, house rule or bot, bad counts
+            (``max_hands`` below 1 among them), or a ``client`` without
+            ``backend="dask"``.
+        WorkerLostError: If a local worker process dies or is stopped during the run.
         ImportError: For the Dask backend when ``distributed`` is not installed.
     """
-    if games < 0:
-        raise CanastaError(f"games must not be negative, got {games}")
-    if workers < 1:
-        raise CanastaError(f"workers must be at least 1, got {workers}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise CanastaError(f"games must be an integer, not negative, got {games!r}")
+    worker_count(workers, 1)  # the check alone: the count comes once the tasks are known
+    if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
+        raise CanastaError(f"max_hands must be None or an integer of at least 1, got {max_hands!r}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1):
+        raise CanastaError(f"chunk_size must be None or an integer of at least 1, got {chunk_size!r}")
     if backend not in ("process", "dask"):
         raise CanastaError(f"unknown backend {backend!r}; use 'process' or 'dask'")
     if client is not None and backend != "dask":
@@ -362,8 +456,12 @@ def simulate(
     seat_bots = tuple(bots[s % len(bots)] for s in range(rules.players))
     for name in set(seat_bots):
         make_bot(name)
+    if backend == "process" or client is None:  # workers this run starts itself
+        workers = worker_count(workers, games, oversubscribe=oversubscribe)
     size = chunk_size or max(1, min(25, math.ceil(games / (workers * 4)) if games else 1))
     chunks = _chunks(games, size)
+    if backend == "process" or client is None:
+        workers = worker_count(workers, len(chunks), oversubscribe=oversubscribe)
     args = (variant, tuple(house_rules), seat_bots, seed)
     start = time.perf_counter()
     done_rows: dict[int, GameRow] = {}
@@ -374,12 +472,17 @@ def simulate(
         results = (_play_chunk(*args, chunk, max_hands) for chunk in chunks)
     else:
         results = _run_processes(args, chunks, max_hands, workers)
-    for chunk_rows in results:
-        for row in chunk_rows:
-            done_rows[row.index] = row
-        done += len(chunk_rows)
-        if progress is not None:
-            progress(done, games)
+    try:
+        for chunk_rows in results:
+            for row in chunk_rows:
+                done_rows[row.index] = row
+            done += len(chunk_rows)
+            if progress is not None:
+                progress(done, games)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()  # an interrupted run stops its workers now, not when the generator is collected
     rows = tuple(done_rows[i] for i in range(games))
     summary = summarize(
         rows, variant=variant, house_rules=house_rules, seed=seed, seat_bots=seat_bots, sides=rules.sides
@@ -389,18 +492,114 @@ def simulate(
     )
 
 
+def _worker_init(parent: int) -> None:
+    """Set up a local worker process: die with the parent, leave Ctrl+C to it.
+
+    On Linux the kernel kills the worker when the parent goes
+    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``); elsewhere a daemon thread checks
+    the parent's pid twice a second. A parent already gone ends the worker at once.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the run on Ctrl+C and terminates its workers
+    if not _die_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), name="canasta-parent-watchdog", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def _die_with_parent() -> bool:
+    """Ask Linux to kill this process when its parent ends; False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        return int(libc.prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:  # pragma: no cover - runs where prctl is unavailable
+    while os.getppid() == parent:
+        time.sleep(LIVENESS_INTERVAL)
+    os._exit(1)
+
+
+def _process_state(pid: int) -> str | None:
+    """A process's state letter from ``/proc`` (``"T"``: stopped), or ``None`` where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            text = file.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text.rpartition(")")[2].split()
+    return fields[0] if fields else None
+
+
+def _lost_worker(processes: dict[int, Any]) -> WorkerLostError:
+    """The error for a pool that broke: which worker died, and how, where that is known."""
+    for pid, process in processes.items():
+        code = process.exitcode
+        if code is not None and code != 0:
+            how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
+            return WorkerLostError(
+                f"simulation worker process {pid} was lost ({how}); the run was stopped", pid, code
+            )
+    return WorkerLostError("a simulation worker process was lost (it ended abruptly); the run was stopped")
+
+
 def _run_processes(
     args: tuple[str, tuple[str, ...], tuple[str, ...], int],
     chunks: list[tuple[int, ...]],
     max_hands: int | None,
     workers: int,
 ) -> Iterator[list[GameRow]]:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    """Run the chunks on ``workers`` local processes, yielding each chunk's rows as it finishes.
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, *args, chunk, max_hands) for chunk in chunks]
-        for future in as_completed(futures):
-            yield future.result()
+    Checks the workers while it waits: one that died or stays stopped ends the
+    run with `WorkerLostError`. On any early end (an error, Ctrl+C, the
+    caller closing the generator) the tasks not started are cancelled and the
+    workers are killed at once.
+    """
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
+    processes: dict[int, Any] = {}
+    pending: set[Future[list[GameRow]]] = set()
+    finished = False
+    try:
+        pending = {pool.submit(_play_chunk, *args, chunk, max_hands) for chunk in chunks}
+        stopped: dict[int, int] = {}
+        while pending:
+            done, pending = wait(pending, timeout=LIVENESS_INTERVAL, return_when=FIRST_COMPLETED)
+            processes.update(getattr(pool, "_processes", None) or {})
+            for future in done:
+                try:
+                    rows = future.result()
+                except BrokenProcessPool:
+                    raise _lost_worker(processes) from None
+                yield rows
+            for pid, process in processes.items():
+                if process.exitcode is not None and pending:
+                    raise _lost_worker(processes)
+                stopped[pid] = stopped.get(pid, 0) + 1 if _process_state(pid) in ("T", "t") else 0
+                if stopped[pid] >= STOPPED_CHECKS:
+                    raise WorkerLostError(
+                        f"simulation worker process {pid} is stopped (SIGSTOP or a debugger); the run was stopped",
+                        pid,
+                    )
+        finished = True
+    finally:
+        if not finished:
+            for future in pending:
+                future.cancel()
+            processes.update(getattr(pool, "_processes", None) or {})
+            for process in processes.values():
+                if process.exitcode is None:
+                    process.kill()  # SIGKILL also ends a stopped process
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _local_cluster_options(workers: int) -> dict[str, Any]:
@@ -444,6 +643,7 @@ def _run_dask(
         except ValueError:
             own_cluster = distributed.LocalCluster(**_local_cluster_options(workers))
             client = distributed.Client(own_cluster)
+    futures: list[Any] = []
     try:
         futures = [
             client.submit(_play_chunk, *args, chunk, max_hands, pure=False, key=f"canasta-chunk-{i}-{id(chunks)}")
@@ -452,6 +652,9 @@ def _run_dask(
         for future in distributed.as_completed(futures):
             yield future.result()
     finally:
+        unfinished = [f for f in futures if not f.done()]
+        if unfinished:  # interrupted or failed: the cluster must not go on with this run's tasks
+            client.cancel(unfinished)
         if own_cluster is not None:
             client.close()
             own_cluster.close()

@@ -14,13 +14,14 @@ newline), lone surrogates and other non-printable characters as escapes such as
 from __future__ import annotations
 
 import io
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from canasta.actions import Action, Discard, Meld
+from canasta.actions import Action, Discard, DrawStock, Meld, TakePile
 from canasta.cards import Card, Kind
 from canasta.commands import GRAMMAR, LEGEND, notation
 from canasta.observation import MeldView, Observation
@@ -28,11 +29,13 @@ from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
-from canasta.wording import plural, printable
+from canasta.wording import action_text, card_name, hand_sort_key, kind_name, kind_sort_key, plural, printable
 
 __all__ = [
+    "describe_changes",
     "format_variants",
     "measure_lines",
+    "menu_prompt",
     "printable",
     "render_actions",
     "render_cards",
@@ -45,6 +48,8 @@ __all__ = [
     "render_simulation_summary",
     "render_turn",
     "render_variants",
+    "scores_text",
+    "shown_notation",
     "side_name",
     "untrusted_text",
 ]
@@ -88,15 +93,99 @@ def render_cards(cards: Sequence[Card]) -> Text:
         cards: The cards.
 
     Returns:
-        Styled text such as ``QH QS 7D *``.
+        Styled text such as ``QH 10S 7D *`` (a ten is written ``10``, as the pictures show it).
     """
     text = Text()
     for i, card in enumerate(cards):
         if i:
             text.append(" ")
         red = card.suit is not None and card.suit.is_red
-        text.append(card.code, style="red" if red else ("magenta" if card.suit is None else ""))
+        text.append(card_name(card), style="red" if red else ("magenta" if card.suit is None else ""))
     return text
+
+
+def scores_text(rules: Rules, scores: Sequence[int]) -> str:
+    """Each side's score with the side's name: ``seats 0+2 755, seats 1+3 535``.
+
+    Args:
+        rules: The rules (for the sides' names).
+        scores: A score per side.
+
+    Returns:
+        The text.
+    """
+    return ", ".join(f"{side_name(rules, side)} {score}" for side, score in enumerate(scores))
+
+
+def _who_did(seat: int, names: Sequence[str], humans: Collection[int]) -> str:
+    if seat in humans:
+        return "you"
+    label = printable(names[seat]) if seat < len(names) else ""
+    return f"seat {seat} ({label})" if label else f"seat {seat}"
+
+
+def describe_changes(
+    before: Observation | None,
+    after: Observation,
+    action: Action | None = None,
+    *,
+    names: Sequence[str] = (),
+    human_seats: Collection[int] = (),
+) -> list[str]:
+    """What a person should be told that happened beyond the action itself, within one hand.
+
+    The cards the observing seat got from the stock (its own knowledge: ``you
+    drew 7H``), and every automatic move the table shows: threes laid out (a
+    red three drawn or dealt is laid out and replaced from the stock, by the
+    rules and not by the player). ``before=None`` describes a fresh deal.
+
+    Args:
+        before: The observing seat's view before the action (``None``: at the deal).
+        after: Its view after the action, in the same hand.
+        action: The action played (a `DrawStock` says "drew"; other cards from
+            the stock are said to come automatically), if any.
+        names: A label per seat.
+        human_seats: The seats of the person reading: the observing seat's
+            cards are told only if it is one of them.
+
+    Returns:
+        Lines of plain text (possibly none).
+    """
+    lines: list[str] = []
+    seat = after.seat
+    old_threes: Sequence[Sequence[Card]] = before.threes if before is not None else [() for _ in after.threes]
+    if before is not None and seat in human_seats:
+        got = Counter(after.hand) - Counter(before.hand)
+        got += Counter(after.threes[seat][len(old_threes[seat]) :])
+        if isinstance(action, TakePile):
+            got -= Counter(before.pile)  # the pile's cards are no news
+        if got:
+            cards = " ".join(card_name(c) for c in sorted(got.elements(), key=hand_sort_key))
+            lines.append(f"you drew {cards}" if isinstance(action, DrawStock) else f"you drew {cards} (automatically)")
+    for s, threes in enumerate(after.threes):
+        new = threes[len(old_threes[s]) :]
+        if not new:
+            continue
+        who = _who_did(s, names, human_seats)
+        shown = " ".join(card_name(c) for c in new)
+        where = "at the deal, " if before is None else "automatically, "
+        them = "it" if len(new) == 1 else "them"
+        drew = plural(len(new), "card")
+        lines.append(f"{where}{who} laid out {shown} and drew {drew} from the stock to replace {them}")
+    return lines
+
+
+def menu_prompt(count: int) -> str:
+    """The prompt under a menu of ``count`` numbered actions: ``choose 1-5 ...``, or ``choose 1 ...`` for one.
+
+    Args:
+        count: The menu's length.
+
+    Returns:
+        The prompt.
+    """
+    choose = "choose 1" if count == 1 else f"choose 1-{count}"
+    return f"{choose} or type a command (? for help, q to quit): "
 
 
 def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
@@ -105,8 +194,8 @@ def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
     if meld.rank == Kind.JOKER:
         body = wilds if len(wilds) <= 8 else f"2×{meld.twos}+*×{meld.jokers}"
     else:
-        symbol = meld.rank.symbol
-        if meld.naturals <= 5:
+        symbol = kind_name(meld.rank)
+        if meld.naturals <= 5 and (len(symbol) == 1 or meld.naturals == 1):
             body = symbol * meld.naturals + wilds
         else:
             body = f"{symbol}×{meld.naturals}" + (f"+{wilds}" if wilds else "")
@@ -130,19 +219,14 @@ def _melds_text(melds: Sequence[MeldView]) -> Text:
     return Text(" ").join(parts)
 
 
-_HAND_ORDER = {Kind.JOKER: 0, Kind.TWO: 1, Kind.RED_THREE: 17, Kind.BLACK_THREE: 16}
-
-
-def _hand_order(kind: Kind) -> int:
-    """Wild cards first, then ace down to four, then threes (as a hand is shown)."""
-    return _HAND_ORDER.get(kind, 20 - int(kind))
-
-
 def render_hand_cards(cards: Sequence[Card]) -> Text:
-    """A hand grouped by kind, as typed in commands: ``** 22 AAA KK Q 99 b3``.
+    """A hand grouped by kind, in the order of the SVG pictures: ``AAA KK Q 10 10 99 b3 b3 22 **``.
 
-    Each symbol is coloured by its card's suit (red for hearts and diamonds,
-    magenta for a joker), so a hand of 15 or 40 cards fits on a line or two.
+    Naturals high to low, then black threes, red threes, 2s and jokers
+    (`canasta.wording.kind_sort_key`). Each symbol is coloured by its card's
+    suit (red for hearts and diamonds, magenta for a joker), so a hand of 15
+    or 40 cards fits on a line or two; symbols of two characters (``10``,
+    ``b3``, ``r3``) are written apart.
 
     Args:
         cards: The cards.
@@ -154,12 +238,14 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
     for card in cards:
         groups.setdefault(card.kind, []).append(card)
     text = Text()
-    for kind in sorted(groups, key=_hand_order):
-        if text:
-            text.append(" ")
-        for card in sorted(groups[kind], key=lambda c: (c.suit is not None and c.suit.is_red, c.suit or 0)):
+    for kind in sorted(groups, key=kind_sort_key):
+        symbol = kind_name(kind)
+        same = sorted(groups[kind], key=lambda c: (c.suit is not None and c.suit.is_red, c.suit or 0))
+        for i, card in enumerate(same):
+            if text and (i == 0 or len(symbol) > 1):
+                text.append(" ")
             red = card.suit is not None and card.suit.is_red
-            text.append(kind.symbol, style="red" if red else ("magenta" if card.suit is None else ""))
+            text.append(symbol, style="red" if red else ("magenta" if card.suit is None else ""))
     return text
 
 
@@ -261,7 +347,7 @@ def render_actions(actions: Sequence[Action]) -> Table:
     table.add_column(justify="right", style="cyan")
     table.add_column()
     for i, action in enumerate(actions, start=1):
-        table.add_row(str(i), str(action))
+        table.add_row(str(i), action_text(action))
     return table
 
 
@@ -272,7 +358,8 @@ def _meld_group(action: Meld) -> tuple[int, str]:
     """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``)."""
     if action.rank == Kind.JOKER:
         return (0, "wild")
-    return (100 - int(action.rank) + (50 if action.second else 0), action.rank.symbol + ("'" if action.second else ""))
+    mark = "'" if action.second else ""
+    return (100 - int(action.rank) + (50 if action.second else 0), kind_name(action.rank) + mark)
 
 
 def _flow(chunks: Sequence[Text], width: int, label: str) -> list[Text]:
@@ -294,9 +381,31 @@ def _flow(chunks: Sequence[Text], width: int, label: str) -> list[Text]:
     return lines
 
 
+def shown_notation(action: Action) -> str:
+    """An action's command (`canasta.commands.notation`) as the menu shows it: a ten written ``10``.
+
+    The grammar reads ``10`` as well as ``t``, so what the menu shows can be typed.
+
+    Args:
+        action: The action.
+
+    Returns:
+        E.g. ``"x 10"``, ``"m 10 10 *"``, ``"m 10:2"``, ``"m qq*"``.
+    """
+    if isinstance(action, Discard) and action.kind == Kind.TEN:
+        return "x 10"
+    if isinstance(action, Meld) and action.rank == Kind.TEN:
+        wilds = " ".join("2" * action.twos + "*" * action.jokers)
+        second = "'" if action.second else ""
+        if not action.naturals:
+            return f"m 10:{wilds.replace(' ', '')}{second}"
+        return "m " + " ".join(["10"] * action.naturals + ([wilds] if wilds else [])) + second
+    return notation(action)
+
+
 def _item(number: int, action: Action, text: str | None = None) -> Text:
     chunk = Text(f"{number})", style="cyan")
-    chunk.append(text if text is not None else notation(action).removeprefix("m ").removeprefix("x "))
+    chunk.append(text if text is not None else shown_notation(action).removeprefix("m ").removeprefix("x "))
     return chunk
 
 
@@ -322,7 +431,7 @@ def render_menu(
     """
     turn = [a for a in actions if not isinstance(a, (Meld, Discard))]
     melds = [a for a in actions if isinstance(a, Meld)]
-    discards = sorted((a for a in actions if isinstance(a, Discard)), key=lambda d: _hand_order(d.kind))
+    discards = sorted((a for a in actions if isinstance(a, Discard)), key=lambda d: kind_sort_key(d.kind))
     groups: dict[tuple[int, str], list[Meld]] = {}
     for meld in melds:
         groups.setdefault(_meld_group(meld), []).append(meld)
@@ -336,7 +445,7 @@ def render_menu(
         lines: list[Text] = []
         if turn:
             numbered.extend(turn)
-            long = [_item(i, a, " " + notation(a) + f" ({a})") for i, a in enumerate(turn, start=1)]
+            long = [_item(i, a, " " + shown_notation(a) + f" ({action_text(a)})") for i, a in enumerate(turn, start=1)]
             short = [_item(i, a) for i, a in enumerate(turn, start=1)]
             long_lines = _flow(long, width, "turn")
             lines.extend(long_lines if len(long_lines) == 1 else _flow(short, width, "turn"))

@@ -1,8 +1,31 @@
-"""Small helpers for the text people read: counts with the right plural, untrusted text made printable."""
+"""Small helpers for the text people read: plurals, printable text, cards, actions, the order of a hand.
+
+Counts get the right plural, untrusted text is made printable, cards and
+actions are written as a person reads them (a ten is ``10``, as the pictures
+show it), and a hand is shown in one order everywhere.
+
+Records, card codes (``Card.code``: ``TH``) and the command grammar
+(`canasta.commands.notation`) keep their formats; these helpers are for what
+the terminal and the pages say to a person.
+"""
 
 from __future__ import annotations
 
-__all__ = ["plural", "printable"]
+from collections.abc import Iterable
+
+from canasta.actions import Action, DeclareSpecialHand, Discard, Meld
+from canasta.cards import Card, Kind
+
+__all__ = [
+    "action_text",
+    "card_name",
+    "hand_sort_key",
+    "kind_name",
+    "kind_sort_key",
+    "number_list",
+    "plural",
+    "printable",
+]
 
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
@@ -49,3 +72,104 @@ def printable(text: str) -> str:
             code = ord(char)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
     return "".join(out)
+
+
+def kind_name(kind: Kind) -> str:
+    """A kind's symbol as a person reads it: ``A K Q J 10 9 ... 4``, ``2``, ``*``, ``r3``, ``b3``.
+
+    Args:
+        kind: The kind.
+
+    Returns:
+        The symbol, ``10`` for a ten (`Kind.symbol` says ``T``, which the command grammar also accepts).
+    """
+    return "10" if kind == Kind.TEN else kind.symbol
+
+
+def card_name(card: Card) -> str:
+    """A card as a person reads it: ``QH``, ``10S``, ``3D``, ``*`` (``Card.code`` writes ``TS``).
+
+    Args:
+        card: The card.
+
+    Returns:
+        The name.
+    """
+    code = card.code
+    return "10" + code[1:] if code.startswith("T") else code
+
+
+_MELD_PLURALS = {Kind.SIX: "sixes", Kind.BLACK_THREE: "black threes"}
+
+
+def action_text(action: Action) -> str:
+    """An action as a sentence for a person, tens written ``10`` (``str(action)`` otherwise).
+
+    Args:
+        action: The action.
+
+    Returns:
+        E.g. ``"discard 10"``, ``"meld 3×10 + 1×joker (tens)"``, ``"draw from the stock"``.
+    """
+    if isinstance(action, Discard):
+        return f"discard {kind_name(action.kind)}"
+    if isinstance(action, Meld):
+        parts = []
+        if action.naturals:
+            parts.append(f"{action.naturals}×{kind_name(action.rank)}")
+        if action.twos:
+            parts.append(f"{action.twos}×2")
+        if action.jokers:
+            parts.append(f"{action.jokers}×joker")
+        if action.rank == Kind.JOKER:
+            target = "wild meld"
+        else:
+            target = _MELD_PLURALS.get(action.rank, f"{action.rank.name.lower()}s")
+        if action.second:
+            target = f"the second meld of {target}"
+        return f"meld {' + '.join(parts)} ({target})"
+    if isinstance(action, DeclareSpecialHand) and action.discard is not None:
+        return f"declare the special hand {action.hand}, discarding {kind_name(action.discard)}"
+    return str(action)
+
+
+#: The group of a kind in a shown hand: naturals, then black threes, red threes, 2s, jokers.
+_GROUPS = {Kind.JOKER: 4, Kind.TWO: 3, Kind.RED_THREE: 2, Kind.BLACK_THREE: 1}
+
+
+def kind_sort_key(kind: Kind) -> tuple[int, int]:
+    """Where a kind goes in a shown hand: naturals high to low, then black threes, red threes, 2s, jokers.
+
+    This is the order of the SVG pictures (`canasta.render`) and of the terminal.
+
+    Args:
+        kind: The kind.
+
+    Returns:
+        A sort key.
+    """
+    return _GROUPS.get(kind, 0), -int(kind)
+
+
+def hand_sort_key(card: Card) -> tuple[int, int, int, int]:
+    """Where a card goes in a shown hand: by `kind_sort_key`, then by rank, suit and pack.
+
+    Args:
+        card: The card.
+
+    Returns:
+        A sort key.
+    """
+    return _GROUPS.get(card.kind, 0), -card.rank, int(card.suit) if card.suit is not None else 0, card.pack
+
+
+def number_list(values: Iterable[object]) -> str:
+    """Numbers as a person writes them, not as a Python list: ``755, 535`` (not ``[755, 535]``).
+
+    Args:
+        values: An iterable of numbers.
+
+    Returns:
+        The numbers, comma-separated.
+    """
+    return ", ".join(str(v) for v in values)
