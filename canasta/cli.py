@@ -795,7 +795,8 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     game: Game | None = None
     for step in replay(record, check_versions=check):
         game = step.game
-        console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {action_text(step.action)}"))
+        played = action_text(step.action)
+        console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {played}"))
         if step.hand_score is not None:
             for number in range(step.hand, len(game.results)):
                 score = game.results[number]
@@ -879,10 +880,11 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 
         from canasta.web import create_app
         from canasta.web.app import DEFAULT_HOSTS
+        from canasta.web.hosts import is_loopback
     except ImportError as exc:
         print(f"canasta: error: canasta serve needs the web extra: pip install 'canasta[web]' ({exc})", file=sys.stderr)
         return 2
-    loopback = args.host in DEFAULT_HOSTS
+    loopback = is_loopback(args.host)  # parsed (127.1, LOCALHOST, 0:0:0:0:0:0:0:1), not a list of spellings
     app = create_app(
         args.variant, args.house_rules, args.seed, bot=args.bot, allowed_hosts=DEFAULT_HOSTS if loopback else None
     )
