@@ -645,7 +645,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                 if verbose:
                     console.print(untrusted_text(f"  seat {seat} ({names[seat]}): {action_text(action)}"))
             before = len(game.results)
-            seen = game.observation(watcher)
+            seen, in_play = game.observation(watcher), game.hand
             recorder.apply(action)
             if len(game.results) == before:
                 if verbose or human is not None:
@@ -653,7 +653,9 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                 continue
             for number in range(before, len(game.results)):  # a hand can also end on its deal
                 score = game.results[number]
-                console.print(render_hand_score(score, rules, game.totals_after(number), hand_number=number))
+                shown = in_play if number == before and in_play.is_over else None  # (a deal's end: no hand)
+                totals = game.totals_after(number)
+                console.print(render_hand_score(score, rules, totals, hand_number=number, hand=shown))
             more = not game.is_over and (args.max_hands is None or len(game.results) < args.max_hands)
             if human is not None and more:
                 _pause(inp, console)  # read the breakdown before the bots start the next hand

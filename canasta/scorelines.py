@@ -5,8 +5,8 @@ terminal's score table and the web page's alike, so the wording lives in one
 place. A row is given only when some side scores it (a part a variant cannot
 produce, such as Cuban's set-aside threes in classic, never shows), and every
 side's non-zero value comes with a reason naming its rule: ``penalties -1500``
-in the modern American club game reads "seat 1 held 3 sevens: -1500 (holding
-3 or more sevens at the end of a hand costs 1500)".
+in the modern American club game reads "seat 1 held 3 sevens at the end (3 or
+more cost 1500) -1500".
 
 The reasons are read from the finished hand when it is given (which melds were
 canastas, who held what); without it a row still says which rule it is.
@@ -22,7 +22,7 @@ from canasta.scoring import HandScore, SideScore
 from canasta.table import TableState
 from canasta.wording import plural
 
-__all__ = ["ROWS", "ScoreLine", "describe_end", "score_lines"]
+__all__ = ["NOTED", "ROWS", "ScoreLine", "describe_end", "score_lines"]
 
 #: The parts of a side's score, in the order shown: (`SideScore` field, label).
 ROWS: tuple[tuple[str, str], ...] = (
@@ -35,6 +35,10 @@ ROWS: tuple[tuple[str, str], ...] = (
     ("penalties", "penalties"),
     ("special_hand", "special hand"),
 )
+
+#: The parts whose reasons a short display spells out under the score (the others' labels say it all:
+#: melded cards and cards left in hand count their point values, going out its bonus).
+NOTED: frozenset[str] = frozenset({"canasta_bonuses", "red_threes", "set_aside", "penalties", "special_hand"})
 
 _BLACK_THREE = int(Kind.BLACK_THREE)
 
@@ -93,29 +97,29 @@ def _canastas(side: SideScore, state: TableState | None, rules: Rules) -> str:
         bonus = rules.canasta_bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
         what = "wild" if meld.rank == int(Kind.JOKER) else ("natural" if not (meld.twos or meld.jokers) else "mixed")
         target = "wild cards" if meld.rank == int(Kind.JOKER) else _kind_word(meld.rank)
-        parts.append(f"a {what} canasta of {target} {_signed(bonus)}")
+        parts.append(f"{what} canasta of {target} {_signed(bonus)}")
     return "; ".join(parts) if parts else f"{plural(side.canastas, 'canasta')}: {_signed(side.canasta_bonuses)}"
 
 
 def _threes(side: SideScore, state: TableState | None, rules: Rules) -> str:
     sign = rules.threes.sign
     if side.red_threes > 0:
-        why = "the bonus threes count for the side"
+        why = ""
     elif sign is ThreeSign.NEGATIVE_WITHOUT_MELD:
-        why = "bonus threes count against a side that made no meld"
+        why = " (against a side that made no meld)"
     elif sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
-        why = "bonus threes count against a side without a canasta"
+        why = " (against a side without a canasta)"
     else:
-        why = "bonus threes count against a side with no canasta (nothing with one, for it with two or more)"
+        why = " (against a side with no canasta; nothing with one)"
     if state is None:
-        return f"{why}: {_signed(side.red_threes)}"
+        return f"bonus threes{why} {_signed(side.red_threes)}"
     cards = [state.kinds[c] for s in _unit_seats(state, rules, side.side) for c in state.threes[s]]
     red = sum(1 for k in cards if k == int(Kind.RED_THREE))
     black = len(cards) - red
     held = [plural(red, "red three")] if red else []
     if black:
         held.append(plural(black, "black three"))
-    return f"{' and '.join(held) or 'bonus threes'} laid out, {why}: {_signed(side.red_threes)}"
+    return f"{' and '.join(held) or 'bonus threes'} laid out{why} {_signed(side.red_threes)}"
 
 
 def _going_out(side: SideScore, score: HandScore, rules: Rules) -> str:
@@ -154,10 +158,8 @@ def _penalties(side: SideScore, state: TableState | None, rules: Rules) -> str:
             cost += natural_penalties.get(meld.rank, 0)
         if cost:
             explained += cost
-            parts.append(
-                f"an unfinished meld of {_kind_word(meld.rank)}: -{cost} (a meld of {_kind_word(meld.rank)} "
-                "short of a canasta at the end of the hand is a penalty)"
-            )
+            what = "wild meld" if meld.rank == int(Kind.JOKER) else f"meld of {_kind_word(meld.rank)}"
+            parts.append(f"unfinished {what} (not a canasta at the end) -{cost}")
     for seat in _unit_seats(state, rules, side.side):
         counts = state.counts[seat]
         for kind, at_least, penalty in rules.held_card_penalties:
@@ -165,11 +167,11 @@ def _penalties(side: SideScore, state: TableState | None, rules: Rules) -> str:
             if held >= at_least and penalty:
                 explained += penalty
                 parts.append(
-                    f"seat {seat} held {plural(held, _kind_word(kind, 1), _kind_word(kind))}: -{penalty} "
-                    f"(holding {at_least} or more {_kind_word(kind)} at the end of a hand costs {penalty})"
+                    f"seat {seat} held {plural(held, _kind_word(kind, 1), _kind_word(kind))} at the end "
+                    f"({at_least} or more cost {penalty}) -{penalty}"
                 )
     if -explained != side.penalties:
-        parts.append(f"other penalties of the rules: {side.penalties + explained}")
+        parts.append(f"other penalties of the rules {side.penalties + explained}")
     return "; ".join(parts)
 
 

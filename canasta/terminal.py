@@ -27,8 +27,10 @@ from canasta.commands import GRAMMAR, LEGEND, notation
 from canasta.observation import MeldView, Observation
 from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
+from canasta.scorelines import NOTED, describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
+from canasta.table import TableState
 from canasta.wording import action_text, card_name, hand_sort_key, kind_name, kind_sort_key, plural, printable
 
 __all__ = [
@@ -560,46 +562,42 @@ def render_help() -> Group:
     return Group(grammar, legend)
 
 
-def render_hand_score(score: HandScore, rules: Rules, totals: Sequence[int], *, hand_number: int = 0) -> Table:
+def render_hand_score(
+    score: HandScore, rules: Rules, totals: Sequence[int], *, hand_number: int = 0, hand: TableState | None = None
+) -> Table:
     """A hand's score breakdown per side, with the running totals.
+
+    The rows and their reasons come from `canasta.scorelines` (as on the web
+    page): only parts some side scored, and under the table the rule behind
+    each bonus or penalty.
 
     Args:
         score: The hand's score.
         rules: The rules (for side names).
         totals: Each side's cumulative total after the hand.
         hand_number: The hand's number (0-based).
+        hand: The finished hand, for reasons naming its cards and melds.
 
     Returns:
         A table with one column per side.
     """
-    how = score.end.replace("-", " ")
-    if score.went_out is not None:
-        how = f"seat {score.went_out} went out" + (" concealed" if score.concealed else "")
-    if score.special_hand is not None:
-        title = next((h.title for h in rules.special_hands if h.id == score.special_hand), score.special_hand)
-        wins = ", which wins the game" if score.game_won_by is not None else ""
-        how = f"seat {score.declarer} declared {title}{wins}"
-    table = Table(title=f"Hand {hand_number + 1} score ({how})", header_style="bold")
+    table = Table(title=f"Hand {hand_number + 1} score ({describe_end(score, rules)})", header_style="bold")
     table.add_column("")
     for side in range(rules.side_count):
         table.add_column(side_name(rules, side), justify="right")
-    rows = [
-        ("melded cards", "melded_cards"),
-        ("canasta bonuses", "canasta_bonuses"),
-        ("bonus threes", "red_threes"),
-        ("going out", "going_out"),
-        ("set-aside black threes", "set_aside"),
-        ("cards left in hand", "cards_in_hand"),
-        ("penalties", "penalties"),
-        ("special hand", "special_hand"),
-    ]
-    for label, attr in rows:
-        values = [getattr(s, attr) for s in score.sides]
-        if any(values):
-            table.add_row(label, *(str(v) for v in values))
+    notes: list[str] = []
+    for line in score_lines(score, rules, hand):
+        table.add_row(line.label, *(str(v) for v in line.values))
+        if line.key in NOTED:
+            sides = enumerate(line.reasons)
+            notes.extend(f"{line.label}, {side_name(rules, side)}: {why}" for side, why in sides if why)
     table.add_row("canastas", *(str(s.canastas) for s in score.sides))
     table.add_row(Text("hand total", style="bold"), *(Text(str(s.total), style="bold") for s in score.sides))
     table.add_row(Text("game total", style="bold"), *(Text(str(t), style="bold") for t in totals))
+    if notes:  # the reasons under the table, which is widened so that they wrap less
+        table.caption = "\n".join(notes)
+        table.caption_justify = "left"
+        table.min_width = 72
     return table
 
 

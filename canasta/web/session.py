@@ -11,7 +11,6 @@ is from the library (`canasta.Game`, `canasta.commands`, `canasta.render`,
 from __future__ import annotations
 
 import itertools
-import re
 import secrets
 import threading
 import time
@@ -31,7 +30,7 @@ from canasta.scorelines import describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.seeds import resolve_seed
 from canasta.table import TableState
-from canasta.wording import plural
+from canasta.wording import action_text, plural
 
 __all__ = [
     "HUMAN_SEAT",
@@ -44,7 +43,6 @@ __all__ = [
     "SessionStore",
     "StoreFullError",
     "action_group",
-    "readable",
     "refusal",
 ]
 
@@ -71,22 +69,6 @@ class SessionError(CanastaError):
 
 class StoreFullError(SessionError):
     """No session can be made: every kept session holds a game in play, none idle long enough to drop."""
-
-
-# A rank written "T" (ten) in the library's action text: the page writes 10, as its pictures do.
-_TEN = re.compile(r"(?<![A-Za-z0-9])T(?![A-Za-z0-9])")
-
-
-def readable(text: str) -> str:
-    """Action text as the page shows it: the rank ten written ``10`` (``"discard 10"``), as on the cards.
-
-    Args:
-        text: The library's text of an action or a message (``"discard T"``).
-
-    Returns:
-        The text with each standalone ``T`` (the rank ten) written ``10``.
-    """
-    return _TEN.sub("10", text)
 
 
 def action_group(action: Action) -> str:
@@ -288,7 +270,7 @@ class PlaySession:
         self.error = None
         self.help = False
         self.in_play = True
-        self.message = f"You: {readable(str(action))}."
+        self.message = f"You: {action_text(action)}."
         self._apply(HUMAN_SEAT, action)
         self._play_bots()
 
@@ -297,7 +279,7 @@ class PlaySession:
         before = len(self.game.results)
         self.recorder.apply(action)
         if seat != HUMAN_SEAT:
-            self.log.append(f"seat {seat} ({self.names[seat]}): {readable(str(action))}")
+            self.log.append(f"seat {seat} ({self.names[seat]}): {action_text(action)}")
             del self.log[:-_LOG_SIZE]
         if len(self.game.results) > before:  # a hand ended (and maybe further hands on their deal)
             self.ended = (current if current.is_over else self.game.hand, len(self.game.results) - 1)
@@ -352,7 +334,7 @@ class PlaySession:
             title = f"{_title(game)}: hand {game.hand_number + 1}"
             svg = render_observation_svg(game.observation(HUMAN_SEAT), game.rules, names=self.names, title=title)
             legal = [
-                {"id": str(i), "label": readable(str(a)), "command": notation(a), "group": action_group(a)}
+                {"id": str(i), "label": action_text(a), "command": notation(a), "group": action_group(a)}
                 for i, a in enumerate(self.legal())
             ]
         return {
@@ -497,7 +479,7 @@ class ReplaySession:
         else:
             action = record.actions[self.at - 1]
             where = f"after action {self.at} of {self.total}"
-            message = f"Action {self.at} of {self.total}: {readable(str(action))}."
+            message = f"Action {self.at} of {self.total}: {action_text(action)}."
         title = f"{_title(game)}: hand {hand_number + 1}, {where}"
         shown_scores = game.totals_after(self._last_score) if self._last_score is not None else None
         svg = render_table_svg(self._shown, names=record.seats, title=title, scores=shown_scores)
