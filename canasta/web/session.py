@@ -26,7 +26,7 @@ from canasta.game import Game
 from canasta.hand import HandState
 from canasta.records import GameRecord, GameRecorder, loads_record
 from canasta.render import render_observation_svg, render_table_svg
-from canasta.scorelines import describe_end, score_lines
+from canasta.scorelines import NOTED, describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.seeds import resolve_seed
 from canasta.table import TableState
@@ -129,7 +129,13 @@ def _score_json(
         "concealed": score.concealed,
         "sides": sides,
         "lines": [
-            {"key": line.key, "label": line.label, "values": list(line.values), "reasons": list(line.reasons)}
+            {
+                "key": line.key,
+                "label": line.label,
+                "values": list(line.values),
+                "reasons": list(line.reasons),
+                "noted": line.key in NOTED,
+            }
             for line in score_lines(score, rules, hand)
         ],
     }
@@ -243,7 +249,6 @@ class PlaySession:
         if isinstance(parsed, Command):
             if parsed.kind == "help":
                 self.error = None
-                self.message = "The commands are listed below."
                 self.help = True
                 self._changed()
                 return

@@ -4,18 +4,6 @@
 
 const $ = (id) => document.getElementById(id);
 
-const ROWS = [
-  ["melded_cards", "melded cards"],
-  ["canasta_bonuses", "canasta bonuses"],
-  ["red_threes", "bonus threes"],
-  ["going_out", "going out"],
-  ["set_aside", "set-aside threes"],
-  ["cards_in_hand", "cards in hand"],
-  ["penalties", "penalties"],
-  ["total", "hand total"],
-  ["score", "game score"],
-];
-
 let names = [];
 
 function setBusy(busy) {
@@ -106,8 +94,7 @@ function showHandScore(score) {
   box.hidden = !score;
   if (!score) return;
   const heading = document.createElement("h2");
-  const how = score.went_out !== null ? `seat ${score.went_out} went out${score.concealed ? " concealed" : ""}` : score.end;
-  heading.textContent = `Hand ${score.hand}: ${how}`;
+  heading.textContent = `Hand ${score.hand}: ${score.how}`;
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   head.append(document.createElement("th"));
@@ -118,28 +105,79 @@ function showHandScore(score) {
     head.append(th);
   }
   const body = table.createTBody();
-  for (const [key, label] of ROWS) {
+  const notes = [];
+  // Only the parts some side scored, each with its reason (the server's canasta.scorelines).
+  for (const line of score.lines) {
     const row = body.insertRow();
-    if (key === "total" || key === "score") row.className = "sum";
+    const th = document.createElement("th");
+    th.textContent = line.label;
+    row.append(th);
+    line.values.forEach((value, index) => {
+      const cell = row.insertCell();
+      cell.textContent = String(value);
+      if (line.reasons[index]) cell.title = line.reasons[index];
+    });
+    if (line.noted) {
+      line.reasons.forEach((reason, index) => {
+        if (reason) notes.push(`${line.label}, side ${score.sides[index].side}: ${reason}`);
+      });
+    }
+  }
+  for (const [key, label] of [["canastas", "canastas"], ["total", "hand total"], ["score", "game score"]]) {
+    const row = body.insertRow();
+    if (key !== "canastas") row.className = "sum";
     const th = document.createElement("th");
     th.textContent = label;
     row.append(th);
     for (const side of score.sides) row.insertCell().textContent = String(side[key]);
   }
+  const scroller = document.createElement("div");
+  scroller.className = "scroll";
+  scroller.append(table);
+  const reasons = document.createElement("ul");
+  reasons.className = "reasons";
+  reasons.replaceChildren(...notes.map((note) => {
+    const item = document.createElement("li");
+    item.textContent = note;
+    return item;
+  }));
   const seats = document.createElement("p");
   seats.className = "hint";
   seats.textContent = score.sides.map((side) => `side ${side.side}: ${sideName(side)}`).join("; ");
-  box.append(heading, table, seats);
+  box.append(heading, scroller, reasons, seats);
 }
 
-function showLog(lines) {
+let shownMoves = [];
+
+function showMoves(lines, mode) {
+  // The other seats' moves since the person's last one, where the eye goes: under the message.
   const list = $("log");
-  list.replaceChildren(...lines.map((line) => {
+  const fresh = lines.length > shownMoves.length && shownMoves.every((line, i) => lines[i] === line)
+    ? shownMoves.length : 0;
+  list.replaceChildren(...lines.map((line, index) => {
     const item = document.createElement("li");
     item.textContent = line;
+    if (index >= fresh) item.className = "fresh";
     return item;
   }));
-  $("log-box").hidden = !lines.length;
+  shownMoves = lines;
+  $("moves").hidden = !lines.length || mode !== "play";
+}
+
+function showHelp(rows) {
+  const body = $("help-table").tBodies[0];
+  body.replaceChildren(...(rows || []).map(([command, meaning]) => {
+    const row = document.createElement("tr");
+    const code = document.createElement("td");
+    const kbd = document.createElement("kbd");
+    kbd.textContent = command;
+    code.append(kbd);
+    const text = document.createElement("td");
+    text.textContent = meaning;
+    row.append(code, text);
+    return row;
+  }));
+  $("help").hidden = !rows;
 }
 
 function showReplay(replay) {
@@ -165,7 +203,8 @@ function show(state) {
   $("command").disabled = !state.typing;
   $("command-send").dataset.off = state.typing ? "0" : "1";
   showHandScore(state.hand_score);
-  showLog(state.log);
+  showMoves(state.log, state.mode);
+  showHelp(state.help);
   showReplay(state.replay);
   $("record-download").hidden = state.mode !== "play";
   document.body.dataset.version = String(state.version);
