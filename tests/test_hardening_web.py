@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import pytest
@@ -358,13 +359,15 @@ def test_stepping_back_replays_from_a_checkpoint_not_from_the_start(monkeypatch:
 
 def test_a_client_that_disconnects_mid_body_is_answered_without_an_error() -> None:
     app = create_app()
-    sent: list[dict[str, Any]] = []
-    messages = iter([{"type": "http.request", "body": b'{"id"', "more_body": True}, {"type": "http.disconnect"}])
+    sent: list[MutableMapping[str, Any]] = []
+    messages: Iterator[dict[str, Any]] = iter(
+        [{"type": "http.request", "body": b'{"id"', "more_body": True}, {"type": "http.disconnect"}]
+    )
 
     async def receive() -> dict[str, Any]:
         return next(messages)
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         sent.append(message)
 
     scope = {

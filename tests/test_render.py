@@ -8,6 +8,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -291,3 +292,14 @@ def test_render_refuses_a_bad_record(record_path: Path, tmp_path: Path, capsys: 
     assert err.startswith("canasta: error: hands[0].totals") and err.count("\n") == 1
     missing = tmp_path / "missing.json"
     assert _run(["render", str(missing)])[0] == 2
+
+
+def test_the_table_view_shows_the_scores_it_is_given() -> None:
+    hand = canasta.Game("classic", seed=1).hand
+    assert ">score 0<" in render_table_svg(hand)  # the totals before the hand, by default
+    svg = render_table_svg(hand, scores=[1245, -410])  # a finished hand: the totals after it
+    assert ">score 1245<" in svg and ">score -410<" in svg
+    bad: list[list[Any]] = [[1], [1, 2, 3], [1, "2"], [True, 0]]
+    for scores in bad:
+        with pytest.raises(ValueError, match="one integer per side"):
+            render_table_svg(hand, scores=scores)

@@ -212,6 +212,38 @@ def test_a_whole_hand_is_played_then_the_score_and_the_next_hand() -> None:
     assert record.hand_lengths[0] > 0
 
 
+def test_the_finished_hands_picture_and_score_agree() -> None:
+    c = client()
+    state = play_to_hand_end(c, new_game(c, seed=3))
+    score = state["hand_score"]
+    totals = [side["score"] for side in score["sides"]]
+    assert any(totals)
+    # The picture beside the score table shows the totals after the hand, not "score 0".
+    for total in totals:
+        assert f">score {total}<" in state["svg"]
+    # Only parts some side scored, each non-zero value with its reason; classic sets no three aside.
+    keys = [line["key"] for line in score["lines"]]
+    assert "set_aside" not in keys and "melded_cards" in keys
+    for line in score["lines"]:
+        assert any(line["values"])
+        assert [bool(r) for r in line["reasons"]] == [bool(v) for v in line["values"]]
+    assert score["how"] in state["message"]
+
+
+def test_the_page_writes_tens_as_10() -> None:
+    c = client()
+    for seed in range(1, 30):
+        state = new_game(c, seed=seed)
+        drawn = c.post("/api/act", json={"command": "d"}).json()
+        labels = [choice["label"] for choice in drawn["legal"]]
+        if any("10" in label for label in labels):
+            break
+    else:
+        raise AssertionError("no ten in 29 deals")
+    assert not any(re.search(r"(?<![A-Za-z0-9])T(?![A-Za-z0-9])", label) for label in labels)
+    assert not any(re.search(r"(?<![A-Za-z0-9])T(?![A-Za-z0-9])", line) for line in state["log"])
+
+
 def test_the_end_of_a_game() -> None:
     c = client()
     session = PlaySession("classic", (), 2)

@@ -283,3 +283,32 @@ def test_a_whole_game_is_played_to_its_end_by_clicking(page: Page) -> None:
     assert page.locator("#legal button").count() == 0
     assert "The game is over" in page.inner_text("body")
     _shot(page, "web-game-over.png")
+
+
+def test_the_page_at_phone_width_shows_the_bots_moves_and_the_commands(browser: Browser, origin: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    try:
+        page.set_default_timeout(15_000)
+        page.goto(origin)
+        _settled(page, "-1")
+        for _ in range(2):  # draw, then the first meld or discard: the bots play their turns
+            before = _version(page)
+            page.locator("#legal button").first.click()
+            _settled(page, before)
+        # The other seats' moves are shown under the message, not in a collapsed panel.
+        moves = page.locator("#moves")
+        assert moves.is_visible()
+        lines = page.locator("#log li").all_inner_texts()
+        assert lines and all(re.match(r"seat [123] \(", line) for line in lines), lines
+        # Nothing is wider than the screen: the page never scrolls sideways.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        before = _version(page)
+        page.fill("#command", "?")
+        page.press("#command", "Enter")
+        _settled(page, before)
+        assert page.locator("#help").is_visible()
+        assert page.locator("#help-table tr").count() >= 10  # a table of commands, not one paragraph
+        _shot(page, "web-phone.png")
+    finally:
+        context.close()
