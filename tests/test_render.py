@@ -260,9 +260,9 @@ def test_render_at_the_end_of_a_hand_shows_it_ended(record_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--hand", "0"], "--hand 0: the record has 3 hands"),
+        (["--hand", "0"], "argument --hand: must be from 1"),  # the argument parser's range
         (["--hand", "9"], "--hand 9"),
-        (["--hand", "1", "--action", "-1"], "--action -1"),
+        (["--hand", "1", "--action", "-1"], "argument --action: must be from 0"),
         (["--hand", "1", "--action", "9999"], "--action 9999: hand 1 has"),
         (["--hand", "3", "--action", "1"], "--action 1: hand 3 has 0 actions"),
         (["--seat", "4"], "--seat 4: the seats are 0 to 3"),
@@ -271,12 +271,18 @@ def test_render_at_the_end_of_a_hand_shows_it_ended(record_path: Path) -> None:
 def test_render_refuses_a_bad_position(
     record_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out = _run(["render", str(record_path), *args])
+    try:
+        code, out = _run(["render", str(record_path), *args])
+    except SystemExit as exit:  # refused by the argument parser (its usage line, then one error line)
+        code, out = int(str(exit.code)), ""
+        err = capsys.readouterr().err.splitlines()[-1]
+        assert err.startswith("canasta render: error: ") and message in err
+    else:
+        err = capsys.readouterr().err
+        assert err.startswith("canasta: error: ") and message in err
+        assert err.count("\n") == 1
     assert code == 2
     assert out == ""
-    err = capsys.readouterr().err
-    assert err.startswith("canasta: error: ") and message in err
-    assert err.count("\n") == 1
 
 
 def test_render_refuses_a_bad_record(record_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
