@@ -9,8 +9,12 @@ illegal at its point raise `RecordError`, which names where (a JSON path, a
 line and column or byte offset, or a hand number and action index).
 
 Limits on the text (`load_record`, `loads_record`): at most `MAX_RECORD_BYTES`
-bytes (64 MiB; the ``max_bytes`` parameter; a larger file is refused without
-being read whole), UTF-8 only, arrays and objects nested at most
+bytes (8 MiB; the ``max_bytes`` parameter; a larger file is refused without
+being read whole), at most one JSON value per `BYTES_PER_ITEM` bytes (the
+``max_items`` parameter, by default ``max_bytes // BYTES_PER_ITEM``; counted
+before parsing as the characters ``{ [ , :``, so the parse's memory is bounded
+and not only its bytes), of which at most one in `OBJECTS_PER_ITEM` an object
+(counted as ``{``), UTF-8 only, arrays and objects nested at most
 `MAX_RECORD_DEPTH` deep, integers of at most `MAX_INTEGER_DIGITS` digits, and no
 key twice in one object (JSON leaves duplicates undefined; the last one would
 win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
@@ -123,9 +127,11 @@ from canasta.seats import SeatError, check_seat
 from canasta.seeds import SeedError, check_seed
 
 __all__ = [
+    "BYTES_PER_ITEM",
     "MAX_INTEGER_DIGITS",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_DEPTH",
+    "OBJECTS_PER_ITEM",
     "OBSERVATION_FORMAT_VERSION",
     "READABLE_RECORD_FORMAT_VERSIONS",
     "RECORD_FORMAT_VERSION",
@@ -153,8 +159,16 @@ _FIRST_DEALER_SINCE = 5
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
-#: Default size limit of a record's text, in bytes (64 MiB; a long game's record is well under 1 MiB).
-MAX_RECORD_BYTES = 64 * 1024 * 1024
+#: Default size limit of a record's text, in bytes (8 MiB). A whole game of bots takes 30-60 KB;
+#: 200,000 actions of random bots (a game that never reaches its target), 7.7 MB.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: The default ``max_items`` is ``max_bytes // BYTES_PER_ITEM``: every record this library
+#: writes has more than 6 bytes per JSON value (``{"type": "draw"}, `` is 18 bytes and 3
+#: values), while hostile shapes such as ``[[],[],...]`` pack one into 1.5 bytes, and a value
+#: costs the parser up to 200 bytes of memory.
+BYTES_PER_ITEM = 4
+#: At most one JSON value in this many may be an object (``max_items // OBJECTS_PER_ITEM`` objects).
+OBJECTS_PER_ITEM = 4
 #: Deepest nesting of arrays and objects in a record's text (a valid record needs 3).
 MAX_RECORD_DEPTH = 64
 #: Most digits an integer in a record may have (a 64-bit seed has at most 20).
@@ -964,19 +978,24 @@ def load_record(
     registry: Registry | None = None,
     check_versions: bool = True,
     max_bytes: int = MAX_RECORD_BYTES,
+    max_items: int | None = None,
 ) -> GameRecord:
     """Read and validate a record (untrusted input).
 
     At most ``max_bytes + 1`` bytes are read, so a huge file (or ``/dev/zero``)
     is refused using memory bounded by the limit; a regular file larger than the
-    limit is refused before reading.
+    limit is refused before reading. The JSON values are counted before they
+    are parsed (``max_items``), so parsing takes memory bounded by the limits
+    too (a few times ``max_bytes``; see the guarantees page, "Untrusted records").
 
     Args:
         path: The file.
         validate: Replay it, re-checking every action and the stored scores.
         registry: Where to look the names up.
         check_versions: Refuse installed variant versions that differ from the record's.
-        max_bytes: The largest file accepted, in bytes (default `MAX_RECORD_BYTES`, 64 MiB).
+        max_bytes: The largest file accepted, in bytes (default `MAX_RECORD_BYTES`, 8 MiB).
+        max_items: The most JSON values accepted, counted as the characters
+            ``{ [ , :`` of the text (default: ``max_bytes // BYTES_PER_ITEM``).
 
     Returns:
         The record.
@@ -987,14 +1006,16 @@ def load_record(
             twice in one object, does not follow the schema, or holds an
             illegal action; the message names where.
         OSError: If the file cannot be read.
-        ValueError: If ``max_bytes`` is not an integer of 0 or more.
+        ValueError: If ``max_bytes`` or ``max_items`` is not an integer of 0 or more.
     """
+    _check_limit(max_items, "max_items", optional=True)
     return loads_record(
         _read_limited(Path(path), max_bytes),
         validate=validate,
         registry=registry,
         check_versions=check_versions,
         max_bytes=max_bytes,
+        max_items=max_items,
     )
 
 
@@ -1005,6 +1026,7 @@ def loads_record(
     registry: Registry | None = None,
     check_versions: bool = True,
     max_bytes: int = MAX_RECORD_BYTES,
+    max_items: int | None = None,
 ) -> GameRecord:
     """Parse and validate a record from its JSON text (untrusted input), with `load_record`'s checks.
 
@@ -1014,6 +1036,7 @@ def loads_record(
         registry: Where to look the names up.
         check_versions: Refuse installed variant versions that differ from the record's.
         max_bytes: The largest text accepted, in bytes of UTF-8 (default `MAX_RECORD_BYTES`).
+        max_items: The most JSON values accepted (default: ``max_bytes // BYTES_PER_ITEM``).
 
     Returns:
         The record.
@@ -1021,9 +1044,9 @@ def loads_record(
     Raises:
         RecordError: As `load_record`.
         TypeError: If ``text`` is neither text nor bytes.
-        ValueError: If ``max_bytes`` is not an integer of 0 or more.
+        ValueError: If ``max_bytes`` or ``max_items`` is not an integer of 0 or more.
     """
-    data = _parse_record_text(text, max_bytes)
+    data = _parse_record_text(text, max_bytes, max_items)
     return record_from_json(data, validate=validate, registry=registry, check_versions=check_versions)
 
 
@@ -1032,7 +1055,7 @@ _READ_CHUNK = 1 << 20
 
 def _read_limited(path: Path, max_bytes: int) -> bytearray:
     """Read at most ``max_bytes + 1`` bytes, in chunks (memory follows the file, up to the limit)."""
-    _check_limit(max_bytes)
+    _check_limit(max_bytes, "max_bytes")
     buffer = bytearray()
     with path.open("rb") as file:
         info = os.fstat(file.fileno())
@@ -1049,22 +1072,58 @@ def _read_limited(path: Path, max_bytes: int) -> bytearray:
     return buffer  # not copied to bytes: the decoded text is the only other copy
 
 
-def _check_limit(max_bytes: int) -> None:
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
-        raise ValueError(f"max_bytes must be an integer, 0 or more, got {max_bytes!r}")
+def _check_limit(limit: object, name: str, *, optional: bool = False) -> None:
+    if optional and limit is None:
+        return
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise ValueError(f"{name} must be an integer, 0 or more, got {_brief(limit)}")
+
+
+#: The characters that start a JSON value or separate two (a value is counted by one of them, or
+#: is the whole text): counted in the text, inside strings too, by C code and with no memory.
+_ITEM_MARKS = ("{", "[", ",", ":")
+_ITEM_MARK_BYTES = tuple(mark.encode() for mark in _ITEM_MARKS)
+
+
+def _check_items(text: str | bytes | bytearray, max_items: int) -> None:
+    """Refuse a text with more than ``max_items`` JSON values, or a quarter as many objects, before any is built."""
+    marks: tuple[str, ...] | tuple[bytes, ...] = _ITEM_MARKS if isinstance(text, str) else _ITEM_MARK_BYTES
+    # An object costs the parser about 200 bytes, the dearest value: a record written by this
+    # library has one per 18 bytes or more (``{"type": "draw"}, ``), four values or more.
+    objects = text.count(marks[0])  # type: ignore[arg-type]  # str marks in a str, bytes in bytes
+    if objects > max_items // OBJECTS_PER_ITEM:
+        raise RecordError(
+            "record",
+            f"the record holds more than {max_items // OBJECTS_PER_ITEM} JSON objects (counted as the "
+            f"character {{; the limit is one per {OBJECTS_PER_ITEM} JSON values allowed): a record written "
+            "by this library holds one per 18 bytes or more",
+        )
+    count = 0
+    for mark in marks:
+        count += text.count(mark)  # type: ignore[arg-type]  # str marks in a str, bytes in bytes
+        if count > max_items:
+            raise RecordError(
+                "record",
+                f"the record holds more than {max_items} JSON values (counted as the characters "
+                f"{' '.join(_ITEM_MARKS)}; the limit is one per {BYTES_PER_ITEM} bytes of the size limit, or "
+                "max_items): a record written by this library holds one per 6 bytes or more",
+            )
 
 
 def _too_large(max_bytes: int) -> RecordError:
     return RecordError(f"byte offset {max_bytes}", f"the record is larger than the limit of {max_bytes} bytes")
 
 
-def _parse_record_text(text: str | bytes | bytearray, max_bytes: int) -> object:
+def _parse_record_text(text: str | bytes | bytearray, max_bytes: int, max_items: int | None = None) -> object:
     """Decode and parse a record's text, enforcing every text-level limit; returns the JSON value."""
-    _check_limit(max_bytes)
+    _check_limit(max_bytes, "max_bytes")
+    _check_limit(max_items, "max_items", optional=True)
+    items = max_bytes // BYTES_PER_ITEM if max_items is None else max_items
     if isinstance(text, (bytes, bytearray)):
         raw = text
         if len(raw) > max_bytes:
             raise _too_large(max_bytes)
+        _check_items(raw, items)  # before decoding: the decoded text is a second copy
         try:
             decoded = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -1079,13 +1138,14 @@ def _parse_record_text(text: str | bytes | bytearray, max_bytes: int) -> object:
             len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes
         ):
             raise _too_large(max_bytes)
+        _check_items(text, items)
         decoded = text
     else:
         raise TypeError(f"expected the record's text as str or bytes, got {type(text).__name__}")
     try:
         data = json.loads(
             decoded,
-            object_pairs_hook=_object_pairs,
+            object_pairs_hook=_SharedObjects(),
             parse_int=_parse_int,
             parse_constant=_NotJson,
         )
@@ -1116,6 +1176,38 @@ class _NotJson:
 
     def __init__(self, literal: str) -> None:
         self.literal = literal
+
+
+class _SharedObjects:
+    """The JSON decoder's object hook for one parse: equal objects of scalars become one dict.
+
+    A record's actions repeat (``{"type": "draw"}`` thousands of times): the parse
+    keeps one dict for each distinct action, not one per action, which divides
+    its memory by about ten. Equal means the same keys, values and value types
+    (``true`` is not ``1``). The dicts are never changed after the parse. At most
+    `_SHARED_LIMIT` distinct objects are kept (a game has a few hundred distinct
+    actions): past that, objects are not shared, so a text of distinct objects
+    costs no more than without sharing.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[object, ...], dict[str, Any]] = {}
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        data = _object_pairs(pairs)
+        if type(data) is not dict or not set(map(type, data.values())) <= _PLAIN_TYPES:
+            return data
+        key = tuple((k, type(v), v) for k, v in pairs)
+        shared = self.seen.get(key)
+        if shared is not None:
+            return shared
+        if len(self.seen) < _SHARED_LIMIT:
+            self.seen[key] = data
+        return data
+
+
+#: The most distinct objects one parse shares (`_SharedObjects`).
+_SHARED_LIMIT = 4096
 
 
 def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

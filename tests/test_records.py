@@ -362,7 +362,7 @@ def test_observation_json_holds_what_the_seat_sees() -> None:
     assert data["seat"] == seat
     assert data["hand"] == [c.code for c in game.hand.hand_cards(seat)]
     assert data["hand_sizes"] == list(game.hand.sizes)
-    assert [action_from_json(a) for a in data["legal_actions"]] == game.legal_actions()
+    assert [action_from_json(a) for a in data["legal_actions"]] == list(game.legal_actions())
     other = json.loads(json.dumps(observation_to_json(game.observation((seat + 1) % 4))))
     assert other["legal_actions"] == []
     assert other["hand"] != data["hand"]

@@ -26,6 +26,17 @@ game, so that ``pyspiel.load_game("python_canasta(variant=cuban)")`` works.
   the player's own score, general-sum. One hand: the hand's scores (rewards at
   its end only). Whole game: the game totals, with each hand's points as the
   reward of the action that ends it.
+
+**Untrusted input: never** ``pyspiel.deserialize_game_and_state``. OpenSpiel
+serializes a Python game's state by pickling it and deserializes it by
+unpickling: a tampered or foreign string runs arbitrary code when it is read,
+before this package can check anything (the record inside is re-checked only
+if the pickle is honest). Deserialize only strings your own program wrote and
+kept where nobody else could change them. A state that comes from elsewhere
+must come as a canasta record, which is plain JSON read as untrusted input:
+`CanastaGame.state_from_record` (or `canasta.records.loads_record` first),
+with every field and action checked and the size and memory bounded (see
+the guarantees page, "Untrusted records").
 """
 
 from __future__ import annotations

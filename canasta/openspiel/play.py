@@ -6,6 +6,12 @@ it by pickling them. A `CanastaState` therefore keeps a single attribute, a
 rules and encodings are shared, never copied), and pickling writes the game's
 JSON record (`canasta.records`), which unpickling replays with every action
 re-checked.
+
+That re-check protects nothing against a hostile string: OpenSpiel's
+``deserialize_game_and_state`` unpickles the whole text before this module sees
+it, and unpickling runs whatever code a tampered string names. Only text you
+wrote yourself may go there; untrusted input goes to
+`canasta.records.loads_record` or `CanastaGame.state_from_record`.
 """
 
 from __future__ import annotations
@@ -212,6 +218,7 @@ class Play:
             hand_lengths=tuple(self.lengths),
             final_scores=tuple(game.scores),
             complete=game.is_over,
+            first_dealer=game.first_dealer,
         )
 
     def resampled(self, sample: HandState, player: int, seed: int) -> Play:
@@ -303,13 +310,21 @@ def check_record_rules(config: GameConfig, record: GameRecord) -> None:
         record: The record.
 
     Raises:
-        RecordError: If the record's variant or house rules differ.
+        RecordError: If the record's variant or house rules differ, or its first
+            dealer is not the last seat (the only one the OpenSpiel game deals from).
     """
     if record.variant != config.variant or record.house_rule_names != config.rules.house_rules:
         raise RecordError(
             "variant",
             f"the record plays {record.variant} with house rules {list(record.house_rule_names)}, "
             f"this game {config.variant} with {list(config.rules.house_rules)}",
+        )
+    last_seat = config.rules.players - 1
+    if record.first_dealer not in (None, last_seat):
+        raise RecordError(
+            "first_dealer",
+            f"python_canasta deals the first hand from the last seat ({last_seat}); "
+            f"the record's first dealer is seat {record.first_dealer}",
         )
 
 

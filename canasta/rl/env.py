@@ -26,6 +26,7 @@ from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
+from canasta.seeds import check_seed
 
 __all__ = ["CanastaEnv", "RewardMode", "env", "raw_env"]
 
@@ -148,13 +149,18 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         """Start a new game.
 
         Args:
-            seed: Seed of the game (``reset(seed=s)`` plays ``canasta.Game(..., seed=s)``);
+            seed: Seed of the game (``reset(seed=s)`` plays ``canasta.Game(..., seed=s)``):
+                an integer, ``|seed| < 2**64``, numpy integers too (`canasta.seeds`);
                 without one, the next seed comes from the last seed given.
             options: Ignored (accepted for the PettingZoo API).
+
+        Raises:
+            SeedError: If ``seed`` is not an integer (``bool`` is not) or is out of
+                range; the environment is unchanged.
         """
         if seed is not None:
-            self._seeds.seed(seed)
-            game_seed = seed
+            game_seed = check_seed(seed)  # before anything changes
+            self._seeds.seed(game_seed)
         else:
             game_seed = self._seeds.randrange(2**32)
         self.game = Game(rules=self.rules, seed=game_seed)
@@ -212,8 +218,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         game = self._game()
         if action is None:
             raise ValueError(f"{agent} must act: None is only for terminated or truncated agents")
-        results = game.results
-        finished_before = len(results)
+        finished_before = len(game.results)
         hand = game.hand  # kept: when the hand ends, the game deals a new one
         # The engine's own action object: `apply` then skips re-checking it.
         game.apply(self.action_encoding.legal_action(game, action))  # raises before changing anything
@@ -223,6 +228,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
             rewards = self.rewards
             for name in rewards:
                 rewards[name] = 0.0
+        results = game.results  # (read after the move: a tuple, replaced when a hand ends)
         new_results = results[finished_before:] if len(results) != finished_before else ()
         if new_results:
             self._hands_played += len(new_results)

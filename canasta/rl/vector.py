@@ -35,6 +35,7 @@ from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
 from canasta.rules import Rules
 from canasta.scoring import HandScore
+from canasta.seeds import check_seed
 from canasta.viewvalues import apply_and_observe, chosen_actions, legal_ids_of, write_rows
 
 __all__ = ["VectorEnv", "random_legal_ids"]
@@ -163,7 +164,7 @@ class VectorEnv(GymnasiumVectorEnv):
         self._truncations = np.zeros(num_envs, dtype=np.bool_)
         # Kept for `step`: each game's legal list (the engine caches it until the state
         # changes) and its ids, in the same order.
-        self._legal: list[list[Action]] = [[] for _ in range(num_envs)]
+        self._legal: list[tuple[Action, ...]] = [() for _ in range(num_envs)]
         self._flat: list[int] = []  # game i's legal ids: self._flat[self._starts[i]:...] - i * size
         self._starts = [0] * (num_envs + 1)
         # For `_observe`, read once: the layouts and the identity memo stay the same objects.
@@ -194,7 +195,9 @@ class VectorEnv(GymnasiumVectorEnv):
             ``(observations, infos)`` (see the class text).
 
         Raises:
-            ValueError: If a seed sequence has the wrong length or a seed is not an integer.
+            SeedError: If a seed is not an integer (``bool`` is not; numpy integers are)
+                or ``s + i`` is out of range (`canasta.seeds`); nothing changes.
+            ValueError: If a seed sequence has the wrong length.
         """
         seeds = self._reset_seeds(seed)
         self.games = [self._new_game(i, s) for i, s in enumerate(seeds)]
@@ -273,7 +276,7 @@ class VectorEnv(GymnasiumVectorEnv):
             infos,
         )
 
-    def _hand_ended(self, i: int, game: Game, new_results: list[HandScore], seating: list[int]) -> bool:
+    def _hand_ended(self, i: int, game: Game, new_results: Sequence[HandScore], seating: list[int]) -> bool:
         """Pay game ``i``'s seats for the hands that just ended; mark it terminated or truncated (then True)."""
         rules = self.rules
         rewards = self._rewards
@@ -311,13 +314,13 @@ class VectorEnv(GymnasiumVectorEnv):
         n = self.num_envs
         if seed is None:
             return [rng.randrange(_SEED_LIMIT) for rng in self._seeds]
-        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-            seeds = [int(seed) + i for i in range(n)]
+        if isinstance(seed, (str, bytes, bytearray)) or not isinstance(seed, Sequence | np.ndarray):
+            first = check_seed(seed)
+            seeds = [check_seed(first + i, name=f"seed + {i}") for i in range(n)]
         else:
-            seeds = list(seed)  # type: ignore[arg-type]
-            if len(seeds) != n or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in seeds):
-                raise ValueError(f"seed must be an integer or {n} integers, got {seed!r}")
-            seeds = [int(s) for s in seeds]
+            if len(seed) != n:
+                raise ValueError(f"seed must be an integer or {n} integers, got {len(seed)} seeds")
+            seeds = [check_seed(s, name=f"seed[{i}]") for i, s in enumerate(seed)]
         for rng, s in zip(self._seeds, seeds, strict=True):
             rng.seed(s)  # as CanastaEnv.reset(seed=s): later seeds come from this generator
         return seeds

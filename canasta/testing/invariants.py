@@ -697,7 +697,13 @@ def check_record_round_trip(game: Game, actions: Sequence[Action], *, registry: 
         return False
     from canasta import records
 
-    fresh = Game(game.rules.variant, game.rules.house_rules, seed=game.seed, registry=registry)
+    fresh = Game(
+        game.rules.variant,
+        game.rules.house_rules,
+        seed=game.seed,
+        registry=registry,
+        first_dealer=game.first_dealer,
+    )
     recorder = records.GameRecorder(fresh, registry=registry)
     for action in actions:
         recorder.apply(action)
