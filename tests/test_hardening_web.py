@@ -10,7 +10,11 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import os
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -386,3 +390,35 @@ def test_a_client_that_disconnects_mid_body_is_answered_without_an_error() -> No
     }
     asyncio.run(app(scope, receive, send))  # raised ClientDisconnect before
     assert sent[0]["status"] == 400
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "127.1", "LOCALHOST"])
+def test_canasta_serve_on_a_loopback_spelling_keeps_the_guard_and_gives_no_warning(host: str) -> None:
+    pytest.importorskip("uvicorn")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+    command = [sys.executable, "-m", "canasta.cli", "serve", "--host", host, "--port", "0", "--seed", "9"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://([0-9.]+):(\d+)/", line)
+        assert match, line + (process.stderr.read() if process.stderr else "")
+        address, port = match.group(1), int(match.group(2))
+        assert address.startswith("127.")
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection((address, port), timeout=5) as conn:
+                    conn.sendall(b"GET /api/variants HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+                    answer = b""
+                    while chunk := conn.recv(65536):
+                        answer += chunk
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert answer.startswith(b"HTTP/1.1 400"), answer[:200]  # the rebinding guard is on
+    finally:
+        process.terminate()
+        rest, err = process.communicate(timeout=10)
+    assert "not bound to loopback" not in line + rest + err
