@@ -9,6 +9,8 @@ Usage::
 
     python benchmarks/bot_ladder.py [--variant classic] [--deals 300] [--workers 2]
         [--low 10ms] [--high 50ms] [--pairings ismcts:50ms/greedy greedy/random ...] [--seed 0]
+        [--save results.json]
+    python benchmarks/bot_ladder.py --compare before.json after.json
 
 Per pairing it prints the number of deals, the mean hand-score difference per
 deal with its 95% confidence interval (normal approximation, mean ± 1.96
@@ -16,14 +18,22 @@ standard errors), the share of deals won (ties count half) and each bot's
 mean time per decision (decisions with a single legal action excluded; the
 search is then skipped). Deals run in process workers. Only variants with two
 sides can be played in duplicate (not three-player).
+
+``--save`` writes every deal's result as JSON; ``--compare`` reads two such
+files (for instance the same pairing before and after a change to a bot, run
+on the same seeds) and prints, per pairing found in both, the mean of the
+per-deal difference (after minus before) with its 95% confidence interval:
+the deals are the same, so the comparison is paired and the luck of the deal
+cancels a second time.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from attrs import frozen
@@ -165,12 +175,153 @@ def run_pairing(
     Returns:
         The pairing's summary.
     """
+    return summarise(bot_a, bot_b, run_deals(variant, bot_a, bot_b, deals, seed, pool, chunk).values())
+
+
+def run_deals(
+    variant: str, bot_a: str, bot_b: str, deals: int, seed: int, pool: ProcessPoolExecutor, chunk: int = 4
+) -> dict[int, DealResult]:
+    """Play ``deals`` duplicate deals of a pairing in the pool's workers.
+
+    Args:
+        variant: The variant.
+        bot_a: Bot A.
+        bot_b: Bot B.
+        deals: Number of deals.
+        seed: The first deal's seed (deals use ``seed``, ``seed + 1``, ...).
+        pool: The process pool.
+        chunk: Deals per task.
+
+    Returns:
+        Each deal's result by its seed.
+    """
     seeds = list(range(seed, seed + deals))
     chunks = [seeds[i : i + chunk] for i in range(0, deals, chunk)]
-    results: list[DealResult] = []
-    for part in pool.map(_play_chunk, *zip(*[(variant, bot_a, bot_b, c) for c in chunks], strict=True)):
-        results.extend(part)
-    return summarise(bot_a, bot_b, results)
+    results: dict[int, DealResult] = {}
+    for part, chunk_seeds in zip(
+        pool.map(_play_chunk, *zip(*[(variant, bot_a, bot_b, c) for c in chunks], strict=True)), chunks, strict=True
+    ):
+        results.update(zip(chunk_seeds, part, strict=True))
+    return results
+
+
+@frozen
+class Comparison:
+    """A pairing played twice on the same deals (before and after a change): the paired difference.
+
+    Attributes:
+        key: ``variant A/B``.
+        deals: Deals found in both runs.
+        before: Mean per-deal score difference of the first run.
+        after: Mean per-deal score difference of the second run.
+        mean: Mean of the per-deal change (after minus before).
+        low: Lower end of its 95% confidence interval.
+        high: Upper end.
+    """
+
+    key: str
+    deals: int
+    before: float
+    after: float
+    mean: float
+    low: float
+    high: float
+
+
+def compare(key: str, before: Mapping[int, DealResult], after: Mapping[int, DealResult]) -> Comparison:
+    """The paired change of a pairing's per-deal result between two runs on the same seeds.
+
+    Args:
+        key: The pairing's name, for the report.
+        before: The first run's deals by seed.
+        after: The second run's deals by seed.
+
+    Returns:
+        The comparison over the seeds both runs played.
+
+    Raises:
+        ValueError: If the runs share no deal.
+    """
+    seeds = sorted(set(before) & set(after))
+    if not seeds:
+        raise ValueError(f"{key}: the two runs share no deal")
+    old = [sum(before[s].diffs) / 2 for s in seeds]
+    new = [sum(after[s].diffs) / 2 for s in seeds]
+    changes = [b - a for a, b in zip(old, new, strict=True)]
+    n = len(seeds)
+    mean = sum(changes) / n
+    var = sum((x - mean) ** 2 for x in changes) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return Comparison(key, n, sum(old) / n, sum(new) / n, mean, mean - half, mean + half)
+
+
+def save(path: str, runs: Mapping[str, Mapping[int, DealResult]]) -> None:
+    """Write the deals of each pairing (``variant A/B``) as JSON.
+
+    Args:
+        path: The file to write.
+        runs: Each pairing's deals by seed.
+    """
+    data = {
+        key: {
+            str(seed): {
+                "diffs": list(r.diffs),
+                "a_time": r.a_time,
+                "a_decisions": r.a_decisions,
+                "b_time": r.b_time,
+                "b_decisions": r.b_decisions,
+            }
+            for seed, r in deals.items()
+        }
+        for key, deals in runs.items()
+    }
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump(data, file, indent=0)
+
+
+def load(path: str) -> dict[str, dict[int, DealResult]]:
+    """Read a file written by `save`.
+
+    Args:
+        path: The file.
+
+    Returns:
+        Each pairing's deals by seed.
+    """
+    with open(path, encoding="utf-8") as file:
+        data = json.load(file)
+    return {
+        key: {
+            int(seed): DealResult(
+                (int(r["diffs"][0]), int(r["diffs"][1])), r["a_time"], r["a_decisions"], r["b_time"], r["b_decisions"]
+            )
+            for seed, r in deals.items()
+        }
+        for key, deals in data.items()
+    }
+
+
+def comparison_table(rows: Sequence[Comparison]) -> str:
+    """Paired comparisons as a Markdown table.
+
+    Args:
+        rows: One comparison per pairing.
+
+    Returns:
+        The table's text.
+    """
+    lines = [
+        "Same deals played before and after; per deal, A's mean score difference after minus before",
+        "",
+        "| pairing | deals | before | after | change | 95% CI of the change |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.key} | {r.deals} | {r.before:+.0f} | {r.after:+.0f} | {r.mean:+.0f} "
+            f"| [{r.low:+.0f}, {r.high:+.0f}] |"
+        )
+    return "\n".join(lines)
 
 
 def table(variant: str, rows: Sequence[PairingSummary]) -> str:
@@ -207,7 +358,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--high", default="50ms", help="the higher ISMCTS budget")
     parser.add_argument("--pairings", nargs="*", default=[], help="A/B pairs (default: the ladder)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", help="write every deal's result to this JSON file")
+    parser.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="compare two saved runs; play nothing")
     args = parser.parse_args(argv)
+    if args.compare:
+        before, after = load(args.compare[0]), load(args.compare[1])
+        print(comparison_table([compare(key, before[key], after[key]) for key in before if key in after]))
+        return 0
     low, high = f"ismcts:{args.low}", f"ismcts:{args.high}"
     if args.pairings:
         pairings = [tuple(p.split("/")) for p in args.pairings]
@@ -219,10 +376,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in pair:
             canasta.make_bot(name)  # an unknown name fails here, not in a worker
     rows = []
+    runs: dict[str, dict[int, DealResult]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for bot_a, bot_b in pairings:
             started = time.perf_counter()
-            row = run_pairing(args.variant, bot_a, bot_b, args.deals, args.seed, pool)
+            deals = runs[f"{args.variant} {bot_a}/{bot_b}"] = run_deals(
+                args.variant, bot_a, bot_b, args.deals, args.seed, pool
+            )
+            row = summarise(bot_a, bot_b, deals.values())
             rows.append(row)
             print(
                 f"  {bot_a} vs {bot_b}: {row.deals} deals, {row.mean:+.0f} [{row.low:+.0f}, {row.high:+.0f}], "
@@ -231,6 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 flush=True,
             )
     print(table(args.variant, rows))
+    if args.save:
+        save(args.save, runs)
     return 0
 
 

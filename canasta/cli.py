@@ -19,6 +19,7 @@ import re
 import stat
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -479,7 +480,15 @@ def _hint_bot(args: argparse.Namespace, seed: int) -> ISMCTSBot:
 
 
 def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action]) -> str:
-    """The hint: the search's preferred action, its menu number and its share of the visits.
+    """The hint: the action the search recommends with its own numbers, why, and what it weighed (issue 32).
+
+    The first line names the recommended action (with its menu number), its
+    share of the search iterations and its mean hand-score difference for the
+    seat's side; the next says why it is recommended; then the most visited
+    actions (three, and the recommended one if it is not among them), each
+    with its share, its mean and, for the others, its mean gain over the
+    search's default (the playout policy's own choice) on the deals both were
+    tried on: the comparison the recommendation rests on.
 
     Args:
         bot: The searching bot.
@@ -488,18 +497,53 @@ def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action])
         numbered: The menu's actions, numbered from 1.
 
     Returns:
-        One line of text.
+        The hint's lines, joined by newlines: the first as long as it needs
+        to be, the others at most 80 characters (long action names shortened
+        in the list).
     """
     result = bot.search(game.hand, seat)
     best = result.best
-    number = next((i for i, a in enumerate(numbered, 1) if a == best.action), None)
-    where = f" [{number}]" if number is not None else ""
+
+    def label(action: Action) -> str:
+        number = next((i for i, a in enumerate(numbered, 1) if a == action), None)
+        return f"[{number}] {action_text(action)}" if number is not None else action_text(action)
+
     if not result.iterations:
-        return f"hint:{where} {best.action} (the only legal action)"
-    return (
-        f"hint:{where} {best.action} ({100 * best.share:.0f}% of {result.iterations} search iterations, "
+        return f"hint: {label(best.action)} ({result.reason})"
+    default = result.policy_choice
+    lines = [  # one line, however long (the console wraps it): what the recommendation is
+        f"hint: {label(best.action)} ({100 * best.share:.0f}% of {result.iterations} search iterations, "
         f"mean {best.mean:+.0f} points for your side)"
-    )
+    ]
+    if default is None or best.action == default:
+        why = "the search's default (the playout policy's choice); no other action did better on the same deals"
+    elif best.gain is not None:
+        why = (
+            f"it did better than the default, {label(default)}, by {best.gain:+.0f} points a hand "
+            f"on the same {best.paired} deals"
+        )
+    else:
+        why = result.reason
+    lines += textwrap.wrap(f"why: {why}", width=78, initial_indent="  ", subsequent_indent="       ")
+    lines.append("  weighed: share of iterations, mean (your side's hand score minus the other")
+    lines.append("  side's), gain over the default on the same deals:")
+    shown = list(result.by_visits()[:3])
+    if best not in shown:
+        shown.append(best)
+    width = min(max(len(label(s.action)) for s in shown), 32)
+    for stats in shown:
+        text = label(stats.action)
+        if len(text) > width:
+            text = text[: width - 1] + "…"
+        row = f"  {'>' if stats is best else ' '} {text:<{width}} {100 * stats.share:3.0f}%  mean {stats.mean:+5.0f}  "
+        if stats.action == default:
+            row += "(default)"
+        elif stats.gain is not None:
+            row += f"gain {stats.gain:+.0f} on {stats.paired}"
+        else:
+            row += "too few deals to compare"
+        lines.append(row)
+    return "\n".join(lines)
 
 
 def check_record_path(path: str) -> Path:

@@ -10,8 +10,19 @@ and the best other side. The tree holds the decisions of the bot's side (its
 partners' too); the opponents are played by the playout policy, an opponent
 model that keeps a small budget on the bot's own choices (``opponent_nodes``
 gives them nodes of their own, each maximising its own side's difference, as
-in the original algorithm). The root's actions are compared on common deals:
-the n-th visit of each plays the n-th sampled deal with the n-th playout seed.
+in the original algorithm). A partner's answer to "may I go out?" is never a
+node: the partner answers from its own hand, which the searching seat cannot
+see, so the playout policy answers for it (a node would let the search pick
+the answer that suits the asker's cards, and would put an extra level of
+search between an ask and the decisions that follow, which made asking look
+better than the same play without the question: issue 32). Nor is asking
+searched where it cannot change the turn (`ask_changes_turn`): where going
+out is impossible after a "yes", the position after the question is the
+position before it, and searching both as rival actions split the iterations
+between two copies of one line and let chance pick between them; and before
+a stock draw the seat can as well ask after it, knowing the card. The root's actions are compared on common deals:
+the n-th visit of each plays the n-th sampled deal with the n-th playout seed,
+and the policy's own choice is played on every deal another root action is.
 The bot plays the policy's own choice unless another root action beats it on
 those common deals with confidence (``confidence`` standard errors of the
 paired gain); ``confidence=None`` plays the most visited root action.
@@ -30,19 +41,27 @@ import math
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from attrs import frozen
 
-from canasta.actions import Action
+from canasta.actions import Action, AnswerGoOut, AskGoOut, TakePile
 from canasta.bots import BOTS, CONFIGURABLE_BOTS, Bot, GreedyBot, NoLegalActionError, RandomBot
 from canasta.determinize import sample_state
 from canasta.errors import CanastaError
-from canasta.hand import HandState
+from canasta.hand import HandState, Phase
 from canasta.observation import Observation
 
-__all__ = ["DEFAULT_ITERATIONS", "PLAYOUT_POLICIES", "ActionStats", "ISMCTSBot", "SearchResult", "parse_budget"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "PLAYOUT_POLICIES",
+    "ActionStats",
+    "ISMCTSBot",
+    "SearchResult",
+    "ask_changes_turn",
+    "parse_budget",
+]
 
 #: Iterations per decision when no budget is given.
 DEFAULT_ITERATIONS = 200
@@ -55,6 +74,35 @@ MIN_PAIRED = 6
 
 #: Score differences are divided by this before they enter UCB1 (a typical hand swings by hundreds).
 REWARD_SCALE = 1000.0
+
+
+def ask_changes_turn(state: HandState) -> bool:
+    """Whether asking "may I go out?" now is a decision of its own, for the acting seat.
+
+    The answer binds only where going out is possible ("Going out"): after a
+    "no" the seat may not go out, after a "yes" it must. After the draw,
+    asking matters only if going out is possible now; where it is not, neither
+    answer changes anything and the position after the question is the
+    position before it. Before the draw, asking matters only for a pile take
+    that could go out after a "yes" (the pile is face up): asking and then
+    drawing from the stock reaches what drawing and then asking reaches, and
+    the seat that asks after the draw knows the card. Both are decided by the
+    seat's own cards and the table, so every deal of its information state
+    gives the same answer.
+
+    Args:
+        state: A hand where asking is legal (not changed).
+
+    Returns:
+        True if asking could change the turn.
+    """
+    trial = state.copy()
+    trial.apply(AskGoOut())
+    trial.apply(AnswerGoOut(True))
+    if trial.phase is Phase.DRAW:
+        # After a "yes" a pile take is legal only if it keeps going out possible.
+        return any(isinstance(a, TakePile) for a in trial.legal_actions())
+    return trial.bound
 
 
 class _Node:
@@ -79,12 +127,18 @@ class ActionStats:
         visits: Iterations that chose it.
         share: Its share of all root visits (0 to 1).
         mean: Its mean hand-score difference for the bot's side (points).
+        gain: Its mean gain over the playout policy's own choice on the deals
+            both were tried on (points; ``None`` for that choice itself, or
+            when they shared fewer than `MIN_PAIRED` deals).
+        paired: The number of those common deals (0 when ``gain`` is ``None``).
     """
 
     action: Action
     visits: int
     share: float
     mean: float
+    gain: float | None = None
+    paired: int = 0
 
 
 @frozen
@@ -95,16 +149,30 @@ class SearchResult:
         actions: Statistics of every root action tried.
         iterations: Iterations run.
         seconds: Time the search took.
+        policy_choice: The playout policy's own choice at the root (the action
+            played unless another beat it on the same deals), ``None`` when
+            there was no search (a single legal action).
+        reason: Why the action listed first is played, in a few words.
     """
 
     actions: tuple[ActionStats, ...]
     iterations: int
     seconds: float
+    policy_choice: Action | None = None
+    reason: str = "the only legal action"
 
     @property
     def best(self) -> ActionStats:
         """The action the bot plays (listed first)."""
         return self.actions[0]
+
+    def by_visits(self) -> tuple[ActionStats, ...]:
+        """The root actions, most visited first (ties: higher mean first, then the search's order).
+
+        Returns:
+            The statistics of every root action tried.
+        """
+        return tuple(sorted(self.actions, key=lambda s: (-s.visits, -s.mean)))
 
 
 def parse_budget(text: str) -> tuple[int | None, float | None]:
@@ -293,11 +361,30 @@ class ISMCTSBot:
         deals: list[HandState] = []
         base = rng.getrandbits(64)
         preferred = self._policy.choose(state_for_root(observation, deals, rng), seat)
+        if any(isinstance(a, AskGoOut) for a in legal) and not ask_changes_turn(deals[0]):
+            legal = [a for a in legal if not isinstance(a, AskGoOut)]  # asking would not change the turn
+            if len(legal) == 1:
+                reason = "the only legal action but asking, which could not change this turn"
+                self.last = SearchResult((ActionStats(legal[0], 0, 1.0, 0.0),), 0, 0.0, legal[0], reason)
+                return self.last
         pending = [preferred, *(a for a in legal if a != preferred)]  # root actions not yet tried
         paired: dict[Action, list[float]] = {}  # each root action's reward on deal 0, 1, 2, ...
         last, longest = time.perf_counter(), 0.0
         while True:
-            action = pending.pop(0) if pending else self._select(root, legal)
+            if pending:
+                action = pending.pop(0)
+            else:
+                action = self._select(root, legal)
+                # The policy's choice is played on every deal another root action is (it is
+                # visited whenever it would fall behind), so that each action is compared with
+                # it on all its own deals: otherwise an unlucky first deal starved it of visits
+                # and it was kept for want of a comparison (issue 32).
+                if (
+                    self.confidence is not None
+                    and action != preferred
+                    and root.children[preferred].visits <= root.children[action].visits
+                ):
+                    action = preferred
             child = root.children.get(action)
             if child is None:
                 child = root.children[action] = _Node(root.side)
@@ -319,18 +406,31 @@ class ISMCTSBot:
                 if now + longest >= deadline:
                     break  # another iteration as long as the longest so far could overrun the budget
         total = sum(child.visits for child in root.children.values()) or 1
+        gains = _paired_gains(preferred, paired)
         stats = [
-            ActionStats(a, n.visits, n.visits / total, n.total / n.visits * REWARD_SCALE if n.visits else 0.0)
+            ActionStats(
+                a,
+                n.visits,
+                n.visits / total,
+                n.total / n.visits * REWARD_SCALE if n.visits else 0.0,
+                gains[a][0] * REWARD_SCALE if a in gains else None,
+                gains[a][2] if a in gains else 0,
+            )
             for a, n in root.children.items()
         ]
         order = {a: i for i, a in enumerate(legal)}  # ties: the order of the legal list (deterministic)
-        chosen = self._decide(preferred, paired)
+        chosen, reason = self._decide(preferred, paired, gains)
         stats.sort(key=lambda s: (s.action != chosen, -s.visits, -s.mean, order.get(s.action, 0)))
-        self.last = SearchResult(tuple(stats), done, time.perf_counter() - started)
+        self.last = SearchResult(tuple(stats), done, time.perf_counter() - started, preferred, reason)
         return self.last
 
-    def _decide(self, preferred: Action, paired: dict[Action, list[float]]) -> Action:
-        """The action to play: the policy's choice, unless another one beats it on the same deals.
+    def _decide(
+        self,
+        preferred: Action,
+        paired: dict[Action, list[float]],
+        gains: dict[Action, tuple[float, float, int]],
+    ) -> tuple[Action, str]:
+        """The action to play and why: the policy's choice, unless another one beats it on the same deals.
 
         Root actions are compared on the deals both were tried on (common random
         numbers); an action replaces the policy's choice only if its mean paired
@@ -339,22 +439,21 @@ class ISMCTSBot:
         With ``confidence=None`` the most visited action is played instead.
         """
         if self.confidence is None:
-            return max(paired, key=lambda a: (len(paired[a]), sum(paired[a])))
-        base = paired.get(preferred, [])
+            return max(paired, key=lambda a: (len(paired[a]), sum(paired[a]))), "the most visited action"
         best, best_bound = preferred, 0.0
-        for action, rewards in paired.items():
-            n = min(len(rewards), len(base))
-            if action == preferred or n < MIN_PAIRED:
-                continue
-            gains = [rewards[j] - base[j] for j in range(n)]
-            mean = sum(gains) / n
-            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1))
+        for action, (mean, sd, n) in gains.items():
             bound = mean - self.confidence * sd / math.sqrt(n)
             if bound > best_bound:
                 best, best_bound = action, bound
-        return best
+        if best == preferred:
+            return best, "the playout policy's choice: no other action beat it on the same deals"
+        mean, _, n = gains[best]
+        return best, (
+            f"it beat the playout policy's choice by {mean * REWARD_SCALE:+.0f} points a deal "
+            f"over {n} common deals ({self.confidence:g} standard errors above 0)"
+        )
 
-    def _select(self, node: _Node, legal: list[Action]) -> Action:
+    def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
         """UCB1 with availability counts among the node's children legal here (each visited once)."""
         best: Action | None = None
         best_value = -math.inf
@@ -376,14 +475,22 @@ class ISMCTSBot:
         """
         root_side = node.side
         while not state.is_over:
-            legal = state.legal_actions()
+            legal: Sequence[Action] = state.legal_actions()
             if len(legal) == 1:
                 state.apply(legal[0])  # a forced move makes no node
                 continue
             side = state.rules.sides[state.seat]  # the side that scores it (cutthroat partners score alike)
-            if side != root_side and not self.opponent_nodes:
-                state.apply(policy.choose(state, state.seat))  # the opponents play as the policy does
+            if (side != root_side and not self.opponent_nodes) or state.phase is Phase.ANSWER:
+                # The opponents play as the policy does; so does a partner answering
+                # "may I go out?": it answers from its own hand, which the searching seat
+                # cannot see, and its answer is not the asker's to choose.
+                state.apply(policy.choose(state, state.seat))
                 continue
+            if any(isinstance(a, AskGoOut) for a in legal) and not ask_changes_turn(state):
+                legal = [a for a in legal if not isinstance(a, AskGoOut)]  # the same position again
+                if len(legal) == 1:
+                    state.apply(legal[0])
+                    continue
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
@@ -413,6 +520,25 @@ class ISMCTSBot:
             n.visits += 1
             n.total += rewards[n.side]
         return rewards[root_side]
+
+
+
+def _paired_gains(preferred: Action, paired: dict[Action, list[float]]) -> dict[Action, tuple[float, float, int]]:
+    """Each other root action's paired gain over ``preferred``: ``(mean, standard deviation, deals)``.
+
+    Only actions tried on at least `MIN_PAIRED` of the deals ``preferred`` was
+    tried on are listed (rewards are in `REWARD_SCALE` units).
+    """
+    base = paired.get(preferred, [])
+    result: dict[Action, tuple[float, float, int]] = {}
+    for action, rewards in paired.items():
+        n = min(len(rewards), len(base))
+        if action == preferred or n < MIN_PAIRED:
+            continue
+        gains = [rewards[j] - base[j] for j in range(n)]
+        mean = sum(gains) / n
+        result[action] = (mean, math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)), n)
+    return result
 
 
 BOTS["ismcts"] = ISMCTSBot
