@@ -167,8 +167,10 @@ MAX_RECORD_BYTES = 8 * 1024 * 1024
 #: values), while hostile shapes such as ``[[],[],...]`` pack one into 1.5 bytes, and a value
 #: costs the parser up to 200 bytes of memory.
 BYTES_PER_ITEM = 4
-#: At most one JSON value in this many may be an object (``max_items // OBJECTS_PER_ITEM`` objects).
-OBJECTS_PER_ITEM = 4
+#: At most one JSON value in this many may be an object (``max_items // OBJECTS_PER_ITEM`` objects,
+#: one per 24 bytes of the default): an object costs the parser about 270 bytes, and the records
+#: this library writes average 40 bytes an object (26 at the very least: a draw, then a discard).
+OBJECTS_PER_ITEM = 6
 #: Deepest nesting of arrays and objects in a record's text (a valid record needs 3).
 MAX_RECORD_DEPTH = 64
 #: Most digits an integer in a record may have (a 64-bit seed has at most 20).
@@ -1088,15 +1090,14 @@ _ITEM_MARK_BYTES = tuple(mark.encode() for mark in _ITEM_MARKS)
 def _check_items(text: str | bytes | bytearray, max_items: int) -> None:
     """Refuse a text with more than ``max_items`` JSON values, or a quarter as many objects, before any is built."""
     marks: tuple[str, ...] | tuple[bytes, ...] = _ITEM_MARKS if isinstance(text, str) else _ITEM_MARK_BYTES
-    # An object costs the parser about 200 bytes, the dearest value: a record written by this
-    # library has one per 18 bytes or more (``{"type": "draw"}, ``), four values or more.
+    # An object costs the parser about 270 bytes, the dearest value (see OBJECTS_PER_ITEM).
     objects = text.count(marks[0])  # type: ignore[arg-type]  # str marks in a str, bytes in bytes
     if objects > max_items // OBJECTS_PER_ITEM:
         raise RecordError(
             "record",
             f"the record holds more than {max_items // OBJECTS_PER_ITEM} JSON objects (counted as the "
             f"character {{; the limit is one per {OBJECTS_PER_ITEM} JSON values allowed): a record written "
-            "by this library holds one per 18 bytes or more",
+            "by this library averages one per 40 bytes",
         )
     count = 0
     for mark in marks:
