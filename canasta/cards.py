@@ -277,6 +277,27 @@ class Deck:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def __eq__(self, other: object) -> bool:
+        """Decks are equal when their specs are (the cards follow from the spec)."""
+        if not isinstance(other, Deck):
+            return NotImplemented
+        return self.spec == other.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle by spec (both engines: the compiled class has no default pickling)."""
+        return (Deck, (self.spec,))
+
+    def __copy__(self) -> Deck:
+        """A deck never changes: a copy is the deck itself (as for a tuple)."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Deck:
+        """A deck never changes: a deep copy is the deck itself (as for a tuple)."""
+        return self
+
     def ids_for(self, codes: Iterable[str | Card], taken: set[int]) -> list[int]:
         """Map card notations to unused card ids of this deck.
 

@@ -137,8 +137,34 @@ class RuleSection:
         return f'{self.book}, "{self.title}"'
 
 
+def _rebuild_error(cls: type[CanastaError], args: tuple[object, ...], fields: dict[str, object]) -> CanastaError:
+    """An error of ``cls`` with these ``args`` and attributes, made without calling its ``__init__`` (unpickling)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
+
+
 class CanastaError(Exception):
-    """Base class of every error this library raises on purpose."""
+    """Base class of every error this library raises on purpose.
+
+    Every error of the library survives `pickle` and `copy` with its message
+    and its attributes (``code``, ``action``, ``where``, ...), whatever its
+    ``__init__`` takes: raised in a worker process, it reaches the parent as
+    itself (``concurrent.futures`` pickles it), not as a ``BrokenProcessPool``.
+    """
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle (and copy) by state: the class, ``args`` and the attributes, not ``__init__``'s arguments.
+
+        ``Exception``'s own reduction calls ``cls(*args)`` again, which fails for
+        an error whose ``__init__`` takes other arguments than its ``args``
+        (`IllegalActionError`, `canasta.records.RecordError`).
+
+        Returns:
+            The reduction ``(rebuild, (class, args, attributes))``.
+        """
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
 
 
 class IllegalActionError(CanastaError):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from canasta.actions import Action
 from canasta.cards import Deck, DeckSpec
-from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode
+from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode, RulesError
 from canasta.hand import HandState
 from canasta.observation import Observation
 from canasta.plugins import load_rules
@@ -43,6 +43,11 @@ def _shared_deck(spec: DeckSpec) -> Deck:
 
 
 _OVER = OVER_PHASE
+
+#: Hands in a row that may end on their deal before `Game` refuses the rules: compiled rules
+#: leave every deal a stock to draw from (`canasta.compile_rules`), so only rules built by hand
+#: get here; a thousand in a row does not happen by chance with rules where any hand can be played.
+_MOST_HANDS_ENDED_ON_DEAL = 1000
 
 
 class _HandLog:
@@ -413,7 +418,15 @@ class Game:
             The score of the hand in play when called, if it had ended, else ``None``.
         """
         first: HandScore | None = None
+        dealt_ended = -1  # hands in a row that ended on their deal
         while self.hand.is_over:
+            dealt_ended += 1
+            if dealt_ended > _MOST_HANDS_ENDED_ON_DEAL:
+                raise RulesError(
+                    f"{dealt_ended} hands in a row ended on their deal (the stock ran out before anyone acted): "
+                    f"these rules ({self.rules.hand_size} cards to each of {self.rules.players} players from "
+                    f"{self.rules.deck.size}) leave too small a stock; compiled rules refuse them"
+                )
             result = self.hand.score()
             if first is None:
                 first = result

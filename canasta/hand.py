@@ -16,6 +16,7 @@ cheap, so search code copies and applies.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from canasta import legality, scoring, transitions
@@ -102,7 +103,9 @@ class HandState(TableState):
     # --- construction ---------------------------------------------------------------
 
     @classmethod
-    def deal(cls, rules: Rules, *, dealer: int, scores: list[int], seed: object, deck: Deck | None = None) -> HandState:
+    def deal(
+        cls, rules: Rules, *, dealer: int, scores: Sequence[int], seed: object, deck: Deck | None = None
+    ) -> HandState:
         """Shuffle and deal a hand (the rule book's "Table and deal").
 
         Args:
@@ -135,18 +138,20 @@ class HandState(TableState):
 
     # --- legality -------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         """Every action the acting seat may take now, exactly (what "legal" means).
 
         An action is legal when the rules allow it and the turn can still be
         completed legally after it.
 
         Returns:
-            The legal actions (cached until the state changes; do not mutate).
+            The legal actions, as a tuple: the hand keeps it until the state
+            changes and returns the same tuple each time (free), and no caller
+            can change what the engine accepts through it.
         """
         legal = self._legal
         if legal is None:
-            legal = self._legal = legality.generate(self, True)  # `legality.legal_actions`, one call less
+            legal = self._legal = tuple(legality.generate(self, True))  # `legality.legal_actions`, one call less
         return legal
 
     def allowed_actions(self) -> list[Action]:

@@ -44,8 +44,10 @@ __all__ = [
     "ask",
     "check_plugin",
     "hook_arguments",
+    "plain_int",
     "plugin_label",
     "rule_sections",
+    "short_repr",
 ]
 
 T = TypeVar("T")
@@ -90,12 +92,15 @@ def _suggest(name: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_plugin(plugin: object, name: str) -> None:
+def check_plugin(plugin: object, name: str) -> list[str]:
     """Check a plugin's hook implementations against the hook specifications.
 
     Args:
         plugin: A module, class or instance holding ``@canasta.hookimpl`` functions.
         name: How messages name the plugin (e.g. its module and the variant).
+
+    Returns:
+        The hooks it implements (optional hooks of other projects left out).
 
     Raises:
         PluginError: On an unknown (misspelled) hook, an argument the hook does
@@ -103,6 +108,7 @@ def check_plugin(plugin: object, name: str) -> None:
             like a hook that lacks ``@canasta.hookimpl``.
     """
     specs = hook_arguments()
+    found: list[str] = []
     probe = pluggy.PluginManager(PROJECT)  # only to read the hookimpl markers
     try:
         names = dir(plugin)
@@ -134,6 +140,7 @@ def check_plugin(plugin: object, name: str) -> None:
             if opts.get("optionalhook"):
                 continue
             raise PluginError(f"plugin {name}: hook {hook!r} is not a canasta hook{_suggest(hook)}")
+        found.append(hook)
         try:
             parameters = inspect.signature(function).parameters.values()
         except (TypeError, ValueError):  # builtins without a signature: let pluggy judge
@@ -152,6 +159,7 @@ def check_plugin(plugin: object, name: str) -> None:
                     f"plugin {name}: hook {hook} takes an argument {parameter.name!r} that the hook does not "
                     f"have (its arguments: {accepted})"
                 )
+    return found
 
 
 def register(pm: pluggy.PluginManager, plugin: object, name: str) -> None:
@@ -269,12 +277,10 @@ def ask(pm: pluggy.PluginManager, hook: str, expected: type[T], **kwargs: Any) -
                 "a wrapper must return it, e.g. `return attrs.evolve((yield), ...)`"
             )
         raise RulesError(f"no plugin answers {hook}; the variant must state it")
-    problem = _mismatch(answer, expected)
-    if problem is None and attrs.has(type(answer)):
-        problem = _field_mismatch(answer)
+    normalized, problem = _normalized(answer, expected)  # (attrs answers field by field)
     if problem is not None:
         raise RulesError(f"hook {hook} returned {problem} (answer from {answering_plugin(pm, hook, kwargs)})")
-    return answer  # type: ignore[no-any-return]
+    return normalized  # type: ignore[no-any-return]
 
 
 _SECTIONS_HOOK = "canasta_rule_sections"
@@ -386,46 +392,116 @@ def _name(tp: object) -> str:
     return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
 
 
-def _mismatch(value: object, tp: Any) -> str | None:
-    """Why ``value`` is not of type ``tp``, or None if it is (a small runtime type check)."""
+def short_repr(value: object, limit: int = 120) -> str:
+    """A short repr of a plugin's value, for messages (a repr may raise, or be huge).
+
+    Args:
+        value: Anything a plugin gave.
+        limit: Most characters.
+
+    Returns:
+        ``repr(value)``, cut to ``limit``; the type's name if the repr raises.
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not replace the real error
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def plain_int(value: object) -> int | None:
+    """``value`` as an exact `int` if it is an integer (an `int` subclass converted), else ``None``.
+
+    ``bool`` is not an integer here, nor is anything that is not an `int`
+    (a float, a string, a numpy integer). An `int` subclass is read by
+    ``int.__int__``, which ignores its own ``__int__``, ``__eq__`` and
+    comparisons, so range checks afterwards see the real number.
+
+    Args:
+        value: A hook's answer, or part of one.
+
+    Returns:
+        The plain integer, or ``None``.
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return int.__int__(value)
+
+
+#: A marker for "no normalized value" (the answer does not have the type).
+_BAD: Any = object()
+
+
+def _normalized(value: object, tp: Any) -> tuple[Any, str | None]:
+    """``value`` checked against ``tp`` and rebuilt from plain values, or why it does not match.
+
+    Integers become exact `int` (``bool`` refused, subclasses converted), integer
+    enums their member, tuples and frozensets are rebuilt item by item: what
+    passes is made only of plain values, whatever the plugin returned.
+
+    Returns:
+        ``(normalized value, None)``, or ``(_BAD, problem)``.
+    """
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if tp is Any or tp is object:
-        return None
+        return value, None
     if tp is None or tp is type(None):
-        return None if value is None else f"{value!r}, expected None"
+        return (None, None) if value is None else (_BAD, f"{short_repr(value)}, expected None")
     if origin in (typing.Union, types.UnionType):
-        problems = [_mismatch(value, a) for a in args]
-        return None if any(p is None for p in problems) else f"{value!r} ({type(value).__name__}), expected {_name(tp)}"
+        for alternative in args:
+            result, problem = _normalized(value, alternative)
+            if problem is None:
+                return result, None
+        return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected {_name(tp)}"
     if origin is tuple:
         if not isinstance(value, tuple):
-            return f"{value!r} ({type(value).__name__}), expected a tuple"
+            return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected a tuple"
         items = args if not (len(args) == 2 and args[1] is Ellipsis) else (args[0],) * len(value)
         if len(items) != len(value):
-            return f"{value!r}, expected a tuple of {len(items)} items"
+            return _BAD, f"{short_repr(value)}, expected a tuple of {len(items)} items"
+        rebuilt = []
         for item, item_tp in zip(value, items, strict=True):
-            problem = _mismatch(item, item_tp)
+            result, problem = _normalized(item, item_tp)
             if problem is not None:
-                return f"{value!r}: item {problem}"
-        return None
+                return _BAD, f"{short_repr(value)}: item {problem}"
+            rebuilt.append(result)
+        return tuple(rebuilt), None
     if origin in (frozenset, set):
         if not isinstance(value, frozenset):
-            return f"{value!r} ({type(value).__name__}), expected a frozenset"
+            return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected a frozenset"
+        members = []
         for item in value:
-            problem = _mismatch(item, args[0]) if args else None
+            result, problem = _normalized(item, args[0]) if args else (item, None)
             if problem is not None:
-                return f"{value!r}: item {problem}"
-        return None
+                return _BAD, f"{short_repr(value)}: item {problem}"
+            members.append(result)
+        return frozenset(members), None
     if isinstance(tp, type):
-        if tp is int and isinstance(value, bool):
-            return f"{value!r} (bool), expected int"
-        if tp is bool and not isinstance(value, bool):
-            return f"{value!r} ({type(value).__name__}), expected bool"
-        if issubclass(tp, Enum) and issubclass(tp, int) and isinstance(value, int) and not isinstance(value, bool):
-            return None if value in tp._value2member_map_ else f"{value!r}, expected a {tp.__name__}"
+        if tp is bool:
+            if isinstance(value, bool):
+                return value, None
+            return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected bool"
+        if tp is int or (issubclass(tp, Enum) and issubclass(tp, int)):
+            number = plain_int(value)
+            if number is None:
+                wanted = "int" if tp is int else tp.__name__
+                return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected {wanted}"
+            if tp is int:
+                return number, None
+            member = tp._value2member_map_.get(number)  # type: ignore[attr-defined]
+            return (member, None) if member is not None else (_BAD, f"{short_repr(value)}, expected a {tp.__name__}")
+        if tp is str:
+            if isinstance(value, str):
+                return str.__str__(value), None  # (a str subclass made plain)
+            return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected str"
         if not isinstance(value, tp):
-            return f"{value!r} ({type(value).__name__}), expected {tp.__name__}"
-    return None
+            return _BAD, f"{short_repr(value)} ({type(value).__name__}), expected {tp.__name__}"
+        if attrs.has(type(value)):
+            return _field_normalized(value)  # (a policy object inside an answer: its fields too)
+    return value, None
 
 
 @cache
@@ -434,14 +510,24 @@ def _field_types(cls: Any) -> dict[str, Any]:
     return typing.get_type_hints(cls, globalns=namespace)
 
 
-def _field_mismatch(value: object) -> str | None:
+def _field_normalized(value: Any) -> tuple[Any, str | None]:
+    """An attrs answer with every field normalized (`_normalized`), or why a field does not match."""
     cls: Any = type(value)
     try:
         hints = _field_types(cls)
     except Exception:  # an annotation we cannot resolve: skip the deep check
-        return None
+        return value, None
+    changes: dict[str, Any] = {}
     for field in attrs.fields(cls):
-        problem = _mismatch(getattr(value, field.name), hints.get(field.name, Any))
+        current = getattr(value, field.name)
+        result, problem = _normalized(current, hints.get(field.name, Any))
         if problem is not None:
-            return f"{cls.__name__} whose {field.name} is {problem}"
-    return None
+            return _BAD, f"{cls.__name__} whose {field.name} is {problem}"
+        if result is not current and field.init:
+            changes[field.name if not field.alias else field.alias] = result
+    if not changes:
+        return value, None
+    try:
+        return attrs.evolve(value, **changes), None
+    except Exception as exc:  # its own validators refuse the plain values: say so
+        return _BAD, f"{cls.__name__} that cannot be rebuilt from plain values ({type(exc).__name__}: {exc})"

@@ -1248,16 +1248,16 @@ def allowed_actions(t: TableState) -> list[Action]:
     return generate(t, filtered=False)
 
 
-def legal_actions(t: TableState) -> list[Action]:
+def legal_actions(t: TableState) -> tuple[Action, ...]:
     """Every action the acting seat may take now, exactly (what "legal" means).
 
     Args:
         t: The hand.
 
     Returns:
-        The legal actions (cached on the hand until it changes; do not mutate).
+        The legal actions (a tuple, kept on the hand until it changes).
     """
     legal = t._legal
     if legal is None:
-        legal = t._legal = generate(t, filtered=True)
+        legal = t._legal = tuple(generate(t, filtered=True))
     return legal

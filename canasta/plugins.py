@@ -19,7 +19,7 @@ from canasta.cards import MAX_JOKERS, MAX_PACKS, DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
-from canasta.registry import Registry, default_registry
+from canasta.registry import Registry, default_registry, house_rule_names
 from canasta.rules import Rules
 from canasta.special import SpecialHand
 
@@ -101,7 +101,7 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
 def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str]) -> Rules:
     players = _ask(pm, "canasta_players", int)
     _check(2 <= players <= 8, f"canasta_players: {players} players is not supported (2 to 8)")
-    sides = tuple(_ask(pm, "canasta_sides", tuple, players=players))
+    sides = _ask(pm, "canasta_sides", tuple[int, ...], players=players)
     _check(len(sides) == players, f"canasta_sides: {len(sides)} seats given for {players} players")
     _check(
         all(isinstance(s, int) for s in sides) and set(sides) == set(range(max(sides) + 1)),
@@ -122,7 +122,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     )
     draw_count = _ask(pm, "canasta_draw_count", int)
     _check(1 <= draw_count <= 5, f"canasta_draw_count: must be 1 to 5, got {draw_count}")
-    values = tuple(_ask(pm, "canasta_card_values", tuple))
+    values = _ask(pm, "canasta_card_values", tuple[int, ...])
     _check(
         len(values) == 15 and all(isinstance(v, int) and v >= 0 for v in values),
         "canasta_card_values: 15 non-negative integers (one per Kind) expected",
@@ -173,12 +173,12 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     threes = _ask(pm, "canasta_threes", r.ThreeRules)
     _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
     _check(all(v >= 0 for v in threes.schedule), f"canasta_threes: scores must not be negative, got {threes.schedule}")
-    penalties = tuple(_ask(pm, "canasta_incomplete_meld_penalties", tuple))
+    penalties = _ask(pm, "canasta_incomplete_meld_penalties", tuple[tuple[Kind, int], ...])
     _check(
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
         f"canasta_incomplete_meld_penalties: (Kind, non-negative int) pairs expected, got {penalties}",
     )
-    natural_penalties = tuple(_ask(pm, "canasta_incomplete_natural_meld_penalties", tuple))
+    natural_penalties = _ask(pm, "canasta_incomplete_natural_meld_penalties", tuple[tuple[Kind, int], ...])
     _check(
         all(
             isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0
@@ -186,7 +186,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         ),
         f"canasta_incomplete_natural_meld_penalties: (Kind, non-negative int) pairs expected, got {natural_penalties}",
     )
-    held = tuple(_ask(pm, "canasta_held_card_penalties", tuple))
+    held = _ask(pm, "canasta_held_card_penalties", tuple[tuple[Kind, int, int], ...])
     _check(
         all(
             isinstance(p, tuple)
@@ -200,7 +200,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         ),
         f"canasta_held_card_penalties: (Kind, positive int, non-negative int) triples expected, got {held}",
     )
-    special_hands = tuple(_ask(pm, "canasta_special_hands", tuple))
+    special_hands = _ask(pm, "canasta_special_hands", tuple[SpecialHand, ...])
     _check(
         all(
             isinstance(h, SpecialHand) and _is_int(h.value) and h.value > 0 and callable(h.matches)
@@ -241,7 +241,35 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         rule_sections=rule_sections(pm),
     )
     _check_policies(rules)
+    _check_deal(rules)
     return rules
+
+
+def _check_deal(rules: Rules) -> None:
+    """Every deal leaves the first player a stock to draw from, whatever the order of the cards.
+
+    After the deal, the stock pays for the upcard (with ``COVER_WILD_AND_RED_THREE``,
+    every wild card and red three turned on it, then the natural card that stops
+    it) and for a replacement of every bonus three (red threes, and black threes
+    where they are bonus) laid out on the deal. In the worst order of the deck
+    that is all of them; if the stock cannot pay for it and keep a card, some
+    deals end the hand before anyone acts (the stock runs out on the deal), and
+    with rules where that is likely every hand of a game ends so, without end.
+    """
+    deck = rules.deck
+    packs = deck.packs
+    bonus_threes = 2 * packs + (2 * packs if rules.threes.black_threes_are_bonus else 0)
+    covered = 4 * packs + deck.jokers + 1 if rules.upcard is r.Upcard.COVER_WILD_AND_RED_THREE else 0
+    taken = bonus_threes + covered
+    left = deck.size - rules.hand_size * rules.players
+    most = (deck.size - taken - 1) // rules.players
+    _check(
+        left > taken,
+        f"canasta_hand_size: dealing {rules.hand_size} cards to {rules.players} players leaves {left} of the "
+        f"{deck.size} cards in the stock, but the upcard and the replacement of bonus threes may take {taken} of them "
+        "(in the worst order of the deck), leaving the first player no stock to draw from: at most "
+        f"{max(most, 0)} cards a player with these rules",
+    )
 
 
 def _is_int(value: object) -> bool:
@@ -305,9 +333,11 @@ def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Regis
         UnknownNameError: If a name is unknown.
         PluginError: If a plugin is broken or a house rule does not fit.
         RulesError: If the hooks' answers are invalid.
+        TypeError: If ``house_rules`` is a string, not a sequence of names
+            (``["cutthroat"]``, not ``"cutthroat"``).
     """
     reg = registry if registry is not None else default_registry()
-    key = (variant, tuple(house_rules))
+    key = (variant, house_rule_names(house_rules))
     rules = reg.rules_cache.get(key)
     if rules is None:
         pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))

@@ -248,7 +248,8 @@ def _card(argument: str, value: object) -> CardLike:
         suit_ok = value.suit is None or isinstance(value.suit, Suit)
         pack_ok = type(value.pack) is int and value.pack >= 0
         if rank_ok and suit_ok and pack_ok:
-            return value
+            # A subclass of Card becomes a plain Card: the engine (compiled too) takes only its own class.
+            return value if type(value) is Card else Card(value.rank, value.suit, value.pack)
         raise InvalidPositionError(f"{argument}: not a valid card: {_show(value)}")
     raise InvalidPositionError(f"{argument}: expected a card (notation such as 'QH', or a Card), got {_show(value)}")
 

@@ -23,7 +23,7 @@ import pluggy
 from canasta import hookspecs
 from canasta.descriptors import HouseRule, Variant
 from canasta.errors import PluginError, UnknownNameError
-from canasta.hookcheck import PLUGIN_FAULTS, check_plugin, plugin_label, register
+from canasta.hookcheck import PLUGIN_FAULTS, check_plugin, plugin_label, register, short_repr
 from canasta.markers import PROJECT
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ __all__ = [
     "default_registry",
     "get_house_rule",
     "get_variant",
+    "house_rule_names",
     "register_plugin",
 ]
 
@@ -74,6 +75,42 @@ Autoload = bool | Literal["builtin"]
 
 def _normalize(dist_name: str) -> str:
     return dist_name.lower().replace("_", "-").replace(".", "-")
+
+
+def house_rule_names(house_rules: object) -> tuple[str, ...]:
+    """House-rule names as given to a game, checked: a sequence (list, tuple, ...) of strings.
+
+    One name alone is refused, not guessed: ``house_rules="cutthroat"`` would
+    otherwise be read as the house rules ``c``, ``u``, ``t``, ... (a string is a
+    sequence of strings). `canasta.Game`, `canasta.load_rules`,
+    `Registry.plugin_stack` and `canasta.Variant` all refuse it so.
+
+    Args:
+        house_rules: What the caller gave.
+
+    Returns:
+        The names, as a tuple.
+
+    Raises:
+        TypeError: If it is a string (or bytes), not an iterable, or holds
+            anything but strings; the message says that a sequence of names
+            such as ``["cutthroat"]`` is expected.
+    """
+    if isinstance(house_rules, (str, bytes, bytearray)):
+        raise TypeError(
+            f"house_rules must be a sequence of house-rule names, such as [{short_repr(house_rules)}], "
+            f"not the string {short_repr(house_rules)}"
+        )
+    try:
+        names: tuple[object, ...] = tuple(house_rules)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"house_rules must be a sequence of house-rule names, got {short_repr(house_rules)}") from None
+    checked: list[str] = []
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"house_rules must hold house-rule names (strings), got {short_repr(name)}")
+        checked.append(name)
+    return tuple(checked)
 
 
 class Registry:
@@ -202,7 +239,19 @@ class Registry:
                 raise PluginError(f"{where}house rule {item.name!r}: {attr} must be a frozenset of names")
         for plugin in item.plugins:
             source = f" from {origin}" if origin else ""
-            check_plugin(plugin, f"{plugin_label(plugin)} ({what} {item.name!r}{source})")
+            if plugin is None or isinstance(plugin, (str, bytes, bytearray, int, float, complex)):
+                hint = " (import the module and give the module itself, not its name)"
+                hint = hint if isinstance(plugin, str) else ""
+                raise PluginError(
+                    f"{where}{what} {item.name!r}: {plugin_label(plugin)} value {short_repr(plugin)} is not a plugin: "
+                    f"a plugin is a module, class or instance holding @canasta.hookimpl functions{hint}"
+                )
+            label = f"{plugin_label(plugin)} ({what} {item.name!r}{source})"
+            if not check_plugin(plugin, label):
+                raise PluginError(
+                    f"{where}plugin {label} holds no @canasta.hookimpl function: it would change nothing, and the "
+                    f"{what} would silently play its base rules"
+                )
         return item
 
     def _commit(self, items: Sequence[Variant | HouseRule], *, check_bases: bool = True) -> None:
@@ -497,7 +546,10 @@ class Registry:
             UnknownNameError: If a name is unknown.
             PluginError: If a house rule does not fit the variant, is given
                 twice, or conflicts with another one given.
+            TypeError: If ``house_rules`` is a string, not a sequence of names
+                (see `house_rule_names`).
         """
+        house_rules = house_rule_names(house_rules)
         chain = self.variant_chain(variant)
         chain_names = frozenset(v.name for v in chain)
         stack: list[tuple[str, object]] = []

@@ -106,9 +106,26 @@ def _sections(value: object) -> tuple[tuple[RuleCode, RuleSection], ...]:
     return tuple((RuleCode(code), section) for code, section in items)  # type: ignore[attr-defined]
 
 
+def _integer(value: object, what: str) -> int:
+    """``value`` as a plain `int` (an `int` subclass read by ``int.__int__``), or `TypeError`: never truncated."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            shown = repr(value)
+        except Exception:  # a hostile __repr__ must not replace the real error
+            shown = f"<{type(value).__name__} object>"
+        raise TypeError(f"{what} must be an integer, got {shown[:60]} ({type(value).__name__})")
+    return int.__int__(value)
+
+
 def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
-    """Accept any iterable of pairs (lists from JSON included)."""
-    return tuple((int(a), int(b)) for a, b in steps)  # type: ignore[attr-defined]
+    """Accept any iterable of pairs of integers (lists from JSON included); refuse floats, strings and bools."""
+    pairs = []
+    for step in steps:  # type: ignore[attr-defined]
+        start, minimum = step
+        pairs.append((_integer(start, "a minimum step's score"), _integer(minimum, "a minimum step's minimum")))
+    return tuple(pairs)
 
 
 @frozen
@@ -302,7 +319,11 @@ class MeldRules:
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
 
-        A meld of a rank in `closed` may not: it stays as it is.
+        A meld of a rank in `closed` may not: it stays as it is. Only the
+        natural ranks (4 to ace), ``BLACK_THREE`` and ``JOKER`` (a wild meld)
+        are meld ranks: 2s and red threes never are (the rule book, "Melds"),
+        nor is any number outside the kinds, so the engine and this predicate
+        agree on every rank.
 
         Args:
             rank: The meld's kind (a natural rank, ``BLACK_THREE``, or ``JOKER``
@@ -324,8 +345,8 @@ class MeldRules:
             return self.wild_melds and naturals == 0
         if rank == BLACK_THREE:
             return self.black_threes_when_going_out and wilds == 0 and 3 <= naturals <= 4
-        if naturals < self.min_naturals:
-            return False
+        if naturals < self.min_naturals or not BLACK_THREE < rank < KIND_COUNT:
+            return False  # (2s, red threes and non-kinds are never a meld's rank)
         if wilds:
             if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
                 return False

@@ -10,6 +10,7 @@ turn-completion oracle in `canasta.completion`), the transitions in
 from __future__ import annotations
 
 import types
+from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Self
 
@@ -41,6 +42,7 @@ __all__ = [
     "data_fields",
     "meld_counts",
     "meld_tables",
+    "restore_table",
 ]
 
 
@@ -196,6 +198,10 @@ class MeldState:
     def __repr__(self) -> str:
         return f"MeldState({Kind(self.rank).name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle the contents (the additions cache is looked up again): both engines alike."""
+        return (MeldState, (self.rank, self.cards, self.naturals, self.twos, self.jokers))
+
 
 class TableState:
     """The data of a hand (see `canasta.HandState` for the public class)."""
@@ -258,7 +264,7 @@ class TableState:
     )
 
     def __init__(
-        self, rules: Rules, deck: Deck, dealer: int, scores: list[int], *, _copy_of: TableState | None = None
+        self, rules: Rules, deck: Deck, dealer: int, scores: Sequence[int], *, _copy_of: TableState | None = None
     ) -> None:
         """Create an empty table; use `deal` or `build_position` instead.
 
@@ -328,7 +334,7 @@ class TableState:
         # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
         self.keeps_threes = facts.keeps_threes
         self._reset_turn()
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
         # Valid meld additions by situation, shared by every hand of these rules.
         self._combos = meld_tables(facts.meld_rules)
 
@@ -633,6 +639,15 @@ class TableState:
         """An independent copy (cheap: flat lists of ints)."""
         return type(self)(self.rules, self.deck, self.dealer, self.scores, _copy_of=self)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickle the table's data; its caches and rule facts are rebuilt on loading (`restore_table`).
+
+        The same on both engines: a class compiled by mypyc has no default
+        pickling, and the pure one would pickle shared caches (meld tables).
+        """
+        state = {name: getattr(self, name) for name in data_fields(type(self)) if name not in _REBUILT}
+        return (restore_table, (type(self), self.rules, self.deck, self.dealer, self.scores, state))
+
     def _copy_from(self, other: TableState) -> None:
         """Make this (new, empty) table an independent copy of ``other``."""
         self.rules = other.rules
@@ -712,6 +727,35 @@ def data_fields(cls: type) -> tuple[str, ...]:
             ):
                 names[name] = None
     return tuple(names)
+
+
+
+#: The slots `TableState.__reduce__` leaves out: caches (looked up again) and what follows from the rules.
+_REBUILT: Final = CACHE_FIELDS | {"facts", "kinds", "rules", "deck"}
+
+
+def restore_table(
+    cls: type[TableState], rules: Rules, deck: Deck, dealer: int, scores: list[int], state: dict[str, object]
+) -> TableState:
+    """A table of ``cls`` from pickled data (`TableState.__reduce__`): its rules' facts and tables rebuilt.
+
+    Args:
+        cls: `TableState` or a subclass (`canasta.HandState`).
+        rules: The rules in force (the hand's meld state included).
+        deck: The deck.
+        dealer: The dealer's seat.
+        scores: Each side's score before the hand.
+        state: Every other data slot by name.
+
+    Returns:
+        The table, equal to the pickled one, with empty caches.
+    """
+    table = cls(rules, deck, dealer, scores)
+    for name, value in state.items():
+        setattr(table, name, value)
+    table._legal = None
+    table._openings = None
+    return table
 
 
 def meld_counts(t: TableState, side: int) -> dict[int, tuple[int, int, int]]:

@@ -120,7 +120,7 @@ def _finish(t: TableState, end: HandEnd, went_out: int | None = None, concealed:
     t.end = end
     t.went_out = went_out
     t.concealed = concealed
-    t._legal = []
+    t._legal = ()
 
 
 def apply_unchecked(t: TableState, action: Action) -> None:

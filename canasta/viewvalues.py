@@ -316,7 +316,7 @@ def legal_ids_of(
     hand: HandState,
     index: int,
     ids_by_object: dict[int, int],
-    legals: list[list[Action]],
+    legals: list[tuple[Action, ...]],
     flat: list[int],
     starts: list[int],
     size: int,
@@ -359,7 +359,7 @@ def legal_ids_of(
 
 def chosen_actions(
     hands: list[HandState],
-    legals: list[list[Action]],
+    legals: list[tuple[Action, ...]],
     flat: list[int],
     starts: list[int],
     action_ids: list[int],
@@ -410,7 +410,7 @@ def apply_and_observe(
     wide: list[int],
     seats: list[int],
     ids_by_object: dict[int, int],
-    legals: list[list[Action]],
+    legals: list[tuple[Action, ...]],
     flat: list[int],
     starts: list[int],
     size: int,

@@ -100,7 +100,7 @@ def test_red_three_on_top_of_pile_cannot_be_taken() -> None:
         pile=["QD", "3H"],
         melds=[[["KH", "KS", "KD"]], []],
     )
-    assert state.legal_actions() == [DrawStock(), state.legal_actions()[1]]
+    assert list(state.legal_actions()) == [DrawStock(), state.legal_actions()[1]]
     refused(state, TakePile(2, 0, 0), RuleCode.PILE_BLOCKED)
 
 

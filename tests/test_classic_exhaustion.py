@@ -21,7 +21,7 @@ def empty_stock(  # type: ignore[no-untyped-def]
 def test_a_matching_discard_must_be_taken() -> None:
     state = empty_stock(["9C", "8C"], ["7S", "QC"], [QUEENS], seat1=("7H", "7C", "5C", "6C"), side1=[KINGS])
     assert state.phase is Phase.DRAW and not state.stock
-    assert state.legal_actions() == [LAYOFF, AskGoOut()]
+    assert list(state.legal_actions()) == [LAYOFF, AskGoOut()]
     refused(state, EndHand(), RuleCode.MUST_TAKE_PILE)
     refused(state, DrawStock(), RuleCode.STOCK_EMPTY)
     accepted(state, LAYOFF)
@@ -44,13 +44,13 @@ def test_a_discard_for_a_new_meld_may_be_taken_or_declined() -> None:
 def test_the_hand_ends_when_the_player_cannot_take() -> None:
     state = empty_stock(["9C", "8C"], ["7S", "JD"], [QUEENS])
     assert state.is_over and state.end is HandEnd.STOCK_EXHAUSTED
-    assert state.legal_actions() == []
+    assert list(state.legal_actions()) == []
     refused(state, DrawStock(), RuleCode.HAND_OVER)
 
 
 def test_a_frozen_pile_is_not_forced() -> None:
     state = empty_stock(["QC", "QC", "8C"], ["2S", "7S", "QD"], [QUEENS])
-    assert state.legal_actions() == [PAIR, EndHand(), AskGoOut()]  # optional: frozen, only a natural pair
+    assert list(state.legal_actions()) == [PAIR, EndHand(), AskGoOut()]  # optional: frozen, only a natural pair
 
 
 def test_the_one_card_rule_still_applies() -> None:

@@ -42,7 +42,7 @@ def test_going_out_needs_a_canasta() -> None:
 def test_without_a_canasta_a_card_must_stay_after_melding() -> None:
     state = at(["QC", "9C"], [["QH", "QS", "QD"]])
     refused(state, Meld(Q, 1, 0, 0), RuleCode.GOING_OUT_NOT_ALLOWED)  # 9 would have to go out
-    assert state.legal_actions() == [Discard(N9), Discard(Q), AskGoOut()]
+    assert list(state.legal_actions()) == [Discard(N9), Discard(Q), AskGoOut()]
 
 
 def test_a_canasta_completed_in_the_same_turn_counts() -> None:
@@ -73,7 +73,7 @@ def ask_and_answer(yes: bool, hand: list[str], side0: list[list[str]], draw: str
     state = at(hand, side0, phase="draw", stock_top=[draw])
     accepted(state, AskGoOut())
     assert state.phase is Phase.ANSWER and state.seat == 2  # the partner answers
-    assert state.legal_actions() == [AnswerGoOut(True), AnswerGoOut(False)]
+    assert list(state.legal_actions()) == [AnswerGoOut(True), AnswerGoOut(False)]
     refused(state, DrawStock(), RuleCode.WRONG_PHASE)
     accepted(state, AnswerGoOut(yes))
     assert state.seat == 0 and state.phase is Phase.DRAW
@@ -95,7 +95,7 @@ def test_yes_forbids_any_discard_that_does_not_go_out() -> None:
     refused(state, Discard(Q), RuleCode.MUST_GO_OUT)
     accepted(state, Meld(Q, 1, 0, 0))
     refused(state, Discard(Kind.EIGHT), RuleCode.MUST_GO_OUT)
-    assert state.legal_actions() == [Meld(Kind.EIGHT, 3, 0, 0)]
+    assert list(state.legal_actions()) == [Meld(Kind.EIGHT, 3, 0, 0)]
     accepted(state, Meld(Kind.EIGHT, 3, 0, 0))
     assert state.end is HandEnd.WENT_OUT
 

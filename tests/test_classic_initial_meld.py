@@ -144,7 +144,7 @@ def test_no_pile_take_when_the_minimum_cannot_be_met() -> None:
     # 30 < 50, and the kings in the pile do not help: they come to hand only after the opening.
     refused(state, TakePile(2, 0, 0), RuleCode.MINIMUM_NOT_MET)
     assert state.pile == before and state.phase is Phase.DRAW
-    assert state.legal_actions() == [DrawStock(), AskGoOut()]
+    assert list(state.legal_actions()) == [DrawStock(), AskGoOut()]
 
 
 def test_concealed_exemption_needs_no_minimum() -> None:
@@ -183,4 +183,4 @@ def test_no_concealed_exemption_after_taking_the_pile() -> None:
     )
     # Taking the pile rules the exemption out, and 4s and 5s count 50 < 120.
     refused(state, TakePile(2, 0, 0), RuleCode.MINIMUM_NOT_MET)
-    assert state.legal_actions() == [DrawStock(), AskGoOut()]
+    assert list(state.legal_actions()) == [DrawStock(), AskGoOut()]

@@ -70,7 +70,7 @@ def test_the_pile_is_frozen_for_a_side_that_has_not_melded() -> None:
 def test_no_take_when_a_wild_card_or_black_three_is_on_top() -> None:
     for top in ("2H", "*", "3S"):
         state = table(["QH", "QS", "2C", "9C", "9D"], ["QD", top], side0=[["KH", "KS", "KD"], QUEENS])
-        assert state.legal_actions() == [DrawStock(), AskGoOut()]
+        assert list(state.legal_actions()) == [DrawStock(), AskGoOut()]
         refused(state, PAIR, RuleCode.PILE_BLOCKED)
 
 
@@ -104,7 +104,7 @@ def test_one_card_rule() -> None:
     # Holding one card, a pile of one card may not be taken, even by adding it to a meld.
     state = table(["QH"], ["QD"], side0=[["KH", "KS", "KD"], QUEENS])
     refused(state, LAYOFF, RuleCode.ONE_CARD_RULE)
-    assert state.legal_actions() == [DrawStock(), AskGoOut()]
+    assert list(state.legal_actions()) == [DrawStock(), AskGoOut()]
     # A pile of two cards may be taken.
     bigger = table(["QH"], ["7S", "QD"], side0=[["KH", "KS", "KD"], QUEENS])
     accepted(bigger, LAYOFF)

@@ -100,8 +100,8 @@ def test_game_adds_hand_totals_and_the_next_minimum_follows_each_total() -> None
     game = game_at([200, -20])
     result = game.apply(Discard(Kind.EIGHT))
     assert result is not None and result.totals == (1360, 45)
-    assert game.scores == [1560, 25] and not game.is_over
-    assert game.results == [result]
+    assert game.scores == (1560, 25) and not game.is_over
+    assert game.results == (result,)
     assert game.hand.scores == [1560, 25]
     assert game.hand.minimums == [90, 50]  # 1500-2995: 90; 0-1495: 50
     assert game.hand.dealer == 0 and game.hand.seat == 1  # the deal passes left
@@ -119,21 +119,21 @@ def test_game_ends_at_5000_and_the_higher_total_wins() -> None:
     game = game_at([3700, 4900])
     assert game.winner() is None
     game.apply(Discard(Kind.EIGHT))
-    assert game.scores == [5060, 4945] and game.is_over
+    assert game.scores == (5060, 4945) and game.is_over
     assert game.winner() == 0
-    assert game.legal_actions() == [] and not game.is_legal(DrawStock())
+    assert game.legal_actions() == () and not game.is_legal(DrawStock())
 
 
 def test_the_higher_total_wins_even_if_the_other_side_reached_5000_first() -> None:
     game = game_at([4000, 4990])
     game.apply(Discard(Kind.EIGHT))
-    assert game.scores == [5360, 5035] and game.winner() == 0
+    assert game.scores == (5360, 5035) and game.winner() == 0
 
 
 def test_equal_totals_are_a_draw() -> None:
     game = game_at([5000 - 1360, 5000 - 45])
     game.apply(Discard(Kind.EIGHT))
-    assert game.is_over and game.scores == [5000, 5000]
+    assert game.is_over and game.scores == (5000, 5000)
     assert game.winner() is None
 
 
@@ -151,6 +151,6 @@ def test_game_scores_are_the_sum_of_hand_totals_in_a_played_game() -> None:
         game.apply(rng.choice(game.legal_actions()))
     assert len(game.results) >= 1
     totals = [sum(r.totals[s] for r in game.results) for s in range(2)]
-    assert game.scores == totals
+    assert list(game.scores) == totals
     dealers = [3, 0, 1, 2]
     assert game.hand.dealer == dealers[game.hand_number % 4]

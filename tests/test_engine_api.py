@@ -26,14 +26,14 @@ OTHERS = [["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]]
 
 def test_legal_actions_are_exact_in_a_known_position() -> None:
     state = position(hands=[["QH", "QS", "2C", "9C"], *OTHERS], pile=["7S", "QD"], melds=[[["KH", "KS", "KD"]], []])
-    assert state.legal_actions() == [DrawStock(), TakePile(2, 0, 0), TakePile(1, 1, 0), AskGoOut()]
+    assert state.legal_actions() == (DrawStock(), TakePile(2, 0, 0), TakePile(1, 1, 0), AskGoOut())
     meld = position(hands=[["QH", "QS", "QD", "9C", "9D"], *OTHERS], melds=[[["KH", "KS", "KD"]], []], phase="meld")
-    assert meld.legal_actions() == [
+    assert meld.legal_actions() == (
         Meld(Kind.QUEEN, 3, 0, 0),
         Discard(Kind.NINE),
         Discard(Kind.QUEEN),
         AskGoOut(),
-    ]
+    )
 
 
 def test_check_and_is_legal_do_not_apply() -> None:

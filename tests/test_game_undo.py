@@ -102,8 +102,8 @@ def test_undoing_the_action_that_ends_a_hand_brings_the_hand_back_unscored(varia
 
     game.undo()
     assert fingerprint(game) == state
-    assert game.results == [] and game.hand_number == 0 and not game.hand.is_over
-    assert game.scores == [0] * game.rules.side_count
+    assert game.results == () and game.hand_number == 0 and not game.hand.is_over
+    assert game.scores == (0,) * game.rules.side_count
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -145,7 +145,7 @@ def test_undo_of_the_action_that_ends_the_game() -> None:
 
     assert game.undo() == last
     assert fingerprint(game) == state
-    assert not game.is_over and game.winner() is None and game.results == []
+    assert not game.is_over and game.winner() is None and game.results == ()
     game.apply(last)
     assert fingerprint(game) == over
 

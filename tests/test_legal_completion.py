@@ -27,7 +27,7 @@ def test_after_yes_a_pile_take_that_makes_going_out_impossible_is_refused() -> N
     accepted(state, AnswerGoOut(True))
     assert state.bound
     refused(state, TakePile(2, 0, 0), RuleCode.MUST_GO_OUT)
-    assert state.legal_actions() == [DrawStock()]
+    assert list(state.legal_actions()) == [DrawStock()]
 
 
 def test_after_yes_a_meld_that_makes_going_out_impossible_is_refused() -> None:
@@ -54,7 +54,7 @@ def test_both_answers_are_legal_and_an_impossible_yes_does_not_bind() -> None:
     # this hand cannot go out (no canasta), so "yes" leaves the asker free to play on.
     state = position(hands=[["KH", "KS", "KD", "9C", "5C"], *OTHERS], phase="meld")
     accepted(state, AskGoOut())
-    assert state.legal_actions() == [AnswerGoOut(True), AnswerGoOut(False)]
+    assert list(state.legal_actions()) == [AnswerGoOut(True), AnswerGoOut(False)]
     accepted(state, AnswerGoOut(True))
     assert state.answer is True and not state.bound
     accepted(state, Discard(Kind.FIVE))

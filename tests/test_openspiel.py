@@ -150,7 +150,7 @@ def test_legal_actions_are_exactly_the_engines_legal_actions_by_their_fixed_ids(
             if other != state.current_player():
                 assert state.legal_actions(other) == []
         state.apply_action(int(rng.choice(ids)))
-    assert state.legal_actions() == []
+    assert list(state.legal_actions()) == []
 
 
 def test_an_illegal_or_unknown_id_is_refused_with_the_rule_and_changes_nothing() -> None:

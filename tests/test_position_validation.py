@@ -165,7 +165,7 @@ def test_a_position_that_ends_at_once_is_accepted_as_finished() -> None:
     red = [c for c in rest if c in ("3H", "3D")]
     hands = [["9C", "9S", "JH", *(c for c in rest if c not in ("3H", "3D"))], *OTHERS]
     over = build(hands=hands, threes=[red, [], [], []], pile=[], stock=[])
-    assert over.is_over and over.legal_actions() == []
+    assert over.is_over and list(over.legal_actions()) == []
 
 
 def test_a_refusal_leaves_nothing_behind() -> None:

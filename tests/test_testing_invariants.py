@@ -158,7 +158,7 @@ def test_game_totals_are_checked() -> None:
     while not game.results:
         random_play(game, rng, 50)
     check_game(game)
-    game.scores[0] += 5
+    game.scores = (game.scores[0] + 5, *game.scores[1:])  # (corrupted on purpose)
     with pytest.raises(InvariantError, match="not the sums"):
         check_game(game)
     check_game(game, initial_scores=[5, 0])

@@ -73,7 +73,7 @@ class ActionSpaceError(CanastaError):
 class HasLegalActions(Protocol):
     """Anything with a ``legal_actions()`` list: `canasta.Game` or `canasta.HandState`."""
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """The acting seat's legal actions."""
         ...
 
@@ -235,7 +235,7 @@ class ActionSpace:
         self._memo: dict[int, int] = {}
         self._known: list[Action] = []
         # The last legal list seen and its ids: an env asks twice per step (mask, then action).
-        self._last: tuple[list[Action], list[int]] = ([], [])
+        self._last: tuple[Sequence[Action], list[int]] = ((), [])
 
     def __len__(self) -> int:
         return self.size
@@ -312,7 +312,7 @@ class ActionSpace:
         """
         return self._ids_of(state.legal_actions())[:]  # a copy: the cached list must stay as it is
 
-    def _ids_of(self, legal: list[Action]) -> list[int]:
+    def _ids_of(self, legal: Sequence[Action]) -> list[int]:
         last_legal, last_ids = self._last
         if legal is last_legal:
             return last_ids
@@ -331,7 +331,7 @@ class ActionSpace:
         """
         return self._memo
 
-    def learn_ids(self, actions: list[Action]) -> list[int]:
+    def learn_ids(self, actions: Sequence[Action]) -> list[int]:
         """The ids of actions, looked up by value, and remembered by identity for the next look-ups.
 
         Args:
@@ -345,7 +345,7 @@ class ActionSpace:
         """
         return self._learn(actions)
 
-    def _learn(self, legal: list[Action]) -> list[int]:
+    def _learn(self, legal: Sequence[Action]) -> list[int]:
         """Look the actions up by value and remember them by identity."""
         memo = self._memo
         ids = [memo[id(action)] if id(action) in memo else self.to_id(action) for action in legal]

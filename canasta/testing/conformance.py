@@ -181,7 +181,7 @@ class CanastaConformance(RuleBasedStateMachine):
         """An action hypothesis picks outside the legal set is refused, changing nothing."""
         action = data.draw(cst.illegal_actions(state=self.hand), label="illegal action")
         err = inv.check_refused(self.hand, action)
-        scores = list(self.game.scores)
+        scores = self.game.scores
         try:
             self.game.apply(action)
         except IllegalActionError as exc:
@@ -254,7 +254,7 @@ class _Recorder:
     def is_over(self) -> bool:
         return self._machine.game.is_over
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> tuple[Action, ...]:
         return self._machine.game.legal_actions()
 
     def apply(self, action: Action) -> None:

@@ -6,6 +6,7 @@ Plain Python (no hypothesis needed): bots, benchmarks and user loops can use it.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from canasta.actions import Action, Meld, TakePile
@@ -21,7 +22,7 @@ class Playable(Protocol):
     def is_over(self) -> bool:
         """True once nothing more can be played."""
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """The acting seat's legal actions."""
 
     def apply(self, action: Action) -> object:
