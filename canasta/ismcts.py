@@ -522,7 +522,6 @@ class ISMCTSBot:
         return rewards[root_side]
 
 
-
 def _paired_gains(preferred: Action, paired: dict[Action, list[float]]) -> dict[Action, tuple[float, float, int]]:
     """Each other root action's paired gain over ``preferred``: ``(mean, standard deviation, deals)``.
 
