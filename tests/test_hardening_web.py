@@ -281,6 +281,31 @@ def test_fuzzed_bodies_never_give_a_server_error(path: str, body: object) -> Non
 _FUZZ_CLIENT = client(max_sessions=8)
 
 
+_HEADER_TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    host=st.one_of(_HEADER_TEXT, st.sampled_from(["127.0.0.1", "[::1]:1", "127.1:80", "LOCALHOST", "[", "::1"])),
+    origin=st.one_of(st.none(), _HEADER_TEXT, st.just("http://127.0.0.1")),
+    site=st.one_of(st.none(), _HEADER_TEXT, st.sampled_from(["same-origin", "cross-site", "none", "same-site"])),
+    path=st.sampled_from(["/api/state", "/api/variants", "/api/record", "/"]),
+)
+def test_fuzzed_hosts_and_origins_never_give_a_server_error(
+    host: str, origin: str | None, site: str | None, path: str
+) -> None:
+    headers = {"host": host}
+    if origin is not None:
+        headers["origin"] = origin
+    if site is not None:
+        headers["sec-fetch-site"] = site
+    answer = _FUZZ_CLIENT.get(path, headers=headers)
+    assert answer.status_code < 500, (headers, answer.text)
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    if answer.status_code == 200 and path.startswith("/api/"):
+        assert is_loopback_host(host) or host.strip().casefold() in ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
 # --- 31.14: a record limit of the server's own -------------------------------------------------------
 
 
