@@ -538,10 +538,18 @@ def _process_state(pid: int) -> str | None:
 
 
 def _lost_worker(processes: dict[int, Any]) -> WorkerLostError:
-    """The error for a pool that broke: which worker died, and how, where that is known."""
-    for pid, process in processes.items():
-        code = process.exitcode
-        if code is not None and code != 0:
+    """The error for a pool that broke: which worker died, and how, where that is known.
+
+    The pool terminates (``SIGTERM``) the other workers once one is lost, so a
+    worker that ended otherwise is named first.
+    """
+    deadline = time.monotonic() + 2.0
+    for process in processes.values():
+        process.join(max(0.0, deadline - time.monotonic()))  # the exit codes are read once they are reaped
+    ended = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode not in (None, 0)]
+    ended.sort(key=lambda item: item[1] == -signal.SIGTERM)
+    for pid, code in ended:
+        if code is not None:
             how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
             return WorkerLostError(
                 f"simulation worker process {pid} was lost ({how}); the run was stopped", pid, code
@@ -570,17 +578,15 @@ def _run_processes(
     pending: set[Future[list[GameRow]]] = set()
     finished = False
     try:
-        pending = {pool.submit(_play_chunk, *args, chunk, max_hands) for chunk in chunks}
+        for chunk in chunks:
+            pending.add(pool.submit(_play_chunk, *args, chunk, max_hands))
+            processes.update(getattr(pool, "_processes", None) or {})  # the workers start with the first task
         stopped: dict[int, int] = {}
         while pending:
             done, pending = wait(pending, timeout=LIVENESS_INTERVAL, return_when=FIRST_COMPLETED)
             processes.update(getattr(pool, "_processes", None) or {})
             for future in done:
-                try:
-                    rows = future.result()
-                except BrokenProcessPool:
-                    raise _lost_worker(processes) from None
-                yield rows
+                yield future.result()
             for pid, process in processes.items():
                 if process.exitcode is not None and pending:
                     raise _lost_worker(processes)
@@ -591,6 +597,8 @@ def _run_processes(
                         pid,
                     )
         finished = True
+    except BrokenProcessPool:
+        raise _lost_worker(processes) from None
     finally:
         if not finished:
             for future in pending:
