@@ -7,6 +7,8 @@ rule book that states the rule. Catch `CanastaError` to catch them all.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from enum import StrEnum
 
@@ -20,6 +22,7 @@ __all__ = [
     "RuleCode",
     "RuleSection",
     "RulesError",
+    "StandIn",
     "UnknownNameError",
 ]
 
@@ -145,6 +148,55 @@ def _rebuild_error(cls: type[CanastaError], args: tuple[object, ...], fields: di
     return error
 
 
+class StandIn:
+    """Stands, in a pickled error, for a value the error referred to that cannot be pickled.
+
+    A refusal keeps the value it refused (`IllegalActionError.action`), which
+    may be anything a caller passed: a lambda, an instance of a class that only
+    exists in one process. Pickled, such a value travels as a `StandIn` whose
+    ``repr`` is the value's (its type's name if that ``repr`` raised), so the
+    error and its message still reach the other process.
+
+    Attributes:
+        text: The value's ``repr``.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        """Create the stand-in.
+
+        Args:
+            text: The ``repr`` of the value it stands for.
+        """
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StandIn) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (StandIn, (self.text,))
+
+
+def _travelling(value: object) -> object:
+    """``value`` if it can be pickled, else a `StandIn` with its repr."""
+    try:
+        pickle.dumps(value)
+    except Exception:  # anything a hostile value's __reduce__ may raise
+        try:
+            text = repr(value)
+        except Exception:  # a hostile __repr__ too
+            text = f"<{type(value).__name__} object>"
+        return StandIn(text)
+    return value
+
+
 class CanastaError(Exception):
     """Base class of every error this library raises on purpose.
 
@@ -152,10 +204,12 @@ class CanastaError(Exception):
     and its attributes (``code``, ``action``, ``where``, ...), whatever its
     ``__init__`` takes: raised in a worker process, it reaches the parent as
     itself (``concurrent.futures`` pickles it), not as a ``BrokenProcessPool``.
+    A value it refers to that cannot be pickled (a refused lambda) is pickled
+    as a `StandIn` holding its ``repr``.
     """
 
     def __reduce__(self) -> tuple[object, ...]:
-        """Pickle (and copy) by state: the class, ``args`` and the attributes, not ``__init__``'s arguments.
+        """Pickle by state: the class, ``args`` and the attributes, not ``__init__``'s arguments.
 
         ``Exception``'s own reduction calls ``cls(*args)`` again, which fails for
         an error whose ``__init__`` takes other arguments than its ``args``
@@ -164,7 +218,22 @@ class CanastaError(Exception):
         Returns:
             The reduction ``(rebuild, (class, args, attributes))``.
         """
-        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
+        args = tuple(_travelling(arg) for arg in self.args)
+        fields = {name: _travelling(value) for name, value in self.__dict__.items()}
+        return (_rebuild_error, (type(self), args, fields))
+
+    def __copy__(self) -> CanastaError:
+        """A copy with the same ``args`` and attributes (the values themselves, as `copy.copy` does)."""
+        return _rebuild_error(type(self), self.args, dict(self.__dict__))
+
+    def __deepcopy__(self, memo: dict[int, object]) -> CanastaError:
+        """A copy with deep copies of ``args`` and attributes (a value that cannot be copied is kept as it is)."""
+        try:
+            args = copy.deepcopy(self.args, memo)
+            fields = copy.deepcopy(self.__dict__, memo)
+        except Exception:  # a hostile value that refuses to be copied: keep the values themselves
+            args, fields = self.args, dict(self.__dict__)
+        return _rebuild_error(type(self), args, fields)
 
 
 class IllegalActionError(CanastaError):

@@ -47,7 +47,7 @@ from canasta import (
     Variant,
 )
 from canasta.cards import Deck
-from canasta.errors import CanastaError, RuleCode, RuleSection
+from canasta.errors import CanastaError, RuleCode, RuleSection, StandIn
 from canasta.plugins import load_rules
 
 VARIANTS = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american")
@@ -508,3 +508,18 @@ def test_meld_tuples_valid_ones_are_meld_ranks_and_the_toolkit_agrees_with_is_va
         assert judged is valid
     if judged:
         assert rank not in (Kind.TWO, Kind.RED_THREE)
+
+
+def test_a_refused_value_that_cannot_be_pickled_travels_as_its_repr() -> None:
+    game = Game("classic", seed=1)
+
+    def hostile() -> None:  # a local function: pickle cannot find it by name
+        return None
+
+    with pytest.raises(IllegalActionError) as raised:
+        game.apply(hostile)
+    error = raised.value
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is IllegalActionError and str(back) == str(error) and back.code is RuleCode.NOT_AN_ACTION
+    assert isinstance(back.action, StandIn) and repr(back.action) == repr(hostile)
+    assert copy.copy(error).action is hostile  # a copy in the same process keeps the value itself
