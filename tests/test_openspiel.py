@@ -267,6 +267,30 @@ def test_a_record_of_other_rules_or_with_an_illegal_action_is_refused() -> None:
         cuban.state_from_record(json.dumps(data))
 
 
+def test_a_record_of_another_first_dealer_is_refused_not_replayed_as_another_game() -> None:
+    # python_canasta deals the first hand from the last seat, as Game() does (issue 31, item 2).
+    cuban = pyspiel.load_game("python_canasta(variant=cuban)")
+    recorder = canasta.GameRecorder(canasta.Game("cuban", seed=3, first_dealer=1))
+    with pytest.raises(canasta.RecordError, match="first dealer") as info:
+        cuban.state_from_record(recorder.record().dumps())
+    assert info.value.where == "first_dealer"
+    state = _dealt(cuban, 3)
+    assert json.loads(state.record().dumps())["first_dealer"] == 3
+    assert str(cuban.state_from_record(state.record().dumps())) == str(state)
+
+
+def test_the_package_says_where_untrusted_input_must_go() -> None:
+    # deserialize_game_and_state unpickles (issue 31, item 21): the docs say so, and name the record.
+    import canasta.openspiel
+    import canasta.openspiel.play
+
+    for doc in (canasta.openspiel.__doc__, canasta.openspiel.play.__doc__):
+        assert doc is not None
+        text = " ".join(doc.split())
+        assert "deserialize_game_and_state" in text and "unpickl" in text
+        assert "state_from_record" in text and "loads_record" in text
+
+
 # -- observations ---------------------------------------------------------------------------
 
 
