@@ -545,8 +545,8 @@ class GameRecorder:
 
     Raises:
         RecordError: If the game was made by `Game.from_hand`, or has actions
-            applied already.
-        ValueError: If there is not one seat label per player.
+            applied already, or there is not one string label per seat (a
+            `RecordError` is a ``ValueError``).
 
     Attributes:
         game: The game being recorded.
@@ -569,9 +569,14 @@ class GameRecorder:
         players = game.rules.players
         self._first_dealer = game.first_dealer
         self.game = game
+        if isinstance(seats, str):
+            raise RecordError("seats", f"expected {players} seat labels, got one string {_brief(seats)}")
         self._seats = tuple(seats) if seats is not None else tuple(f"seat {i}" for i in range(players))
         if len(self._seats) != players:
-            raise ValueError(f"{len(self._seats)} seat labels for {players} players")
+            raise RecordError("seats", f"{len(self._seats)} seat labels for {players} players")
+        for i, label in enumerate(self._seats):
+            if not isinstance(label, str):  # the reader takes strings only: refuse what it would refuse
+                raise RecordError(f"seats[{i}]", f"a seat label is a string, got {_type_name(label)}")
         self._variant_version = registry.variant(game.rules.variant).version
         self._house_rules = tuple((h, registry.house_rule(h).version) for h in game.rules.house_rules)
         self._actions: list[Action] = []

@@ -163,6 +163,15 @@ def test_a_game_already_played_is_refused_by_the_recorder() -> None:
         GameRecorder(game)
 
 
+@pytest.mark.parametrize("seats", ["abcd", [1, 2, 3, 4], ["a", "b", "c", None], ["a", "b", "c"]], ids=repr)
+def test_seat_labels_the_reader_would_refuse_are_refused_when_recording(seats: object) -> None:
+    # Before: ints were recorded, written, and refused on loading; a string gave one seat per letter.
+    with pytest.raises(RecordError) as info:
+        GameRecorder(Game("classic", seed=1), seats)  # type: ignore[arg-type]
+    assert info.value.where.startswith("seats")
+    assert isinstance(info.value, ValueError)
+
+
 # --- format versions ----------------------------------------------------------------------
 
 
