@@ -249,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the bots' strategy: {', '.join(bot_names())}, or ismcts:<budget> such as ismcts:50ms or ismcts:300",
     )
     play.add_argument(
-        "--hints", action="store_true", help="show the ISMCTS bot's preferred action and its share of the visits"
+        "--hints", action="store_true", help="show the action the ISMCTS search recommends, why, and what it weighed"
     )
     play.add_argument(
         "--hint-budget",
@@ -516,7 +516,11 @@ def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action])
         f"mean {best.mean:+.0f} points for your side)"
     ]
     if default is None or best.action == default:
-        why = "the search's default (the playout policy's choice); no other action did better on the same deals"
+        why = "the search's default (the playout policy's choice); " + (
+            "no other action did better on the same deals"
+            if any(s.gain is not None for s in result.actions)
+            else "no other action was tried on enough of the same deals to be compared with it"
+        )
     elif best.gain is not None:
         why = (
             f"it did better than the default, {label(default)}, by {best.gain:+.0f} points a hand "
@@ -720,10 +724,10 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
         verdict = "a tie" if winner is None else f"{side_name(rules, winner)} win"
         hands = plural(len(game.results), "hand")
         final = scores_text(rules, game.scores)
-        console.print(f"[bold]game over after {hands}: {verdict}; final scores {final}[/bold]")
+        console.print(f"[bold]game over after {hands}: {verdict}; final: {final}[/bold]")
     else:
         why = quit_reason or f"stopped after {plural(len(game.results), 'hand')}"
-        console.print(f"game not finished ({why}); scores so far {scores_text(rules, game.scores)}")
+        console.print(f"game not finished ({why}); so far: {scores_text(rules, game.scores)}")
     if record_path is not None:
         kept = write_record(recorder.record(), record_path)
         console.print(untrusted_text(f"record saved to {kept}"))
@@ -862,9 +866,9 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     scores = game.scores if game is not None else record.final_scores
     rules = game.rules if game is not None else record.new_game().rules
     finished = game.is_over if game is not None else record.complete
-    said = "final scores" if finished else "the game was not finished; scores so far"
+    said = "final:" if finished else "(an unfinished game); so far:"
     console.print(
-        Text(f"replayed {plural(len(record.actions), 'action')}; {said} {scores_text(rules, scores)}", style="bold")
+        Text(f"replayed {plural(len(record.actions), 'action')} {said} {scores_text(rules, scores)}", style="bold")
     )
     return 0
 

@@ -172,8 +172,8 @@ def describe_changes(
         shown = " ".join(card_name(c) for c in new)
         where = "at the deal, " if before is None else "automatically, "
         them = "it" if len(new) == 1 else "them"
-        drew = plural(len(new), "card")
-        lines.append(f"{where}{who} laid out {shown} and drew {drew} from the stock to replace {them}")
+        drew = "a card" if len(new) == 1 else plural(len(new), "card")
+        lines.append(f"{where}{who} laid out {shown} and drew {drew} to replace {them}")
     return lines
 
 

@@ -35,7 +35,7 @@ def test_play_bots_only_plays_to_the_end(tmp_path: Path) -> None:
     assert record.complete
     assert record.seats == ("greedy",) * 4
     a, b = record.final_scores
-    assert f"final scores seats 0+2 {a}, seats 1+3 {b}" in out  # side names, not a Python list
+    assert f"final: seats 0+2 {a}, seats 1+3 {b}" in out  # side names, not a Python list
     assert "[" not in out.splitlines()[-2]
 
 
@@ -135,8 +135,8 @@ def test_replay_prints_every_action(tmp_path: Path) -> None:
     assert out.count("  hand 1, seat ") == len(record.actions)
     a, b = record.final_scores
     assert not record.complete  # one hand of a game: never called "final"
-    assert f"the game was not finished; scores so far seats 0+2 {a}, seats 1+3 {b}" in out
-    assert "final scores" not in out
+    assert f"replayed {len(record.actions)} actions (an unfinished game); so far: seats 0+2 {a}, seats 1+3 {b}" in out
+    assert "final" not in out
 
 
 def test_replay_step_mode_waits_for_enter(tmp_path: Path) -> None:
