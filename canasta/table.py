@@ -31,6 +31,7 @@ __all__ = [
     "MELD_ADDITIONS_CACHE",
     "MELD_PHASE",
     "OVER_PHASE",
+    "PICKLED_FIELDS",
     "AdditionsTable",
     "BuiltAdditions",
     "HandEnd",
@@ -645,7 +646,7 @@ class TableState:
         The same on both engines: a class compiled by mypyc has no default
         pickling, and the pure one would pickle shared caches (meld tables).
         """
-        state = {name: getattr(self, name) for name in data_fields(type(self)) if name not in _REBUILT}
+        state = {name: getattr(self, name) for name in PICKLED_FIELDS}
         return (restore_table, (type(self), self.rules, self.deck, self.dealer, self.scores, state))
 
     def _copy_from(self, other: TableState) -> None:
@@ -730,8 +731,59 @@ def data_fields(cls: type) -> tuple[str, ...]:
 
 
 
-#: The slots `TableState.__reduce__` leaves out: caches (looked up again) and what follows from the rules.
-_REBUILT: Final = CACHE_FIELDS | {"facts", "kinds", "rules", "deck"}
+#: The slots `TableState.__reduce__` pickles: all but the caches (`CACHE_FIELDS`, looked up again), the
+#: rules and deck (given to the constructor) and what follows from them (``facts``, ``kinds``). Named
+#: here because a class compiled by mypyc keeps no ``__slots__`` and shows its properties as data
+#: descriptors too; `tests/test_hardening_engine.py` checks the list against ``__slots__``.
+PICKLED_FIELDS: Final[tuple[str, ...]] = (
+        "added_to_old",
+        "answer",
+        "asker",
+        "asks_used",
+        "blocks_out",
+        "bound",
+        "closes_ranks",
+        "concealed",
+        "counts",
+        "dealer",
+        "declared",
+        "drew_all_wild",
+        "drew_from_stock",
+        "end",
+        "final_meld_only",
+        "hands",
+        "keeps_threes",
+        "known",
+        "locks_wilds",
+        "log",
+        "melded_before",
+        "melded_this_turn",
+        "melds",
+        "minimums",
+        "new_ranks",
+        "opened",
+        "opens_by_splash",
+        "pending_pile",
+        "phase",
+        "pile",
+        "pile_freezers",
+        "provisional_count",
+        "regrouped",
+        "relief_stock",
+        "restricts_discards",
+        "resume_phase",
+        "scores",
+        "seat",
+        "seating",
+        "set_aside",
+        "sizes",
+        "stock",
+        "taken_top",
+        "threes",
+        "turn",
+        "went_out",
+        "wild_meld_first",
+)
 
 
 def restore_table(

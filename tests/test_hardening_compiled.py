@@ -1,0 +1,143 @@
+"""One behaviour: copies, deep copies and pickles behave the same on the compiled and the pure-Python engine.
+
+Issue 31.10: ``copy.deepcopy``, ``copy.copy`` and ``pickle`` of `Game`, `HandState`,
+`Observation` and `Deck` raised ``TypeError`` on the compiled engine only, and a
+`Card` subclass in `build_position` an untyped ``TypeError``. Each engine runs the
+same script in its own subprocess (as ``test_compiled_engine.py`` does): it copies,
+deep-copies and pickles every public object of seeded games of every built-in
+variant, plays the copies on, pickles an error of each kind, and builds a position
+from a `Card` subclass; the outcomes (what each operation gave, digested) must be
+equal. Skipped when the compiled engine is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import canasta
+from canasta import _engine
+
+# Run as a script in each subprocess: prints {"compiled": bool, "outcomes": {...}}.
+PROBE = r"""
+import copy, hashlib, json, pickle, random
+import canasta
+from canasta.cards import Card
+
+VARIANTS = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american")
+CLONES = {
+    "copy": copy.copy,
+    "deepcopy": copy.deepcopy,
+    "pickle": lambda value: pickle.loads(pickle.dumps(value)),
+}
+
+
+def summary(value):
+    if isinstance(value, canasta.Game):
+        return [repr(list(value.legal_actions())), list(value.scores), repr(value.history), value.seed,
+                [repr(value.observation(s)) for s in range(value.rules.players)]]
+    if isinstance(value, canasta.HandState):
+        return [repr(list(value.legal_actions())), [repr(value.observation(s)) for s in range(value.rules.players)]]
+    if isinstance(value, canasta.Deck):
+        return [len(value), repr(value.cards[:5]), value == canasta.Deck(value.spec)]
+    return repr(value)
+
+
+def outcome(action):
+    try:
+        return action()
+    except Exception as error:  # the outcome compared is the error's type and text
+        return ["error", type(error).__name__, str(error)]
+
+
+outcomes = {}
+for variant in VARIANTS:
+    game = canasta.Game(variant, seed=5)
+    rng = random.Random(5)
+    for _ in range(60):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    objects = {"game": game, "hand": game.hand, "observation": game.observation(1), "deck": game.hand.deck,
+               "rules": game.rules, "action": game.legal_actions()[0]}
+    for how, clone in CLONES.items():
+        for name, value in objects.items():
+            def trial(value=value, clone=clone):
+                other = clone(value)
+                same = summary(other) == summary(value)
+                played = None
+                if isinstance(other, (canasta.Game, canasta.HandState)):
+                    other.apply(other.legal_actions()[0])  # the copy plays on; the original is unchanged
+                    played = [summary(other), summary(value)]
+                return [type(other).__name__, same, hashlib.sha256(json.dumps(played).encode()).hexdigest()]
+            outcomes[f"{variant} {how} {name}"] = outcome(trial)
+
+try:
+    canasta.Game("classic", seed=1).apply(canasta.Meld(canasta.Kind.ACE, 9, 0, 0))
+except canasta.IllegalActionError as error:
+    illegal = error
+for how, clone in CLONES.items():
+    def error_trial(clone=clone):
+        other = clone(illegal)
+        return [type(other).__name__, str(other), repr(other.action), other.code.value]
+    outcomes[f"error {how}"] = outcome(error_trial)
+
+
+def subclass_trial():
+    class MyCard(Card):
+        pass
+
+    rules = canasta.load_rules("classic")
+    others = [["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]]
+    hands = [[MyCard(12, canasta.Suit.HEARTS, 0), "QS", "9C"], *others]
+    state = canasta.build_position(rules, hands=hands, melds=[[["KH", "KS", "KD"]], []])
+    return [repr(list(state.legal_actions())), [type(c).__name__ for c in state.hand_cards(0)]]
+
+
+outcomes["card subclass"] = outcome(subclass_trial)
+print(json.dumps({"compiled": canasta.compiled, "outcomes": outcomes}))
+"""
+
+pytestmark = pytest.mark.skipif(
+    not canasta.compiled,
+    reason="the compiled engine is not installed (pure-Python build, or CANASTA_PURE_PYTHON set): nothing to compare",
+)
+
+
+def _probe(pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != _engine.PURE_ENV}
+    if pure:
+        env[_engine.PURE_ENV] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        env=env,
+        cwd=Path(canasta.__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    result: dict[str, object] = json.loads(out.stdout)
+    return result
+
+
+def test_copies_deep_copies_and_pickles_behave_the_same_on_both_engines() -> None:
+    compiled = _probe(pure=False)
+    pure = _probe(pure=True)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    outcomes = pure["outcomes"]
+    assert isinstance(outcomes, dict)
+    differing = {key for key, value in outcomes.items() if compiled["outcomes"][key] != value}  # type: ignore[index]
+    assert not differing, sorted(differing)
+    # And every operation worked (none is an error), giving an equal object.
+    for key, value in outcomes.items():
+        assert value[0] != "error", (key, value)
+        if key.split()[-1] in ("game", "hand", "observation", "deck", "rules", "action"):
+            assert value[1] is True, key
+    assert outcomes["card subclass"][1] == ["Card", "Card", "Card"]
+    assert all(outcomes[f"error {how}"][0] == "IllegalActionError" for how in ("copy", "deepcopy", "pickle"))
