@@ -446,6 +446,11 @@ class ISMCTSBot:
             if bound > best_bound:
                 best, best_bound = action, bound
         if best == preferred:
+            if not gains:
+                return best, (
+                    f"the playout policy's choice: no other action was tried on the {MIN_PAIRED} "
+                    "common deals needed to overrule it"
+                )
             return best, "the playout policy's choice: no other action beat it on the same deals"
         mean, _, n = gains[best]
         return best, (
