@@ -16,7 +16,6 @@ from collections.abc import Callable
 from typing import Final
 
 import attrs
-from attrs import evolve
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, Kind
 from canasta.rules import MeldRules, Permission, Rules
@@ -41,9 +40,19 @@ class RuleFacts:
     filled when first asked.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, dealt: RuleFacts | None = None) -> None:
+        """Read the values of ``rules``, or take them from ``dealt`` where ``rules`` differ only in meld state.
+
+        Args:
+            rules: The rules.
+            dealt: The facts of the rules ``rules`` were made from by `canasta.Rules.during_hand`
+                (they differ in the meld rules' hand state alone), or ``None``.
+        """
         melds = rules.melds
         keys = rank_keys(melds)
+        if dealt is not None and dealt.rank_keys[JOKER] == keys[JOKER]:
+            self._take_from(dealt, rules, keys)  # (same meld rules but for their hand state: see `rank_keys`)
+            return
         pile = rules.pile
         exhaustion = rules.exhaustion
         self.rules = rules
@@ -115,6 +124,67 @@ class RuleFacts:
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
+
+    def _take_from(self, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
+        """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
+
+        Every value but the meld rules' hand state is the dealt rules' own, and so are the
+        memos of rule methods; the meld rules, their test and the caches that depend on the
+        meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
+        """
+        self.rules = rules
+        self.players = dealt.players
+        self.sides = dealt.sides
+        self.draw_count = dealt.draw_count
+        self.card_values = dealt.card_values
+        self.special_hands = dealt.special_hands
+        self.meld_rules = rules.melds
+        self.is_valid = rules.melds.is_valid
+        self.max_wilds = dealt.max_wilds
+        self.wild_melds = dealt.wild_melds
+        self.black_threes_when_going_out = dealt.black_threes_when_going_out
+        self.canasta_size = dealt.canasta_size
+        self.min_naturals = dealt.min_naturals
+        self.wild_meld_first = dealt.wild_meld_first
+        self.no_discard_first_round = dealt.no_discard_first_round
+        self.black_threes_are_bonus = dealt.black_threes_are_bonus
+        self.always_frozen = dealt.always_frozen
+        self.unmelded_side_frozen = dealt.unmelded_side_frozen
+        self.unmelded_side_may_take = dealt.unmelded_side_may_take
+        self.natural_and_wild = dealt.natural_and_wild
+        self.layoff = dealt.layoff
+        self.blocked_top = dealt.blocked_top
+        self.one_card_rule = dealt.one_card_rule
+        self.empty_pile_stops = dealt.empty_pile_stops
+        self.forced_take_by_layoff = dealt.forced_take_by_layoff
+        self.last_red_three_may_meld = dealt.last_red_three_may_meld
+        self.permission = dealt.permission
+        self.canastas_required = dealt.canastas_required
+        self.final_discard_required = dealt.final_discard_required
+        self.first_taker_alone = dealt.first_taker_alone
+        self.bonus_cards = dealt.bonus_cards
+        self.concealed_exemption = dealt.concealed_exemption
+        self.clean_meld_naturals = dealt.clean_meld_naturals
+        self.side_count = dealt.side_count
+        self.closes_ranks = dealt.closes_ranks
+        self.locks_wilds = dealt.locks_wilds
+        self.blocks_out = dealt.blocks_out
+        self.opens_by_splash = dealt.opens_by_splash
+        self.restricts_discards = dealt.restricts_discards
+        self.keeps_threes = dealt.keeps_threes
+        self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+        self._minimums = dealt._minimums
+        self._scoring = dealt._scoring
+        self._bonuses = dealt._bonuses
+        self._three_scores = dealt._three_scores
+        self.rank_keys = keys
+        self.validity = []
+        self.additions = []
+        for key in keys:
+            validity, additions = _shared_caches(key, dealt.card_values)
+            self.validity.append(validity)
+            self.additions.append(additions)
+        self.discardable = [None, None]
 
     def minimum_for(self, score: int) -> int:
         """`canasta.MinimumRules.minimum_for` of the rules (remembered, as `canasta_bonus`).
@@ -201,17 +271,28 @@ class ScoringTables:
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
 
-#: What a kind's meld validity depends on (`rank_keys`): the meld rules without a hand's meld
-#: state, the kind, and the kind's part of the meld state as one int.
-RankKey = tuple[MeldRules, int, int]
+#: What a kind's meld validity depends on (`rank_keys`): the number of the meld rules without a
+#: hand's meld state (their basis), the kind, and the kind's part of the meld state as one int.
+RankKey = tuple[int, int, int]
 
 # The meld state's fields (`canasta.Rules.during_hand`), left out of the basis of `rank_keys`.
 _STATE_FIELDS: Final = frozenset({"natural_only", "closed", "wild_floors", "mixed_cap", "has_meld_state"})
 _STABLE_FIELDS: Final = tuple(f.name for f in attrs.fields(MeldRules) if f.name not in _STATE_FIELDS)
 
-# `rank_keys`' answers by meld rules (`MeldRules` hashes once: cache_hash), and the bases by their stable fields.
+# `rank_keys`' answers by meld rules (`MeldRules` hashes once: cache_hash), and the numbers of the
+# bases by their stable fields (a subclass's meld rules: by themselves). Numbers are never reused.
 _RANK_KEYS: Final[dict[MeldRules, tuple[RankKey, ...]]] = {}
-_BASES: Final[dict[tuple[object, ...], MeldRules]] = {}
+_BASES: Final[dict[object, int]] = {}
+_NEXT_BASIS: Final = [0]
+
+
+def _basis_number(key: object) -> int:
+    """The number of a basis (see `_BASES`), given when first met."""
+    number = _BASES.get(key)
+    if number is None:
+        number = _BASES[key] = _NEXT_BASIS[0]
+        _NEXT_BASIS[0] = number + 1
+    return number
 
 
 def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
@@ -238,15 +319,14 @@ def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
     keys = _RANK_KEYS.get(melds)
     if keys is not None:
         return keys
+    if len(_RANK_KEYS) > 4096:
+        _RANK_KEYS.clear()  # bound the memory of long runs with many rule sets
+        _BASES.clear()  # (numbers are not reused: a basis met again gets a new one)
     if type(melds) is not MeldRules:
-        keys = tuple((melds, kind, 0) for kind in range(KIND_COUNT))
+        own = _basis_number(melds)
+        keys = tuple([(own, kind, 0) for kind in range(KIND_COUNT)])
     else:
-        stable = tuple([getattr(melds, name) for name in _STABLE_FIELDS])
-        basis = _BASES.get(stable)
-        if basis is None:
-            basis = _BASES[stable] = evolve(
-                melds, natural_only=frozenset(), closed=frozenset(), wild_floors=(), mixed_cap=0
-            )
+        basis = _basis_number(tuple([getattr(melds, name) for name in _STABLE_FIELDS]))
         floors = melds.wild_floors
         natural_only = melds.natural_only
         closed = melds.closed
@@ -264,9 +344,6 @@ def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
                 )
             found.append((basis, kind, state))
         keys = tuple(found)
-    if len(_RANK_KEYS) > 4096:
-        _RANK_KEYS.clear()  # bound the memory of long runs with many rule sets
-        _BASES.clear()
     _RANK_KEYS[melds] = keys
     return keys
 
@@ -304,9 +381,11 @@ def rule_facts(rules: Rules) -> RuleFacts:
     """
     facts = _FACTS.get(id(rules))
     if facts is None or facts.rules is not rules:
+        dealt = rules.as_dealt  # (rules made during a hand take their values from the rules dealt)
+        dealt_facts = None if dealt is rules else rule_facts(dealt)
         if len(_FACTS) > 1024:
             _FACTS.clear()  # bound the memory of long runs with many rule sets
-        facts = _FACTS[id(rules)] = RuleFacts(rules)
+        facts = _FACTS[id(rules)] = RuleFacts(rules, dealt_facts)
     return facts
 
 

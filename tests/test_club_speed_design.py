@@ -1,0 +1,121 @@
+"""The club rules' meld state and the engine's caches (issue 35): what did not change is reused.
+
+The club rules make new meld rules during a hand (`canasta.Rules.during_hand`).
+The caches of meld validity and additions are keyed by what a kind's validity
+depends on (`canasta.rulefacts.rank_keys`), so a kind whose part of the meld
+state did not change keeps its tables; the facts of rules made during a hand
+take every other value from the rules dealt.
+"""
+
+from __future__ import annotations
+
+import random
+
+from attrs import evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import canasta
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, Kind
+from canasta.hand import HandState
+from canasta.rulefacts import RuleFacts, rank_keys, rule_facts
+from canasta.rules import MeldRules
+from canasta.table import meld_tables
+
+CLUB = canasta.load_rules("modern-american-club")
+
+# A meld state of the club rules: natural-only and closed ranks, rule-of-five's floors and cap.
+meld_states = st.builds(
+    lambda melds, natural, closed, floors, cap: evolve(
+        melds,
+        natural_only=frozenset(Kind(k) for k in natural),
+        closed=frozenset(Kind(k) for k in closed),
+        wild_floors=tuple(floors) if floors is not None else (),
+        mixed_cap=cap,
+    ),
+    st.sampled_from([CLUB.melds, canasta.load_rules("classic").melds]),
+    st.sets(st.sampled_from(NATURAL_INTS), max_size=3),
+    st.sets(st.sampled_from(NATURAL_INTS), max_size=3),
+    st.none() | st.lists(st.integers(0, 3), min_size=KIND_COUNT, max_size=KIND_COUNT),
+    st.sampled_from([0, 6]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(first=meld_states, second=meld_states)
+def test_equal_rank_keys_mean_equal_validity(first: MeldRules, second: MeldRules) -> None:
+    """Where two meld states give a kind the same key, `is_valid` answers alike for every meld of that kind."""
+    keys_first, keys_second = rank_keys(first), rank_keys(second)
+    for kind in range(KIND_COUNT):
+        if keys_first[kind] != keys_second[kind]:
+            continue
+        for naturals in range(9):
+            for twos in range(4):
+                for jokers in range(4):
+                    assert first.is_valid(kind, naturals, twos, jokers) == second.is_valid(kind, naturals, twos, jokers)
+
+
+def test_a_kind_keeps_its_key_and_tables_when_another_kind_changes() -> None:
+    """A new meld state that changes one kind (a floor, a closed rank) keeps every other kind's tables."""
+    floors = [0] * KIND_COUNT
+    before = evolve(CLUB.melds, wild_floors=tuple(floors))
+    floors[Kind.KING] = 2
+    after = evolve(CLUB.melds, wild_floors=tuple(floors))
+    closed = evolve(after, closed=frozenset({Kind.ACE}))
+    keys = rank_keys(before), rank_keys(after), rank_keys(closed)
+    tables = meld_tables(before), meld_tables(after), meld_tables(closed)
+    for kind in range(KIND_COUNT):
+        assert (keys[0][kind] == keys[1][kind]) is (kind != Kind.KING)
+        assert (tables[0][kind] is tables[1][kind]) is (kind != Kind.KING)
+        assert (keys[1][kind] == keys[2][kind]) is (kind != Kind.ACE)
+        assert (tables[1][kind] is tables[2][kind]) is (kind != Kind.ACE)
+    # The wild meld and black threes read no meld state.
+    for kind in (JOKER, BLACK_THREE):
+        assert keys[0][kind] == rank_keys(evolve(CLUB.melds, mixed_cap=6, closed=frozenset({Kind.ACE})))[kind]
+    # Other rules (another basis) never share a key.
+    other = rank_keys(evolve(CLUB.melds, canasta_size=8))
+    assert all(a != b for a, b in zip(keys[0], other, strict=True))
+
+
+def test_facts_of_rules_made_during_a_hand_are_those_of_the_rules_themselves() -> None:
+    """Facts taken from the rules dealt equal the facts read afresh, value by value; the rule memos are shared."""
+    floors = [0] * KIND_COUNT
+    earlier = CLUB.during_hand(evolve(CLUB.melds, wild_floors=tuple(floors)))  # (a later turn's floors: none)
+    floors[Kind.QUEEN] = 1
+    state = evolve(CLUB.melds, wild_floors=tuple(floors), closed=frozenset({Kind.FIVE}))
+    during = CLUB.during_hand(state)
+    assert during.as_dealt is CLUB
+    derived = rule_facts(during)
+    fresh = RuleFacts(during)  # (read from the rules themselves)
+    caches = {"validity", "additions", "discardable", "_minimums", "_scoring", "_bonuses", "_three_scores"}
+    for name in dir(fresh):
+        if name.startswith("__") or (callable(getattr(fresh, name)) and name != "is_valid") or name in caches:
+            continue
+        assert getattr(derived, name) == getattr(fresh, name), name
+    assert derived.meld_rules is state and derived.rules is during
+    assert derived._bonuses is rule_facts(CLUB)._bonuses  # (the rules' own methods: the same answers)
+    assert derived.discardable is not rule_facts(CLUB).discardable  # (closed ranks change what may be discarded)
+    for kind in range(KIND_COUNT):
+        assert derived.validity[kind] is fresh.validity[kind]
+        shared = derived.validity[kind] is rule_facts(earlier).validity[kind]
+        assert shared is (kind not in (Kind.QUEEN, Kind.FIVE))
+
+
+def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
+    """In club play, a new meld state keeps the tables of the kinds its change did not touch."""
+    deck = canasta.cards.Deck(CLUB.deck)
+    changes = kept = 0
+    for seed in range(6):
+        hand = HandState.deal(CLUB, dealer=3, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            rules = hand.rules
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+            if hand.rules is not rules and hand.rules.melds != rules.melds:
+                old, new = meld_tables(rules.melds), meld_tables(hand.rules.melds)
+                changes += 1
+                kept += sum(1 for kind in NATURAL_INTS if old[kind] is new[kind])
+    assert changes > 20
+    # (A turn's floors or opening cap touch every kind when they come or go; other changes touch a few.)
+    assert kept > changes * 3
