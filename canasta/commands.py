@@ -125,7 +125,7 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
 
 #: The card legend, as (symbol, meaning) rows.
 LEGEND: tuple[tuple[str, str], ...] = (
-    ("A K Q J T 9..4", "ranks: ace, king, queen, jack, ten (type T or 10), 9 to 4"),
+    ("A K Q J 10 9..4", "ranks: ace, king, queen, jack, ten (type 10 or T), 9 to 4"),
     ("2  *  r3  b3", "wild: a 2, a joker; a red three (a bonus), a black three"),
     ("QH 7D 3C", "suits: C clubs, D diamonds, H hearts, S spades"),
     ("QQQ2*  Q×6+2", "melds: 3 queens, a 2, a joker; 6 queens and a 2"),

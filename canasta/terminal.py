@@ -384,24 +384,28 @@ def _flow(chunks: Sequence[Text], width: int, label: str) -> list[Text]:
 
 
 def shown_notation(action: Action) -> str:
-    """An action's command (`canasta.commands.notation`) as the menu shows it: a ten written ``10``.
+    """An action's command (`canasta.commands.notation`) as the menu shows it: cards as a person reads them.
 
-    The grammar reads ``10`` as well as ``t``, so what the menu shows can be typed.
+    A ten is written ``10``, and cards of two characters (``10``, ``b3``) are
+    spaced (``m b3 b3 b3``, not ``m b3b3b3``). The grammar reads both forms, so
+    what the menu shows can be typed.
 
     Args:
         action: The action.
 
     Returns:
-        E.g. ``"x 10"``, ``"m 10 10 *"``, ``"m 10:2"``, ``"m qq*"``.
+        E.g. ``"x 10"``, ``"m 10 10 *"``, ``"m 10:2"``, ``"m b3 b3 b3"``, ``"m qq*"``.
     """
-    if isinstance(action, Discard) and action.kind == Kind.TEN:
-        return "x 10"
-    if isinstance(action, Meld) and action.rank == Kind.TEN:
-        wilds = " ".join("2" * action.twos + "*" * action.jokers)
-        second = "'" if action.second else ""
-        if not action.naturals:
-            return f"m 10:{wilds.replace(' ', '')}{second}"
-        return "m " + " ".join(["10"] * action.naturals + ([wilds] if wilds else [])) + second
+    if isinstance(action, Discard):
+        return f"x {kind_name(action.kind).lower()}"
+    if isinstance(action, Meld) and action.rank != Kind.JOKER:
+        symbol = kind_name(action.rank).lower()
+        if len(symbol) > 1:
+            wilds = "2" * action.twos + "*" * action.jokers
+            second = "'" if action.second else ""
+            if not action.naturals:
+                return f"m {symbol}:{wilds}{second}"
+            return "m " + " ".join([symbol] * action.naturals + ([wilds] if wilds else [])) + second
     return notation(action)
 
 

@@ -14,6 +14,7 @@ from canasta.cards import Card, Kind, Suit
 from canasta.commands import Command, CommandError, notation, parse_command
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
+from canasta.terminal import shown_notation
 
 Q, K, NINE, TEN = Kind.QUEEN, Kind.KING, Kind.NINE, Kind.TEN
 QUEEN_OF_HEARTS = Card(12, Suit.HEARTS)
@@ -181,4 +182,6 @@ def test_every_legal_action_of_random_games_reads_back(variant: str, house_rules
         legal = game.legal_actions()
         for action in legal:
             assert parse_command(notation(action), game) == action, notation(action)
+            shown = shown_notation(action)  # what the terminal's menu shows (10 for T, b3 b3 spaced)
+            assert parse_command(shown, game) == action, shown
         game.apply(rng.choice(legal))

@@ -31,7 +31,14 @@ from canasta.errors import CanastaError, IllegalActionError
 from canasta.hand import HandState
 from canasta.records import load_record
 from canasta.simulate import MAX_WORKERS, WorkerLostError, available_cpus, simulate, worker_count
-from canasta.terminal import describe_changes, menu_prompt, render_hand_cards, render_menu, scores_text
+from canasta.terminal import (
+    describe_changes,
+    menu_prompt,
+    render_hand_cards,
+    render_menu,
+    scores_text,
+    shown_notation,
+)
 from canasta.wording import action_text, card_name, hand_sort_key, kind_sort_key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -603,6 +610,13 @@ def test_the_terminal_shows_a_hand_in_the_pictures_order() -> None:
             kinds.append(card.kind)
     assert kinds == sorted({c.kind for c in cards}, key=kind_sort_key)
     assert render_hand_cards(cards).plain == "A 10 5 b3 b3 b3 r3 2 *"  # b3 b3 b3, spaced
+
+
+def test_the_menu_spaces_cards_of_two_characters() -> None:
+    assert shown_notation(Meld(Kind.BLACK_THREE, 3)) == "m b3 b3 b3"
+    assert shown_notation(Meld(Kind.TEN, 2, 1, 0)) == "m 10 10 2"
+    assert shown_notation(Discard(Kind.TEN)) == "x 10"
+    assert shown_notation(Meld(Kind.QUEEN, 2, 0, 1)) == "m qq*"  # one-character cards as typed
 
 
 def test_a_menu_of_one_says_choose_1() -> None:
