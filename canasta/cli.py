@@ -842,15 +842,27 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
         )
     )
     console.print(header)
+
+    def tell(lines: Sequence[str]) -> None:  # the rules' own moves (threes laid out): public, any seat's view
+        for told in lines:
+            console.print(Text(f"    {told}"))
+
     game: Game | None = None
+    seen = record.new_game().observation(0)
+    tell(describe_changes(None, seen, names=record.seats))
     for step in replay(record, check_versions=check):
         game = step.game
         played = action_text(step.action)
         console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {played}"))
-        if step.hand_score is not None:
+        if step.hand_score is None:
+            tell(describe_changes(seen, game.observation(0), step.action, names=record.seats))
+        else:
             for number in range(step.hand, len(game.results)):
                 score = game.results[number]
                 console.print(render_hand_score(score, game.rules, game.totals_after(number), hand_number=number))
+            if not game.is_over:
+                tell(describe_changes(None, game.observation(0), names=record.seats))
+        seen = game.observation(0)
         if args.step and not game.is_over:
             obs = game.observation(game.seat)
             console.print(

@@ -638,3 +638,16 @@ def test_parse_error_helper_sees_argparse_errors(capsys: pytest.CaptureFixture[s
     assert "unrecognized arguments" in parse_error(["variants", "--nope"], capsys)
     with pytest.raises(argparse.ArgumentTypeError):
         cli.int_option("--x", 1, 2)("3")
+
+
+def test_replay_tells_the_automatic_moves_the_game_told(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    code, played = run(["play", "--bots-only", "--seed", "3", "--max-hands", "2", "--record", str(path)])
+    assert code == 0
+    code, replayed = run(["replay", str(path)])
+    assert code == 0
+
+    def told(out: str) -> list[str]:
+        return [line.strip() for line in out.splitlines() if " laid out " in line and line.startswith("  ")]
+
+    assert told(replayed) == told(played) != []
