@@ -850,7 +850,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     game: Game | None = None
     seen = record.new_game().observation(0)
     tell(describe_changes(None, seen, names=record.seats))
-    for step in replay(record, check_versions=check):
+    for done, step in enumerate(replay(record, check_versions=check), start=1):
         game = step.game
         played = action_text(step.action)
         console.print(Text(f"  hand {step.hand + 1}, seat {step.seat} ({seats[step.seat]}): {played}"))
@@ -860,7 +860,7 @@ def _replay(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
             for number in range(step.hand, len(game.results)):
                 score = game.results[number]
                 console.print(render_hand_score(score, game.rules, game.totals_after(number), hand_number=number))
-            if not game.is_over:
+            if done < len(record.actions):  # the next hand was played: its deal is told
                 tell(describe_changes(None, game.observation(0), names=record.seats))
         seen = game.observation(0)
         if args.step and not game.is_over:
