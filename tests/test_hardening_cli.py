@@ -651,3 +651,13 @@ def test_replay_tells_the_automatic_moves_the_game_told(tmp_path: Path) -> None:
         return [line.strip() for line in out.splitlines() if " laid out " in line and line.startswith("  ")]
 
     assert told(replayed) == told(played) != []
+
+
+def test_a_worker_lost_error_survives_pickling_with_its_fields() -> None:
+    import copy
+    import pickle
+
+    error = WorkerLostError("simulation worker process 12 was lost (killed by signal 9)", 12, -9)
+    for clone in (pickle.loads(pickle.dumps(error)), copy.deepcopy(error), copy.copy(error)):
+        assert type(clone) is WorkerLostError
+        assert (str(clone), clone.pid, clone.exitcode) == (str(error), 12, -9)
