@@ -149,6 +149,8 @@ class Game:
         hand_number: 0 for the first hand.
     """
 
+    hand: HandState  # dealt by `_deal_hand` (and given to `from_hand`); declared for the reference's type
+
     def __init__(
         self,
         variant: str = "classic",

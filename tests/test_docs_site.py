@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 from types import ModuleType
@@ -53,20 +54,42 @@ def _nav_files() -> list[str]:
     return found
 
 
+def _not_in_nav() -> list[str]:
+    """The pages mkdocs.yml keeps out of the nav on purpose (``not_in_nav``: the variants' code pages)."""
+    yaml = pytest.importorskip("yaml")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    patterns = (config.get("not_in_nav") or "").split()
+    pages = [str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")]
+    return sorted(page for page in pages if any(fnmatch.fnmatch("/" + page, pattern) for pattern in patterns))
+
+
 def test_every_nav_entry_exists_and_every_page_is_in_the_nav() -> None:
     nav = _nav_files()
     assert sorted(set(nav)) == sorted(nav), "a page is listed twice in the nav"
     missing = [page for page in nav if not (DOCS / page).is_file()]
     assert not missing, f"nav entries without a file: {missing}"
     pages = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
-    assert sorted(nav) == pages, "every page must be in the nav (mkdocs --strict also fails otherwise)"
+    hidden = [page for page in _not_in_nav() if page not in nav]
+    assert sorted(nav + hidden) == pages, "every page must be in the nav or in not_in_nav (mkdocs --strict)"
+
+
+def test_the_nav_names_each_variant_once() -> None:
+    config = (ROOT / "mkdocs.yml").read_text()
+    nav = config[config.index("\nnav:") :]
+    nav = nav[: nav.index("\nplugins:")]
+    for title in ("Classic", "Two-player", "Three-player", "Six-player", "Cuban", "Modern American"):
+        assert len(re.findall(rf"^\s*- {title}:", nav, re.M)) == 1, f"{title} is listed more than once in the nav"
+    # The variants' code pages are reached from the nav's one entry, whose table links them all.
+    assert "<!-- variants-list -->" in (DOCS / "variants" / "index.md").read_text()
+    assert "variants/index.md" in _nav_files()
+    assert _not_in_nav() == sorted(f"variants/{name}.md" for name in [*BUILT_IN_VARIANTS, "index"])
 
 
 def test_the_required_pages_are_in_the_nav() -> None:
     nav = set(_nav_files())
     required = {"getting-started.md", "concepts.md", "house-rules.md", "writing-a-plugin.md", "hooks.md"}
-    required |= {"testing.md", "cli.md", "changelog.md", "reference/index.md"}
-    required |= {f"variants/{name}.md" for name in BUILT_IN_VARIANTS}
+    required |= {"testing.md", "cli.md", "changelog.md", "reference/index.md", "variants/index.md"}
+    required |= {f"rules/{name}.md" for name in BUILT_IN_VARIANTS}
     assert required <= nav, sorted(required - nav)
 
 
