@@ -419,6 +419,13 @@ def _check_simulate_usage(args: argparse.Namespace) -> str | None:
         return "--scheduler needs --backend dask (without it the games would run here, ignoring the scheduler)"
     if args.scheduler is not None and not args.scheduler.strip():
         return "--scheduler needs an address, such as tcp://10.0.0.5:8786"
+    for name in split_bot_names(args.bots):  # each bot's spec, its budget and numbers, before any game
+        try:
+            make_bot(name)
+        except CanastaError as exc:
+            return f"argument --bots: {exc}"
+    if not split_bot_names(args.bots):
+        return "argument --bots: name at least one bot"
     return None
 
 
@@ -515,9 +522,12 @@ def hint_line(bot: ISMCTSBot, game: Game, seat: int, numbered: Sequence[Action])
         f"hint: {label(best.action)} ({100 * best.share:.0f}% of {result.iterations} search iterations, "
         f"mean {best.mean:+.0f} points for your side)"
     ]
-    if default is None or best.action == default:
+    if bot.confidence is None:
+        why = result.reason
+    elif default is None or best.action == default:
         why = "the search's default (the playout policy's choice); " + (
-            "no other action did better on the same deals"
+            "no other action did better on the same deals by more than "
+            f"{bot.confidence:g} standard errors of its gain"
             if any(s.gain is not None for s in result.actions)
             else "no other action was tried on enough of the same deals to be compared with it"
         )

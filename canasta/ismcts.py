@@ -451,7 +451,10 @@ class ISMCTSBot:
                     f"the playout policy's choice: no other action was tried on the {MIN_PAIRED} "
                     "common deals needed to overrule it"
                 )
-            return best, "the playout policy's choice: no other action beat it on the same deals"
+            return best, (
+                "the playout policy's choice: no other action beat it on the same deals by "
+                f"{self.confidence:g} standard errors of its gain"
+            )
         mean, _, n = gains[best]
         return best, (
             f"it beat the playout policy's choice by {mean * REWARD_SCALE:+.0f} points a deal "

@@ -208,7 +208,9 @@ def test_the_policy_choice_is_played_on_every_deal_another_action_is(variant: st
         assert s.paired == (s.visits if s.gain is not None else 0)
     if result.best.action == result.policy_choice:
         compared = any(s.gain is not None for s in others)
-        assert ("no other action beat it" if compared else "common deals needed") in result.reason
+        assert ("no other action beat it on the same deals by 1.28" if compared else "common deals needed") in (
+            result.reason
+        )
     else:
         assert result.best.gain is not None and result.best.gain > 0
 
@@ -260,7 +262,7 @@ def test_the_hint_shows_the_recommended_action_with_its_own_numbers_and_the_othe
     if best.action != result.policy_choice:
         assert f"by {best.gain:+.0f} points a hand on the same {best.paired} deals" in why
     elif any(s.gain is not None for s in result.actions):
-        assert "no other action did better on the same deals" in why
+        assert "no other action did better on the same deals by more than 1.28 standard errors" in why
     else:
         assert "no other action was tried on enough of the same deals" in why
 
