@@ -242,7 +242,7 @@ def test_invalid_answers_are_refused_naming_hook_and_plugin(
     [
         ("canasta_hand_size", "11", True, "hook canasta_hand_size returned '11' (str), expected int"),
         ("canasta_players", True, False, "hook canasta_players returned True (bool), expected int"),
-        ("canasta_sides", [0, 1, 0, 1], True, "hook canasta_sides returned [0, 1, 0, 1] (list), expected tuple"),
+        ("canasta_sides", [0, 1, 0, 1], True, "hook canasta_sides returned [0, 1, 0, 1] (list), expected a tuple"),
         ("canasta_upcard", "none", False, "hook canasta_upcard returned 'none' (str), expected Upcard"),
         (
             "canasta_meld_rules",
