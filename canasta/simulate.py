@@ -71,8 +71,11 @@ MAX_WORKERS = 256
 #: Seconds between two checks of the workers' health while no task finishes.
 LIVENESS_INTERVAL = 0.5
 
-#: A worker seen stopped (``SIGSTOP``) at this many checks in a row ends the run.
+#: A worker seen stopped (``SIGSTOP``) at this many checks in a row, over `STOPPED_SECONDS` at least, ends the run.
 STOPPED_CHECKS = 6
+
+#: How long a worker must stay stopped before the run ends (a Ctrl+Z of the whole job stops the parent too).
+STOPPED_SECONDS = 3.0
 
 
 class WorkerLostError(CanastaError):
@@ -581,7 +584,7 @@ def _run_processes(
         for chunk in chunks:
             pending.add(pool.submit(_play_chunk, *args, chunk, max_hands))
             processes.update(getattr(pool, "_processes", None) or {})  # the workers start with the first task
-        stopped: dict[int, int] = {}
+        stopped: dict[int, tuple[int, float]] = {}  # pid: checks in a row that saw it stopped, since when
         while pending:
             done, pending = wait(pending, timeout=LIVENESS_INTERVAL, return_when=FIRST_COMPLETED)
             processes.update(getattr(pool, "_processes", None) or {})
@@ -590,8 +593,12 @@ def _run_processes(
             for pid, process in processes.items():
                 if process.exitcode is not None and pending:
                     raise _lost_worker(processes)
-                stopped[pid] = stopped.get(pid, 0) + 1 if _process_state(pid) in ("T", "t") else 0
-                if stopped[pid] >= STOPPED_CHECKS:
+                if _process_state(pid) not in ("T", "t"):
+                    stopped.pop(pid, None)
+                    continue
+                checks, since = stopped.get(pid, (0, time.monotonic()))
+                stopped[pid] = (checks + 1, since)
+                if checks + 1 >= STOPPED_CHECKS and time.monotonic() - since >= STOPPED_SECONDS:
                     raise WorkerLostError(
                         f"simulation worker process {pid} is stopped (SIGSTOP or a debugger); the run was stopped",
                         pid,
