@@ -20,7 +20,7 @@ search is then skipped). Deals run in process workers. Only variants with two
 sides can be played in duplicate (not three-player).
 
 ``--save`` writes every deal's result as JSON; ``--compare`` reads two such
-files (for instance the same pairing before and after a change to a bot, run
+files, or two comma-separated lists of them (for instance the same pairing before and after a change to a bot, run
 on the same seeds) and prints, per pairing found in both, the mean of the
 per-deal difference (after minus before) with its 95% confidence interval:
 the deals are the same, so the comparison is paired and the luck of the deal
@@ -280,25 +280,33 @@ def save(path: str, runs: Mapping[str, Mapping[int, DealResult]]) -> None:
 
 
 def load(path: str) -> dict[str, dict[int, DealResult]]:
-    """Read a file written by `save`.
+    """Read files written by `save`: one path, or several joined by commas (their deals merged).
 
     Args:
-        path: The file.
+        path: The file, or files separated by commas (runs of the same pairing on other seeds).
 
     Returns:
         Each pairing's deals by seed.
     """
-    with open(path, encoding="utf-8") as file:
-        data = json.load(file)
-    return {
-        key: {
-            int(seed): DealResult(
-                (int(r["diffs"][0]), int(r["diffs"][1])), r["a_time"], r["a_decisions"], r["b_time"], r["b_decisions"]
+    runs: dict[str, dict[int, DealResult]] = {}
+    for one in path.split(","):
+        with open(one, encoding="utf-8") as file:
+            data = json.load(file)
+        for key, deals in data.items():
+            runs.setdefault(key, {}).update(
+                (
+                    int(seed),
+                    DealResult(
+                        (int(r["diffs"][0]), int(r["diffs"][1])),
+                        r["a_time"],
+                        r["a_decisions"],
+                        r["b_time"],
+                        r["b_decisions"],
+                    ),
+                )
+                for seed, r in deals.items()
             )
-            for seed, r in deals.items()
-        }
-        for key, deals in data.items()
-    }
+    return runs
 
 
 def comparison_table(rows: Sequence[Comparison]) -> str:

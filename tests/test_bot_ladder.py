@@ -69,3 +69,11 @@ def test_the_search_bot_makes_no_futile_ask() -> None:
     count = ASKS.count_asks("cuban", "ismcts:6", deals=1, seed=2)
     assert count.decisions > 20 and count.futile == 0
     assert ASKS.count_asks("classic", "greedy", deals=1, seed=2).asks == 0  # greedy never asks
+
+
+def test_saved_runs_on_other_seeds_are_merged(tmp_path: Path) -> None:
+    first = {0: LADDER.DealResult((10, 20), 0.5, 3, 0.0, 3)}
+    second = {150: LADDER.DealResult((-5, 5), 0.5, 3, 0.0, 3)}
+    LADDER.save(str(tmp_path / "a.json"), {"cuban x/y": first})
+    LADDER.save(str(tmp_path / "b.json"), {"cuban x/y": second})
+    assert LADDER.load(f"{tmp_path / 'a.json'},{tmp_path / 'b.json'}") == {"cuban x/y": {**first, **second}}
