@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +19,12 @@ import canasta
 from canasta import Game, SeedError
 from canasta.records import GameRecord, GameRecorder, RecordError, loads_record, record_from_json, replay
 from canasta.seeds import SEED_LIMIT
+
+try:  # numpy is optional (canasta[rl]): its cases need it
+    import numpy as np
+except ImportError:  # pragma: no cover - the test environment of the RL extras has it
+    np = None  # type: ignore[assignment]
+needs_numpy = pytest.mark.skipif(np is None, reason="numpy is not installed")
 
 BAD_SEEDS: list[object] = [
     1.5,
@@ -35,17 +40,22 @@ BAD_SEEDS: list[object] = [
     -SEED_LIMIT,
     10**25,
     float("nan"),
-    np.float64(3.0),
-    np.bool_(True),
+    *([np.float64(3.0), np.bool_(True)] if np is not None else []),
 ]
 
 #: Seeds of every kind the library accepts: Python ints over the whole range, the extremes, numpy integers.
 SEEDS = st.one_of(
     st.integers(-SEED_LIMIT + 1, SEED_LIMIT - 1),
     st.sampled_from([0, 1, -1, SEED_LIMIT - 1, -SEED_LIMIT + 1, 2**63, -(2**63), 2**32]),
-    st.integers(-(2**63), 2**63 - 1).map(np.int64),
-    st.integers(0, 2**64 - 1).map(np.uint64),
-    st.integers(-(2**31), 2**31 - 1).map(np.int32),
+    *(
+        [
+            st.integers(-(2**63), 2**63 - 1).map(np.int64),
+            st.integers(0, 2**64 - 1).map(np.uint64),
+            st.integers(-(2**31), 2**31 - 1).map(np.int32),
+        ]
+        if np is not None
+        else []
+    ),
 )
 
 
@@ -91,6 +101,7 @@ def test_game_and_from_hand_refuse_what_is_not_a_seed(bad: object) -> None:
         Game.from_hand(hand, seed=bad)  # type: ignore[arg-type]
 
 
+@needs_numpy
 def test_numpy_seeds_play_the_game_of_the_same_int() -> None:
     for seed in (np.int64(3), np.int32(3), np.uint8(3)):
         game = Game("classic", seed=seed)  # type: ignore[arg-type]
@@ -98,6 +109,7 @@ def test_numpy_seeds_play_the_game_of_the_same_int() -> None:
         assert game.hand.observation(0) == Game("classic", seed=3).hand.observation(0)
 
 
+@needs_numpy
 def test_a_game_record_converts_or_refuses_its_seed() -> None:
     recorder = GameRecorder(Game("classic", seed=4))
     record = recorder.record()
@@ -142,6 +154,7 @@ def test_the_record_reader_refuses_seeds_no_game_accepts(seed: int) -> None:
 
 
 def test_the_aec_environment_takes_numpy_seeds_and_refuses_the_rest() -> None:
+    pytest.importorskip("pettingzoo")  # with gymnasium: canasta.rl's optional dependencies
     rl = pytest.importorskip("canasta.rl")
     env = rl.CanastaEnv("classic")
     env.reset(seed=np.int64(3))  # before: TypeError
@@ -156,6 +169,7 @@ def test_the_aec_environment_takes_numpy_seeds_and_refuses_the_rest() -> None:
 
 
 def test_the_vector_environment_takes_numpy_seeds_and_refuses_the_rest() -> None:
+    pytest.importorskip("pettingzoo")  # with gymnasium: canasta.rl's optional dependencies
     rl = pytest.importorskip("canasta.rl")
     env = rl.VectorEnv(2, "classic")
     env.reset(seed=np.int64(3))
