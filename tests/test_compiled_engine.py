@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,7 +55,7 @@ for variant in VARIANTS:
 print(json.dumps({"compiled": canasta.compiled, "digests": digests}))
 """
 
-pytestmark = pytest.mark.skipif(
+requires_compiled = pytest.mark.skipif(
     not canasta.compiled,
     reason="the compiled engine is not installed (pure-Python build, or CANASTA_PURE_PYTHON set): nothing to compare",
 )
@@ -76,6 +79,7 @@ def _play(pure: bool, hands: int) -> dict[str, object]:
     return result
 
 
+@requires_compiled
 def test_both_engines_play_every_variant_identically() -> None:
     compiled = _play(pure=False, hands=30)
     pure = _play(pure=True, hands=30)
@@ -84,9 +88,96 @@ def test_both_engines_play_every_variant_identically() -> None:
     assert compiled["digests"] == pure["digests"]
 
 
+@requires_compiled
 def test_the_pure_switch_reports_the_pure_engine() -> None:
     env = {**os.environ, _engine.PURE_ENV: "1"}
     out = subprocess.run(
         [sys.executable, "-m", "canasta.cli", "--version"], env=env, capture_output=True, text=True, check=False
     )
     assert f"canasta {canasta.__version__} (pure-Python engine" in out.stdout
+
+
+# The build (setup.py): a compiled engine is kept and reused for unchanged sources only.
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def build_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> dict[str, Any]:
+    """setup.py's functions, loaded without building anything (``setup()`` does nothing)."""
+    setuptools = pytest.importorskip("setuptools")
+    monkeypatch.setattr(setuptools, "setup", lambda **kwargs: None)
+    monkeypatch.setenv(_engine.PURE_ENV, "1")  # (no compiler probe at load time)
+    monkeypatch.setenv("CANASTA_ENGINE_CACHE", str(tmp_path / "cache"))
+    return runpy.run_path(str(ROOT / "setup.py"), run_name="canasta_build_script")
+
+
+def _fake_build(directory: Path) -> dict[str, Path]:
+    directory.mkdir()
+    built = {}
+    for name in ("canasta._engine__mypyc", "canasta.cards"):
+        path = directory / f"{name.split('.')[1]}.cpython-311-x86_64-linux-gnu.so"
+        path.write_bytes(name.encode() * 100)
+        built[name] = path
+    return built
+
+
+def test_a_kept_build_is_found_again_under_its_key_only(build_script: dict[str, Any], tmp_path: Path) -> None:
+    built = _fake_build(tmp_path / "built")
+    assert build_script["_cached_build"]("k1") is None  # a fresh machine: nothing kept
+    build_script["_keep_build"]("k1", built)
+    found = build_script["_cached_build"]("k1")
+    assert found is not None
+    entry, files = found
+    assert entry == tmp_path / "cache" / "k1"
+    assert {name: (entry / file).read_bytes() for name, file in files.items()} == {
+        name: path.read_bytes() for name, path in built.items()
+    }
+    assert build_script["_cached_build"]("k2") is None  # another key (changed sources) builds again
+
+
+def test_a_damaged_kept_build_is_not_used(build_script: dict[str, Any], tmp_path: Path) -> None:
+    build_script["_keep_build"]("k1", _fake_build(tmp_path / "built"))
+    kept = tmp_path / "cache" / "k1" / "cards.cpython-311-x86_64-linux-gnu.so"
+    kept.write_bytes(b"truncated")
+    assert build_script["_cached_build"]("k1") is None
+    kept.unlink()
+    assert build_script["_cached_build"]("k1") is None
+
+
+def test_only_the_newest_builds_are_kept(build_script: dict[str, Any], tmp_path: Path) -> None:
+    built = _fake_build(tmp_path / "built")
+    keys = [f"k{i}" for i in range(build_script["CACHE_KEEP"] + 2)]
+    for i, key in enumerate(keys):
+        build_script["_keep_build"](key, built)
+        os.utime(tmp_path / "cache" / key, (1_000_000 + i, 1_000_000 + i))
+    build_script["_keep_build"](keys[-1], built)  # (the last one kept prunes the oldest)
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(keys[-build_script["CACHE_KEEP"] :])
+
+
+def test_the_cache_can_be_turned_off(
+    build_script: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("CANASTA_ENGINE_CACHE", "0")
+    assert build_script["_cache_dir"]() is None
+    build_script["_keep_build"]("k1", _fake_build(tmp_path / "built"))
+    assert build_script["_cached_build"]("k1") is None
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_key_changes_with_any_source_of_the_package(build_script: dict[str, Any], tmp_path: Path) -> None:
+    # mypyc compiles with the types of the modules the compiled ones import: a change to a pure
+    # module (canasta/rules.py) changes the generated C too, so it must change the key.
+    package = tmp_path / "src" / "canasta"
+    shutil.copytree(ROOT / "canasta", package, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    build_script["_cache_key"].__globals__.update(ROOT=package.parent, PACKAGE=package)
+    key = build_script["_cache_key"]()
+    assert build_script["_cache_key"]() == key  # the same sources, the same key
+    rules = package / "rules.py"
+    original = rules.read_bytes()
+    rules.write_bytes(original + b"\n# an edit\n")
+    assert build_script["_cache_key"]() != key
+    rules.write_bytes(original)
+    assert build_script["_cache_key"]() == key
+    (package / "cards.py").write_bytes((package / "cards.py").read_bytes() + b"\n")
+    assert build_script["_cache_key"]() != key
