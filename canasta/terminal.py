@@ -21,7 +21,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from canasta.actions import Action, Discard, DrawStock, Meld, TakePile
+from canasta.actions import Action, Discard, DrawStock, LayOutThree, Meld, TakePile
 from canasta.cards import Card, Kind
 from canasta.commands import GRAMMAR, LEGEND, notation
 from canasta.observation import MeldView, Observation
@@ -170,10 +170,23 @@ def describe_changes(
             continue
         who = _who_did(s, names, human_seats)
         shown = " ".join(card_name(c) for c in new)
-        where = "at the deal, " if before is None else "automatically, "
+        if before is None:
+            where = "at the deal, "
+        elif isinstance(action, LayOutThree) and s == before.acting_seat:
+            where = ""  # the player's own action, not the rules'
+        else:
+            where = "automatically, "
         them = "it" if len(new) == 1 else "them"
         drew = "a card" if len(new) == 1 else plural(len(new), "card")
         lines.append(f"{where}{who} laid out {shown} and drew {drew} to replace {them}")
+    if before is not None and isinstance(action, Discard):
+        # A discard takes one card from the hand: more in it afterwards came from the stock by a rule
+        # (bonus cards after an opening, modern American). Another seat's cards are its own: only counted.
+        actor = before.acting_seat
+        extra = after.hand_sizes[actor] - before.hand_sizes[actor] + 1
+        if extra > 0 and not (actor == seat and seat in human_seats):
+            who = _who_did(actor, names, human_seats)
+            lines.append(f"automatically, {who} drew {plural(extra, 'card')} from the stock")
     return lines
 
 

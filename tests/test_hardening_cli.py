@@ -531,20 +531,32 @@ def test_the_player_is_told_the_card_drawn_and_the_three_laid_out_for_him() -> N
     assert f"automatically, you laid out {three} and drew a card to replace it" in out
 
 
-def test_the_bots_automatic_moves_are_told_and_never_their_cards() -> None:
-    code, out = run(["play", "--bots-only", "--seed", "3", "--max-hands", "1"])
+@pytest.mark.parametrize(("variant", "seed"), [("classic", 3), ("modern-american-club", 1), ("modern-american-club", 2)])
+def test_the_bots_automatic_moves_are_told_and_never_their_cards(variant: str, seed: int) -> None:
+    code, out = run(["play", "--bots-only", "--variant", variant, "--seed", str(seed), "--max-hands", "1"])
     assert code == 0
     assert "you drew" not in out  # bots' cards are theirs
-    game = canasta.Game("classic", seed=3)
-    told = sum(1 for line in out.splitlines() if line.startswith(("  at the deal, ", "  automatically, ")))
-    bot = {s: make_bot("greedy", f"3:{s}") for s in range(4)}
-    laid = sum(len(t) > 0 for t in game.observation(0).threes)
+    told = [line for line in out.splitlines() if line.startswith(("  at the deal, ", "  automatically, "))]
+    # What the rules did by themselves, read from the table: threes laid out (at the deal, on a
+    # draw), and cards from the stock after a discard (modern American's bonus cards).
+    game = canasta.Game(variant, seed=seed)
+    bots = {s: make_bot("greedy", f"{seed}:{s}") for s in range(game.rules.players)}
+    expected = sum(1 for t in game.observation(0).threes if t)
+    bonus = 0
     while not game.results:
-        before = [len(t) for t in game.observation(0).threes]
-        game.apply(bot[game.seat].choose(game.hand, game.seat))
-        if not game.results:
-            laid += sum(len(t) > b for t, b in zip(game.observation(0).threes, before, strict=True))
-    assert told == laid
+        before = game.observation(0)
+        action = bots[game.seat].choose(game.hand, game.seat)
+        game.apply(action)
+        if game.results:
+            break
+        after = game.observation(0)
+        laid = [s for s in range(game.rules.players) if len(after.threes[s]) > len(before.threes[s])]
+        expected += sum(1 for s in laid if not (type(action).__name__ == "LayOutThree" and s == before.acting_seat))
+        if isinstance(action, Discard):
+            bonus += after.hand_sizes[before.acting_seat] > before.hand_sizes[before.acting_seat] - 1
+    assert len([line for line in told if " laid out " in line]) == expected
+    assert len([line for line in told if line.endswith(" from the stock")]) == bonus
+    assert bonus or variant == "classic"  # the club's opening bonus cards were seen and told
 
 
 def test_deal_threes_are_told() -> None:
