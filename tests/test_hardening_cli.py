@@ -531,7 +531,9 @@ def test_the_player_is_told_the_card_drawn_and_the_three_laid_out_for_him() -> N
     assert f"automatically, you laid out {three} and drew a card to replace it" in out
 
 
-@pytest.mark.parametrize(("variant", "seed"), [("classic", 3), ("modern-american-club", 1), ("modern-american-club", 2)])
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("classic", 3), ("modern-american-club", 1), ("modern-american-club", 2)]
+)
 def test_the_bots_automatic_moves_are_told_and_never_their_cards(variant: str, seed: int) -> None:
     code, out = run(["play", "--bots-only", "--variant", variant, "--seed", str(seed), "--max-hands", "1"])
     assert code == 0
