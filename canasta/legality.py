@@ -886,14 +886,14 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             if not have:
                 continue
             if have < 16:
-                _, new_tables, built = combos[rank]
-                new_table = new_tables.get(clamp_key)
+                kind_tables = combos[rank]
+                new_table = kind_tables.new.get(clamp_key)
                 if new_table is None:
-                    new_table = new_tables[clamp_key] = [None] * 16
+                    new_table = kind_tables.new[clamp_key] = [None] * 16
                 entry = new_table[have]
                 if entry is None:
                     entry = new_table[have] = _new_meld_additions(
-                        built, facts.is_valid, rank, have, twos_clamp, jokers_clamp
+                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp
                     )
             else:  # (16 or more of a rank: a deck of four packs or more; not kept)
                 entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
@@ -903,7 +903,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             table = meld._additions
             if table is None:
                 table = meld._additions = _additions_table(
-                    combos[rank][0], (rank, meld.naturals, meld.twos, meld.jokers)
+                    combos[rank].on_table, (rank, meld.naturals, meld.twos, meld.jokers)
                 )
             by_wilds = table[have]
             if by_wilds is None:
@@ -953,7 +953,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The wild meld (new or on the table): its additions cached like a natural meld's.
         meld = by_kind[JOKER]
         t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        table = _additions_table(combos[JOKER][0], (JOKER, 0, t0, j0))
+        table = _additions_table(combos[JOKER].on_table, (JOKER, 0, t0, j0))
         by_wilds = table[0]
         if by_wilds is None:
             by_wilds = table[0] = {}

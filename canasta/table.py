@@ -72,10 +72,28 @@ AdditionsTable = list[dict[int, MeldAdditions] | None]
 #: ``(naturals, twos, jokers available, entry)``.
 BuiltAdditions = list[tuple[int, int, int, MeldAdditions]]
 
-#: The meld-addition tables of one kind under one `canasta.rulefacts.RankKey` (see `MELD_ADDITIONS_CACHE`).
-MeldTables = tuple[
-    dict[tuple[int, int, int, int], AdditionsTable], dict[int, list[MeldAdditions | None]], BuiltAdditions
-]
+
+
+class MeldTables:
+    """The meld-addition tables of one kind under one `canasta.rulefacts.RankKey` (see `MELD_ADDITIONS_CACHE`).
+
+    A class, not a tuple: compiled code reads its fields natively, and it keeps its identity
+    (a compiled engine would box a tuple's items anew on each read).
+
+    Attributes:
+        on_table: For a meld on the table, by its contents ``(rank, naturals, twos, jokers)``:
+            its additions by the cards available (an `AdditionsTable`).
+        new: For new melds, by wild clamp (``twos * 64 + jokers``): entries by the naturals held.
+        built: The widest new-meld entries built so far (`BuiltAdditions`).
+    """
+
+    __slots__ = ("built", "new", "on_table")
+
+    def __init__(self) -> None:
+        self.on_table: dict[tuple[int, int, int, int], AdditionsTable] = {}
+        self.new: dict[int, list[MeldAdditions | None]] = {}
+        self.built: BuiltAdditions = []
+
 
 #: The slots of a `TableState` that are caches, not state (legal actions, openings found this turn,
 #: valid meld additions): tools that compare or show states field by field leave them out.
@@ -119,7 +137,7 @@ def meld_tables(melds: MeldRules) -> tuple[MeldTables, ...]:
     for key in rank_keys(melds):
         tables = MELD_ADDITIONS_CACHE.get(key)
         if tables is None:
-            tables = MELD_ADDITIONS_CACHE[key] = ({}, {}, [])
+            tables = MELD_ADDITIONS_CACHE[key] = MeldTables()
         by_kind.append(tables)
     found = _TABLES_BY_RULES[melds] = tuple(by_kind)
     return found
