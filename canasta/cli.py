@@ -737,7 +737,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
         console.print(f"[bold]game over after {hands}: {verdict}; final: {final}[/bold]")
     else:
         why = quit_reason or f"stopped after {plural(len(game.results), 'hand')}"
-        console.print(f"game not finished ({why}); so far: {scores_text(rules, game.scores)}")
+        console.print(f"game not finished ({why}): {scores_text(rules, game.scores)}")
     if record_path is not None:
         kept = write_record(recorder.record(), record_path)
         console.print(untrusted_text(f"record saved to {kept}"))

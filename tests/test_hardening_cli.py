@@ -647,7 +647,7 @@ def test_scores_are_written_with_side_names_not_python_lists() -> None:
     assert scores_text(rules, [755, 535]) == "seats 0+2 755, seats 1+3 535"
     code, out = run(["play", "--seed", "1"], stdin="q\n")
     assert code == 0
-    assert "game not finished (quit); so far: seats 0+2 0, seats 1+3 0" in out
+    assert "game not finished (quit): seats 0+2 0, seats 1+3 0" in out
     assert "final" not in out and "[0, 0]" not in out
 
 
