@@ -236,7 +236,7 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         return Command("quit")
     if lower.isascii() and lower.isdigit():  # str.isdigit alone accepts "²", which int() refuses
         if len(lower) > _MAX_MENU_DIGITS:
-            raise CommandError(f"no menu has an entry numbered {raw[:12]}...; {_HELP_HINT}")
+            raise CommandError(f"a number of {len(lower)} digits: no menu is that long; {_HELP_HINT}")
         return Command("pick", int(lower))
     verb, rest = _split_verb(lower)
     if verb is None:
