@@ -452,13 +452,14 @@ def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[
     count = len(numbered)
     while True:
         line = _read_line(inp, console, menu_prompt(count))
+        quoted = repr(line if len(line) <= 40 else line[:37] + "...")  # an over-long input is not echoed whole
         try:
             parsed = parse_command(line, game)
         except IllegalActionError as exc:
             console.print(untrusted_text(f"not allowed now: {exc.message}", style="red"))
             continue
         except CommandError as exc:
-            console.print(untrusted_text(f"not a choice: {line!r}: {exc}", style="red"))
+            console.print(untrusted_text(f"not a choice: {quoted}: {exc}", style="red"))
             continue
         if not isinstance(parsed, Command):
             return parsed
@@ -472,7 +473,7 @@ def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[
             return numbered[parsed.number - 1]
         numbers = "only 1" if count == 1 else f"1-{count}"
         console.print(
-            untrusted_text(f"not a choice: {line!r}: the menu has {numbers}; type ? for the commands", style="red")
+            untrusted_text(f"not a choice: {quoted}: the menu has {numbers}; type ? for the commands", style="red")
         )
 
 

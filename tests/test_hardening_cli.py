@@ -229,6 +229,8 @@ def test_the_game_goes_on_after_odd_input() -> None:
     code, out = run(["play", "--seed", "1"], stdin="²\n" + "9" * 5000 + "\nq\n")
     assert code == 0
     assert out.count("not a choice:") == 2
+    refusal = next(line for line in out.splitlines() if line.startswith("not a choice: '999"))
+    assert len(refusal) < 120  # the over-long input is not echoed whole
     assert "game not finished (quit)" in out
 
 
