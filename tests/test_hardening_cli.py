@@ -681,3 +681,19 @@ def test_a_worker_lost_error_survives_pickling_with_its_fields() -> None:
     for clone in (pickle.loads(pickle.dumps(error)), copy.deepcopy(error), copy.copy(error)):
         assert type(clone) is WorkerLostError
         assert (str(clone), clone.pid, clone.exitcode) == (str(error), 12, -9)
+
+
+@pytest.mark.parametrize("encoding", ["utf-8:strict", "utf-8:surrogateescape"])
+def test_bytes_that_are_not_text_at_the_prompt_are_refused_not_a_traceback(encoding: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": encoding}
+    done = subprocess.run(
+        [sys.executable, "-m", "canasta.cli", "play", "--seed", "1"],
+        input=b"\xff\xfe\x1b[2J\n1\nq\n",
+        capture_output=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    out = done.stdout.decode("utf-8", "replace")
+    assert "not a choice:" in out and "game not finished (quit)" in out
+    assert b"\x1b[2J" not in done.stdout  # the escape sequence typed is shown escaped, never sent
