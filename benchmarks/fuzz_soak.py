@@ -42,6 +42,7 @@ import argparse
 import copy
 import pickle
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -304,10 +305,12 @@ def _same_fields(a: BaseException, b: BaseException) -> bool:
 
 
 def _text(value: object) -> str:
+    """A value's repr without memory addresses (a pickled ``object()`` is another object of the same kind)."""
     try:
-        return repr(value)
+        text = repr(value)
     except Exception:
-        return f"<{type(value).__name__} object>"
+        text = f"<{type(value).__name__} object>"
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
 def pickle_exception(error: BaseException, counts: Counter[str]) -> None:
