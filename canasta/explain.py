@@ -31,7 +31,7 @@ from canasta.keeping import explain_lay_out, held_three
 from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card
 from canasta.rules import MeldRules
 from canasta.table import Phase, TableState
-from canasta.wording import plural
+from canasta.wording import action_text, plural
 
 __all__ = ["explain"]
 
@@ -64,7 +64,8 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         return explain_lay_out(state)
     expected = _PHASE_OF.get(type(action))
     if expected is not None and expected != state.phase.value:
-        return RuleCode.WRONG_PHASE, f"{action} is not possible now: the turn is in its {state.phase.value} phase"
+        phase = state.phase.value
+        return RuleCode.WRONG_PHASE, f"{action_text(action)} is not possible now: the turn is in its {phase} phase"
     if isinstance(action, DeclareSpecialHand):
         return explain_declaration(state, action)
     if isinstance(action, DrawStock):
@@ -131,7 +132,7 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
             "the pile is frozen for your side: take it only with a natural pair of the top card's rank",
         )
     if action.naturals > counts[top] or action.twos > counts[Kind.TWO] or action.jokers > counts[Kind.JOKER]:
-        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards to show ({action})"
+        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards to show ({action_text(action)})"
     if not (action.naturals or wild_shown):
         if top not in state.melds[side]:
             return RuleCode.PILE_NEEDS_MATCH, "your side has no meld of the top card's rank to add it to"
@@ -184,7 +185,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     needed[int(Kind.TWO)] = needed.get(int(Kind.TWO), 0) + action.twos
     needed[int(Kind.JOKER)] = needed.get(int(Kind.JOKER), 0) + action.jokers
     if any(counts[k] < c for k, c in needed.items() if c):
-        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards for {action}"
+        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards for {action_text(action)}"
     meld_rules = state.rules.melds
     if action.rank == Kind.RED_THREE or action.rank == Kind.TWO:
         return RuleCode.INVALID_MELD, "red threes and 2s are never melded as a rank"
@@ -378,7 +379,7 @@ def _ranks(kind: Kind) -> str:
 def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) -> str:
     """Which meld limit a meld with these contents breaks, as a sentence."""
     size = naturals + wilds
-    would = f"{action} would give the meld"
+    would = f"{action_text(action)} would give the meld"
     if size < meld_rules.min_size:
         return f"a meld needs at least {plural(meld_rules.min_size, 'card')}; {would} {plural(size, 'card')}"
     if action.rank == Kind.JOKER:
@@ -398,7 +399,7 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
     max_wilds = meld_rules.max_wilds
     if max_wilds is not None and wilds > max_wilds:
         return f"a meld may hold at most {plural(max_wilds, 'wild card')}; {would} {plural(wilds, 'wild card')}"
-    return f"{action} would not make a legal meld"
+    return f"{action_text(action)} would not make a legal meld"
 
 
 def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:

@@ -697,3 +697,11 @@ def test_bytes_that_are_not_text_at_the_prompt_are_refused_not_a_traceback(encod
     out = done.stdout.decode("utf-8", "replace")
     assert "not a choice:" in out and "game not finished (quit)" in out
     assert b"\x1b[2J" not in done.stdout  # the escape sequence typed is shown escaped, never sent
+
+
+def test_refusals_write_a_ten_as_10() -> None:
+    game = canasta.Game("classic", seed=1)
+    for action in (Discard(Kind.TEN), Meld(Kind.TEN, 3)):
+        with pytest.raises(IllegalActionError) as refused:
+            game.check(action)
+        assert action_text(action) in refused.value.message and "T " not in refused.value.message
