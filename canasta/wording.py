@@ -11,8 +11,6 @@ the terminal and the pages say to a person.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from canasta.actions import Action, DeclareSpecialHand, Discard, Meld
 from canasta.cards import Card, Kind
 
@@ -22,7 +20,6 @@ __all__ = [
     "hand_sort_key",
     "kind_name",
     "kind_sort_key",
-    "number_list",
     "plural",
     "printable",
 ]
@@ -162,14 +159,3 @@ def hand_sort_key(card: Card) -> tuple[int, int, int, int]:
     """
     return _GROUPS.get(card.kind, 0), -card.rank, int(card.suit) if card.suit is not None else 0, card.pack
 
-
-def number_list(values: Iterable[object]) -> str:
-    """Numbers as a person writes them, not as a Python list: ``755, 535`` (not ``[755, 535]``).
-
-    Args:
-        values: An iterable of numbers.
-
-    Returns:
-        The numbers, comma-separated.
-    """
-    return ", ".join(str(v) for v in values)
