@@ -281,10 +281,13 @@ class Deck:
         """Decks are equal when their specs are (the cards follow from the spec)."""
         if not isinstance(other, Deck):
             return NotImplemented
-        return self.spec == other.spec
+        # Field by field: compiled, ``spec == spec`` would compare identities (attrs adds DeckSpec's
+        # __eq__ at run time, which mypyc's compiled comparison of two native instances does not call).
+        mine, theirs = self.spec, other.spec
+        return mine.packs == theirs.packs and mine.jokers == theirs.jokers
 
     def __hash__(self) -> int:
-        return hash(self.spec)
+        return hash((self.spec.packs, self.spec.jokers))
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle by spec (both engines: the compiled class has no default pickling)."""

@@ -73,7 +73,8 @@ for variant in VARIANTS:
                 if isinstance(other, (canasta.Game, canasta.HandState)):
                     other.apply(other.legal_actions()[0])  # the copy plays on; the original is unchanged
                     played = [summary(other), summary(value)]
-                return [type(other).__name__, same, hashlib.sha256(json.dumps(played).encode()).hexdigest()]
+                equal = None if isinstance(other, (canasta.Game, canasta.HandState)) else bool(other == value)
+                return [type(other).__name__, same, hashlib.sha256(json.dumps(played).encode()).hexdigest(), equal]
             outcomes[f"{variant} {how} {name}"] = outcome(trial)
 
 try:
@@ -139,5 +140,6 @@ def test_copies_deep_copies_and_pickles_behave_the_same_on_both_engines() -> Non
         assert value[0] != "error", (key, value)
         if key.split()[-1] in ("game", "hand", "observation", "deck", "rules", "action"):
             assert value[1] is True, key
+            assert value[3] in (None, True), key  # an equal object, where the class has equality
     assert outcomes["card subclass"][1] == ["Card", "Card", "Card"]
     assert all(outcomes[f"error {how}"][0] == "IllegalActionError" for how in ("copy", "deepcopy", "pickle"))
