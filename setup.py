@@ -5,7 +5,8 @@ extension modules (docs/compiled-engine.md). The modules listed in
 ``canasta/_engine.py`` (``COMPILED_MODULES``) are compiled by mypyc into
 ``canasta/<module>.*.so`` plus one shared library ``canasta/_engine__mypyc.*.so``,
 for wheels and editable installs alike. mypyc writes one C file per module
-(``multi_file``), and the C files are compiled in parallel, one per core.
+(``multi_file``), and the C files are compiled in parallel, one per core, with
+link-time optimization where gcc takes it (``LTO_FLAGS``).
 A successful build is kept in ``build/engine-cache/`` under a key made of every
 source of the package, this file, the Python, mypy and compiler: a build
 with an unchanged key (the README's second command after its first, a
@@ -65,8 +66,11 @@ def _say(message: str) -> None:
     print(f"canasta: {message}", file=sys.stderr, flush=True)
 
 
-def _compiler_problem(flags: Sequence[str] = ()) -> str | None:
-    """Why no C extension can be built here (``None`` if a test compile with ``Python.h`` and ``flags`` works)."""
+def _compiler_problem(flags: Sequence[str] = (), link: bool = False) -> str | None:
+    """Why no C extension can be built here (``None`` if a test compile with ``Python.h`` and ``flags`` works).
+
+    With ``link``, the test also links the object into a shared library with ``flags``.
+    """
     try:
         from distutils import ccompiler, sysconfig  # setuptools' copy (its distutils hack)
 
@@ -77,9 +81,11 @@ def _compiler_problem(flags: Sequence[str] = ()) -> str | None:
         with tempfile.TemporaryDirectory(prefix="canasta-cc-") as tmp:
             source = Path(tmp) / "probe.c"
             source.write_text("#include <Python.h>\nint canasta_probe(void) { return 0; }\n")
-            compiler.compile(
+            objects = compiler.compile(
                 [str(source)], output_dir=tmp, include_dirs=[sysconfig.get_python_inc()], extra_postargs=list(flags)
             )
+            if link:
+                compiler.link_shared_object(objects, str(Path(tmp) / "probe.so"), extra_postargs=list(flags))
     except Exception as error:  # any failure means: no compiled engine here (or not with these flags)
         return f"no working C compiler ({' '.join(str(error).split())[:160] or type(error).__name__})"
     return None
@@ -92,6 +98,13 @@ def _compiler_problem(flags: Sequence[str] = ()) -> str | None:
 #: same flag). Nothing outside the library calls them, so the calls may be direct.
 #: ``-fno-plt`` likewise calls into libpython through the GOT without a PLT stub.
 FAST_CALL_FLAGS = ("-fno-semantic-interposition", "-fno-plt")
+
+#: Link-time optimization, where the compiler and linker take it (gcc; the build tries it first).
+#: With one C file per module (`MULTI_FILE`) the compiler can no longer inline a function of one
+#: module into another: 300 random hands took 2.0 % more instructions than from the single file.
+#: With LTO the calls are inlined again at link time (+0.4 %, callgrind), and ``=auto`` runs the
+#: link's code generation in parallel too.
+LTO_FLAGS = ("-flto=auto",)
 
 
 #: mypyc writes one C file per compiled module instead of one for all of them: the C compiler
@@ -186,6 +199,11 @@ def _keep_build(key: str, built: dict[str, Path]) -> None:
         _say(f"could not keep the compiled engine for the next install ({error})")
 
 
+def _opt_level(extension: Extension) -> list[str]:
+    """The ``-O`` flag mypyc compiles ``extension`` with (the link of an LTO build repeats it)."""
+    return [arg for arg in extension.extra_compile_args if arg.startswith("-O")][-1:]
+
+
 def _jobs() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -278,12 +296,18 @@ class BuildExt(build_ext):
         extensions: list[Extension] = mypycify(
             cache + paths, group_name="canasta._engine", target_dir=str(target), multi_file=MULTI_FILE
         )
-        fast = _compiler_problem(FAST_CALL_FLAGS) is None  # (a compiler without them builds without them)
+        flags: list[str] = []  # (a compiler without them builds without them)
+        if _compiler_problem(FAST_CALL_FLAGS) is None:
+            flags += FAST_CALL_FLAGS
+        lto = MULTI_FILE and _compiler_problem([*flags, *LTO_FLAGS], link=True) is None
         for extension in extensions:
             # mypyc writes the group's header under canasta/ but includes it without the directory.
             extension.include_dirs = [*extension.include_dirs, str(target / "canasta")]
-            if fast:
-                extension.extra_compile_args = [*extension.extra_compile_args, *FAST_CALL_FLAGS]
+            extension.extra_compile_args = [*extension.extra_compile_args, *flags]
+            if lto:
+                extension.extra_compile_args += LTO_FLAGS
+                # (the link generates the code: it needs the optimization level of the compile)
+                extension.extra_link_args = [*extension.extra_link_args, *LTO_FLAGS, *_opt_level(extension)]
         return extensions
 
     def build_extension(self, ext: Any) -> None:
