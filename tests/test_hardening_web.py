@@ -447,3 +447,15 @@ def test_canasta_serve_on_a_loopback_spelling_keeps_the_guard_and_gives_no_warni
         process.terminate()
         rest, err = process.communicate(timeout=10)
     assert "not bound to loopback" not in line + rest + err
+
+
+def test_the_servers_bot_spec_plays_and_a_page_cannot_choose_a_budget() -> None:
+    """`canasta serve --bot ismcts:5ms` plays; a page may pick a registered bot or the server's own, no other spec."""
+    c = client(bot="ismcts:5ms")
+    new_game(c)  # the server's default bot, a spec with a budget
+    own = c.post("/api/new", json={"variant": "classic", "seed": 3, "bot": "ismcts:5ms"}, headers=OWN_PAGE)
+    assert own.status_code == 200, own.text
+    chosen = c.post("/api/new", json={"variant": "classic", "seed": 3, "bot": "ismcts:100000s"}, headers=OWN_PAGE)
+    assert chosen.status_code == 422 and "unknown bot" in chosen.json()["error"]
+    with pytest.raises(canasta.CanastaError, match="bad bot"):
+        PlaySession("classic", (), 1, "ismcts:300,c=nan")

@@ -414,6 +414,10 @@ def create_app(
         name = _name(data.get("variant", variant), "variant")
         rules = _string_list(data.get("house_rules"), "house_rules")
         strategy = _name(data.get("bot", bot), "bot")
+        if strategy != bot and strategy not in bot_names():
+            # A page may pick a registered bot or the server's own (``serve --bot ismcts:50ms``), never
+            # a budget of its own choosing: the search runs on this machine.
+            raise _Refused(422, f"unknown bot {strategy!r}; the bots are {', '.join(bot_names())}")
         chosen = _seed(data.get("seed"))
 
         def work() -> PlaySession:

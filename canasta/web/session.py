@@ -165,8 +165,13 @@ class PlaySession:
     def __init__(
         self, variant: str = "classic", house_rules: Sequence[str] = (), seed: int | None = None, bot: str = "greedy"
     ) -> None:
-        if bot not in bot_names():
+        base = bot.split(":", 1)[0] if isinstance(bot, str) else bot
+        if base not in bot_names():
             raise SessionError(f"unknown bot {bot!r}; the bots are {', '.join(bot_names())}")
+        try:
+            make_bot(bot, 0)  # a spec's options (``ismcts:50ms``) are checked before the deal
+        except (CanastaError, ValueError, TypeError) as exc:
+            raise SessionError(f"bad bot {bot!r}: {exc}") from None
         seed = resolve_seed(seed)  # canasta.seeds: the one rule (SeedError, a CanastaError, if it breaks it)
         self.game = Game(variant, tuple(house_rules), seed=seed)
         players = self.game.rules.players
