@@ -142,8 +142,6 @@ class Game:
     Attributes:
         rules: The compiled rules.
         seed: The game's seed (the one drawn, for ``seed=None``): a plain ``int``.
-        scores: Each side's cumulative total.
-        results: The score breakdown of every finished hand.
         hand: The hand in play (or the last hand, once the game is over).
             `undo` replaces it with a new object: re-read it after an undo.
         hand_number: 0 for the first hand.
