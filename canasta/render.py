@@ -33,7 +33,7 @@ from xml.sax.saxutils import escape, quoteattr
 from canasta.cards import JOKER, TWO, Card, Kind, Suit
 from canasta.rules import Rules
 from canasta.table import TableState
-from canasta.wording import printable
+from canasta.wording import hand_sort_key, printable
 
 __all__ = ["ObservedMeld", "SeatObservation", "render_observation_svg", "render_table_svg"]
 
@@ -443,13 +443,6 @@ def _order(panels: Sequence[_Side], bottom: int) -> tuple[_Side, ...]:
     return (*(panels[(bottom + i) % count] for i in range(1, count)), panels[bottom])
 
 
-def _hand_order(card: Card) -> tuple[int, int, int, int]:
-    """Naturals high to low, then black threes, red threes, 2s, jokers."""
-    kind = card.kind
-    group = {Kind.JOKER: 4, Kind.TWO: 3, Kind.RED_THREE: 2, Kind.BLACK_THREE: 1}.get(kind, 0)
-    return group, -card.rank, int(card.suit) if card.suit is not None else 0, card.pack
-
-
 def _meld_order(card: Card) -> tuple[int, int, int]:
     kind = int(card.kind)
     group = 2 if kind == JOKER else 1 if kind == TWO else 0
@@ -641,7 +634,7 @@ def _draw_seat(canvas: _Canvas, x: int, y: int, width: int, seat: _Seat) -> int:
         canvas.add(_text(x, y + 51, "to play", size=12, fill=_HIGHLIGHT, weight="bold"))
     height = 56
     if seat.hand is not None:
-        cards = sorted(seat.hand, key=_hand_order)
+        cards = sorted(seat.hand, key=hand_sort_key)
         per_row, step = _hand_rows(len(cards), hand_w)
         for i, card in enumerate(cards):
             row, col = divmod(i, per_row)

@@ -611,8 +611,6 @@ def test_a_bots_only_game_writes_no_T_for_a_ten() -> None:
 
 
 def test_the_terminal_shows_a_hand_in_the_pictures_order() -> None:
-    from canasta.render import _hand_order  # the SVG's order
-
     cards = [
         Card(0, None, 0),
         Card(2, Suit.CLUBS, 0),
@@ -624,8 +622,9 @@ def test_the_terminal_shows_a_hand_in_the_pictures_order() -> None:
         Card(10, Suit.DIAMONDS, 0),
         Card(5, Suit.CLUBS, 0),
     ]
+    # The SVG sorts a hand by the same key (canasta.render uses wording.hand_sort_key): one order.
     kinds = []
-    for card in sorted(cards, key=_hand_order):
+    for card in sorted(cards, key=hand_sort_key):
         if card.kind not in kinds:
             kinds.append(card.kind)
     assert kinds == sorted({c.kind for c in cards}, key=kind_sort_key)
