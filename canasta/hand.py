@@ -28,6 +28,7 @@ from canasta.explain import explain
 from canasta.observation import Observation
 from canasta.rules import Rules
 from canasta.scoring import HandScore
+from canasta.seats import check_seat
 from canasta.table import HandEnd, MeldState, Phase, TableState
 
 __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
@@ -256,16 +257,23 @@ class HandState(TableState):
         """
         return scoring.score_hand(self)
 
-    def observation(self, seat: int) -> Observation:
+    def observation(self, seat: object) -> Observation:
         """What a seat may see (the rule book's "What each player sees").
 
         Args:
-            seat: The seat.
+            seat: The seat, an integer from 0 to ``players - 1`` (annotated
+                ``object`` so that the compiled engine refuses anything else with
+                `canasta.seats.SeatError`, as the pure one does, not with its own
+                ``TypeError``).
 
         Returns:
             Its observation.
+
+        Raises:
+            SeatError: If ``seat`` is not a seat of the hand (``-1``, ``True``
+                and ``1.0`` are not).
         """
-        return observing.observe(self, seat)
+        return observing.observe(self, check_seat(seat, self.rules.players))
 
     def _repr_svg_(self) -> str:
         """The whole table, every hand face up, as SVG, so that Jupyter shows it (`canasta.render.render_table_svg`)."""

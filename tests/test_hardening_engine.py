@@ -534,3 +534,13 @@ def test_a_refused_value_that_cannot_be_pickled_travels_as_its_repr() -> None:
     assert type(back) is IllegalActionError and str(back) == str(error) and back.code is RuleCode.NOT_AN_ACTION
     assert isinstance(back.action, StandIn) and repr(back.action) == repr(hostile)
     assert copy.copy(error).action is hostile  # a copy in the same process keeps the value itself
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, 1.0, "1", None])
+def test_a_hand_refuses_a_seat_that_is_not_one_with_a_seat_error(seat: object) -> None:
+    """As `Game.observation` does; the compiled engine gave its own untyped TypeError for 1.0."""
+    from canasta.seats import SeatError
+
+    hand = Game("classic", seed=2).hand
+    with pytest.raises(SeatError, match="seat"):
+        hand.observation(seat)
