@@ -33,13 +33,15 @@ breaks. Exit status 1 unless the last three are all 0.
 
 Usage::
 
-    python benchmarks/fuzz_soak.py [--attempts 1000000] [--seed 0]
+    python benchmarks/fuzz_soak.py [--attempts 1000000] [--seed 0] [--web 50] [--workers 20]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
+import os
 import pickle
 import random
 import re
@@ -370,6 +372,129 @@ def hostile_seed(rng: random.Random, counts: Counter[str]) -> None:
         counts["seeds: records read back and replayed"] += 1
 
 
+_ORIGINS = ["http://evil.example", "http://127.0.0.1:9999", "null", "https://127.0.0.1", "http://127.0.0.1.evil.example"]
+_HOSTS = ["evil.example", "127.0.0.1.evil.example", "attacker.localhost.example", "[::2]", "127.0.0.1:80@evil"]
+
+
+def web_requests(rng: random.Random, counts: Counter[str], requests: int = 40) -> None:
+    """Family "web": cross-site and DNS-rebinding requests never create, change or drop a session."""
+    from starlette.testclient import TestClient
+
+    from canasta.web import create_app
+
+    base = "http://127.0.0.1"
+    own = {"sec-fetch-site": "same-origin", "origin": base}
+    app = create_app(max_sessions=4)
+    player = TestClient(app, base_url=base)
+    started = player.post("/api/new", json={"variant": "classic", "seed": rng.randrange(1000)}, headers=own)
+    player.post("/api/act", json={"id": "0"}, headers=own)  # a game in play
+    before = player.get("/api/state", headers=own).json()
+    store = app.state.sessions
+    kept = len(store)
+    for _ in range(requests):
+        attacker = TestClient(app, base_url=base)
+        method, path, body = rng.choice(
+            [
+                ("POST", "/api/act", {"id": str(rng.randrange(3))}),
+                ("POST", "/api/new", {"seed": rng.randrange(100)}),
+                ("POST", "/api/replay/step", {"to": 1}),
+                ("GET", "/api/state", None),
+                ("GET", "/api/record", None),
+            ]
+        )
+        if rng.random() < 0.5:
+            family, headers, expected = "cross-site", {"sec-fetch-site": rng.choice(["cross-site", "same-site"])}, 403
+            if rng.random() < 0.5:
+                headers = {"origin": rng.choice(_ORIGINS)}
+        else:
+            family, headers, expected = "rebinding", {"host": rng.choice(_HOSTS)}, 400
+        if rng.random() < 0.5:  # the player's own cookie, carried by the browser to a cross-site request
+            attacker.cookies = player.cookies
+        counts[f"web: {family} requests"] += 1
+        try:
+            answer = attacker.request(method, path, json=body, headers=headers)
+        except Exception as exc:
+            counts[f"untyped exception: web {family}: {type(exc).__name__}"] += 1
+            continue
+        if answer.status_code >= 500:
+            counts["invariant breaks"] += 1
+            counts[f"web: {family} got {answer.status_code}"] += 1
+        elif answer.status_code != expected:
+            counts["invariant breaks"] += 1
+            counts[f"web: {family} request served ({answer.status_code})"] += 1
+        else:
+            counts[f"web: {family} refused ({expected})"] += 1
+    after = player.get("/api/state", headers=own).json()
+    if started.status_code != 200 or len(store) != kept or (after["seed"], after["version"]) != (
+        before["seed"],
+        before["version"],
+    ):
+        counts["invariant breaks"] += 1
+        counts["web: the player's session changed"] += 1
+
+
+def _children() -> set[int]:
+    """Pids of this process's living children (Linux: /proc)."""
+    mine = os.getpid()
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    fields = file.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == mine and fields[0] not in "ZX":
+                found.add(int(entry))
+    return found
+
+
+def worker_failure(rng: random.Random, counts: Counter[str]) -> None:
+    """Family "workers": a simulation whose worker is killed or stopped ends with WorkerLostError, leaving none."""
+    import signal
+    import threading
+
+    from canasta.simulate import WorkerLostError, simulate
+
+    signum = rng.choice([signal.SIGKILL, signal.SIGTERM, signal.SIGSTOP])
+    delay = rng.uniform(0.3, 1.2)
+    hit: list[int] = []
+
+    def strike() -> None:
+        time.sleep(delay)
+        children = sorted(_children())
+        if children:
+            pid = rng.choice(children)
+            try:
+                os.kill(pid, signum)
+                hit.append(pid)
+            except OSError:
+                pass
+
+    threading.Thread(target=strike, daemon=True).start()
+    counts["workers: runs"] += 1
+    start = time.monotonic()
+    try:
+        simulate("classic", games=400, workers=2, oversubscribe=True, max_hands=2, chunk_size=1, seed=rng.randrange(99))
+        counts["workers: run finished before or despite the strike"] += 1
+    except WorkerLostError:
+        counts["workers: lost worker reported (WorkerLostError)"] += 1
+    except Exception as exc:
+        counts[f"untyped exception: simulate with a {signal.Signals(signum).name}: {type(exc).__name__}"] += 1
+    if time.monotonic() - start > 60:
+        counts["invariant breaks"] += 1
+        counts["workers: a run hung"] += 1
+    time.sleep(0.3)
+    for pid in hit:  # a stopped worker must not be left behind
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGCONT)
+    if _children():
+        time.sleep(1.0)
+        if _children():
+            counts["invariant breaks"] += 1
+            counts["workers: processes left behind"] += 1
+
+
 def run(attempts: int, seed: int) -> Counter[str]:
     """Run the soak; returns the counts."""
     counts: Counter[str] = Counter()
@@ -458,9 +583,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--attempts", type=int, default=1_000_000, help="attempts in all (default 1,000,000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--web", type=int, default=0, help="rounds of 40 cross-site and rebinding requests")
+    parser.add_argument("--workers", type=int, default=0, help="simulations whose worker is killed or stopped")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     counts = run(args.attempts, args.seed)
+    family_rng = random.Random(args.seed)
+    for _ in range(args.web):
+        web_requests(family_rng, counts)
+    for _ in range(args.workers):
+        worker_failure(family_rng, counts)
     elapsed = time.perf_counter() - start
     print(f"fuzz soak: {len(_combos())} variant/house-rule combinations, {elapsed:.0f} s")
     for key in sorted(counts):

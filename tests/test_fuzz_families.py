@@ -72,3 +72,23 @@ def test_a_short_soak_of_every_configuration_finds_nothing() -> None:
     assert counts["exceptions: round trips"] > 0
     assert _bad(counts) == {}
     assert counts["state changes after a refusal"] == 0
+
+
+def test_cross_site_and_rebinding_requests_change_no_session() -> None:
+    pytest.importorskip("starlette", reason="the web extra is not installed")
+    counts: Counter[str] = Counter()
+    rng = random.Random(3)
+    for _ in range(3):
+        SOAK.web_requests(rng, counts)
+    assert counts["web: cross-site refused (403)"] > 10 and counts["web: rebinding refused (400)"] > 10
+    assert _bad(counts) == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="the family finds worker processes in /proc")
+def test_killed_or_stopped_workers_end_the_run_and_leave_no_process() -> None:
+    counts: Counter[str] = Counter()
+    rng = random.Random(5)
+    for _ in range(3):
+        SOAK.worker_failure(rng, counts)
+    assert counts["workers: runs"] == 3
+    assert _bad(counts) == {}

@@ -459,3 +459,10 @@ def test_the_servers_bot_spec_plays_and_a_page_cannot_choose_a_budget() -> None:
     assert chosen.status_code == 422 and "unknown bot" in chosen.json()["error"]
     with pytest.raises(canasta.CanastaError, match="bad bot"):
         PlaySession("classic", (), 1, "ismcts:300,c=nan")
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1:80@evil", "127.0.0.1:x", "[::1]evil", "[::1]:80x", "localhost:123456"])
+def test_a_host_header_that_is_not_host_and_port_is_refused(host: str) -> None:
+    answer = client().get("/api/state", headers={"host": host})
+    assert answer.status_code == 400
+    assert not is_loopback_host(host)

@@ -87,15 +87,28 @@ def split_host(header: str) -> str:
         header: The header's value, such as ``127.0.0.1:8000`` or ``[::1]:8000``.
 
     Returns:
-        The host without its port; IPv6 keeps no brackets.
+        The host without its port; IPv6 keeps no brackets. ``""`` for a header
+        that is not ``host[:port]`` (a port of other than 1 to 5 ASCII digits,
+        text after ``]``, as in ``127.0.0.1:80@evil``): no name matches it.
     """
     text = header.strip()
+    port = ""
     if text.startswith("["):
         end = text.find("]")
-        return text[1:end].casefold() if end > 0 else text.casefold()
-    if text.count(":") == 1:
-        text = text.split(":", 1)[0]
-    return text.casefold()
+        if end < 0:
+            return ""
+        host, rest = text[1:end], text[end + 1 :]
+        if rest:
+            if not rest.startswith(":"):
+                return ""
+            port = rest[1:]
+    elif text.count(":") == 1:
+        host, port = text.split(":", 1)
+    else:
+        host = text
+    if port and not (len(port) <= 5 and port.isascii() and port.isdigit()):
+        return ""
+    return host.casefold()
 
 
 def is_loopback_host(header: str) -> bool:
