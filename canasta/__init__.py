@@ -92,6 +92,7 @@ from canasta.rules import (
     Upcard,
 )
 from canasta.scoring import HandScore, SideScore
+from canasta.seats import SeatError
 from canasta.seeds import SEED_LIMIT, SeedError
 from canasta.simulate import SimulationResult
 from canasta.special import SpecialHand
@@ -158,6 +159,7 @@ __all__ = [
     "Rules",
     "RulesError",
     "SamplingError",
+    "SeatError",
     "SeedError",
     "SideScore",
     "SimulationResult",
