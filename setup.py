@@ -92,7 +92,7 @@ def _compiler_problem(flags: Sequence[str] = (), link: bool = False) -> str | No
 
 
 #: Compiler flags for the engine's shared library, where the compiler takes them (gcc, clang).
-#: mypyc puts every compiled function into one C file as an exported symbol; in a shared
+#: mypyc makes every compiled function an exported symbol of the shared library; in a shared
 #: library each call between them then goes through the PLT and cannot be inlined, since
 #: another library could interpose the symbol (ELF semantics; CPython builds itself with the
 #: same flag). Nothing outside the library calls them, so the calls may be direct.
@@ -102,15 +102,15 @@ FAST_CALL_FLAGS = ("-fno-semantic-interposition", "-fno-plt")
 #: Link-time optimization, where the compiler and linker take it (gcc; the build tries it first).
 #: With one C file per module (`MULTI_FILE`) the compiler can no longer inline a function of one
 #: module into another: 300 random hands took 2.0 % more instructions than from the single file.
-#: With LTO the calls are inlined again at link time (+0.4 %, callgrind), and ``=auto`` runs the
+#: With LTO the calls are inlined again at link time (+0.3 %, callgrind), and ``=auto`` runs the
 #: link's code generation in parallel too.
 LTO_FLAGS = ("-flto=auto",)
 
 
 #: mypyc writes one C file per compiled module instead of one for all of them: the C compiler
-#: takes less time over eleven files than over the one large file (measured: about 30 s of CPU
-#: instead of 45 s at -O3), and the files compile in parallel. Calls between modules go through
-#: the same shared library either way (docs/compiled-engine.md has the measurements).
+#: takes less time over eleven files than over one large file (28 to 37 s of CPU instead of 41 to
+#: 50 s at -O3; 39 to 42 s with `LTO_FLAGS`), and the files compile in parallel.
+#: docs/compiled-engine.md has the measurements.
 MULTI_FILE = True
 
 #: Where a successful build is kept, keyed by everything that goes into it (``_cache_key``).
