@@ -105,10 +105,10 @@ compiled: bool = _engine.is_compiled(_legality)
 
 __all__ = [
     "MAX_INTEGER_DIGITS",
-    "SEED_LIMIT",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_DEPTH",
     "NATURAL_KINDS",
+    "SEED_LIMIT",
     "WILD_KINDS",
     "Action",
     "AnswerGoOut",

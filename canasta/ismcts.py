@@ -248,6 +248,10 @@ class ISMCTSBot:
             iterations = DEFAULT_ITERATIONS
         if (iterations is not None and iterations < 1) or (milliseconds is not None and milliseconds <= 0):
             raise CanastaError("the search budget must be positive")
+        if milliseconds is not None and not math.isfinite(milliseconds):
+            raise CanastaError(f"the search budget must be a finite number of milliseconds, got {milliseconds!r}")
+        if not (math.isfinite(exploration) and exploration >= 0):
+            raise CanastaError(f"the exploration constant must be a finite number >= 0, got {exploration!r}")
         if playout not in PLAYOUT_POLICIES:
             raise CanastaError(f"unknown playout policy {playout!r}; known: {', '.join(sorted(PLAYOUT_POLICIES))}")
         self.iterations = iterations

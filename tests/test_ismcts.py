@@ -271,3 +271,18 @@ def test_a_hint_without_a_search_says_why() -> None:
     game = Game("cuban", seed=1)
     text = hint_line(ISMCTSBot(0, iterations=20), game, game.seat, list(game.legal_actions()))
     assert text.startswith("hint: [") and "could not change this turn" in " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"exploration": float("nan")},
+        {"exploration": float("inf")},
+        {"exploration": -1.0},
+        {"milliseconds": float("inf")},
+    ],
+)
+def test_a_search_bot_with_a_non_finite_or_negative_setting_is_refused(options: dict[str, float]) -> None:
+    """Made directly, not through `make_bot`'s spec check: the bot checks its own numbers."""
+    with pytest.raises(canasta.CanastaError):
+        ISMCTSBot(0, **options)  # type: ignore[arg-type]
