@@ -7,9 +7,10 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
+from copy import copy
 from enum import Enum
 
-from attrs import evolve, field, frozen
+from attrs import field, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -657,12 +658,28 @@ class Rules:
         base = self.as_dealt
         if melds == base.melds:
             return base
-        key = (base, melds)
-        found = _DURING.get(key)
+        # The hand's meld states, kept by the rules dealt (by identity: hashing whole rules is what cost, see
+        # `_DURING`) and found by the meld rules alone, whose hash is cached.
+        kept = _DURING.get(id(base))
+        if kept is None or kept[0] is not base:
+            kept = _DURING[id(base)] = (base, {})
+        states = kept[1]
+        found = states.get(melds)
         if found is None:
             # Bounded without eviction: at most one entry per rule set and meld state met in play.
-            found = _DURING[key] = evolve(base, melds=melds)
+            found = states[melds] = base._with_melds(melds)
             _DEALT[id(found)] = base
+        return found
+
+    def _with_melds(self, melds: MeldRules) -> Rules:
+        """A copy of these rules with other meld rules: every other field is these rules' own object.
+
+        What ``attrs.evolve(self, melds=melds)`` gives, without running ``__init__`` again (the
+        fields are already converted, and `Rules` has no validator): a copy of the slots, then the
+        meld rules set.
+        """
+        found = copy(self)
+        object.__setattr__(found, "melds", melds)  # (frozen: a new object, set before anyone sees it)
         return found
 
     @property
@@ -692,8 +709,8 @@ class Rules:
         return tuple(s for s, sd in enumerate(self.sides) if sd == side)
 
 
-#: `Rules.during_hand`'s interned rules, by the rules as dealt and the meld rules with the hand's state (they stay
-#: alive here, so the ids in `_DEALT` stay unique).
-_DURING: dict[tuple[Rules, MeldRules], Rules] = {}
+#: `Rules.during_hand`'s interned rules: by the id of the rules as dealt, those rules (kept alive here, so the
+#: ids in both tables stay theirs) and their rules with each meld state met in play, by the meld rules.
+_DURING: dict[int, tuple[Rules, dict[MeldRules, Rules]]] = {}
 #: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import random
 
+import attrs
+import pytest
 from attrs import evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -119,3 +121,36 @@ def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
     assert changes > 20
     # (A turn's floors or opening cap touch every kind when they come or go; other changes touch a few.)
     assert kept > changes * 3
+
+
+def test_a_new_meld_state_is_made_without_hashing_or_rebuilding_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Rules.during_hand` finds and makes a meld state's rules by the meld rules alone (issue 35).
+
+    The rules dealt are neither hashed (a hash of every rule, special hands included)
+    nor built again through ``__init__``: the rules of a new state are the rules dealt
+    with other meld rules, equal to ``attrs.evolve``'s, sharing every other field, and
+    the same state gives the same rules.
+    """
+    dealt = canasta.load_rules("modern-american-club")
+    state = evolve(dealt.melds, mixed_cap=6, closed=frozenset({Kind.NINE}))
+    calls: list[str] = []
+
+    def counted(name: str, real: object) -> object:
+        def call(*args: object, **kwargs: object) -> object:
+            calls.append(name)
+            return real(*args, **kwargs)  # type: ignore[operator]
+
+        return call
+
+    monkeypatch.setattr(canasta.Rules, "__hash__", counted("hash", canasta.Rules.__hash__))
+    monkeypatch.setattr(canasta.Rules, "__init__", counted("init", canasta.Rules.__init__))
+    during = dealt.during_hand(state)
+    again = dealt.during_hand(evolve(dealt.melds, mixed_cap=6, closed=frozenset({Kind.NINE})))
+    assert calls == []
+    monkeypatch.undo()
+    assert again is during and during.as_dealt is dealt and during.melds is state
+    assert during == evolve(dealt, melds=state) and during.rule_sections == dealt.rule_sections
+    assert all(
+        getattr(during, f.name) is getattr(dealt, f.name) for f in attrs.fields(canasta.Rules) if f.name != "melds"
+    )
+    assert during.during_hand(dealt.melds) is dealt  # (the state as dealt is the rules dealt)
