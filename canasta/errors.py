@@ -24,6 +24,7 @@ __all__ = [
     "RulesError",
     "StandIn",
     "UnknownNameError",
+    "short_repr",
 ]
 
 
@@ -195,6 +196,23 @@ def _travelling(value: object) -> object:
             text = f"<{type(value).__name__} object>"
         return StandIn(text)
     return value
+
+
+def short_repr(value: object, limit: int = 120) -> str:
+    """A short repr of an untrusted value, for messages (a repr may raise, or be huge).
+
+    Args:
+        value: Anything a caller or a plugin gave.
+        limit: Most characters.
+
+    Returns:
+        ``repr(value)``, cut to ``limit``; the type's name if the repr raises.
+    """
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not replace the real error
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class CanastaError(Exception):

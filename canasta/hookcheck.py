@@ -35,7 +35,7 @@ import pluggy
 import canasta.cards
 import canasta.rules
 from canasta import hookspecs
-from canasta.errors import PluginError, RuleCode, RuleSection, RulesError
+from canasta.errors import PluginError, RuleCode, RuleSection, RulesError, short_repr
 from canasta.markers import PROJECT
 
 __all__ = [
@@ -390,23 +390,6 @@ def _dropping_wrapper(pm: pluggy.PluginManager, hook: str, kwargs: dict[str, Any
 
 def _name(tp: object) -> str:
     return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
-
-
-def short_repr(value: object, limit: int = 120) -> str:
-    """A short repr of a plugin's value, for messages (a repr may raise, or be huge).
-
-    Args:
-        value: Anything a plugin gave.
-        limit: Most characters.
-
-    Returns:
-        ``repr(value)``, cut to ``limit``; the type's name if the repr raises.
-    """
-    try:
-        text = repr(value)
-    except Exception:  # a hostile __repr__ must not replace the real error
-        text = f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def plain_int(value: object) -> int | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 
-from canasta.errors import CanastaError
+from canasta.errors import CanastaError, short_repr
 
 __all__ = ["SeatError", "check_seat"]
 
@@ -27,16 +27,6 @@ class SeatError(CanastaError, ValueError):
         super().__init__(message)
         self.value = value
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (str(self), self.value))
-
-
-def _describe(value: object) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a hostile __repr__ must not replace the real error
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def check_seat(value: object, players: int, *, name: str = "seat") -> int:
@@ -56,7 +46,7 @@ def check_seat(value: object, players: int, *, name: str = "seat") -> int:
     """
     if type(value) is int and 0 <= value < players:  # the common case, at once
         return value
-    described = _describe(value)
+    described = short_repr(value, 40)
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise SeatError(f"{name} must be an integer seat from 0 to {players - 1}, got {described}", described)
     try:

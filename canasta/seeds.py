@@ -14,7 +14,7 @@ from __future__ import annotations
 import operator
 import secrets
 
-from canasta.errors import CanastaError
+from canasta.errors import CanastaError, short_repr
 
 __all__ = ["SEED_LIMIT", "SeedError", "check_seed", "fresh_seed", "resolve_seed"]
 
@@ -33,16 +33,6 @@ class SeedError(CanastaError, ValueError):
         super().__init__(message)
         self.value = value
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (type(self), (str(self), self.value))
-
-
-def _describe(value: object) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a hostile __repr__ must not replace the real error
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def check_seed(value: object, *, name: str = "seed") -> int:
@@ -59,7 +49,7 @@ def check_seed(value: object, *, name: str = "seed") -> int:
         SeedError: If the value is not an integer (``bool`` is not) or its
             absolute value is ``2**64`` or more.
     """
-    described = _describe(value)
+    described = short_repr(value, 40)
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise SeedError(f"{name} must be an integer, got {described}", described)
     try:
