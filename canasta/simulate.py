@@ -77,6 +77,10 @@ STOPPED_CHECKS = 6
 #: How long a worker must stay stopped before the run ends (a Ctrl+Z of the whole job stops the parent too).
 STOPPED_SECONDS = 3.0
 
+#: How long the workers of a finished run may take to exit before they are killed (an idle worker
+#: stopped or stuck after its last task must not hang the end of a run whose results are all in).
+SHUTDOWN_SECONDS = 5.0
+
 
 class WorkerLostError(CanastaError):
     """A worker process of a simulation died or was stopped, so the run cannot finish.
@@ -614,7 +618,14 @@ def _run_processes(
             for process in processes.values():
                 if process.exitcode is None:
                     process.kill()  # SIGKILL also ends a stopped process
-        pool.shutdown(wait=True, cancel_futures=True)
+        processes.update(getattr(pool, "_processes", None) or {})
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + SHUTDOWN_SECONDS
+        for process in processes.values():
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode is None:
+                process.kill()
+        pool.shutdown(wait=True)
 
 
 def _local_cluster_options(workers: int) -> dict[str, Any]:

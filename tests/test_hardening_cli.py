@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import canasta
+import canasta.simulate as simulation
 from canasta import cli
 from canasta.actions import Action, Discard, DrawStock, Meld
 from canasta.bots import BOTS, GreedyBot, make_bot
@@ -416,6 +418,26 @@ def test_a_stopped_worker_ends_the_run_instead_of_hanging(monkeypatch: pytest.Mo
     assert pid is not None
     time.sleep(0.2)
     assert _state(pid) in (None, "Z")  # killed, not left stopped
+
+
+def _stop_when_idle(*args: object) -> object:
+    """`simulate._play_chunk`, then the worker stops itself once idle (after its result is sent)."""
+    rows = _PLAY_CHUNK(*args)
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGSTOP)).start()
+    return rows
+
+
+_PLAY_CHUNK = simulation._play_chunk
+
+
+@pytest.mark.skipif(not LINUX, reason="worker processes are forked; /proc shows a stopped process")
+def test_a_worker_stopped_after_its_last_task_does_not_hang_a_finished_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every result is in; a worker stopped while idle must not hang the pool's shutdown (it did)."""
+    monkeypatch.setattr(simulation, "_play_chunk", _stop_when_idle)
+    start = time.monotonic()
+    result = simulate("classic", games=2, workers=2, oversubscribe=True, max_hands=1, chunk_size=1)
+    assert len(result.rows) == 2
+    assert time.monotonic() - start < simulation.SHUTDOWN_SECONDS + 20
 
 
 def _state(pid: int) -> str | None:
