@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from canasta.actions import Action
 from canasta.cards import Deck, DeckSpec
-from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode, RulesError
+from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode, RulesError, short_repr
 from canasta.hand import HandState
 from canasta.observation import Observation
 from canasta.plugins import load_rules
@@ -91,28 +91,22 @@ class _HandLog:
 def _side_scores(scores: object, sides: int) -> list[int]:
     """``scores`` as a list of one exact integer per side, or `InvalidPositionError`."""
     if isinstance(scores, (str, bytes, bytearray)) or not isinstance(scores, Sequence):
-        raise InvalidPositionError(f"scores must be a sequence of {sides} integers, one per side, got {_show(scores)}")
+        raise InvalidPositionError(
+            f"scores must be a sequence of {sides} integers, one per side, got {short_repr(scores, 60)}"
+        )
     if len(scores) != sides:
         raise InvalidPositionError(
-            f"scores must hold {sides} integers, one per side, got {len(scores)}: {_show(scores)}"
+            f"scores must hold {sides} integers, one per side, got {len(scores)}: {short_repr(scores, 60)}"
         )
     values: list[int] = []
     for side, value in enumerate(scores):
         if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-            raise InvalidPositionError(f"scores[{side}] must be an integer, got {_show(value)}")
+            raise InvalidPositionError(f"scores[{side}] must be an integer, got {short_repr(value, 60)}")
         try:
             values.append(operator.index(value))
         except Exception as error:  # a broken __index__ is a bad score, not a crash
-            raise InvalidPositionError(f"scores[{side}] must be an integer, got {_show(value)}") from error
+            raise InvalidPositionError(f"scores[{side}] must be an integer, got {short_repr(value, 60)}") from error
     return values
-
-
-def _show(value: object) -> str:
-    try:
-        text = repr(value)
-    except Exception:  # a hostile __repr__ must not replace the real error
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 class Game:
