@@ -619,13 +619,15 @@ def _run_processes(
                 if process.exitcode is None:
                     process.kill()  # SIGKILL also ends a stopped process
         processes.update(getattr(pool, "_processes", None) or {})
-        pool.shutdown(wait=False, cancel_futures=True)
+        manager = getattr(pool, "_executor_manager_thread", None)  # it joins the workers
+        pool.shutdown(wait=False, cancel_futures=True)  # (wait=True would join a stopped worker forever)
         deadline = time.monotonic() + SHUTDOWN_SECONDS
         for process in processes.values():
             process.join(max(0.0, deadline - time.monotonic()))
             if process.exitcode is None:
                 process.kill()
-        pool.shutdown(wait=True)
+        if manager is not None:
+            manager.join(SHUTDOWN_SECONDS)
 
 
 def _local_cluster_options(workers: int) -> dict[str, Any]:
