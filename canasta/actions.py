@@ -11,6 +11,7 @@ automatically.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import ClassVar, SupportsIndex, TypeAlias
 
 from attrs import field, frozen
@@ -134,6 +135,10 @@ class TakePile:
 _PLURALS = {Kind.SIX: "sixes", Kind.BLACK_THREE: "black threes"}
 
 
+def _symbol(kind: Kind) -> str:
+    return kind.symbol
+
+
 @frozen(cache_hash=True)
 class Meld:
     """Meld cards of one rank from hand: a new meld or additions to the side's meld.
@@ -160,9 +165,20 @@ class Meld:
         return f"Meld(rank={self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
+        return self.sentence(_symbol)
+
+    def sentence(self, name: Callable[[Kind], str]) -> str:
+        """The meld as a sentence, its rank written by ``name`` (``str(meld)`` writes `Kind.symbol`).
+
+        Args:
+            name: How to write a kind (`canasta.wording.kind_name` writes a ten ``10``).
+
+        Returns:
+            E.g. ``"meld 3×K + 1×joker (kings)"``.
+        """
         parts = []
         if self.naturals:
-            parts.append(f"{self.naturals}×{self.rank.symbol}")
+            parts.append(f"{self.naturals}×{name(self.rank)}")
         if self.twos:
             parts.append(f"{self.twos}×2")
         if self.jokers:

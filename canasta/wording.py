@@ -96,9 +96,6 @@ def card_name(card: Card) -> str:
     return "10" + code[1:] if code.startswith("T") else code
 
 
-_MELD_PLURALS = {Kind.SIX: "sixes", Kind.BLACK_THREE: "black threes"}
-
-
 def action_text(action: Action) -> str:
     """An action as a sentence for a person, tens written ``10`` (``str(action)`` otherwise).
 
@@ -111,20 +108,7 @@ def action_text(action: Action) -> str:
     if isinstance(action, Discard):
         return f"discard {kind_name(action.kind)}"
     if isinstance(action, Meld):
-        parts = []
-        if action.naturals:
-            parts.append(f"{action.naturals}×{kind_name(action.rank)}")
-        if action.twos:
-            parts.append(f"{action.twos}×2")
-        if action.jokers:
-            parts.append(f"{action.jokers}×joker")
-        if action.rank == Kind.JOKER:
-            target = "wild meld"
-        else:
-            target = _MELD_PLURALS.get(action.rank, f"{action.rank.name.lower()}s")
-        if action.second:
-            target = f"the second meld of {target}"
-        return f"meld {' + '.join(parts)} ({target})"
+        return action.sentence(kind_name)
     if isinstance(action, DeclareSpecialHand) and action.discard is not None:
         return f"declare the special hand {action.hand}, discarding {kind_name(action.discard)}"
     return str(action)
