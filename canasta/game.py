@@ -8,13 +8,13 @@ clicked the wrong card) and for search code, in the manner of python-chess's
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 
 from canasta.actions import Action
 from canasta.cards import Deck, DeckSpec
 from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode, RulesError, short_repr
 from canasta.hand import HandState
+from canasta.integers import exact_int
 from canasta.observation import Observation
 from canasta.plugins import load_rules
 from canasta.registry import Registry
@@ -100,12 +100,10 @@ def _side_scores(scores: object, sides: int) -> list[int]:
         )
     values: list[int] = []
     for side, value in enumerate(scores):
-        if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        score = exact_int(value)
+        if score is None:
             raise InvalidPositionError(f"scores[{side}] must be an integer, got {short_repr(value, 60)}")
-        try:
-            values.append(operator.index(value))
-        except Exception as error:  # a broken __index__ is a bad score, not a crash
-            raise InvalidPositionError(f"scores[{side}] must be an integer, got {short_repr(value, 60)}") from error
+        values.append(score)
     return values
 
 

@@ -8,13 +8,13 @@ deck goes to the stock (in the order given, or shuffled from a seed).
 from __future__ import annotations
 
 import math
-import operator
 import random
 from collections.abc import Sequence
 
 from canasta.cards import Card, Deck, Kind, Suit
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
+from canasta.integers import exact_int
 from canasta.rules import Rules
 from canasta.transitions import begin_turn
 
@@ -275,12 +275,7 @@ def _melds(value: object, sides: int) -> list[list[list[CardLike]]]:
 
 def _int(argument: str, value: object, *, low: int | None = None, high: int | None = None) -> int:
     """An integer argument: ``int`` or anything with an exact ``__index__`` (numpy), never bool or float."""
-    number: int | None = None
-    if not isinstance(value, (bool, float, complex)):
-        try:
-            number = int(operator.index(value))  # type: ignore[arg-type]
-        except Exception:  # not an integer (TypeError), or a hostile __index__
-            number = None
+    number = exact_int(value)
     if number is None:
         extra = " (NaN)" if isinstance(value, float) and math.isnan(value) else ""
         raise InvalidPositionError(f"{argument}: expected an integer, got {_show(value)}{extra}")

@@ -9,9 +9,8 @@ out-of-range numbers (``-1`` is not "the last seat"). A refusal is a
 
 from __future__ import annotations
 
-import operator
-
 from canasta.errors import CanastaError, short_repr
+from canasta.integers import exact_int
 
 __all__ = ["SeatError", "check_seat"]
 
@@ -47,14 +46,9 @@ def check_seat(value: object, players: int, *, name: str = "seat") -> int:
     if type(value) is int and 0 <= value < players:  # the common case, at once
         return value
     described = short_repr(value, 40)
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+    seat = exact_int(value)
+    if seat is None:
         raise SeatError(f"{name} must be an integer seat from 0 to {players - 1}, got {described}", described)
-    try:
-        seat = operator.index(value)  # type: ignore[arg-type]  # checked: its type has __index__
-    except Exception as error:  # a broken __index__ is a bad seat, not a crash
-        raise SeatError(
-            f"{name} must be an integer seat from 0 to {players - 1}, got {described}", described
-        ) from error
     if not 0 <= seat < players:
         raise SeatError(f"{name} must be a seat from 0 to {players - 1}, got {described}", described)
     return seat

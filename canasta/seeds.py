@@ -11,10 +11,10 @@ game*: `fresh_seed` draws one, and the game keeps the seed it drew
 
 from __future__ import annotations
 
-import operator
 import secrets
 
 from canasta.errors import CanastaError, short_repr
+from canasta.integers import exact_int
 
 __all__ = ["SEED_LIMIT", "SeedError", "check_seed", "fresh_seed", "resolve_seed"]
 
@@ -50,12 +50,9 @@ def check_seed(value: object, *, name: str = "seed") -> int:
             absolute value is ``2**64`` or more.
     """
     described = short_repr(value, 40)
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+    seed = exact_int(value)
+    if seed is None:
         raise SeedError(f"{name} must be an integer, got {described}", described)
-    try:
-        seed = operator.index(value)  # type: ignore[arg-type]  # checked: its type has __index__
-    except Exception as error:  # a broken __index__ is a bad seed, not a crash
-        raise SeedError(f"{name} must be an integer, got {described}", described) from error
     if not -SEED_LIMIT < seed < SEED_LIMIT:
         raise SeedError(f"{name} must lie strictly between -2**64 and 2**64, got {described}", described)
     return seed
