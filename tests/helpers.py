@@ -7,7 +7,11 @@ Used by the unit tests, the hypothesis tests and `benchmarks/random_invariants.p
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -285,3 +289,28 @@ def load_file_module(path: Path, name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def run_on_engine(script: str, *args: str, pure: bool) -> dict[str, object]:
+    """Run a Python script in a fresh process on one engine and read the JSON object it prints.
+
+    The compiled or the pure-Python engine (``CANASTA_PURE_PYTHON``), with a fixed
+    hash seed, from the project's root: the differential tests compare both.
+    """
+    from canasta import _engine
+
+    env = {k: v for k, v in os.environ.items() if k != _engine.PURE_ENV}
+    if pure:
+        env[_engine.PURE_ENV] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=env,
+        cwd=Path(canasta.__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    result: dict[str, object] = json.loads(out.stdout)
+    return result

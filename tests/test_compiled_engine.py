@@ -10,7 +10,6 @@ not installed (then there is only one engine to compare).
 
 from __future__ import annotations
 
-import json
 import os
 import runpy
 import shutil
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_on_engine
 
 import canasta
 from canasta import _engine
@@ -62,21 +62,7 @@ requires_compiled = pytest.mark.skipif(
 
 
 def _play(pure: bool, hands: int) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != _engine.PURE_ENV}
-    if pure:
-        env[_engine.PURE_ENV] = "1"
-    env["PYTHONHASHSEED"] = "0"
-    out = subprocess.run(
-        [sys.executable, "-c", PLAY, str(hands)],
-        env=env,
-        cwd=Path(canasta.__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    result: dict[str, object] = json.loads(out.stdout)
-    return result
+    return run_on_engine(PLAY, str(hands), pure=pure)
 
 
 @requires_compiled

@@ -12,16 +12,10 @@ equal. Skipped when the compiled engine is not installed.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from helpers import run_on_engine
 
 import canasta
-from canasta import _engine
 
 # Run as a script in each subprocess: prints {"compiled": bool, "outcomes": {...}}.
 PROBE = r"""
@@ -135,21 +129,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def _probe(pure: bool) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if k != _engine.PURE_ENV}
-    if pure:
-        env[_engine.PURE_ENV] = "1"
-    env["PYTHONHASHSEED"] = "0"
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        env=env,
-        cwd=Path(canasta.__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=600,
-    )
-    result: dict[str, object] = json.loads(out.stdout)
-    return result
+    return run_on_engine(PROBE, pure=pure)
 
 
 def test_copies_deep_copies_and_pickles_behave_the_same_on_both_engines() -> None:
