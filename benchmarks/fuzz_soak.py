@@ -21,7 +21,7 @@ The attack families of issue 31 (a hostile tester's findings) run beside them:
   still refused;
 - *copies*: ``copy``, ``deepcopy`` and ``pickle`` of `Game`, `HandState`, `Observation`,
   `Deck`, `Rules` and actions give equal, independent objects on either engine;
-- *exceptions*: sampled typed refusals are pickled and copied and keep every field;
+- *exceptions*: sampled typed refusals are copied, deep-copied and pickled and keep every field;
 - *seeds*: hostile seeds (floats, strings, bools, numpy scalars, 26-digit integers...)
   are refused with `SeedError`, or the game's record reads back and replays the same game;
 - *web* and *workers* (``--web``, ``--workers``): cross-site and rebinding requests
@@ -245,6 +245,18 @@ def _same_game(a: canasta.Game, b: canasta.Game) -> bool:
     )
 
 
+def _pickled(value: object) -> object:
+    return pickle.loads(pickle.dumps(value))
+
+
+#: The ways a caller may clone a public object or an error, by name.
+_CLONES: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("copy", copy.copy),
+    ("deepcopy", copy.deepcopy),
+    ("pickle", _pickled),
+)
+
+
 def copy_and_pickle(game: canasta.Game, counts: Counter[str]) -> None:
     """Family "copies": copy, deepcopy and pickle every public object; equal, independent, same engine."""
     seat = game.seat
@@ -257,11 +269,7 @@ def copy_and_pickle(game: canasta.Game, counts: Counter[str]) -> None:
         ("action", game.legal_actions()[0]),
     ]
     for name, obj in objects:
-        for how, clone in (
-            ("copy", copy.copy),
-            ("deepcopy", copy.deepcopy),
-            ("pickle", lambda o: pickle.loads(pickle.dumps(o))),
-        ):
+        for how, clone in _CLONES:
             counts["copies: attempts"] += 1
             try:
                 other = clone(obj)
@@ -317,7 +325,7 @@ def _text(value: object) -> str:
 
 def pickle_exception(error: BaseException, counts: Counter[str]) -> None:
     """Family "exceptions": every typed refusal survives pickling and copying with its fields."""
-    for how, clone in (("copy", copy.copy), ("pickle", lambda e: pickle.loads(pickle.dumps(e)))):
+    for how, clone in _CLONES:
         counts["exceptions: round trips"] += 1
         try:
             other = clone(error)
