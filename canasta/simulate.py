@@ -32,6 +32,7 @@ Linux) but must be registered in each worker process elsewhere (or installed).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
@@ -564,6 +565,22 @@ def _lost_worker(processes: dict[int, Any]) -> WorkerLostError:
     return WorkerLostError("a simulation worker process was lost (it ended abruptly); the run was stopped")
 
 
+def _defer_ctrl_c(interrupted: threading.Event) -> Any:
+    """Note Ctrl+C in ``interrupted`` instead of raising it anywhere; the run raises it between two waits.
+
+    A `KeyboardInterrupt` raised inside ``concurrent.futures.wait`` while it
+    takes the futures' locks one by one leaves some of them taken, and the
+    pool's own thread then waits for them forever (the process never exits).
+    Only where Python's own handler is installed (in the main thread); the
+    handler replaced is returned, to be put back, else ``None``.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return None  # ignored, or someone else's handler: left as it is
+    return signal.signal(signal.SIGINT, lambda signum, frame: interrupted.set())
+
+
 def _run_processes(
     args: tuple[str, tuple[str, ...], tuple[str, ...], int],
     chunks: list[tuple[int, ...]],
@@ -580,6 +597,8 @@ def _run_processes(
     from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
+    interrupted = threading.Event()
+    previous_handler = _defer_ctrl_c(interrupted)
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),))
     processes: dict[int, Any] = {}
     pending: set[Future[list[GameRow]]] = set()
@@ -590,7 +609,11 @@ def _run_processes(
             processes.update(getattr(pool, "_processes", None) or {})  # the workers start with the first task
         stopped: dict[int, tuple[int, float]] = {}  # pid: checks in a row that saw it stopped, since when
         while pending:
+            if interrupted.is_set():
+                raise KeyboardInterrupt
             done, pending = wait(pending, timeout=LIVENESS_INTERVAL, return_when=FIRST_COMPLETED)
+            if interrupted.is_set():
+                raise KeyboardInterrupt
             processes.update(getattr(pool, "_processes", None) or {})
             for future in done:
                 yield future.result()
@@ -611,13 +634,22 @@ def _run_processes(
     except BrokenProcessPool:
         raise _lost_worker(processes) from None
     finally:
+        if previous_handler is not None:
+            signal.signal(signal.SIGINT, previous_handler)
         if not finished:
-            for future in pending:
-                future.cancel()
+            # The tasks not started are cancelled by the shutdown below (cancel_futures), by the pool's own
+            # thread: a future cancelled here first made that thread die on InvalidStateError when it found
+            # the pool broken.
             processes.update(getattr(pool, "_processes", None) or {})
             for process in processes.values():
                 if process.exitcode is None:
                     process.kill()  # SIGKILL also ends a stopped process
+            # With the workers gone nothing reads the task queue: close this process's end too, so that its
+            # feeder thread, if blocked on a full pipe, fails instead of hanging the pool's shutdown and the
+            # interpreter's exit (what CPython does itself for a broken pool, gh-94777).
+            call_queue = getattr(pool, "_call_queue", None)
+            with contextlib.suppress(Exception):
+                call_queue._reader.close()  # type: ignore[union-attr]
         processes.update(getattr(pool, "_processes", None) or {})
         manager = getattr(pool, "_executor_manager_thread", None)  # it joins the workers
         pool.shutdown(wait=False, cancel_futures=True)  # (wait=True would join a stopped worker forever)

@@ -495,6 +495,21 @@ def test_ctrl_c_stops_a_simulation_at_once_and_its_workers_with_it() -> None:
     assert all(_state(pid) in (None, "Z") for pid in workers)
 
 
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_ctrl_c_with_stopped_workers_ends_in_one_line_and_no_hang() -> None:
+    """Workers that read nothing (stopped): the pool's own thread must neither die on a traceback nor hang the exit."""
+    proc, workers = _start_long_simulation()
+    for pid in workers:
+        os.kill(pid, signal.SIGSTOP)
+    time.sleep(1.0)  # the task queue's feeder may fill the pipe no one reads
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert err.strip() == "canasta: interrupted"
+    time.sleep(0.2)
+    assert all(_state(pid) in (None, "Z") for pid in workers)
+
+
 @pytest.mark.skipif(not LINUX, reason="PR_SET_PDEATHSIG is Linux's; reads /proc")
 def test_workers_die_with_their_parent() -> None:
     proc, workers = _start_long_simulation()
