@@ -22,6 +22,7 @@ from canasta.rules import (
     GoingOutRules,
     InitialMeldRules,
     MeldRules,
+    PacketRules,
     PartnershipRules,
     PileRules,
     ThreeRules,
@@ -130,6 +131,12 @@ def canasta_special_hands() -> tuple[SpecialHand, ...]:
 def canasta_partnerships() -> PartnershipRules:
     """The seating holds for the whole hand."""
     return PartnershipRules()
+
+
+@hookimpl(trylast=True)
+def canasta_packets(players: int) -> PacketRules:
+    """No packet after the hand."""
+    return PacketRules()
 
 
 @hookimpl(trylast=True)

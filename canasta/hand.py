@@ -129,6 +129,14 @@ class HandState(TableState):
         for _ in range(rules.hand_size):
             for i in range(n):
                 state._to_hand((first + i) % n, state.stock.pop())
+        for size in rules.packets.sizes:
+            # Packets after the hand (Hand and Foot's foot, §8.1): dealt the same way, face down.
+            packets: list[list[int]] = [[] for _ in range(n)]
+            for _ in range(size):
+                for i in range(n):
+                    packets[i].append(state.stock.pop())
+            for i in range(n):
+                state.packets[(first + i) % n].append(packets[i])
         transitions.turn_upcard(state)
         # Deal-time threes: each player in turn lays out and replaces them.
         for i in range(n):

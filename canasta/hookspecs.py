@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         InitialMeldRules,
         MeldMinimums,
         MeldRules,
+        PacketRules,
         PartnershipRules,
         PileRules,
         ThreeRules,
@@ -310,6 +311,32 @@ def canasta_partnerships() -> PartnershipRules:  # type: ignore[empty-body]
 
     Returns:
         A `canasta.PartnershipRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
+    """Packets dealt after the hand, face down, picked up one after another (Hand and Foot's foot).
+
+    The core default is `canasta.PacketRules()`: no packet, one hand per
+    player. A variant that deals each player a second packet (the *foot*)
+    answers its size; the engine then deals it, hides it from everyone (its
+    owner too) until it is picked up, picks it up when the hand is emptied
+    (at once after a meld, at the start of the next turn after a discard),
+    lets only a player in the last packet go out, and scores a packet still
+    down against its side (see `canasta.PacketRules`).
+
+    Example::
+
+        @canasta.hookimpl
+        def canasta_packets(players: int) -> canasta.PacketRules:
+            return canasta.PacketRules(sizes=(13,), partners_first=True, three_down=-100)
+
+    Args:
+        players: Number of players (decided by `canasta_players`).
+
+    Returns:
+        A `canasta.PacketRules`. Stops at first non-None result.
     """
 
 

@@ -187,11 +187,16 @@ def turn_facts(
         discardable = discardable_now(t)
         out_discardable = None
         closing = False
+    packet_down = bool(t.packets[seat])
+    if out_allowed is None:
+        out_allowed = t.answer is not False
+    if t.facts.has_packets and not _packets_let_out(t, seat):
+        out_allowed = False  # Hand and Foot §8.8, conditions 1 and 3: the last packet (the partners' too)
     return Turn(
         rules,
         minimum=t.minimums[t.facts.sides[seat]],  # `TableState.personal_minimum`
         exempt=t.facts.concealed_exemption and drew_from_stock and t.taken_top is None,
-        out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
+        out_allowed=out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
         discardable=discardable,
@@ -201,6 +206,7 @@ def turn_facts(
         closing=closing,
         hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
         facts=t.facts,
+        packet_down=packet_down,
     )
 
 
@@ -280,6 +286,8 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     """
     if t.answer is False:  # The rule book: "no" binds for this turn
         return False
+    if t.facts.has_packets and not _packets_let_out(t, t.seat):
+        return False  # Hand and Foot §8.8: conditions 1 and 3 (the last packet, the partners' too)
     if t.final_meld_only and t.rules.going_out.final_discard_required:
         return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
@@ -295,6 +303,13 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     if opening_reached(rules, t.provisional_count, minimum, melds, _top_rank(t), splash=t.opens_by_splash):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+
+
+def _packets_let_out(t: TableState, seat: int) -> bool:
+    """Hand and Foot §8.8, conditions 1 and 3: the seat holds its last packet, and so do its partners if required."""
+    if t.packets[seat]:
+        return False
+    return not t.facts.partners_first or t.partners_in_last_packet(seat)
 
 
 def blocking_melds(t: TableState, side: int) -> list[int]:
@@ -445,6 +460,9 @@ def _take_completes(
             pending = rest
     if opened:
         hand = list(map(add, hand, rest))
+    down = bool(t.packets[seat])  # Hand and Foot: emptying the hand picks up the packet still down
+    if t.facts.has_packets and not _packets_let_out(t, seat):
+        out_allowed = False  # §8.8, conditions 1 and 3: going out needs the last packet (the partners' too)
     turn = Turn(
         rules,
         minimum=minimum,
@@ -457,6 +475,7 @@ def _take_completes(
         pending=pending,
         out_discardable=out_discardable,
         closing=closing,
+        packet_down=down,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -520,6 +539,8 @@ def _may_ask(t: TableState) -> bool:
         return False
     if facts.first_taker_alone and t.seating.count(side) < 2:
         return False  # cutthroat: no partner to ask until the partnership forms
+    if facts.has_packets and not _packets_let_out(t, t.seat):
+        return False  # Hand and Foot §8.8: only a player who may go out asks (the last packet, the partners' too)
     return not t.final_meld_only
 
 
@@ -873,6 +894,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     clamp_key = twos_clamp * 64 + jokers_clamp  # (a small int key: no tuple to build and hash)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
+    down = bool(t.packets[seat])  # Hand and Foot: a packet is still down (§8.7)
+    if down and simple and filtered:
+        limit = size  # any meld leaves a discard or empties the hand, which picks up the packet
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     # The side's melds by kind, read once: a list index per rank below, not a dict look-up.
     by_kind: list[MeldState | None] = [None] * KIND_COUNT
@@ -973,7 +997,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         continue
                 actions.append(acts[i])
     black = counts[BLACK_THREE]
-    if black >= 3 and facts.black_threes_when_going_out:
+    if black >= 3 and facts.black_threes_when_going_out and not down:  # (with a packet down, never going out)
         # The rule book's "Melds": black threes meld only as the last meld of going out. A side that
         # took the pile before opening receives the rest of it when the opening is complete, which
         # no later meld can be: those cards are in the hand after the black threes.
@@ -1008,7 +1032,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
         # after a binding "yes" only going out (melding every card) ends it.
         # Melding every card is going out or nothing: without it a card is kept (house rule last-red-three-may-meld).
-        if not provisional_pending and not bound and size:
+        # (With packets: §8.9's stranded player, 0 or 1 card left by red threes the empty stock could not
+        # replace, ends the turn so.)
+        if not provisional_pending and not bound and (size or facts.has_packets):
             actions.append(_END)
     elif size == 1:
         # The rule book's "Going out": the final discard goes out.
@@ -1016,6 +1042,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         kind = next(k for k in range(KIND_COUNT) if counts[k])
         if goes_out_ok(t, side):
             if discardable[kind]:
+                actions.append(_DISCARDS[kind])
+        elif down:
+            # Hand and Foot §8.7: the hand's last card, discarded; the packet is picked up next turn.
+            if not bound and not provisional_pending and discardable[kind]:
                 actions.append(_DISCARDS[kind])
         elif (
             t.relief_stock >= 0

@@ -213,6 +213,16 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
     )
+    packets = _ask(pm, "canasta_packets", r.PacketRules, players=players)
+    _check(
+        all(size >= 1 for size in packets.sizes),
+        f"canasta_packets: every packet holds at least one card, got sizes {packets.sizes}",
+    )
+    _check(
+        (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,
+        f"canasta_packets: dealing {hand_size} cards and packets of {packets.sizes} to {players} players needs "
+        f"more than the {deck.size} cards",
+    )
     rules = r.Rules(
         variant=variant,
         house_rules=tuple(house_rules),
@@ -238,6 +248,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
         special_hands=special_hands,
         partnerships=partnerships,
+        packets=packets,
         rule_sections=rule_sections(pm),
     )
     _check_policies(rules)
@@ -261,11 +272,12 @@ def _check_deal(rules: Rules) -> None:
     bonus_threes = 2 * packs + (2 * packs if rules.threes.black_threes_are_bonus else 0)
     covered = 4 * packs + deck.jokers + 1 if rules.upcard is r.Upcard.COVER_WILD_AND_RED_THREE else 0
     taken = bonus_threes + covered
-    left = deck.size - rules.hand_size * rules.players
+    dealt = rules.hand_size + sum(rules.packets.sizes)  # (the packets' cards are dealt too)
+    left = deck.size - dealt * rules.players
     most = (deck.size - taken - 1) // rules.players
     _check(
         left > taken,
-        f"canasta_hand_size: dealing {rules.hand_size} cards to {rules.players} players leaves {left} of the "
+        f"canasta_hand_size: dealing {dealt} cards to {rules.players} players leaves {left} of the "
         f"{deck.size} cards in the stock, but the upcard and the replacement of bonus threes may take {taken} of them "
         "(in the worst order of the deck), leaving the first player no stock to draw from: at most "
         f"{max(most, 0)} cards a player with these rules",
@@ -282,6 +294,29 @@ def _is_kind(value: object) -> bool:
 
 def _check_policies(rules: Rules) -> None:
     """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    if rules.packets.sizes:
+        # What "legal" means never depends on a packet's unseen cards (Hand and Foot, §8.10 E8): the engine
+        # relies on any card of a picked-up packet being able to end the turn, and on the seating holding.
+        conflicts = [
+            name
+            for name, on in (
+                (
+                    "discard rules that depend on the hand (american-discards)",
+                    bool(rules.pile.empty_pile_stops) or rules.pile.wild_discard_needs_wild_hand,
+                ),
+                ("keeping a three (ThreeRules.keep_one)", rules.threes.keep_one),
+                ("special hands", bool(rules.special_hands)),
+                ("bonus cards (InitialMeldRules.bonus_cards)", bool(rules.initial_meld.bonus_cards)),
+                ("partnerships formed during the hand (first_taker_alone)", rules.partnerships.first_taker_alone),
+                ("a last-card red three that may meld", rules.exhaustion.last_red_three_may_meld),
+            )
+            if on
+        ]
+        _check(
+            not conflicts,
+            f"canasta_packets: packets cannot be combined with {', '.join(conflicts)}: with them, what is legal "
+            "would depend on the cards of a packet nobody has seen",
+        )
     im = rules.initial_meld
     _check(
         im.clean_meld_naturals <= rules.melds.canasta_size,

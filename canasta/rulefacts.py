@@ -104,6 +104,8 @@ class RuleFacts:
         self.restricts_discards: bool = bool(pile.empty_pile_stops) or pile.wild_discard_needs_wild_hand
         self.keeps_threes: bool = rules.threes.keep_one  # american-special-hands: "Keeping a three"
         self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
+        self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
+        self.partners_first: bool = rules.packets.partners_first
         self._minimums: dict[int, int] = {}
         # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
         # objects during a hand that are never scored), and its memos.
@@ -173,6 +175,8 @@ class RuleFacts:
         self.restricts_discards = dealt.restricts_discards
         self.keeps_threes = dealt.keeps_threes
         self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+        self.has_packets = dealt.has_packets
+        self.partners_first = dealt.partners_first
         self._minimums = dealt._minimums
         self._scoring = dealt._scoring
         self._bonuses = dealt._bonuses

@@ -25,6 +25,7 @@ __all__ = [
     "InitialMeldRules",
     "MeldMinimums",
     "MeldRules",
+    "PacketRules",
     "PartnershipRules",
     "Permission",
     "PileRules",
@@ -555,6 +556,51 @@ class PartnershipRules:
 
 
 @frozen
+class PacketRules:
+    """Packets after the hand: a player's further cards, dealt face down and picked up one after another.
+
+    Hand and Foot (the rule book's §8.1, §8.7) deals each player a hand and a
+    *foot*: a second packet that nobody sees, its owner included, until it is
+    picked up. Today's variants deal no packet (``sizes`` empty), and nothing
+    of this applies to them. With packets:
+
+    - *The deal.* After the hands, each packet is dealt the same way, one card
+      at a time to each player from the left of the dealer, ``sizes[0]`` cards
+      for the first packet, then ``sizes[1]`` for the second, and so on.
+    - *Picking up* (§8.7). A player plays from the current packet (the hand
+      first) until it is empty. The next packet is picked up **at once**, in the
+      same turn, when a meld (or the pickup meld of a pile take) empties it, and
+      the turn goes on; **at the start of the player's next turn**, before the
+      draw, when a discard emptied it. An empty stock ends the hand first
+      (§8.9, E11). The packet's red threes are laid out and replaced, as at the
+      deal (without replacement once the stock is empty).
+    - *Going out* needs the last packet: a player with a packet still down who
+      empties the hand picks the packet up instead (condition 1 of §8.8);
+      discarding the last card of a hand with a packet down is not going out
+      and needs no going-out conditions. With ``partners_first``, every partner
+      must also hold the last packet (condition 3), to go out and to ask.
+    - *Legality* never depends on a packet's unseen cards (§8.10 E8): emptying the
+      hand with a packet down completes the turn (the packet's cards end it), but
+      only once the side has opened (a provisional opening meld never takes the
+      last card of a hand, §8.5).
+    - *The end of the hand* (§8.11): the cards of a packet still down count
+      against the side like cards held, and each red three in it scores
+      ``three_down``.
+
+    Attributes:
+        sizes: Cards in each packet after the hand, in pick-up order (empty: none).
+        partners_first: Going out, and asking permission, need every partner of the
+            player's side to hold the last packet (Hand and Foot's condition 3).
+        three_down: Points for each red three still in a packet down when the hand
+            ends (Hand and Foot: -100).
+    """
+
+    sizes: tuple[int, ...] = field(default=(), converter=tuple)
+    partners_first: bool = False
+    three_down: int = 0
+
+
+@frozen
 class Rules:
     """A variant's compiled rules: every answer of its hooks, frozen.
 
@@ -594,6 +640,7 @@ class Rules:
         special_hands: The special hands a side may declare (`canasta.SpecialHand`;
             none unless a rule set lists them).
         partnerships: Partnerships formed during a hand.
+        packets: Packets dealt after the hand (Hand and Foot's foot; none by default).
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
             of the hook ``canasta_rule_sections``); see `section`.
@@ -623,6 +670,7 @@ class Rules:
     held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
     special_hands: tuple[SpecialHand, ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
+    packets: PacketRules = PacketRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
 
     def section(self, code: RuleCode) -> RuleSection | None:

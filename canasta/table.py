@@ -259,6 +259,7 @@ class TableState:
         "new_ranks",
         "opened",
         "opens_by_splash",
+        "packets",
         "pending_pile",
         "phase",
         "pile",
@@ -316,6 +317,9 @@ class TableState:
         #: The public action log of the hand: ``(seat, action)`` for every action applied.
         self.log: list[tuple[int, Action]] = []
         self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
+        #: Per seat, the packets still face down after the hand (`canasta.PacketRules`: Hand and Foot's foot),
+        #: each a list of card ids, the next to be picked up first; nobody sees them, their owner included.
+        self.packets: list[list[list[int]]] = [[] for _ in range(n)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
@@ -544,6 +548,31 @@ class TableState:
                 count += 1
         return count
 
+    def in_last_packet(self, seat: int) -> bool:
+        """Whether a seat holds its last packet: no packet of it is still face down (`canasta.PacketRules`).
+
+        Always true where the rules deal no packet after the hand.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            True if the seat has no packet left to pick up.
+        """
+        return not self.packets[seat]
+
+    def partners_in_last_packet(self, seat: int) -> bool:
+        """Whether every seat of this seat's side (itself included) holds its last packet.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            True if none of them has a packet left to pick up.
+        """
+        side = self.seating[seat]
+        return all(not self.packets[other] for other, other_side in enumerate(self.seating) if other_side == side)
+
     @property
     def closed_ranks(self) -> frozenset[Kind]:
         """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
@@ -648,6 +677,8 @@ class TableState:
             where["pile (being taken)"] = list(self.pending_pile)
         for seat in range(self.rules.players):
             where[f"hand {seat}"] = [c for kind in self.hands[seat] for c in kind]
+            for i, packet in enumerate(self.packets[seat]):
+                where[f"packet {i + 1} of {seat}"] = list(packet)  # (face down, after the hand)
             where[f"threes {seat}"] = list(self.threes[seat])
         for side in range(self.rules.side_count):
             where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
@@ -685,6 +716,7 @@ class TableState:
         self.known = [k[:] for k in other.known]
         self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
+        self.packets = [[p[:] for p in seat_packets] for seat_packets in other.packets]
         self.threes = [t[:] for t in other.threes]
         self.set_aside = [s[:] for s in other.set_aside]
         self.opened = other.opened[:]
@@ -781,6 +813,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "new_ranks",
         "opened",
         "opens_by_splash",
+        "packets",
         "pending_pile",
         "phase",
         "pile",

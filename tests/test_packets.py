@@ -1,0 +1,307 @@
+"""Packets after the hand (`canasta.PacketRules`): Hand and Foot's foot as a plugin concept (issue 33).
+
+The rules tested are Hand and Foot's (`../shared/rules/HAND-AND-FOOT.md`): the
+deal of the feet (§8.1), picking up the foot (§8.7), going out only from the foot
+with every partner in the foot (§8.8, conditions 1 and 3), a provisional opening
+meld never taking the last card (§8.5, E8), the stranded player of §8.9, the
+scoring of a foot still down (§8.11) and what each player sees (§8.12). They run
+on test variants written from the public plugin API only (`packet_variants.py`):
+classic canasta with a foot, and with a knee and a foot.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import types
+from collections import Counter
+
+import packet_variants
+import pytest
+from helpers import check_conservation, play_random_hand
+
+import canasta
+from canasta import AskGoOut, Discard, DrawStock, EndHand, HandState, IllegalActionError, Kind, Meld, RuleCode
+from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
+
+RULES = packet_variants.rules()
+KNEE = packet_variants.rules("hand-knee-foot")
+
+#: A foot of 11 cards without threes.
+FOOT = ["4C", "4D", "5C", "5D", "6C", "6D", "8C", "8D", "9C", "9D", "TC"]
+#: A canasta of kings, for a side that may go out.
+KINGS = ["KC", "KD", "KH", "KS", "KC", "KD", "KH"]
+
+
+def _position(*, empty_stock: bool = False, **kwargs: object) -> HandState:
+    """A classic-feet position: seats 0 and 2 against 1 and 3, every hand small.
+
+    With ``empty_stock`` every card not placed goes under the pile's top card instead.
+    """
+    kwargs.setdefault("hands", [["7C", "7D", "7H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]])
+    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
+    kwargs.setdefault("phase", "meld")
+    if empty_stock:
+        used = Counter(
+            code
+            for key in ("hands", "melds", "packets", "pile")
+            for code in _codes(kwargs.get(key, []))
+        )
+        rest = []
+        for card in canasta.Deck(RULES.deck).cards:
+            if used[card.code]:
+                used[card.code] -= 1
+            else:
+                rest.append(card.code)
+        kwargs["pile"] = [c for c in rest if c not in ("3H", "3D")]  # (red threes are never in the pile)
+        kwargs["threes"] = [[c for c in rest if c in ("3H", "3D")], [], [], []]
+        kwargs["stock"] = []
+    return canasta.build_position(RULES, **kwargs)  # type: ignore[arg-type]
+
+
+def _codes(nested: object) -> list[str]:
+    """Every card code in a nested list of codes."""
+    if isinstance(nested, str):
+        return [nested]
+    return [code for item in nested for code in _codes(item)]  # type: ignore[attr-defined]
+
+
+# --- the deal and what each player sees ----------------------------------------------------
+
+
+def test_the_deal_gives_every_player_a_hand_then_a_foot_face_down() -> None:
+    state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=7)
+    assert [len(p) for p in state.packets] == [1, 1, 1, 1]
+    assert all(len(p[0]) == 11 for p in state.packets)
+    check_conservation(state)
+    # Red threes in a foot stay there until it is picked up (§8.1); the hands' were laid out and replaced.
+    kinds = state.kinds
+    assert all(kinds[c] != Kind.RED_THREE for seat in range(4) for kind in state.hands[seat] for c in kind)
+    feet_threes = sum(kinds[c] == Kind.RED_THREE for seat in range(4) for c in state.packets[seat][0])
+    laid = sum(len(t) for t in state.threes)
+    assert feet_threes + laid + sum(kinds[c] == Kind.RED_THREE for c in state.stock + state.pile) == 10
+
+
+def test_the_deal_is_the_hands_then_the_feet_one_card_at_a_time() -> None:
+    rules = RULES
+    state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=11)
+    order = canasta.hand.shuffled(len(state.deck), random.Random(11))
+    dealt = order[::-1]  # the stock is drawn from the end of the list
+    after_hands = dealt[44:88]
+    for i, seat in enumerate((0, 1, 2, 3)):
+        assert state.packets[seat][0] == after_hands[i::4]
+
+
+def test_nobody_sees_a_foot_not_even_its_owner() -> None:
+    state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=3)
+    cards = state.deck.cards
+    feet = {cards[c] for seat in range(4) for c in state.packets[seat][0]}
+    for seat in range(4):
+        seen = state.observation(seat)
+        assert seen.packets_down == ((11,), (11,), (11,), (11,))
+        visible = set(seen.hand) | set(seen.pile) | {c for known in seen.known_cards for c in known}
+        visible |= {c for side in seen.melds for meld in side for c in meld.cards}
+        assert not visible & feet
+        assert seen._public is not None and all(p == [[]] for p in seen._public.packets)
+
+
+def test_a_sampled_state_deals_the_owner_its_foot_at_random_and_keeps_the_observation() -> None:
+    state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=5)
+    seen = state.observation(0)
+    feet = set()
+    for i in range(12):
+        sample = canasta.sample_state(seen, random.Random(i))
+        assert sample.observation(0) == seen
+        assert [len(p[0]) for p in sample.packets] == [11, 11, 11, 11]
+        check_conservation(sample)
+        feet.add(tuple(sorted(sample.packets[0][0])))
+    assert len(feet) > 1  # the owner's own foot is unknown to it
+
+
+# --- picking up the foot (§8.7) ---------------------------------------------------------------
+
+
+def test_a_meld_that_empties_the_hand_picks_up_the_foot_and_the_turn_goes_on() -> None:
+    foot = ["3H", *FOOT[:10]]  # a red three: laid out and replaced (§8.6)
+    state = _position(packets=[[foot], [], [], []])
+    top = state.stock[-1]
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert not state.is_over and state.seat == 0 and state.phase is canasta.Phase.MELD
+    assert state.packets[0] == [] and state.sizes[0] == 11
+    assert [state.deck.cards[c].code for c in state.threes[0]] == ["3H"]
+    assert top in [c for k in state.hands[0] for c in k] or top in state.threes[0]  # the replacement
+    assert Discard(Kind.FOUR) in state.legal_actions()
+
+
+def test_a_discard_that_empties_the_hand_passes_the_turn_and_the_foot_comes_at_the_next() -> None:
+    state = _position(hands=[["7C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]], packets=[[FOOT], [], [], []])
+    assert Discard(Kind.SEVEN) in state.legal_actions()  # not going out: a foot is still down
+    state.apply(Discard(Kind.SEVEN))
+    assert not state.is_over and state.seat == 1
+    assert state.sizes[0] == 0 and len(state.packets[0]) == 1
+    assert state.observation(1).hand_sizes[0] == 0
+    for _ in range(3):  # seats 1, 2, 3 draw and discard
+        state.apply(DrawStock())
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
+    assert state.seat == 0 and state.phase is canasta.Phase.DRAW
+    assert state.packets[0] == [] and state.sizes[0] == 11  # picked up before the draw
+
+
+def test_a_provisional_opening_meld_never_takes_the_last_card() -> None:
+    unopened = {"melds": [[], [["5H", "5S", "5H"]]], "scores": [0, 0]}
+    state = _position(packets=[[FOOT], [], [], []], **unopened)
+    assert Meld(Kind.SEVEN, 3, 0, 0) in state.allowed_actions()
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in state.legal_actions()  # 15 of 50: the foot would be needed
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert refused.value.code is RuleCode.MINIMUM_NOT_MET
+    # The meld that reaches the minimum may take the last card: the side opens, then the foot comes.
+    state = _position(hands=[["AC", "AD", "AH"], ["QC"], ["JC"], ["QH"]], packets=[[FOOT], [], [], []], **unopened)
+    state.apply(Meld(Kind.ACE, 3, 0, 0))
+    assert state.opened[0] and state.packets[0] == [] and state.sizes[0] == 11 and not state.is_over
+
+
+def test_the_reference_agrees_at_the_edges_of_the_foot() -> None:
+    for hands, opened in (
+        ([["7C", "7D", "7H"], ["QC"], ["JC"], ["QH"]], None),
+        ([["7C", "7D", "7H"], ["QC"], ["JC"], ["QH"]], [False, True]),
+        ([["AC", "AD", "AH", "2C"], ["QC"], ["JC"], ["QH"]], [False, True]),
+        ([["7C"], ["QC"], ["JC"], ["QH"]], None),
+    ):
+        melds = [[["AS", "AH", "AD"]] if opened is None else [], [["5H", "5S", "5H"]]]
+        small_foot = ["4C", "4D", "4H", "5C", "9C", "9D", "9H", "TC", "TD", "JS", "KS"]
+        state = _position(hands=hands, melds=melds, opened=opened, packets=[[small_foot], [], [], []])
+        check_exact_legality(state, max_nodes=200_000)
+
+
+# --- going out (§8.8) ----------------------------------------------------------------------
+
+
+def test_going_out_needs_the_foot_and_every_partner_in_the_foot() -> None:
+    canasta_side = {"melds": [[KINGS], [["5H", "5S", "5H"]]]}
+    # The partner (seat 2) still has a foot down: melding the last cards is refused.
+    state = _position(packets=[[], [], [FOOT], []], **canasta_side)
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in state.legal_actions()
+    assert AskGoOut() not in state.legal_actions()
+    # Both partners in the foot: it goes out.
+    state = _position(**canasta_side)
+    assert Meld(Kind.SEVEN, 3, 0, 0) in state.legal_actions()
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert state.is_over and state.went_out == 0
+
+
+def test_asking_permission_needs_the_last_packet() -> None:
+    state = _position(phase="draw", packets=[[FOOT], [], [], []])
+    assert AskGoOut() not in state.legal_actions()
+    state = _position(phase="draw")
+    assert AskGoOut() in state.legal_actions()
+
+
+def test_a_player_stranded_by_red_threes_ends_the_turn_without_a_discard() -> None:
+    # §8.9: the foot is picked up with an empty stock, its red threes laid out without replacement.
+    threes = ["3H", "3D"] * 5
+    state = _position(packets=[[[*threes, "9C"]], [], [], []], empty_stock=True)
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert state.sizes[0] == 1 and len(state.threes[0]) == 10
+    assert state.legal_actions() == (EndHand(),)
+    state.apply(EndHand())
+    assert state.is_over and state.end is canasta.HandEnd.STOCK_EXHAUSTED
+
+
+# --- scoring (§8.11) -----------------------------------------------------------------------
+
+
+def test_a_foot_still_down_counts_against_its_side() -> None:
+    foot = ["3H", "AC", "KC", "QC", "JC", "TC", "9C", "8C", "7C", "6C", "5C"]
+    state = _position(melds=[[KINGS], [["5H", "5S", "5H"]]], packets=[[], [foot], [], []])
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert state.is_over
+    side = state.score().sides[1]
+    assert side.cards_in_hand == -(20 + 10 * 6 + 5 * 3) - 40  # the foot's cards, then seat 1's and 3's queens
+    assert side.red_threes == -100
+
+
+# --- more packets, and what a plugin may not combine --------------------------------------------
+
+
+def test_a_knee_then_a_foot() -> None:
+    state = HandState.deal(KNEE, dealer=3, scores=[0, 0], seed=2)
+    assert [[len(p) for p in packets] for packets in state.packets] == [[9, 9]] * 4
+    rng = random.Random(2)
+    state, _ = play_random_hand(rng, seed=2, rules=KNEE)
+    assert state.is_over
+
+
+@pytest.mark.parametrize("name", ["classic-feet", "hand-knee-foot"])
+def test_random_play_keeps_every_invariant(name: str) -> None:
+    rules = packet_variants.rules(name)
+    picked = 0
+    for seed in range(6):
+        state, _ = play_random_hand(random.Random(seed), seed=seed, rules=rules)
+        assert state.is_over
+        picked += sum(not p for p in state.packets)
+    assert picked > 0
+
+
+def test_the_reference_agrees_on_positions_of_random_play() -> None:
+    checked = down = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=seed)
+        while not state.is_over:
+            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
+                try:
+                    check_exact_legality(state, max_nodes=50_000)
+                except ReferenceBudgetExceeded:
+                    pass
+                else:
+                    checked += 1
+                    down += bool(state.packets[state.seat])
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 50 and down >= 5
+
+
+def test_packets_are_copied_and_pickled_with_the_hand() -> None:
+    state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=9)
+    for clone in (state.copy(), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+        assert clone.packets == state.packets
+        clone.packets[0][0].pop()
+        assert len(state.packets[0][0]) == 11
+
+
+def _variant_with(name: str, base: str, **packets: object) -> canasta.Registry:
+    plugin = types.ModuleType(name.replace("-", "_"))
+
+    @canasta.hookimpl
+    def canasta_packets(players: int) -> canasta.PacketRules:
+        return canasta.PacketRules(**packets)  # type: ignore[arg-type]
+
+    plugin.canasta_packets = canasta_packets  # type: ignore[attr-defined]
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(canasta.Variant(name=name, description="a test", plugins=(plugin,), base=base))
+    return registry
+
+
+@pytest.mark.parametrize(
+    ("base", "packets", "message"),
+    [
+        ("classic", {"sizes": (0,)}, "at least one card"),
+        ("classic", {"sizes": (30,)}, "needs more than the 108 cards"),
+        ("classic", {"sizes": (12,)}, "leaves"),
+        ("modern-american-club", {"sizes": (3,)}, "cannot be combined with"),
+    ],
+)
+def test_compile_refuses_packets_it_cannot_play(base: str, packets: dict[str, object], message: str) -> None:
+    registry = _variant_with("packets-test", base, **packets)
+    with pytest.raises(canasta.RulesError, match=message):
+        canasta.load_rules("packets-test", registry=registry)
+
+
+def test_today_variants_deal_no_packet() -> None:
+    for name in ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american"):
+        rules = canasta.load_rules(name)
+        assert rules.packets == canasta.PacketRules()
+        state = HandState.deal(rules, dealer=0, scores=[0] * rules.side_count, seed=1)
+        assert all(p == [] for p in state.packets)
+        assert state.observation(0).packets_down == ((),) * rules.players
