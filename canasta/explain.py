@@ -82,6 +82,14 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
                 RuleCode.TURN_CANNOT_COMPLETE,
                 "whatever your partner answered, you could not complete the turn",
             )
+        seat = state.seat
+        if state.packets[seat] or (state.facts.partners_first and not state.partners_in_last_packet(seat)):
+            return (
+                RuleCode.PERMISSION_NOT_AVAILABLE,
+                "only a player who could go out asks: you"
+                + (", and every partner," if state.facts.partners_first else "")
+                + " must first pick up the last packet",
+            )
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,
             "you may ask your partner only once, before melding anything this turn, where the variant has partners",
@@ -407,6 +415,14 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     side = state.side
     if state.answer is False:
         return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
+    if state.packets[state.seat]:
+        # (Emptying the hand with a packet down picks the packet up: only its last card can be refused here.)
+        return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which needs your last packet picked up first"
+    if state.facts.partners_first and not state.partners_in_last_packet(state.seat):
+        return (
+            RuleCode.GOING_OUT_NOT_ALLOWED,
+            f"{what}, which needs every partner to have picked up their last packet (a foot is still down)",
+        )
     need = state.rules.going_out.canastas_required
     if state.canastas(side) < need:
         return (

@@ -219,6 +219,10 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         f"canasta_packets: every packet holds at least one card, got sizes {packets.sizes}",
     )
     _check(
+        len(packets.names) in (0, len(packets.sizes)) and all(1 <= len(n) <= 20 and n.isprintable() for n in packets.names),
+        f"canasta_packets: names must name every packet (1 to 20 printable characters each), got {packets.names}",
+    )
+    _check(
         (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,
         f"canasta_packets: dealing {hand_size} cards and packets of {packets.sizes} to {players} players needs "
         f"more than the {deck.size} cards",

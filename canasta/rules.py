@@ -593,11 +593,27 @@ class PacketRules:
             player's side to hold the last packet (Hand and Foot's condition 3).
         three_down: Points for each red three still in a packet down when the hand
             ends (Hand and Foot: -100).
+        names: What each packet after the hand is called, for display (Hand and Foot:
+            ``("foot",)``); empty: "packet 2", "packet 3", ... (`name_of`).
     """
 
     sizes: tuple[int, ...] = field(default=(), converter=tuple)
     partners_first: bool = False
     three_down: int = 0
+    names: tuple[str, ...] = field(default=(), converter=tuple)
+
+    def name_of(self, index: int) -> str:
+        """The display name of the packet at ``index`` in `sizes` (0: the first after the hand).
+
+        Args:
+            index: The packet's place after the hand, from 0.
+
+        Returns:
+            Its name in `names`, or ``"packet N"`` (the hand being packet 1).
+        """
+        if 0 <= index < len(self.names):
+            return self.names[index]
+        return f"packet {index + 2}"
 
 
 @frozen

@@ -264,9 +264,14 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
     return text
 
 
-def _who(label: Sequence[str], obs: Observation, seat: int) -> Text:
+def _who(label: Sequence[str], obs: Observation, seat: int, rules: Rules) -> Text:
     mark = "▶" if seat == obs.acting_seat else " "
-    return Text(f"{mark}{seat} {label[seat]} ({obs.hand_sizes[seat]})", style="bold" if mark != " " else "")
+    held = str(obs.hand_sizes[seat])
+    down = obs.packets_down[seat] if obs.packets_down else ()
+    first = len(rules.packets.sizes) - len(down)
+    for i, size in enumerate(down):  # packets still face down (Hand and Foot's foot): their sizes only
+        held += f", {rules.packets.name_of(first + i)} {size}"
+    return Text(f"{mark}{seat} {label[seat]} ({held})", style="bold" if mark != " " else "")
 
 
 def render_observation(
@@ -322,7 +327,7 @@ def render_observation(
     table.add_column("melds, canastas [ ] and threes", overflow="fold")
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
-        who = Text("\n").join([_who(label, obs, s) for s in seats])
+        who = Text("\n").join([_who(label, obs, s, rules) for s in seats])
         melds = _melds_text(obs.melds[side]) if obs.melds[side] else Text("—")
         threes = [card for s in seats for card in obs.threes[s]]
         if threes:

@@ -20,7 +20,7 @@ import types
 import canasta
 
 
-def _packets_plugin(name: str, hand: int, sizes: tuple[int, ...]) -> types.ModuleType:
+def _packets_plugin(name: str, hand: int, sizes: tuple[int, ...], names: tuple[str, ...]) -> types.ModuleType:
     plugin = types.ModuleType(name)
 
     @canasta.hookimpl
@@ -36,7 +36,7 @@ def _packets_plugin(name: str, hand: int, sizes: tuple[int, ...]) -> types.Modul
     @canasta.hookimpl
     def canasta_packets(players: int) -> canasta.PacketRules:
         """The packets after the hand; partners in their last packet to go out; -100 a red three down."""
-        return canasta.PacketRules(sizes=sizes, partners_first=True, three_down=-100)
+        return canasta.PacketRules(sizes=sizes, partners_first=True, three_down=-100, names=names)
 
     plugin.canasta_deck = canasta_deck  # type: ignore[attr-defined]
     plugin.canasta_hand_size = canasta_hand_size  # type: ignore[attr-defined]
@@ -47,14 +47,14 @@ def _packets_plugin(name: str, hand: int, sizes: tuple[int, ...]) -> types.Modul
 FEET = canasta.Variant(
     name="classic-feet",
     description="Classic canasta with a foot of 11 after a hand of 11 (a test of packets).",
-    plugins=(_packets_plugin("classic_feet", 11, (11,)),),
+    plugins=(_packets_plugin("classic_feet", 11, (11,), ("foot",)),),
     base="classic",
 )
 
 KNEE_AND_FOOT = canasta.Variant(
     name="hand-knee-foot",
     description="Classic canasta with a knee and a foot of 9 after a hand of 9 (a test of packets).",
-    plugins=(_packets_plugin("hand_knee_foot", 9, (9, 9)),),
+    plugins=(_packets_plugin("hand_knee_foot", 9, (9, 9), ("knee", "foot")),),
     base="classic",
 )
 

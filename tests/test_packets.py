@@ -183,6 +183,9 @@ def test_going_out_needs_the_foot_and_every_partner_in_the_foot() -> None:
     # The partner (seat 2) still has a foot down: melding the last cards is refused.
     state = _position(packets=[[], [], [FOOT], []], **canasta_side)
     assert Meld(Kind.SEVEN, 3, 0, 0) not in state.legal_actions()
+    with pytest.raises(IllegalActionError, match="every partner to have picked up their last packet") as refused:
+        state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert refused.value.code is RuleCode.GOING_OUT_NOT_ALLOWED
     assert AskGoOut() not in state.legal_actions()
     # Both partners in the foot: it goes out.
     state = _position(**canasta_side)
@@ -194,6 +197,9 @@ def test_going_out_needs_the_foot_and_every_partner_in_the_foot() -> None:
 def test_asking_permission_needs_the_last_packet() -> None:
     state = _position(phase="draw", packets=[[FOOT], [], [], []])
     assert AskGoOut() not in state.legal_actions()
+    with pytest.raises(IllegalActionError, match="must first pick up the last packet") as refused:
+        state.apply(AskGoOut())
+    assert refused.value.code is RuleCode.PERMISSION_NOT_AVAILABLE
     state = _position(phase="draw")
     assert AskGoOut() in state.legal_actions()
 
@@ -305,3 +311,38 @@ def test_today_variants_deal_no_packet() -> None:
         state = HandState.deal(rules, dealer=0, scores=[0] * rules.side_count, seed=1)
         assert all(p == [] for p in state.packets)
         assert state.observation(0).packets_down == ((),) * rules.players
+
+
+# --- what a person looks at ------------------------------------------------------------------
+
+
+def test_pictures_and_the_terminal_show_each_packet_down_by_name_and_size_only() -> None:
+    from rich.console import Console
+
+    from canasta.render import render_observation_svg, render_table_svg
+    from canasta.terminal import render_observation
+
+    state = HandState.deal(KNEE, dealer=3, scores=[0, 0], seed=4)
+    seen = state.observation(0)
+    picture = render_observation_svg(seen, KNEE)
+    assert picture.count("knee: 9 face down") == 4 and picture.count("foot: 9 face down") == 4
+    assert "foot: 9 face down" in render_table_svg(state)
+    console = Console(width=80, record=True)
+    console.print(render_observation(seen, KNEE))
+    text = console.export_text()
+    assert "(11, knee 9, foot 9)" in text or "knee 9, foot 9)" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    today = canasta.load_rules("classic")
+    plain = HandState.deal(today, dealer=3, scores=[0, 0], seed=4)
+    assert "face down" not in render_table_svg(plain)
+
+
+def test_an_ismcts_bot_plays_with_feet_it_cannot_see() -> None:
+    from canasta.ismcts import ISMCTSBot
+
+    game = canasta.Game("classic-feet", registry=packet_variants.registry(), seed=3)
+    bot = ISMCTSBot(1, iterations=15)
+    for _ in range(40):
+        action = bot.choose(game.hand, game.hand.seat)
+        assert action in game.legal_actions()
+        game.apply(action)
