@@ -219,7 +219,8 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         f"canasta_packets: every packet holds at least one card, got sizes {packets.sizes}",
     )
     _check(
-        len(packets.names) in (0, len(packets.sizes)) and all(1 <= len(n) <= 20 and n.isprintable() for n in packets.names),
+        len(packets.names) in (0, len(packets.sizes))
+        and all(1 <= len(n) <= 20 and n.isprintable() for n in packets.names),
         f"canasta_packets: names must name every packet (1 to 20 printable characters each), got {packets.names}",
     )
     _check(

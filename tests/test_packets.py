@@ -346,3 +346,17 @@ def test_an_ismcts_bot_plays_with_feet_it_cannot_see() -> None:
         action = bot.choose(game.hand, game.hand.seat)
         assert action in game.legal_actions()
         game.apply(action)
+
+
+def test_a_game_with_feet_records_and_replays_the_same() -> None:
+    registry = packet_variants.registry()
+    game = canasta.Game("classic-feet", registry=registry, seed=8)
+    recorder = canasta.GameRecorder(game, registry=registry)
+    rng = random.Random(8)
+    for _ in range(300):
+        if game.is_over:
+            break
+        recorder.apply(rng.choice(game.legal_actions()))
+    record = canasta.loads_record(recorder.record().dumps(), registry=registry)
+    replayed = canasta.verify_record(record, registry=registry)
+    assert replayed.hand.packets == game.hand.packets and replayed.scores == game.scores
