@@ -23,6 +23,7 @@ from helpers import check_conservation, play_random_hand
 
 import canasta
 from canasta import AskGoOut, Discard, DrawStock, EndHand, HandState, IllegalActionError, Kind, Meld, RuleCode
+from canasta.records import verify_record
 from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
 
 RULES = packet_variants.rules()
@@ -358,5 +359,5 @@ def test_a_game_with_feet_records_and_replays_the_same() -> None:
             break
         recorder.apply(rng.choice(game.legal_actions()))
     record = canasta.loads_record(recorder.record().dumps(), registry=registry)
-    replayed = canasta.verify_record(record, registry=registry)
+    replayed = verify_record(record, registry=registry)
     assert replayed.hand.packets == game.hand.packets and replayed.scores == game.scores
