@@ -122,7 +122,8 @@ class HandState(TableState):
         """
         deck = deck or Deck(rules.deck)
         state = cls(rules, deck, dealer, scores)
-        order = shuffled(len(deck), random.Random(str(seed) if not isinstance(seed, int) else seed))
+        rng = random.Random(str(seed) if not isinstance(seed, int) else seed)
+        order = shuffled(len(deck), rng)
         state.stock = order  # the top of the stock is the end of the list
         n = rules.players
         first = (dealer + 1) % n
@@ -137,7 +138,7 @@ class HandState(TableState):
                     packets[i].append(state.stock.pop())
             for i in range(n):
                 state.packets[(first + i) % n].append(packets[i])
-        transitions.turn_upcard(state)
+        transitions.turn_upcard(state, rng)
         # Deal-time threes: each player in turn lays out and replaces them.
         for i in range(n):
             seat = (first + i) % n

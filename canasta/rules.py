@@ -72,6 +72,10 @@ class Upcard(Enum):
     COVER_WILD_AND_RED_THREE = "cover-wild-and-red-three"
     #: No upcard: the pile starts empty.
     NONE = "none"
+    #: Turn the top stock card up; while it is a wild card or a red three, put it back into the stock
+    #: at a uniformly random place other than the top (the deal's seed decides) and turn the next
+    #: (Hand and Foot, §8.1): nothing is frozen by it.
+    BURY_WILD_AND_RED_THREE = "bury-wild-and-red-three"
 
 
 class Permission(Enum):
@@ -94,6 +98,8 @@ class ThreeSign(Enum):
     NEGATIVE_WITHOUT_CANASTA = "negative-without-canasta"
     #: 0 canastas subtracted, exactly 1 zero, 2 or more added (modern American).
     BY_CANASTA_COUNT = "by-canasta-count"
+    #: Always added, whatever the side melded (Hand and Foot, §8.6).
+    ALWAYS_POSITIVE = "always-positive"
 
 
 def _non_negative(_instance: object, attribute: object, value: int) -> None:

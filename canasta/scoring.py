@@ -93,6 +93,8 @@ def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
         return 1 if opened else -1
     if sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
         return 1 if canastas else -1
+    if sign is ThreeSign.ALWAYS_POSITIVE:
+        return 1
     return -1 if canastas == 0 else (0 if canastas == 1 else 1)
 
 

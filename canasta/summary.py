@@ -45,6 +45,7 @@ _SECTIONS: dict[str, str] = {
     "held_card_penalties": "Scoring",
     "incomplete_natural_meld_penalties": "Scoring",
     "special_hands": "Special hands",
+    "packets": "Packets after the hand",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -57,6 +58,10 @@ _LABELS: dict[str, str] = {
     "hand_size": "cards dealt to each player",
     "draw_count": "cards drawn from the stock per turn",
     "upcard": "upcard",
+    "packets.sizes": "cards in each packet dealt after the hand (face down)",
+    "packets.partners_first": "going out and asking need every partner in the last packet",
+    "packets.three_down": "each red three in a packet still down at the end scores",
+    "packets.names": "packet names",
     "card_values": "card values",
     "minimums": "minimum count by cumulative score",
     "target_score": "game ends at",
@@ -124,6 +129,7 @@ _SIGNS = {
     "negative-without-meld": "for the side; against it if it made no meld",
     "negative-without-canasta": "for the side with a canasta; against it without one",
     "by-canasta-count": "against with no canasta, nothing with one, for with two or more",
+    "always-positive": "for the side, always",
 }
 
 

@@ -7,6 +7,7 @@ before it calls `apply_unchecked`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Final
 
@@ -53,15 +54,31 @@ __all__ = [
 _PLAIN_KIND: Final = tuple(range(KIND_COUNT))
 
 
-def turn_upcard(t: TableState) -> None:
+def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
     """The rule book's "The upcard": cover a wild card or red three; the buried one freezes.
+
+    Under `Upcard.BURY_WILD_AND_RED_THREE` (Hand and Foot, §8.1) such an upcard goes back into the
+    stock at a uniformly random place other than the top, drawn from ``rng`` (the deal's), instead.
 
     Args:
         t: The hand being dealt.
+        rng: The deal's random generator (needed only to bury an upcard).
     """
-    if t.rules.upcard is Upcard.NONE:
+    upcard = t.rules.upcard
+    if upcard is Upcard.NONE:
         return
     kinds = t.kinds
+    if upcard is Upcard.BURY_WILD_AND_RED_THREE:
+        stock = t.stock
+        if rng is None:
+            raise ValueError("burying an upcard needs the deal's random generator")
+        while len(stock) > 1 and kinds[stock[-1]] <= RED_THREE:  # (a joker, a 2 or a red three)
+            card = stock.pop()
+            # A place below the top: index 0 (the bottom) to len(stock) - 1 (just under the new top).
+            stock.insert(rng.randrange(len(stock)), card)
+        if stock:
+            t._push_pile(stock.pop())
+        return
     while t.stock:
         card = t.stock.pop()
         t._push_pile(card)

@@ -361,3 +361,72 @@ def test_a_game_with_feet_records_and_replays_the_same() -> None:
     record = canasta.loads_record(recorder.record().dumps(), registry=registry)
     replayed = verify_record(record, registry=registry)
     assert replayed.hand.packets == game.hand.packets and replayed.scores == game.scores
+
+
+# --- the other small concepts Hand and Foot needs (§8.1, §8.6) ---------------------------------
+
+
+def _variant_with_hooks(**hooks: object) -> canasta.Rules:
+    plugin = types.ModuleType("hand_and_foot_bits")
+    for name, answer in hooks.items():
+        setattr(plugin, name, canasta.hookimpl(_answering(name, answer)))
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(canasta.Variant(name="bits", description="a test", plugins=(plugin,), base="classic"))
+    return canasta.load_rules("bits", registry=registry)
+
+
+def _answering(name: str, answer: object) -> object:
+    """A hook of no argument named ``name`` that answers ``answer``."""
+
+    def hook() -> object:
+        return answer
+
+    hook.__name__ = name
+    return hook
+
+
+def test_a_wild_or_red_three_upcard_is_buried_below_the_top_of_the_stock() -> None:
+    rules = _variant_with_hooks(canasta_upcard=canasta.Upcard.BURY_WILD_AND_RED_THREE)
+    buried = 0
+    for seed in range(300):
+        state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=seed)
+        assert len(state.pile) == 1 and state.kinds[state.pile[0]] >= Kind.BLACK_THREE
+        assert state.pile_freezers == 0
+        check_conservation(state)
+        order = canasta.hand.shuffled(len(state.deck), random.Random(seed))
+        first_up = order[-(1 + 4 * 11)]  # the card the upcard would be without burying
+        if state.kinds[first_up] <= Kind.RED_THREE:
+            buried += 1
+            assert first_up not in state.pile  # back in the stock (or drawn since, replacing a red three)
+    assert buried > 5
+    classic = canasta.load_rules("classic")
+    assert HandState.deal(classic, dealer=3, scores=[0, 0], seed=1).pile == _classic_pile(1)
+
+
+def _classic_pile(seed: int) -> list[int]:
+    """Classic's pile after the deal, computed by the cover rule written out."""
+    rules = canasta.load_rules("classic")
+    order = canasta.hand.shuffled(108, random.Random(seed))[: -(4 * 11)]
+    kinds = canasta.Deck(rules.deck).kinds
+    pile = []
+    while order:
+        card = order.pop()
+        pile.append(card)
+        if kinds[card] > Kind.RED_THREE:
+            break
+    return pile
+
+
+def test_red_threes_always_positive_score_for_a_side_that_never_melded() -> None:
+    rules = _variant_with_hooks(
+        canasta_threes=canasta.ThreeRules(schedule=(0, 100), sign=canasta.ThreeSign.ALWAYS_POSITIVE)
+    )
+    state = canasta.build_position(
+        rules,
+        hands=[["7C", "7D", "7H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]],
+        melds=[[KINGS], []],
+        threes=[[], ["3H", "3D", "3H"], [], []],
+        phase="meld",
+    )
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert state.is_over and state.score().sides[1].red_threes == 300  # side 1 never melded
