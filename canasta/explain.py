@@ -120,6 +120,8 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     if not state.pile:
         return RuleCode.PILE_EMPTY, "the discard pile is empty"
     top = Kind(state.kinds[state.pile[-1]])
+    if top.is_wild and pile_rules.wild_pair:
+        return _explain_wild_take(state, action, top)
     if top in pile_rules.blocked_top or not top.is_natural:
         return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
     if top in state.rules.melds.closed:
@@ -163,6 +165,25 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
         # The meld is fine: the take fails because the turn could not be completed after it.
         return _explain_incomplete(state, "this take")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
+
+
+def _explain_wild_take(state: TableState, action: TakePile, top: Kind) -> tuple[RuleCode, str]:
+    """A wild card on top, taken only with two of its kind (`canasta.PileRules.wild_pair`; Hand and Foot, E5)."""
+    pair = (0, 2, 0) if top is Kind.TWO else (0, 0, 2)
+    name = "2s" if top is Kind.TWO else "jokers"
+    if (action.naturals, action.twos, action.jokers) != pair or action.second:
+        return RuleCode.PILE_NEEDS_MATCH, f"with a {_name(top)} on top, the pile is taken only with two {name}"
+    if state.counts[state.seat][top] < 2:
+        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold two {name} to show"
+    side = state.side
+    if not state.opened[side] and not state.rules.pile.unmelded_side_may_take:
+        return RuleCode.PILE_NOT_MELDED, "your side must meld from the hand before it may take the pile"
+    wild = state.melds[side].get(int(Kind.JOKER))
+    t0, j0 = (wild.twos, wild.jokers) if wild is not None else (0, 0)
+    twos, jokers = (t0 + 3, j0) if top is Kind.TWO else (t0, j0 + 3)
+    if not state.rules.melds.is_valid(int(Kind.JOKER), 0, twos, jokers):
+        return RuleCode.INVALID_MELD, "the top card and the two shown would not fit your side's wild meld"
+    return _explain_incomplete(state, "this take")
 
 
 def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:

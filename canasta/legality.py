@@ -94,7 +94,11 @@ _KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum
 _TAKE_SHAPES: Final = tuple(
     (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
 )
-_TAKES: Final = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
+# A wild card on top, taken with two of its kind (`canasta.PileRules.wild_pair`): by the top card's kind.
+_WILD_PAIR_SHAPES: Final = {TWO: (0, 2, 0, 0), JOKER: (0, 0, 2, 0)}
+_TAKES: Final = {
+    shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in (*_TAKE_SHAPES, *_WILD_PAIR_SHAPES.values())
+}
 # The shapes by meld (0: the rank's meld or a new one; 1: its second meld), in `_shapes_onto`'s order.
 _TAKE_WAYS: Final = (_TAKE_SHAPES[:4], _TAKE_SHAPES[4:])
 _LAYOFFS: Final = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
@@ -337,7 +341,11 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
         return []
     facts = t.facts
     top = t.kinds[pile[-1]]
-    if top < 4 or top in facts.blocked_top:
+    if top < 4:
+        if facts.wild_pair and top <= TWO:
+            return _wild_pair_shapes(t, seat, top)
+        return []
+    if top in facts.blocked_top:
         return []
     side = t.seating[seat]
     if not t.counts[seat][top] and top not in t.melds[side]:
@@ -362,6 +370,21 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
     return shapes
+
+
+def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int, int, int]]:
+    """A wild top card taken with two of its kind into the side's wild meld (`canasta.PileRules.wild_pair`)."""
+    if t.counts[seat][top] < 2:
+        return []
+    side = t.seating[seat]
+    if not t.opened[side] and not t.facts.unmelded_side_may_take:
+        return []
+    meld = t.melds[side].get(JOKER)
+    t0, j0 = (meld.twos, meld.jokers) if meld is not None else (0, 0)
+    twos, jokers = (t0 + 3, j0) if top == TWO else (t0, j0 + 3)
+    if not meld_valid(t.facts, JOKER, 0, twos, jokers):
+        return []  # (Hand and Foot E5: an incomplete wild meld of 5 or 6 cannot take three more)
+    return [_WILD_PAIR_SHAPES[top]]
 
 
 def _shapes_onto(
@@ -428,7 +451,7 @@ def _take_completes(
     hand[top] = hand[top] - n
     hand[TWO] = hand[TWO] - tw
     hand[JOKER] = hand[JOKER] - jk
-    rest = pile_to_hand(t, pile[:-1])
+    rest = pile_to_hand(t, taken_below_top(t))
     opened = t.opened[side]
     discardable = out_discardable = discardable_now(t)
     closing = False
@@ -443,9 +466,14 @@ def _take_completes(
             if (hand[k] + rest[k]) and discardable[k]:
                 return True
     melds = meld_counts(t, side)
-    key = top + SECOND_MELD if second else top
-    m0 = melds.get(key, (0, 0, 0))
-    melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
+    if top <= TWO:
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld.
+        m0 = melds.get(JOKER, (0, 0, 0))
+        melds[JOKER] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
+    else:
+        key = top + SECOND_MELD if second else top
+        m0 = melds.get(key, (0, 0, 0))
+        melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
     values = t.facts.card_values
     minimum = t.personal_minimum(seat)
     provisional = 0
@@ -478,6 +506,22 @@ def _take_completes(
         packet_down=down,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
+
+
+def taken_below_top(t: TableState) -> list[int]:
+    """The pile cards a take brings into the hand besides the top card (`canasta.PileRules.take_count`).
+
+    Args:
+        t: The hand, with a pile of at least one card.
+
+    Returns:
+        The cards under the top card that a take takes, bottom first (a new list).
+    """
+    pile = t.pile
+    count = t.facts.take_count
+    if count < 0 or count >= len(pile):
+        return pile[:-1]
+    return pile[len(pile) - count : -1]
 
 
 def legal_takes(

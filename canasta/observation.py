@@ -124,7 +124,7 @@ def observe(state: TableState, seat: int) -> Observation:
     side = state.seating[seat]
     pile = list(state.pile)
     if state.pending_pile is not None:
-        pile = state.pending_pile + pile  # still face up until picked up
+        pile = pile + state.pending_pile  # still face up until picked up (above what a take left behind)
     melds = tuple(
         tuple(
             MeldView(

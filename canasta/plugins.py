@@ -301,6 +301,20 @@ def _is_kind(value: object) -> bool:
 
 def _check_policies(rules: Rules) -> None:
     """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    pile = rules.pile
+    _check(
+        pile.take_count is None or pile.take_count >= 1,
+        f"canasta_pile_rules: take_count must be 1 or more (or None: the whole pile), got {pile.take_count}",
+    )
+    _check(
+        pile.take_count is None or not pile.empty_pile_stops,
+        "canasta_pile_rules: take_count cannot be combined with empty_pile_stops (american-discards reads the pile "
+        "as empty after a take)",
+    )
+    _check(
+        not pile.wild_pair or rules.melds.wild_melds,
+        "canasta_pile_rules: wild_pair melds the top card into the wild meld, which needs MeldRules.wild_melds",
+    )
     if rules.packets.sizes:
         # What "legal" means never depends on a packet's unseen cards (Hand and Foot, §8.10 E8): the engine
         # relies on any card of a picked-up packet being able to end the turn, and on the seating holding.

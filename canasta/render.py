@@ -350,7 +350,7 @@ def render_table_svg(
             kept = _side_name(rules.seats_of(unit))
             panel = dataclasses.replace(panel, no_melds=f"the partnership's melds are kept with {kept}'s")
         panels.append(panel)
-    pile_ids = (state.pending_pile or []) + list(state.pile)
+    pile_ids = list(state.pile) + (state.pending_pile or [])  # (a take's cards above what it left behind)
     frozen_for = [side for side in range(rules.side_count) if state.pile_frozen_for(side)]
     if not frozen_for:
         frozen = ""

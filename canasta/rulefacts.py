@@ -82,6 +82,8 @@ class RuleFacts:
         self.blocked_top: frozenset[Kind] = pile.blocked_top
         self.one_card_rule: bool = pile.one_card_rule
         self.empty_pile_stops: bool = bool(pile.empty_pile_stops)
+        self.take_count: int = -1 if pile.take_count is None else pile.take_count  # (-1: the whole pile)
+        self.wild_pair: bool = pile.wild_pair
         # exhaustion.*
         self.forced_take_by_layoff: bool = exhaustion.forced_take_by_layoff
         self.last_red_three_may_meld: bool = exhaustion.last_red_three_may_meld
@@ -158,6 +160,8 @@ class RuleFacts:
         self.blocked_top = dealt.blocked_top
         self.one_card_rule = dealt.one_card_rule
         self.empty_pile_stops = dealt.empty_pile_stops
+        self.take_count = dealt.take_count
+        self.wild_pair = dealt.wild_pair
         self.forced_take_by_layoff = dealt.forced_take_by_layoff
         self.last_red_three_may_meld = dealt.last_red_three_may_meld
         self.permission = dealt.permission

@@ -237,6 +237,13 @@ class PileRules:
             as the final discard of going out, only if every card of the hand
             was wild just after this turn's stock draw (house rule
             ``american-discards``); a turn that took the pile never qualifies.
+        take_count: How many cards a pile take takes from the top, the top card
+            included (``None``: the whole pile). The rest stays as the pile, in
+            order (Hand and Foot takes the top 7, §8.5).
+        wild_pair: A 2 or a joker on top may be taken with two wild cards of its
+            kind from the hand (two 2s, two jokers), melded with it into the
+            side's wild meld (`MeldRules.wild_melds`; Hand and Foot, §8.5, E5).
+            Such a top card is then not blocked by `blocked_top`.
     """
 
     always_frozen: bool = False
@@ -251,6 +258,8 @@ class PileRules:
     one_card_rule: bool = True
     empty_pile_stops: frozenset[Kind] = frozenset()
     wild_discard_needs_wild_hand: bool = False
+    take_count: int | None = None
+    wild_pair: bool = False
 
 
 @frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)

@@ -283,18 +283,36 @@ def _do_take(t: TableState, action: Action) -> None:
     side = t.seating[seat]
     top = t.pile.pop()
     rank = t.kinds[top]
-    rest = t.pile
-    t.pile = []
-    t.pile_freezers = 0
+    count = t.facts.take_count
+    if count < 0 or count > len(t.pile):
+        rest = t.pile
+        t.pile = []
+        t.pile_freezers = 0
+    else:
+        # `canasta.PileRules.take_count` (Hand and Foot: the top 7): the rest stays as the pile, in order.
+        rest = t.pile[len(t.pile) - (count - 1) :] if count > 1 else []
+        left = t.pile[: len(t.pile) - len(rest)]
+        t.pile = []
+        t.pile_freezers = 0
+        for card in left:
+            t._push_pile(card)
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
     if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
         t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
-    meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+    if rank <= TWO:
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld.
+        meld = _meld_to_extend(t, side, JOKER)
+        if rank == TWO:
+            meld.twos += 1
+        else:
+            meld.jokers += 1
+    else:
+        meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+        meld.naturals += 1
     meld._additions = None  # its contents change
     meld.cards.append(top)
-    meld.naturals += 1
     t.melded_this_turn = True
     values = t.rules.card_values
     value = values[rank] if t.rules.initial_meld.top_card_counts else 0

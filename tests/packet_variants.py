@@ -8,6 +8,9 @@ is tested on its own.
   of 11 (`canasta.PacketRules`): the foot is picked up when the hand is
   emptied, going out needs every partner in the foot, and a red three left in a
   foot costs 100.
+- ``feet-pile-of-seven``: ``classic-feet`` with Hand and Foot's discard pile
+  (the top 7 cards by a matching pair, a wild card by two of its kind, only a
+  black three blocks, no freezing), buried wild upcards and a draw of 2.
 - ``hand-knee-foot``: two packets after a hand of 9 (a *knee*, then a *foot*),
   as a third party would write Hand, Knee and Foot: the mechanism takes any
   number of packets.
@@ -16,6 +19,9 @@ is tested on its own.
 from __future__ import annotations
 
 import types
+from collections.abc import Generator
+
+import attrs
 
 import canasta
 
@@ -59,11 +65,64 @@ KNEE_AND_FOOT = canasta.Variant(
 )
 
 
+def _hand_and_foot_pile() -> types.ModuleType:
+    plugin = types.ModuleType("pile_of_seven")
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_pile_rules() -> Generator[None, canasta.PileRules, canasta.PileRules]:
+        """Hand and Foot's pile (§8.5): the top 7 by a matching pair, wild pairs too, only a black three blocks."""
+        pile: canasta.PileRules = yield
+        return attrs.evolve(
+            pile,
+            take_count=7,
+            wild_pair=True,
+            wild_freezes=False,
+            red_three_freezes=False,
+            unmelded_side_frozen=False,
+            natural_and_wild=False,
+            layoff=False,
+            blocked_top=frozenset({canasta.Kind.BLACK_THREE}),
+            one_card_rule=False,
+        )
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_rules() -> Generator[None, canasta.MeldRules, canasta.MeldRules]:
+        """Melds of wild cards only are allowed (Hand and Foot's wild meld)."""
+        melds: canasta.MeldRules = yield
+        return attrs.evolve(melds, wild_melds=True)
+
+    @canasta.hookimpl
+    def canasta_upcard() -> canasta.Upcard:
+        """A wild or red-three upcard is buried in the stock."""
+        return canasta.Upcard.BURY_WILD_AND_RED_THREE
+
+    @canasta.hookimpl
+    def canasta_draw_count() -> int:
+        """Two cards a turn."""
+        return 2
+
+    plugin.canasta_pile_rules = canasta_pile_rules  # type: ignore[attr-defined]
+    plugin.canasta_meld_rules = canasta_meld_rules  # type: ignore[attr-defined]
+    plugin.canasta_upcard = canasta_upcard  # type: ignore[attr-defined]
+    plugin.canasta_draw_count = canasta_draw_count  # type: ignore[attr-defined]
+    return plugin
+
+
+#: ``classic-feet`` with Hand and Foot's discard pile, upcard and draw (not yet its books and quota).
+PILE_OF_SEVEN = canasta.Variant(
+    name="feet-pile-of-seven",
+    description="classic-feet with Hand and Foot's pile: the top 7 cards by a pair (a test of the pile take).",
+    plugins=(_hand_and_foot_pile(),),
+    base="classic-feet",
+)
+
+
 def registry() -> canasta.Registry:
-    """A registry with the built-in variants and these two."""
+    """A registry with the built-in variants and these three."""
     found = canasta.Registry(autoload="builtin")
     found.add_variant(FEET)
     found.add_variant(KNEE_AND_FOOT)
+    found.add_variant(PILE_OF_SEVEN)
     return found
 
 

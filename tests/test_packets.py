@@ -430,3 +430,78 @@ def test_red_threes_always_positive_score_for_a_side_that_never_melded() -> None
     )
     state.apply(Meld(Kind.SEVEN, 3, 0, 0))
     assert state.is_over and state.score().sides[1].red_threes == 300  # side 1 never melded
+
+
+# --- Hand and Foot's pile (§8.5): the top 7, by a matching pair ---------------------------------
+
+PILE = packet_variants.rules("feet-pile-of-seven")
+
+
+def _pile_position(pile: list[str], hand: list[str], **kwargs: object) -> HandState:
+    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
+    return canasta.build_position(
+        PILE, hands=[hand, ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]], pile=pile, **kwargs  # type: ignore[arg-type]
+    )
+
+
+def test_a_take_takes_the_top_seven_and_leaves_the_rest_in_order() -> None:
+    under = ["4C", "5C", "6C"]
+    taken = ["8C", "8D", "9C", "9D", "TC", "TD"]
+    state = _pile_position([*under, *taken, "KC"], ["KD", "KH", "4D", "4H"])
+    assert state.legal_actions()[:2] == (DrawStock(), canasta.TakePile(2, 0, 0))
+    state.apply(canasta.TakePile(2, 0, 0))
+    codes = state.deck.cards
+    assert [codes[c].code for c in state.pile] == under  # the rest stays, in order
+    assert sorted(codes[c].code for k in state.hands[0] for c in k) == sorted(["4D", "4H", *taken])
+    seen = state.observation(1)
+    assert [c.code for c in seen.pile] == under
+
+
+def test_a_wild_card_on_top_is_taken_only_with_two_of_its_kind() -> None:
+    state = _pile_position(["9C", "2C"], ["2D", "2H", "*", "4D", "4H"])
+    assert canasta.TakePile(0, 2, 0) in state.legal_actions()
+    assert canasta.TakePile(0, 0, 2) not in state.legal_actions()
+    state.apply(canasta.TakePile(0, 2, 0))
+    wild = state.melds[0][Kind.JOKER]
+    assert (wild.naturals, wild.twos, wild.jokers) == (0, 3, 0)
+    state = _pile_position(["9C", "*"], ["2D", "2H", "*", "4D", "4H"])  # a joker on top, one joker held
+    assert not [a for a in state.legal_actions() if isinstance(a, canasta.TakePile)]
+    with pytest.raises(IllegalActionError, match="only with two jokers"):
+        state.apply(canasta.TakePile(0, 2, 0))
+    state = _pile_position(["9C", "*"], ["*", "*", "4D", "4H"])
+    state.apply(canasta.TakePile(0, 0, 2))
+    assert state.melds[0][Kind.JOKER].jokers == 3
+
+
+def test_only_a_black_three_blocks_the_pile_and_nothing_freezes_it() -> None:
+    state = _pile_position(["2C", "9C", "3S"], ["9D", "9H", "4D", "4H"])
+    assert not [a for a in state.legal_actions() if isinstance(a, canasta.TakePile)]
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(canasta.TakePile(2, 0, 0))
+    assert refused.value.code is RuleCode.PILE_BLOCKED
+    state = _pile_position(["2C", "3S", "9C"], ["9D", "9H", "4D", "4H"], melds=[[], [["5H", "5S", "5H"]]])
+    assert not state.pile_frozen_for(0)  # a wild card inside, a side that has not opened: still not frozen
+    assert canasta.TakePile(1, 1, 0) not in state.allowed_actions()  # a natural pair only
+
+
+def test_the_reference_agrees_on_positions_of_random_play_with_the_pile_of_seven() -> None:
+    checked = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = HandState.deal(PILE, dealer=3, scores=[0, 0], seed=seed)
+        while not state.is_over:
+            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
+                try:
+                    check_exact_legality(state, max_nodes=50_000)
+                except ReferenceBudgetExceeded:
+                    pass
+                else:
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 40
+
+
+def test_random_play_with_the_pile_of_seven_keeps_every_invariant() -> None:
+    for seed in range(6):
+        state, _ = play_random_hand(random.Random(seed), seed=seed, rules=PILE)
+        assert state.is_over
