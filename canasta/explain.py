@@ -29,7 +29,7 @@ from canasta.discards import discardable_kinds, keep_discards, meld_strands, str
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out, held_three
 from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card
-from canasta.rules import MeldRules
+from canasta.rules import MeldRules, Permission
 from canasta.table import Phase, TableState
 from canasta.wording import action_text, plural
 
@@ -90,6 +90,8 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
                 + (", and every partner," if state.facts.partners_first else "")
                 + " must first pick up the last packet",
             )
+        if state.rules.going_out.permission is Permission.REQUIRED:
+            return RuleCode.PERMISSION_NOT_AVAILABLE, "you may ask your partner only once a turn, before your discard"
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,
             "you may ask your partner only once, before melding anything this turn, where the variant has partners",
@@ -436,6 +438,8 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     side = state.side
     if state.answer is False:
         return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
+    if state.rules.going_out.permission is Permission.REQUIRED and state.answer is not True:
+        return RuleCode.GOING_OUT_NOT_ALLOWED, f'{what}, which needs your partner\'s "yes" this turn: ask first'
     if state.packets[state.seat]:
         # (Emptying the hand with a packet down picks the packet up: only its last card can be refused here.)
         return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which needs your last packet picked up first"

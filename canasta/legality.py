@@ -60,6 +60,7 @@ from canasta.table import (
 
 __all__ = [
     "allowed_actions",
+    "answer_lets_out",
     "blocking_melds",
     "bonus_cards_due",
     "discardable_kinds",
@@ -112,6 +113,7 @@ _DISCARD_PAIRS: Final = {
 # Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
 _NO_PERMISSION: Final = Permission.NONE
 _ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
+_REQUIRED: Final = Permission.REQUIRED
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
 # Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
 # by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
@@ -193,7 +195,7 @@ def turn_facts(
         closing = False
     packet_down = bool(t.packets[seat])
     if out_allowed is None:
-        out_allowed = t.answer is not False
+        out_allowed = answer_lets_out(t)
     if t.facts.has_packets and not _packets_let_out(t, seat):
         out_allowed = False  # Hand and Foot §8.8, conditions 1 and 3: the last packet (the partners' too)
     return Turn(
@@ -288,7 +290,7 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     Returns:
         True if emptying the hand now goes out.
     """
-    if t.answer is False:  # The rule book: "no" binds for this turn
+    if not answer_lets_out(t):  # The rule book: "no" binds for this turn (and Hand and Foot needs a "yes")
         return False
     if t.facts.has_packets and not _packets_let_out(t, t.seat):
         return False  # Hand and Foot §8.8: conditions 1 and 3 (the last packet, the partners' too)
@@ -307,6 +309,23 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     if opening_reached(rules, t.provisional_count, minimum, melds, _top_rank(t), splash=t.opens_by_splash):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+
+
+def answer_lets_out(t: TableState) -> bool:
+    """Whether the partner's answer this turn lets the acting player go out (the rule book's "Going out").
+
+    A "no" never does; where permission is required (`canasta.Permission.REQUIRED`, Hand and Foot
+    §8.8), only a "yes" does.
+
+    Args:
+        t: The hand.
+
+    Returns:
+        True if the answer given (or none) allows going out now.
+    """
+    if t.facts.permission is _REQUIRED:
+        return t.answer is True
+    return t.answer is not False
 
 
 def _packets_let_out(t: TableState, seat: int) -> bool:
@@ -571,11 +590,14 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
 
 
 def _may_ask(t: TableState) -> bool:
-    """The rule book's "Going out": ask before melding anything this turn, where the variant has permission."""
-    if t.asker is not None or t.melded_this_turn or t.answer is not None:
-        return False
+    """The rule book's "Going out": ask before melding anything this turn, where the variant has permission.
+
+    Where permission is required (Hand and Foot §8.8), at any point of the turn before the discard.
+    """
     facts = t.facts
     permission = facts.permission
+    if t.asker is not None or t.answer is not None or (t.melded_this_turn and permission is not _REQUIRED):
+        return False
     if permission is _NO_PERMISSION:
         return False
     side = t.seating[t.seat]
@@ -1265,7 +1287,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             # The usual case, decided without the general machinery: draw, take
             # (what "legal" means, for each way), ask; a stock draw completes after either answer.
             actions: list[Action] = [_DRAW]
-            out_allowed = answer is not False
+            out_allowed = answer_lets_out(t)
             for shape in _take_shapes(t, seat, False):  # (positional arguments: a cheaper call, every draw phase)
                 if _take_completes(t, seat, shape, False, out_allowed):
                     actions.append(_TAKES[shape])
@@ -1274,7 +1296,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             if t.keeps_threes:
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
-        actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
+        actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer_lets_out(t), filtered=filtered)
         if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
         if t.keeps_threes:

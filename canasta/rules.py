@@ -87,6 +87,10 @@ class Permission(Enum):
     OPTIONAL = "optional"
     #: Optional, at most once per hand for each side; the answer binds.
     ONCE_PER_HAND = "once-per-hand"
+    #: Required: a player with partners goes out only after a "yes" this turn; asked at most once a
+    #: turn, at any point before the discard (before or after the draw, after melding too); the
+    #: answer binds (Hand and Foot, §8.8).
+    REQUIRED = "required"
 
 
 class ThreeSign(Enum):

@@ -16,7 +16,9 @@ import pickle
 import random
 import types
 from collections import Counter
+from collections.abc import Generator
 
+import attrs
 import packet_variants
 import pytest
 from helpers import check_conservation, play_random_hand
@@ -505,3 +507,71 @@ def test_random_play_with_the_pile_of_seven_keeps_every_invariant() -> None:
     for seed in range(6):
         state, _ = play_random_hand(random.Random(seed), seed=seed, rules=PILE)
         assert state.is_over
+
+
+# --- permission required, at any point before the discard (§8.8) --------------------------------
+
+
+def _required_permission() -> canasta.Rules:
+    plugin = types.ModuleType("permission_required")
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out() -> Generator[None, canasta.GoingOutRules, canasta.GoingOutRules]:
+        going_out: canasta.GoingOutRules = yield
+        return attrs.evolve(going_out, permission=canasta.Permission.REQUIRED)
+
+    plugin.canasta_going_out = canasta_going_out  # type: ignore[attr-defined]
+    registry = packet_variants.registry()
+    registry.add_variant(
+        canasta.Variant(name="feet-asking", description="a test", plugins=(plugin,), base="classic-feet")
+    )
+    return canasta.load_rules("feet-asking", registry=registry)
+
+
+ASKING = _required_permission()
+
+
+def test_going_out_needs_a_yes_asked_at_any_point_of_the_turn() -> None:
+    position = {
+        "hands": [["7C", "7D", "7H", "9C", "9D", "9H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]],
+        "melds": [[KINGS], [["5H", "5S", "5H"]]],
+        "phase": "meld",
+    }
+    state = canasta.build_position(ASKING, **position)  # type: ignore[arg-type]
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # melding first does not stop the asking
+    assert Meld(Kind.NINE, 3, 0, 0) not in state.legal_actions()  # going out without a "yes"
+    with pytest.raises(IllegalActionError, match='needs your partner\'s "yes" this turn'):
+        state.apply(Meld(Kind.NINE, 3, 0, 0))
+    assert AskGoOut() in state.legal_actions()
+    yes = state.copy()
+    yes.apply(AskGoOut())
+    yes.apply(canasta.AnswerGoOut(True))
+    assert yes.legal_actions() == (Meld(Kind.NINE, 3, 0, 0),)  # the "yes" binds
+    yes.apply(Meld(Kind.NINE, 3, 0, 0))
+    assert yes.is_over and yes.went_out == 0
+    no = state.copy()
+    no.apply(AskGoOut())
+    no.apply(canasta.AnswerGoOut(False))
+    assert Meld(Kind.NINE, 3, 0, 0) not in no.legal_actions() and AskGoOut() not in no.legal_actions()
+    # In classic's protocol (optional, before melding) the same meld goes out without asking.
+    plain = canasta.build_position(RULES, **position)  # type: ignore[arg-type]
+    plain.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert AskGoOut() not in plain.legal_actions() and Meld(Kind.NINE, 3, 0, 0) in plain.legal_actions()
+
+
+def test_the_reference_agrees_where_permission_is_required() -> None:
+    checked = asked = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = HandState.deal(ASKING, dealer=3, scores=[0, 0], seed=seed)
+        while not state.is_over:
+            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
+                try:
+                    check_exact_legality(state, max_nodes=50_000)
+                except ReferenceBudgetExceeded:
+                    pass
+                else:
+                    checked += 1
+                    asked += AskGoOut() in state.legal_actions()
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 40 and asked >= 3
