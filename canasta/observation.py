@@ -69,6 +69,8 @@ class Observation:
         action_log: The public action log of the hand: ``(seat, action)`` for
             every action taken so far, in order (the deal, the upcard and the
             laying out of threes happen without an action).
+        deal_number: The hand's number in its game, from 1 (a minimum table by
+            deal reads it; public, like the scores).
     """
 
     seat: int
@@ -89,6 +91,7 @@ class Observation:
     legal_actions: tuple[object, ...]
     known_cards: tuple[tuple[Card, ...], ...]
     action_log: tuple[tuple[int, Action], ...]
+    deal_number: int = 1
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -155,6 +158,7 @@ def observe(state: TableState, seat: int) -> Observation:
         legal_actions=tuple(legal_actions(state)) if acting == seat else (),
         known_cards=tuple(tuple(cards[c] for c in k) for k in known),
         action_log=tuple(state.log),
+        deal_number=state.deal_number,
         public=public_table(state, seat),
     )
 
