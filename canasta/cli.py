@@ -55,9 +55,8 @@ from canasta.terminal import (
     render_turn,
     render_variants,
     scores_text,
-    side_name,
-    verdict_text,
     untrusted_text,
+    verdict_text,
 )
 from canasta.wording import action_text, plural
 
