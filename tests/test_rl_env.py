@@ -34,7 +34,7 @@ def test_pettingzoo_api_test(variant: str) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "ends"),
     [
-        ({"rules_change": {"target_score": 1}, "reward": "game"}, "terminated"),
+        ({"rules_change": {"game_length": canasta.GameLength(target_score=1)}, "reward": "game"}, "terminated"),
         ({"max_hands": 1, "reward": "hand"}, "truncated"),
     ],
 )
