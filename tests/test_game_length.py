@@ -429,3 +429,27 @@ def test_game_rewards_name_the_special_hand_winner_and_draws() -> None:
     three = canasta.load_rules("three-player")
     assert game_rewards(three, [95, 95, 45]) == [0.0, 0.0, -1.0]  # a draw between two sides
     assert game_rewards(three, [95, 95, 45], (2,)) == [-1.0, -1.0, 1.0]  # a special hand won it
+
+
+def test_openspiel_ends_a_whole_game_after_the_last_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("pyspiel")
+    import canasta.openspiel.config as config
+    from canasta.openspiel import CanastaGame
+    from canasta.openspiel.game import hand_length_bound
+
+    registry, rules = four_deals()
+    monkeypatch.setattr(config, "default_registry", lambda: registry)
+    monkeypatch.setattr(
+        config, "load_rules", lambda variant, house_rules: canasta.load_rules(variant, registry=registry)
+    )
+    game = CanastaGame({"variant": "deals", "whole_game": True})
+    assert game.max_game_length() == 4 * hand_length_bound(rules.deck.size)  # bounded: four hands
+    assert game.max_utility() == 4 * game.config.utility_bound
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while not state.is_terminal():
+        outcomes = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(rng.choice(outcomes))
+    played = state._play.game
+    assert played.is_over and len(played.results) == 4
+    assert state.returns() == [float(played.scores[s] - played.scores[1 - s]) for s in rules.sides]
