@@ -81,9 +81,7 @@ class _HandLog:
             return self.start.copy()
         assert self.deal is not None
         rules, dealer, seed, deck, number = self.deal
-        return HandState.deal(
-            rules, dealer=dealer, scores=list(self.scores), seed=seed, deck=deck, deal_number=number
-        )
+        return HandState.deal(rules, dealer=dealer, scores=list(self.scores), seed=seed, deck=deck, deal_number=number)
 
     def with_actions(self, actions: list[Action]) -> _HandLog:
         """The same start and scores with other actions."""
