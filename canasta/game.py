@@ -178,7 +178,10 @@ class Game:
         """Continue a game from an explicit hand (see `canasta.build_position`).
 
         Such a game cannot be recorded (`canasta.GameRecorder` refuses it): a
-        record replays a game from its variant, seed and first dealer.
+        record replays a game from its variant, seed and first dealer. The
+        hand's `canasta.HandState.deal_number` places it in the game: the next
+        hands are the deals after it (a game of a fixed number of deals,
+        `canasta.GameLength.deals`, ends after its last).
 
         Args:
             hand: The hand in play (the game plays on this object; undo goes back to a copy of it).
