@@ -134,6 +134,21 @@ def test_a_hand_of_many_cards_of_a_kind_is_played_exactly(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [4, 6])
+def test_a_new_meld_of_more_than_sixteen_cards_is_played_exactly(players: int) -> None:
+    # (The meld tables keep entries for fewer than 16 naturals of a kind held; more take the other path.)
+    rules = shape_rules(players)
+    kings = [f"K{suit}" for suit in "HSDC" for _ in range(players + 1)]
+    others = [["4C", "5D", "6D"], ["4D", "5H", "6H"], ["4H", "7C", "8C"], ["4S", "7D", "8D"], ["9H", "9S", "TD"]]
+    opened = [True] + [False] * (rules.side_count - 1)
+    state = canasta.build_position(
+        rules, hands=[[*kings, "2C", "5C"], *others[: players - 1]], phase="meld", opened=opened
+    )
+    legal = state.legal_actions()
+    assert {a.naturals for a in legal if isinstance(a, Meld) and a.rank == Kind.KING} == set(range(2, len(kings) + 1))
+    check_exact_legality(state)
+
+
+@pytest.mark.parametrize("players", [4, 6])
 def test_rl_ids_masks_and_observations_hold_28_of_a_kind(players: int) -> None:
     pytest.importorskip("numpy")
     pytest.importorskip("pettingzoo")
