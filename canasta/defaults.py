@@ -19,6 +19,7 @@ from canasta.rules import (
     BlackThreeRules,
     CanastaBonuses,
     ExhaustionRules,
+    GameLength,
     GoingOutRules,
     InitialMeldRules,
     MeldRules,
@@ -143,3 +144,9 @@ def canasta_packets(players: int) -> PacketRules:
 def canasta_rule_sections() -> Mapping[RuleCode, RuleSection]:
     """Classic's rule book, for every code (the base every variant changes)."""
     return variant_sections("classic")
+
+
+@hookimpl(trylast=True)
+def canasta_game_length(target_score: int | None) -> GameLength:
+    """The game ends when a side reaches the target score (no fixed number of deals)."""
+    return GameLength(target_score=target_score)

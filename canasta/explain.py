@@ -202,7 +202,7 @@ def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"after {what} your side could not complete its initial meld of "
-            f"{state.personal_minimum(state.seat)}{with_clean} this turn and then end the turn",
+            f"{_minimum(state)}{with_clean} this turn and then end the turn",
         )
     return _explain_going_out(state, f"after {what} you could end the turn only by going out")
 
@@ -367,20 +367,27 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
     )
 
 
+def _minimum(state: TableState) -> str:
+    """The acting seat's minimum as a refusal names it: with the deal's number where the table is by deal."""
+    minimum = state.personal_minimum(state.seat)
+    return f"{minimum} (deal {state.deal_number})" if state.facts.minimums_by_deal else str(minimum)
+
+
 def _opening_shortfall(state: TableState, when: str) -> tuple[RuleCode, str]:
     """What the side's opening of this turn still lacks: its minimum count, or (modern American) its clean meld."""
     count, minimum = state.provisional_count, state.personal_minimum(state.seat)
+    shown = _minimum(state)
     if count >= minimum and state.clean_meld_needed(state.side):
         clean = state.rules.initial_meld.clean_meld_naturals
         return (
             RuleCode.CLEAN_MELD_REQUIRED,
-            f"your opening melds count {count}, enough for the minimum of {minimum}, but the initial meld "
+            f"your opening melds count {count}, enough for the minimum of {shown}, but the initial meld "
             f"must include a clean meld: {plural(clean, 'natural')} or more from your hand and no wild card; "
             f"meld one {when}",
         )
     return (
         RuleCode.MINIMUM_NOT_MET,
-        f"your opening melds count {count}, below the minimum of {minimum}; meld more {when}",
+        f"your opening melds count {count}, below the minimum of {shown}; meld more {when}",
     )
 
 
@@ -471,6 +478,6 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"{what}, but your melds count {state.provisional_count}, below the minimum of "
-            f"{state.personal_minimum(state.seat)}, and {concealed}",
+            f"{_minimum(state)}, and {concealed}",
         )
     return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now"

@@ -89,6 +89,7 @@ class HandState(TableState):
         deck: The deck (card ids index ``deck.cards``).
         dealer: The dealer's seat.
         scores: Each side's cumulative score before this hand.
+        deal_number: This hand's number in its game, from 1.
         minimums: Each side's initial-meld minimum for this hand.
         seat: The seat that must act now.
         phase: The turn phase.
@@ -105,7 +106,14 @@ class HandState(TableState):
 
     @classmethod
     def deal(
-        cls, rules: Rules, *, dealer: int, scores: Sequence[int], seed: object, deck: Deck | None = None
+        cls,
+        rules: Rules,
+        *,
+        dealer: int,
+        scores: Sequence[int],
+        seed: object,
+        deck: Deck | None = None,
+        deal_number: int = 1,
     ) -> HandState:
         """Shuffle and deal a hand (the rule book's "Table and deal").
 
@@ -115,13 +123,20 @@ class HandState(TableState):
             scores: Each side's cumulative score before the hand.
             seed: Any hashable seed for the shuffle (same seed, same deal).
             deck: The deck to use (built from the rules if omitted).
+            deal_number: The hand's number in the game, from 1 (a minimum table
+                by deal reads it: `canasta.MeldMinimums.by_deal`).
 
         Returns:
             The hand, with the upcard turned and deal-time red threes laid out
             and replaced, ready for the first player's draw.
+
+        Raises:
+            ValueError: If ``deal_number`` is below 1.
         """
+        if deal_number < 1:
+            raise ValueError(f"a deal's number starts at 1, got {deal_number}")
         deck = deck or Deck(rules.deck)
-        state = cls(rules, deck, dealer, scores)
+        state = cls(rules, deck, dealer, scores, deal_number=deal_number)
         rng = random.Random(str(seed) if not isinstance(seed, int) else seed)
         order = shuffled(len(deck), rng)
         state.stock = order  # the top of the stock is the end of the list

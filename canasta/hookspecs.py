@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         BlackThreeRules,
         CanastaBonuses,
         ExhaustionRules,
+        GameLength,
         GoingOutRules,
         InitialMeldRules,
         MeldMinimums,
@@ -344,8 +345,38 @@ def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
 def canasta_target_score() -> int:  # type: ignore[empty-body]
     """The total that ends the game at the end of a hand.
 
+    The target alone: `canasta_game_length` receives it and says whether the
+    game ends there (the core default), after a number of deals instead, or at
+    whichever comes first. A variant whose game has no target need not answer.
+
     Returns:
         The target score. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_game_length(target_score: int | None) -> GameLength:  # type: ignore[empty-body]
+    """When the game ends: at a target total, after a fixed number of deals, or both.
+
+    The core default is ``GameLength(target_score=target_score)``: the game
+    ends at the end of the hand in which a side reaches the target (every
+    variant of the classic family). Hand and Foot plays 4 deals::
+
+        @canasta.hookimpl
+        def canasta_game_length():
+            return canasta.GameLength(deals=4)
+
+    With both fields set, the first reached ends the game. Either way the side
+    with the highest total wins; equal highest totals are a draw among those
+    sides (`canasta.Game.winners`).
+
+    Args:
+        target_score: The answer of `canasta_target_score` (``None`` if no
+            plugin answers it).
+
+    Returns:
+        A `canasta.GameLength` with a positive ``target_score``, a positive
+        ``deals``, or both. Stops at first non-None result.
     """
 
 

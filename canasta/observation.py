@@ -73,6 +73,8 @@ class Observation:
             next first (`canasta.PacketRules`: Hand and Foot's foot; empty tuples
             where the rules deal none). Public: nobody sees their cards, the
             owner included (§8.12).
+        deal_number: The hand's number in its game, from 1 (a minimum table by
+            deal reads it; public, like the scores).
     """
 
     seat: int
@@ -94,6 +96,7 @@ class Observation:
     known_cards: tuple[tuple[Card, ...], ...]
     action_log: tuple[tuple[int, Action], ...]
     packets_down: tuple[tuple[int, ...], ...] = ()
+    deal_number: int = 1
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -161,6 +164,7 @@ def observe(state: TableState, seat: int) -> Observation:
         known_cards=tuple(tuple(cards[c] for c in k) for k in known),
         action_log=tuple(state.log),
         packets_down=tuple(tuple(len(p) for p in seat_packets) for seat_packets in state.packets),
+        deal_number=state.deal_number,
         public=public_table(state, seat),
     )
 

@@ -128,20 +128,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         "canasta_card_values: 15 non-negative integers (one per Kind) expected",
     )
     minimums = _ask(pm, "canasta_meld_minimums", r.MeldMinimums)
-    thresholds = [t for t, _ in minimums.steps]
-    _check(
-        bool(thresholds) and thresholds[0] == 0 and thresholds == sorted(set(thresholds)),
-        f"canasta_meld_minimums: steps must start at 0 and increase, got {minimums.steps}",
-    )
-    _check(
-        all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
-        "canasta_meld_minimums: minimums must not be negative",
-    )
-    step_minimums = [m for _, m in minimums.steps]
-    _check(
-        step_minimums == sorted(step_minimums),
-        f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
-    )
+    _check_minimums(minimums)
     melds = _ask(pm, "canasta_meld_rules", r.MeldRules)
     _check(
         melds.min_size >= 2 and melds.min_naturals >= 1 and (melds.max_wilds is None or melds.max_wilds >= 0),
@@ -168,8 +155,21 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     has_partners = len(set(sides)) < len(sides) or partnerships.first_taker_alone
     if not has_partners and permission is not r.Permission.NONE:
         going_out = _evolve(going_out, permission=r.Permission.NONE)
-    target = _ask(pm, "canasta_target_score", int)
-    _check(target > 0, f"canasta_target_score: must be positive, got {target}")
+    target = _optional_target(pm)
+    game_length = _ask(pm, "canasta_game_length", r.GameLength, target_score=target)
+    _check(
+        game_length.target_score is not None or game_length.deals is not None,
+        "canasta_game_length: the game never ends: a target_score, a number of deals, or both are needed"
+        + ("" if target is not None else " (and no plugin answers canasta_target_score)"),
+    )
+    _check(
+        game_length.target_score is None or game_length.target_score > 0,
+        f"canasta_game_length: target_score must be positive, got {game_length.target_score}",
+    )
+    _check(
+        game_length.deals is None or game_length.deals > 0,
+        f"canasta_game_length: deals must be positive, got {game_length.deals}",
+    )
     threes = _ask(pm, "canasta_threes", r.ThreeRules)
     _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
     _check(all(v >= 0 for v in threes.schedule), f"canasta_threes: scores must not be negative, got {threes.schedule}")
@@ -247,7 +247,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         black_threes=_ask(pm, "canasta_black_threes", r.BlackThreeRules),
         going_out=going_out,
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
-        target_score=target,
+        game_length=game_length,
         incomplete_meld_penalties=penalties,
         incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),
         held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
@@ -259,6 +259,44 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     _check_policies(rules)
     _check_deal(rules)
     return rules
+
+
+def _optional_target(pm: pluggy.PluginManager) -> int | None:
+    """The answer of ``canasta_target_score``, or ``None`` if no plugin answers (a game of a number of deals)."""
+    if pm.hook.canasta_target_score.get_hookimpls():
+        target = _ask(pm, "canasta_target_score", int)
+        _check(target > 0, f"canasta_target_score: must be positive, got {target}")
+        return target
+    return None
+
+
+def _check_minimums(minimums: r.MeldMinimums) -> None:
+    """Range checks of the minimum table: by score (steps from 0, rising) or by deal, never both."""
+    if minimums.by_deal:
+        _check(
+            not minimums.steps and minimums.below_zero == 0,
+            "canasta_meld_minimums: a table is by deal or by score, not both: by_deal given with steps "
+            f"{minimums.steps} and below_zero {minimums.below_zero}",
+        )
+        _check(
+            all(m >= 0 for m in minimums.by_deal),
+            f"canasta_meld_minimums: minimums must not be negative, got {minimums.by_deal}",
+        )
+        return
+    thresholds = [t for t, _ in minimums.steps]
+    _check(
+        bool(thresholds) and thresholds[0] == 0 and thresholds == sorted(set(thresholds)),
+        f"canasta_meld_minimums: steps must start at 0 and increase, got {minimums.steps}",
+    )
+    _check(
+        all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
+        "canasta_meld_minimums: minimums must not be negative",
+    )
+    step_minimums = [m for _, m in minimums.steps]
+    _check(
+        step_minimums == sorted(step_minimums),
+        f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
+    )
 
 
 def _check_deal(rules: Rules) -> None:

@@ -40,6 +40,7 @@ def build_position(
     turn: int | None = None,
     opened: Sequence[bool] | None = None,
     packets: Sequence[Sequence[Sequence[CardLike]]] | None = None,
+    deal_number: int = 1,
 ) -> HandState:
     """Build a validated hand from an explicit position.
 
@@ -79,6 +80,8 @@ def build_position(
             holding its last ``k`` packets holds the rules' last ``k`` sizes. Red
             threes may be in them (laid out when picked up). Default: none down.
             A seat with a packet down may hold no cards (it discarded its hand).
+        deal_number: The hand's number in its game, from 1 (a minimum table
+            by deal reads it: `canasta.MeldMinimums.by_deal`).
 
     Returns:
         The hand, ready for ``seat`` to act (or already over, if the stock is
@@ -135,6 +138,7 @@ def build_position(
     if not isinstance(phase, str) or phase not in ("draw", "meld"):
         raise InvalidPositionError(f"phase: must be 'draw' or 'meld', got {_show(phase)}")
     turns = n if turn is None else _int("turn", turn, low=0)
+    number = _int("deal_number", deal_number, low=1)
     side_opened = (
         None
         if opened is None
@@ -153,7 +157,7 @@ def build_position(
                 raise InvalidPositionError(f"{where}[{i}]: {exc}") from None
         return result
 
-    state = HandState(rules, deck, dealer_seat, side_scores)
+    state = HandState(rules, deck, dealer_seat, side_scores, deal_number=number)
     state.seat = acting
     kinds = deck.kinds
     bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)

@@ -109,6 +109,8 @@ class RuleFacts:
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         self.partners_first: bool = rules.packets.partners_first
         self._minimums: dict[int, int] = {}
+        # A minimum table by deal number (Hand and Foot), not by score: read once per hand dealt.
+        self.minimums_by_deal: bool = bool(rules.minimums.by_deal)
         # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
         # objects during a hand that are never scored), and its memos.
         self._scoring: ScoringTables | None = None
@@ -182,6 +184,7 @@ class RuleFacts:
         self.has_packets = dealt.has_packets
         self.partners_first = dealt.partners_first
         self._minimums = dealt._minimums
+        self.minimums_by_deal = dealt.minimums_by_deal
         self._scoring = dealt._scoring
         self._bonuses = dealt._bonuses
         self._three_scores = dealt._three_scores
@@ -194,15 +197,18 @@ class RuleFacts:
             self.additions.append(additions)
         self.discardable = [None, None]
 
-    def minimum_for(self, score: int) -> int:
-        """`canasta.MinimumRules.minimum_for` of the rules (remembered, as `canasta_bonus`).
+    def minimum_for(self, score: int, deal: int = 1) -> int:
+        """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).
 
         Args:
             score: A side's cumulative score before the hand.
+            deal: The hand's number in the game, from 1 (read by a table by deal).
 
         Returns:
             The count its initial meld must reach.
         """
+        if self.minimums_by_deal:
+            return self.rules.minimums.minimum_for(score, deal)
         value = self._minimums.get(score)
         if value is None:
             if len(self._minimums) > 4096:

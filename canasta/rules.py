@@ -7,6 +7,7 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from copy import copy
 from enum import Enum
 
@@ -21,6 +22,7 @@ __all__ = [
     "BlackThreeRules",
     "CanastaBonuses",
     "ExhaustionRules",
+    "GameLength",
     "GoingOutRules",
     "InitialMeldRules",
     "MeldMinimums",
@@ -140,29 +142,51 @@ def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+def _deal_minimums(table: object) -> tuple[int, ...]:
+    """Accept any iterable of integers (a list from JSON included); refuse floats, strings and bools."""
+    return tuple(_integer(minimum, "a minimum by deal") for minimum in table)  # type: ignore[attr-defined]
+
+
 @frozen
 class MeldMinimums:
     """The initial-meld minimum table (rule book: "The initial meld").
+
+    A table is indexed either by the side's cumulative score (``below_zero``
+    and ``steps``: every variant of the classic family) or by the deal's number
+    in the game (``by_deal``: Hand and Foot's 50, 90, 120, 150), never both.
 
     Attributes:
         below_zero: The minimum for a cumulative score below 0.
         steps: ``(from_score, minimum)`` pairs in increasing ``from_score``
             order, the first starting at 0. The last step whose ``from_score``
-            is at most the score applies.
+            is at most the score applies. Empty for a table by deal.
+        by_deal: The minimum of deal 1, 2, ... of the game; past the end of the
+            table the last entry holds. Empty (the default) for a table by score.
     """
 
-    below_zero: int
-    steps: tuple[tuple[int, int], ...] = field(converter=_pairs)
+    below_zero: int = 0
+    steps: tuple[tuple[int, int], ...] = field(default=(), converter=_pairs)
+    by_deal: tuple[int, ...] = field(default=(), converter=_deal_minimums)
 
-    def minimum_for(self, score: int) -> int:
-        """The minimum count for a side with this cumulative score.
+    def minimum_for(self, score: int, deal: int = 1) -> int:
+        """The minimum count for a side with this cumulative score, in this deal of the game.
 
         Args:
             score: The side's total before the hand.
+            deal: The deal's number in the game, from 1 (read only by a table
+                by deal).
 
         Returns:
             The count its initial meld must reach.
+
+        Raises:
+            ValueError: If ``deal`` is below 1.
         """
+        by_deal = self.by_deal
+        if by_deal:
+            if deal < 1:
+                raise ValueError(f"a deal's number starts at 1, got {deal}")
+            return by_deal[min(deal, len(by_deal)) - 1]
         if score < 0:
             return self.below_zero
         result = self.below_zero
@@ -170,6 +194,43 @@ class MeldMinimums:
             if score >= threshold:
                 result = minimum
         return result
+
+
+def _optional_integer(value: object) -> int | None:
+    return None if value is None else _integer(value, "a game length")
+
+
+@frozen
+class GameLength:
+    """When a game ends (rule book: "The game"): at a target total, after a number of deals, or both.
+
+    The game ends at the end of a deal. With both set, whichever comes first
+    ends it. Either way the side with the highest total wins, and equal
+    highest totals are a draw among those sides (`canasta.Game.winners`).
+
+    Attributes:
+        target_score: The game ends once a side's total reaches this
+            (``None``: no target).
+        deals: The game ends after this many deals (``None``: no fixed count).
+    """
+
+    target_score: int | None = field(default=None, converter=_optional_integer)
+    deals: int | None = field(default=None, converter=_optional_integer)
+
+    def is_over(self, totals: Sequence[int], deals_played: int) -> bool:
+        """Whether a game with these totals ends now, at the end of a deal.
+
+        Args:
+            totals: Each side's cumulative total after the deal.
+            deals_played: Deals played so far, that one included.
+
+        Returns:
+            True if a side reached the target or the last deal was played.
+        """
+        target = self.target_score
+        if target is not None and max(totals) >= target:
+            return True
+        return self.deals is not None and deals_played >= self.deals
 
 
 @frozen
@@ -661,7 +722,8 @@ class Rules:
         black_threes: Black-three handling.
         going_out: Going out.
         exhaustion: Stock exhaustion.
-        target_score: The game ends when a side reaches this total.
+        game_length: When the game ends (a target total, a number of deals,
+            or both); `target_score` reads its target.
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
@@ -699,7 +761,7 @@ class Rules:
     black_threes: BlackThreeRules
     going_out: GoingOutRules
     exhaustion: ExhaustionRules
-    target_score: int
+    game_length: GameLength
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     incomplete_natural_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
@@ -769,6 +831,11 @@ class Rules:
     def as_dealt(self) -> Rules:
         """The rules at the deal of a hand: without the meld state of a hand (see `during_hand`)."""
         return _DEALT.get(id(self), self)
+
+    @property
+    def target_score(self) -> int | None:
+        """The total that ends the game (``game_length.target_score``; ``None``: the game has no target)."""
+        return self.game_length.target_score
 
     @property
     def side_count(self) -> int:

@@ -238,6 +238,7 @@ class TableState:
         "closes_ranks",
         "concealed",
         "counts",
+        "deal_number",
         "dealer",
         "deck",
         "declared",
@@ -284,9 +285,19 @@ class TableState:
     )
 
     def __init__(
-        self, rules: Rules, deck: Deck, dealer: int, scores: Sequence[int], *, _copy_of: TableState | None = None
+        self,
+        rules: Rules,
+        deck: Deck,
+        dealer: int,
+        scores: Sequence[int],
+        *,
+        deal_number: int = 1,
+        _copy_of: TableState | None = None,
     ) -> None:
         """Create an empty table; use `deal` or `build_position` instead.
+
+        ``deal_number`` is the hand's number in the game, from 1: a minimum
+        table by deal (`canasta.MeldMinimums.by_deal`) reads it.
 
         ``_copy_of`` (private, used by `copy`) makes an independent copy of that
         table instead: a class compiled by mypyc cannot be created through
@@ -304,7 +315,8 @@ class TableState:
         self.kinds = deck.kinds
         self.dealer = dealer
         self.scores = list(scores)
-        self.minimums = [facts.minimum_for(s) for s in self.scores]
+        self.deal_number = deal_number
+        self.minimums = [facts.minimum_for(s, deal_number) for s in self.scores]
         self.stock: list[int] = []
         self.pile: list[int] = []
         self.pile_freezers = 0
@@ -706,6 +718,7 @@ class TableState:
         self.kinds = other.kinds
         self.dealer = other.dealer
         self.scores = other.scores[:]
+        self.deal_number = other.deal_number
         self.minimums = other.minimums[:]
         self.stock = other.stock[:]
         self.pile = other.pile[:]
@@ -795,6 +808,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "closes_ranks",
         "concealed",
         "counts",
+        "deal_number",
         "dealer",
         "declared",
         "drew_all_wild",

@@ -54,6 +54,7 @@ __all__ = [
     "shown_notation",
     "side_name",
     "untrusted_text",
+    "verdict_text",
 ]
 
 _RED = "bold red"
@@ -86,6 +87,24 @@ def side_name(rules: Rules, side: int) -> str:
     """
     seats = rules.seats_of(side)
     return ("seat " if len(seats) == 1 else "seats ") + "+".join(str(s) for s in seats)
+
+
+def verdict_text(rules: Rules, winners: Sequence[int]) -> str:
+    """How a finished game ended, from `canasta.Game.winners`: a win, a draw among some sides, or a tie.
+
+    Args:
+        rules: The rules (for the seating).
+        winners: The sides sharing the win.
+
+    Returns:
+        ``"seats 0+2 win"``, ``"a draw between seat 0 and seat 2"`` (some of
+        three or more sides), or ``"a tie"`` (every side).
+    """
+    if len(winners) == 1:
+        return f"{side_name(rules, winners[0])} win"
+    if not winners or len(winners) == rules.side_count:
+        return "a tie"
+    return "a draw between " + " and ".join(side_name(rules, side) for side in winners)
 
 
 def render_cards(cards: Sequence[Card]) -> Text:
