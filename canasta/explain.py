@@ -391,9 +391,15 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
     if wilds and action.rank in meld_rules.natural_only:
         ranks = _ranks(action.rank)
         return f"a meld of {ranks} may never hold a wild card (the {ranks} rule); {would} {plural(wilds, 'wild card')}"
-    if wilds and meld_rules.wilds_at_most_naturals and wilds > naturals:
+    ratio = meld_rules.naturals_per_wild
+    if wilds and ratio and naturals < ratio * wilds:
+        if ratio == 1:
+            return (
+                "under the house rule wilds-at-most-naturals a meld may hold no more wild cards than naturals; "
+                f"{would} {plural(naturals, 'natural')} and {plural(wilds, 'wild card')}"
+            )
         return (
-            "under the house rule wilds-at-most-naturals a meld may hold no more wild cards than naturals; "
+            f"a meld needs at least {plural(ratio, 'natural')} for each wild card; "
             f"{would} {plural(naturals, 'natural')} and {plural(wilds, 'wild card')}"
         )
     max_wilds = meld_rules.max_wilds
