@@ -78,6 +78,7 @@ from canasta.registry import (
 from canasta.rules import (
     BlackThreeRules,
     CanastaBonuses,
+    CanastaClass,
     ExhaustionRules,
     GoingOutRules,
     InitialMeldRules,
@@ -90,6 +91,7 @@ from canasta.rules import (
     ThreeRules,
     ThreeSign,
     Upcard,
+    canasta_class,
 )
 from canasta.scoring import HandScore, SideScore
 from canasta.seats import SeatError
@@ -116,6 +118,7 @@ __all__ = [
     "BlackThreeRules",
     "Bot",
     "CanastaBonuses",
+    "CanastaClass",
     "CanastaError",
     "Card",
     "Deck",
@@ -177,6 +180,7 @@ __all__ = [
     "available_variants",
     "build_deck",
     "build_position",
+    "canasta_class",
     "compile_rules",
     "compiled",
     "default_registry",

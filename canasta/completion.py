@@ -88,9 +88,14 @@ class Turn:
             the side's opening is complete (``None``: no pile is waiting).
         pending_size: How many cards ``pending`` holds (0: none).
         splash: The house rule splash is on (read from ``rules``).
+        books: Where the rules count canastas by class (``RuleFacts.counts_by_class``):
+            the acting side's books set apart so far, by class (natural, mixed,
+            wild), for the going-out search (`canasta.goingout.can_meld_out`);
+            ``None`` elsewhere.
     """
 
     __slots__ = (
+        "books",
         "bound",
         "closing",
         "discardable",
@@ -124,6 +129,7 @@ class Turn:
         closing: bool = False,
         hold: int = 1,
         facts: RuleFacts | None = None,
+        books: tuple[int, ...] | None = None,
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -141,6 +147,7 @@ class Turn:
         self.pending = None if pending is None else tuple(pending)
         self.pending_size = 0 if self.pending is None else sum(self.pending)
         self.splash = rules.initial_meld.splash
+        self.books = books
 
 
 class OpeningsFound:
@@ -403,7 +410,13 @@ def meld_may_complete(
         if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, witness=witness
+            turn.rules,
+            hand,
+            melds,
+            turn.out_discardable,
+            need=turn.facts.canastas_required,
+            witness=witness,
+            books=turn.books,
         )
     # (The opening first, as in `can_complete`.)
     return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
@@ -414,7 +427,9 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     return (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
+        and can_meld_out(
+            turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1), books=turn.books
+        )
     )
 
 
@@ -449,7 +464,7 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
         return True
     if not turn.out_allowed:
         return False
-    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required)
+    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books)
 
 
 def _opening_completes(
@@ -635,8 +650,8 @@ def _canastas_reachable(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     """
     facts = turn.facts
     need = facts.canastas_required
-    if need <= 0:
-        return True
+    if need <= 0 or turn.books is not None:
+        return True  # (canastas counted by class: the going-out search decides)
     size = facts.canasta_size
     pending = turn.pending
     wilds = hand[TWO] + hand[JOKER]

@@ -413,11 +413,11 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     side = state.side
     if state.answer is False:
         return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
-    need = state.rules.going_out.canastas_required
-    if state.canastas(side) < need:
+    going_out = state.rules.going_out
+    if not state.quota_met(side):
         return (
             RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, which needs {plural(need, 'canasta')} on your side's table",
+            f"{what}, which needs {going_out.quota_text()} on your side's table",
         )
     blocking = blocking_melds(state, side)
     if blocking:

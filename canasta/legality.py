@@ -201,6 +201,7 @@ def turn_facts(
         closing=closing,
         hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
         facts=t.facts,
+        books=t.book_counts(t.seating[seat]) if t.facts.counts_by_class else None,
     )
 
 
@@ -284,7 +285,10 @@ def goes_out_ok(t: TableState, side: int) -> bool:
         return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
     rules = t.rules
-    if canastas < rules.going_out.canastas_required:
+    if t.facts.counts_by_class:
+        if not t.quota_met(side):
+            return False  # the quota by class, books included
+    elif canastas < rules.going_out.canastas_required:
         return False
     if t.blocks_out and blocking_melds(t, side):
         return False  # the club rules: not with an incomplete natural meld of aces or sevens, or wild meld
@@ -457,6 +461,7 @@ def _take_completes(
         pending=pending,
         out_discardable=out_discardable,
         closing=closing,
+        books=t.book_counts(side) if t.facts.counts_by_class else None,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -590,6 +595,7 @@ class _MeldChecks:
             and not turn.final_only
             and turn.out_allowed
             and not t.blocks_out  # (the club rules: the oracle decides)
+            and not t.facts.counts_by_class  # (canastas by class: the oracle decides)
         )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
@@ -603,12 +609,14 @@ class _MeldChecks:
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
         self.searched = True  # (`_first_search` done, or not needed)
-        if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
+        if opened and turn.bound and (turn.books is not None or (t.regrouped and any(k >= SECOND_MELD for k in counts_now))):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
             self.hopeless = not (
                 turn.out_allowed
-                and can_meld_out(t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required)
+                and can_meld_out(
+                    t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required, books=turn.books
+                )
             )
             return
         if opened and turn.bound and not t.wild_meld_first:

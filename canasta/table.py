@@ -19,7 +19,7 @@ from attrs import evolve
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
-from canasta.rules import MeldRules, Rules
+from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
 if TYPE_CHECKING:
     from canasta.actions import Action, Meld
@@ -94,6 +94,9 @@ class MeldTables:
         self.new: dict[int, list[MeldAdditions | None]] = {}
         self.built: BuiltAdditions = []
 
+
+#: Canasta classes (`canasta.CanastaClass`): the length of a count by class.
+CLASS_COUNT: Final = len(CanastaClass)
 
 #: The slots of a `TableState` that are caches, not state (legal actions, openings found this turn,
 #: valid meld additions): tools that compare or show states field by field leave them out.
@@ -234,6 +237,7 @@ class TableState:
         "asker",
         "asks_used",
         "blocks_out",
+        "books",
         "bound",
         "closes_ranks",
         "concealed",
@@ -316,6 +320,11 @@ class TableState:
         #: The public action log of the hand: ``(seat, action)`` for every action applied.
         self.log: list[tuple[int, Action]] = []
         self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
+        #: Per side, its books in the order made (`canasta.MeldRules.book_makes_room`): melds that reached
+        #: canasta size, retired from ``melds`` (which keeps one open meld per rank, for the hot paths) and
+        #: never changed again. Values, not keys: when melds get identities (the sequence games), a book
+        #: keeps the identity of the meld it was. Always empty where melds do not become books.
+        self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
@@ -538,11 +547,73 @@ class TableState:
             Its count of melds of canasta size or more.
         """
         size = self.rules.melds.canasta_size
-        count = 0
+        count = len(self.books[side])  # (its books: every one a canasta)
         for m in self.melds[side].values():
             if m.naturals + m.twos + m.jokers >= size:
                 count += 1
         return count
+
+    def canastas_by_class(self, side: int) -> list[int]:
+        """A side's canastas on the table (its books included) by class.
+
+        Args:
+            side: The side.
+
+        Returns:
+            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild).
+        """
+        size = self.rules.melds.canasta_size
+        counts = [0] * CLASS_COUNT
+        for m in self.books[side]:
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        for m in self.melds[side].values():
+            if m.naturals + m.twos + m.jokers >= size:
+                counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        return counts
+
+    def book_counts(self, side: int) -> tuple[int, ...]:
+        """A side's books (`books`) by class, in `canasta.CanastaClass` order: what the going-out search starts from.
+
+        Args:
+            side: The side.
+
+        Returns:
+            The counts (natural, mixed, wild).
+        """
+        counts = [0] * CLASS_COUNT
+        for m in self.books[side]:
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        return tuple(counts)
+
+    def quota_met(self, side: int) -> bool:
+        """Whether a side has the canastas going out needs (`canasta.GoingOutRules.quota_met`), its books included.
+
+        Args:
+            side: The side.
+
+        Returns:
+            True if its canastas reach the quota.
+        """
+        if not self.facts.counts_by_class:
+            return self.canastas(side) >= self.facts.canastas_required
+        return self.rules.going_out.quota_met(self.canastas_by_class(side))
+
+    def all_melds(self, side: int) -> list[MeldState]:
+        """A side's melds on the table: its books (in the order made), then its open melds.
+
+        Args:
+            side: The side.
+
+        Returns:
+            A new list of the engine's own meld objects (copy one before keeping it).
+        """
+        return [*self.books[side], *self.melds[side].values()]
+
+    def _retire(self, side: int, key: int) -> None:
+        """Set the side's meld under ``key`` apart as a book (`canasta.MeldRules.book_makes_room`): its rank is free again."""
+        meld = self.melds[side].pop(key)
+        meld._additions = None
+        self.books[side].append(meld)
 
     @property
     def closed_ranks(self) -> frozenset[Kind]:
@@ -651,6 +722,7 @@ class TableState:
             where[f"threes {seat}"] = list(self.threes[seat])
         for side in range(self.rules.side_count):
             where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
+            where[f"melds {side}"] += [c for m in self.books[side] for c in m.cards]
             where[f"set aside {side}"] = list(self.set_aside[side])
         return where
 
@@ -685,6 +757,7 @@ class TableState:
         self.known = [k[:] for k in other.known]
         self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
+        self.books = [b[:] for b in other.books]  # (books never change: shared)
         self.threes = [t[:] for t in other.threes]
         self.set_aside = [s[:] for s in other.set_aside]
         self.opened = other.opened[:]
@@ -759,6 +832,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "asker",
         "asks_used",
         "blocks_out",
+        "books",
         "bound",
         "closes_ranks",
         "concealed",

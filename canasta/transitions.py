@@ -209,7 +209,8 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
             need = facts.canastas_required
             discardable = discardable_now(t)
-            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
+            books = t.book_counts(side) if facts.counts_by_class else None
+            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need, books=books)
         else:
             turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
@@ -251,6 +252,8 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.jokers += count
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
+        t._retire(side, rank + SECOND_MELD if action.second else rank)  # a book: its rank is free again
     if opened:
         _pick_up(t, rest)
         _go_out_if_empty(t)
@@ -347,6 +350,8 @@ def _do_meld(t: TableState, action: Action) -> None:
     t.melded_this_turn = True
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
+        t._retire(side, key)  # a book: its rank is free again
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)
