@@ -1,6 +1,7 @@
 """A test variant built from the public concepts of books and quotas (issue 33), not shipped in ``variants/``.
 
-``classic-books``: classic canasta whose melds close as *books* at 7 cards and make
+``classic-books``: classic canasta with three packs and six jokers (so that a rank
+often has more cards than one book holds), whose melds close as *books* at 7 cards and make
 room (`canasta.MeldRules.book_makes_room`: a side may then start a new meld of the
 rank, one incomplete meld of a rank at a time), with the wild-card limit as a ratio
 of two naturals per wild card (`canasta.MeldRules.naturals_per_wild`) instead of
@@ -24,6 +25,11 @@ NAME = "classic-books"
 class _Rules:
     """The rule hooks: only what differs from classic."""
 
+    @canasta.hookimpl
+    def canasta_deck(self) -> canasta.DeckSpec:
+        """Three packs and six jokers (162 cards)."""
+        return canasta.DeckSpec(packs=3, jokers=6)
+
     @canasta.hookimpl(wrapper=True)
     def canasta_meld_rules(self) -> Generator[None, MeldRules, MeldRules]:
         """Melds capped at 7 cards that close as books and make room; naturals >= 2 x wild cards."""
@@ -41,7 +47,7 @@ class _Rules:
 
 BOOKS = canasta.Variant(
     name=NAME,
-    description="Classic with books of 7 that make room, 2 naturals per wild card, 1 natural and 1 mixed to go out.",
+    description="Classic with 3 packs, books of 7 that make room, 2 naturals per wild card, 1 natural and 1 mixed to go out.",
     plugins=(_Rules(),),
     base="classic",
     version="1.0",
