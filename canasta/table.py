@@ -282,6 +282,7 @@ class TableState:
         "taken_top",
         "threes",
         "turn",
+        "turn_books",
         "went_out",
         "wild_meld_first",
     )
@@ -383,6 +384,8 @@ class TableState:
         self.asker: int | None = None
         self.resume_phase = DRAW_PHASE
         self.final_meld_only = False
+        # The acting side's books when the turn began (books that make room: those made since are this turn's).
+        self.turn_books = len(self.books[self.seating[self.seat]])
         # Openings found in this turn's meld phases, for the next one (`canasta.completion.OpeningsFound`).
         self._openings: OpeningsFound | None = None
 
@@ -793,6 +796,7 @@ class TableState:
         self.asker = other.asker
         self.resume_phase = other.resume_phase
         self.final_meld_only = other.final_meld_only
+        self.turn_books = other.turn_books
         self._legal = other._legal
         self._openings = other._openings  # (checked against the position where it is used)
         self._combos = other._combos
@@ -873,6 +877,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "taken_top",
         "threes",
         "turn",
+        "turn_books",
         "went_out",
         "wild_meld_first",
 )

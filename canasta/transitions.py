@@ -382,6 +382,8 @@ def _go_out(t: TableState) -> None:
     side = t.seating[seat]
     size = t.rules.melds.canasta_size
     own_canasta = any(t.melds[side][r].size >= size for r in t.new_ranks if r in t.melds[side])
+    if len(t.books[side]) > t.turn_books:
+        own_canasta = True  # a book made this turn (its meld set apart): of new melds unless added_to_old
     concealed = (
         t.rules.going_out.concealed_bonus is not None
         and not t.melded_before[seat]
