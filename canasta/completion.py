@@ -464,7 +464,9 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
         return True
     if not turn.out_allowed:
         return False
-    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books)
+    return can_meld_out(
+        turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books
+    )
 
 
 def _opening_completes(

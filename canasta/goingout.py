@@ -699,9 +699,7 @@ def _meld_out_by_class(
     return done + 1 in states or (not final_discard and done in states)
 
 
-def _class_options(
-    rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool
-) -> list[_Option]:
+def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
     """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``."""
     key = (group, twos, jokers, discard)
     cache = quota.options

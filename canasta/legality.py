@@ -617,7 +617,11 @@ class _MeldChecks:
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
         self.searched = True  # (`_first_search` done, or not needed)
-        if opened and turn.bound and (turn.books is not None or (t.regrouped and any(k >= SECOND_MELD for k in counts_now))):
+        if (
+            opened
+            and turn.bound
+            and (turn.books is not None or (t.regrouped and any(k >= SECOND_MELD for k in counts_now)))
+        ):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
             self.hopeless = not (

@@ -177,9 +177,8 @@ def build_position(
         missing = [deck.cards[c].code for c in range(len(deck)) if c not in taken]
         if missing:
             raise InvalidPositionError(f"stock: cards missing from the position: {' '.join(missing)}")
-    state.opened = (
-        side_opened if side_opened is not None else [bool(m or b) for m, b in zip(state.melds, state.books, strict=True)]
-    )
+    with_melds = [bool(m or b) for m, b in zip(state.melds, state.books, strict=True)]
+    state.opened = side_opened if side_opened is not None else with_melds
     for side in range(sides):
         if (state.melds[side] or state.books[side]) and not state.opened[side]:
             raise InvalidPositionError(f"opened[{side}]: side {side} has melds on the table, so it has opened")

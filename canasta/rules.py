@@ -588,10 +588,7 @@ class GoingOutRules:
         """
         if sum(by_class) < self.canastas_required:
             return False
-        for cls, need in self.canastas_by_class:
-            if by_class[_CLASSES.index(cls)] < need:
-                return False
-        return True
+        return all(by_class[_CLASSES.index(cls)] >= need for cls, need in self.canastas_by_class)
 
     def quota_text(self) -> str:
         """The quota in words, e.g. ``"1 canasta"`` or ``"2 natural, 2 mixed and 1 wild canasta"``."""

@@ -575,7 +575,7 @@ class TableState:
         return counts
 
     def book_counts(self, side: int) -> tuple[int, ...]:
-        """A side's books (`books`) by class, in `canasta.CanastaClass` order: what the going-out search starts from.
+        """A side's books (`books`) by class, in `canasta.CanastaClass` order: the going-out search starts there.
 
         Args:
             side: The side.
@@ -613,7 +613,7 @@ class TableState:
         return [*self.books[side], *self.melds[side].values()]
 
     def _retire(self, side: int, key: int) -> None:
-        """Set the side's meld under ``key`` apart as a book (`canasta.MeldRules.book_makes_room`): its rank is free again."""
+        """Set the side's meld under ``key`` apart as a book (`canasta.MeldRules.book_makes_room`): its rank is free."""
         meld = self.melds[side].pop(key)
         meld._additions = None
         self.books[side].append(meld)

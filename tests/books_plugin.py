@@ -47,7 +47,8 @@ class _Rules:
 
 BOOKS = canasta.Variant(
     name=NAME,
-    description="Classic with 3 packs, books of 7 that make room, 2 naturals per wild card, 1 natural and 1 mixed to go out.",
+    description="Classic with 3 packs, books of 7 that make room, 2 naturals per wild card, 1 natural and 1 "
+    "mixed canasta to go out.",
     plugins=(_Rules(),),
     base="classic",
     version="1.0",

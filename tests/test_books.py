@@ -97,7 +97,7 @@ def test_a_new_meld_of_a_rank_waits_for_the_book() -> None:
 
 
 def test_a_book_is_closed_for_good() -> None:
-    state = at(["KC", "2C", "9C", "9D", "9H"], [FIVE_KINGS + ["KD", "KS"]])
+    state = at(["KC", "2C", "9C", "9D", "9H"], [[*FIVE_KINGS, "KD", "KS"]])
     assert len(state.books[0]) == 1 and not state.melds[0]
     # A king now starts nothing (one natural is not a meld), and no wild card joins the book.
     assert not any(isinstance(a, Meld) and a.rank == K for a in state.legal_actions())
