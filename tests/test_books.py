@@ -272,3 +272,52 @@ def test_books_are_drawn() -> None:
     for draw in (render_table_svg, lambda s: render_observation_svg(s.observation(1), s.rules)):
         # The book is drawn as a canasta (squared up, one card shown) beside the open meld of its rank.
         assert draw(state).count("<title>") == draw(plain).count("<title>") + 1
+
+
+_PLAY_BOTH = """
+import hashlib, json, random, sys
+sys.path.insert(0, "tests")
+import books_plugin
+import canasta
+from canasta import HandState
+
+books_plugin.register()
+rules = canasta.load_rules(books_plugin.NAME)
+digest = hashlib.sha256()
+for seed in range(12):
+    rng = random.Random(seed)
+    state = HandState.deal(rules, dealer=seed % 4, scores=[0, 0], seed=seed)
+    while not state.is_over:
+        legal = state.legal_actions()
+        digest.update(repr(legal).encode())
+        state.apply(legal[rng.randrange(len(legal))])
+    digest.update(repr((state.score().totals, [[repr(m) for m in b] for b in state.books])).encode())
+print(json.dumps({"compiled": canasta.compiled, "digest": digest.hexdigest()}))
+"""
+
+
+@pytest.mark.skipif(not canasta.compiled, reason="the compiled engine is not installed: nothing to compare")
+def test_both_engines_play_books_alike() -> None:
+    from helpers import run_on_engine
+
+    compiled = run_on_engine(_PLAY_BOTH, pure=False)
+    pure = run_on_engine(_PLAY_BOTH, pure=True)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert compiled["digest"] == pure["digest"]
+
+
+def test_an_opening_may_need_a_book_and_a_new_meld_of_its_rank() -> None:
+    # Minimum 90 (a score of 1500): 7 kings count 70, 6 kings and a 2 count 80; only the book of
+    # 7 kings followed by a new meld K K 2 (40) reaches it, so the book is legal (it can be completed).
+    kings = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "KC", "KH"]
+    state = canasta.build_position(
+        rules(), hands=[[*kings, "2C", "9C", "9D"], *OTHERS], melds=[[], []], phase="meld", scores=[1500, 0]
+    )
+    assert state.minimum_needed(0) == 90
+    check_exact_legality(state)
+    accepted(state, Meld(K, 7, 0, 0))
+    assert [m.rank for m in state.books[0]] == [K] and not state.opened[0]
+    refused(state, Meld(K, 2, 0, 0))  # (two naturals are no meld)
+    check_exact_legality(state)
+    accepted(state, Meld(K, 2, 1, 0))
+    assert state.opened[0]
