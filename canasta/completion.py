@@ -957,10 +957,8 @@ def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, tw
     return tuple(options)
 
 
-
-
 def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
-    """Books that make room: the melds of canasta size moved from ``melds`` to the turn's books (a new turn and dict)."""
+    """Books that make room: the melds of canasta size moved from ``melds`` to the turn's books (new turn and dict)."""
     size = turn.facts.canasta_size
     books = turn.books
     if books is None or all(n + t + j < size for n, t, j in melds.values()):

@@ -221,10 +221,7 @@ def opened_this_turn(t: TableState, side: int) -> bool:
     if t.books[side]:
         # Books that make room: every book made this turn, and none from a meld of an earlier turn.
         return (
-            t.opened[side]
-            and t.turn_books == 0
-            and not t.added_to_old
-            and all(r in t.new_ranks for r in t.melds[side])
+            t.opened[side] and t.turn_books == 0 and not t.added_to_old and all(r in t.new_ranks for r in t.melds[side])
         )
     return t.opened[side] and bool(t.melds[side]) and all(r in t.new_ranks for r in t.melds[side])
 
