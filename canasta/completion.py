@@ -835,7 +835,17 @@ def _search(
             ):
                 continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
             count = provisional + value
-            if count < minimum and (size == added or count + later - wild_value < minimum):
+            if (
+                count < minimum
+                and (size == added or count + later - wild_value < minimum)
+                # (Unless a book: the rest of its rank's naturals may still go into a new meld of it.)
+                and (
+                    not book_size
+                    or size == added
+                    or n0 + n + t0 + t + j0 + j < book_size
+                    or count + later + group_values[index] - value < minimum
+                )
+            ):
                 continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
             hand[rank] = hand[rank] - n
             hand[TWO] = hand[TWO] - t

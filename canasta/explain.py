@@ -316,7 +316,7 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
     seat = state.seat
     if not state.restricts_discards or state.bound:
         return None
-    if not state.opened[state.side] and state.melds[state.side]:
+    if not state.opened[state.side] and (state.melds[state.side] or state.books[state.side]):
         return None  # no discard at all before the opening is complete: see `_opening_shortfall`
     if state.sizes[seat] == 1 and (goes_out_ok(state, state.side) or not needs_no_kept_card(state, seat)):
         return None  # the final discard of going out (D2), or no discard at all: see `_explain_going_out`

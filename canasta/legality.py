@@ -1020,7 +1020,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 and meld_strands(t, seat, a.rank + SECOND_MELD if a.second else a.rank, a.naturals, a.twos, a.jokers)
             )
         ]
-    provisional_pending = not opened and bool(melds)
+    provisional_pending = not opened and (bool(melds) or bool(t.books[side]))  # (books: melds set apart)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
         # after a binding "yes" only going out (melding every card) ends it.

@@ -321,3 +321,80 @@ def test_an_opening_may_need_a_book_and_a_new_meld_of_its_rank() -> None:
     check_exact_legality(state)
     accepted(state, Meld(K, 2, 1, 0))
     assert state.opened[0]
+
+
+def _random_book_position(rng: random.Random) -> canasta.HandState | None:
+    """A meld-phase position of an opened side with books, an open meld and a hand rich in one rank."""
+    suits = "HSDC"
+    kings = [f"K{suits[i % 4]}" for i in range(12)]
+    rng.shuffle(kings)
+    wilds = ["2C", "2D", "2H", "2S", "*", "*", "*"]
+    rng.shuffle(wilds)
+    books = [NATURAL_BOOK, MIXED_BOOK, ["QH", "QS", "QD", "QC", "QH", "*", "2H"]]
+    melds = rng.sample(books, rng.randrange(len(books) + 1))
+    wild_used = sum(1 for m in melds for c in m if c in ("*", "2H", "2C", "2D"))
+    open_size = rng.choice([0, 0, 3, 4, 5, 6])
+    if open_size:
+        melds.append(kings[:open_size])
+        kings = kings[open_size:]
+    hand = kings[: rng.randrange(0, min(len(kings), 9) + 1)]
+    hand += wilds[: rng.randrange(0, 3)] if wild_used < 3 else []
+    hand += rng.sample(["9C", "9D", "QD", "QS", "3C"], rng.randrange(0, 3))
+    if not hand:
+        return None
+    try:
+        state = at(hand, melds)
+    except canasta.InvalidPositionError:
+        return None
+    if rng.random() < 0.5 and canasta.AskGoOut() in state.legal_actions():
+        state.apply(canasta.AskGoOut())
+        state.apply(canasta.AnswerGoOut(True))
+    return state
+
+
+def test_random_book_positions_agree_with_the_reference() -> None:
+    rng = random.Random(33)
+    checked = bound = 0
+    while checked < 60:
+        state = _random_book_position(rng)
+        if state is None:
+            continue
+        check_no_dead_end(state)
+        check_exact_legality(state)
+        checked += 1
+        bound += state.bound
+    assert bound  # (some of them after a binding "yes")
+
+
+def test_random_openings_rich_in_one_rank_agree_with_the_reference() -> None:
+    # An unopened side with 5 to 10 kings: the minimum (50, 90 or 120) may need a book and a new meld of kings,
+    # and the kings' meld may not be left below the minimum at the discard (a book is a provisional meld too).
+    rng = random.Random(34)
+    extras = ["2C", "2D", "*", "*", "9C", "9D", "QD", "QS", "QH", "3C", "AH", "AS"]
+    checked = 0
+    while checked < 40:
+        kings = [f"K{'HSDC'[i % 4]}" for i in range(rng.randrange(5, 11))]
+        hand = kings + rng.sample(extras, rng.randrange(1, 5))
+        score = rng.choice([0, 1500, 3000])
+        try:
+            state = canasta.build_position(
+                rules(), hands=[hand, *OTHERS], melds=[[], []], phase="meld", scores=[score, 0]
+            )
+        except canasta.InvalidPositionError:
+            continue
+        check_no_dead_end(state)
+        check_exact_legality(state)
+        checked += 1
+
+
+def test_a_book_below_the_minimum_does_not_end_the_turn() -> None:
+    kings = ["KH", "KS", "KD", "KC", "KH", "KS", "KD", "KC"]
+    state = canasta.build_position(
+        rules(), hands=[[*kings, "QD"], *OTHERS], melds=[[], []], phase="meld", scores=[1500, 0]
+    )
+    assert not any(isinstance(a, Meld) for a in state.legal_actions())  # 8 kings make 70 at most: below 90
+    state = canasta.build_position(
+        rules(), hands=[[*kings, "QD"], *OTHERS], melds=[[], []], phase="meld", scores=[0, 0]
+    )
+    accepted(state, Meld(K, 7, 0, 0))  # 70: the opening (50) is complete with the book
+    assert state.opened[0]
