@@ -8,6 +8,7 @@ of two naturals per wild card (`canasta.MeldRules.naturals_per_wild`) instead of
 classic's 3, and a going-out quota of 1 natural and 1 mixed canasta
 (`canasta.GoingOutRules.canastas_by_class`) instead of 1 of any class. Register it
 with ``canasta.register_plugin(books_plugin)`` (`register` does it once).
+``classic-quota`` is classic with that quota alone (canastas grow past 7 as in classic).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import canasta
 from canasta import CanastaClass, GoingOutRules, MeldRules
 
 NAME = "classic-books"
+#: The quota alone: classic's canastas (no books, no cap), going out with 1 natural and 1 mixed canasta.
+QUOTA_NAME = "classic-quota"
 
 
 class _Rules:
@@ -56,10 +59,32 @@ BOOKS = canasta.Variant(
 )
 
 
+class _Quota:
+    """The quota by class alone."""
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out(self) -> Generator[None, GoingOutRules, GoingOutRules]:
+        """Going out needs 1 natural and 1 mixed canasta (a wild one never stands in)."""
+        going_out: GoingOutRules = yield
+        return attrs.evolve(
+            going_out, canastas_required=0, canastas_by_class=((CanastaClass.NATURAL, 1), (CanastaClass.MIXED, 1))
+        )
+
+
+QUOTA = canasta.Variant(
+    name=QUOTA_NAME,
+    description="Classic going out with 1 natural and 1 mixed canasta.",
+    plugins=(_Quota(),),
+    base="classic",
+    version="1.0",
+    source="tests: issue 33's quotas",
+)
+
+
 @canasta.hookimpl
 def canasta_variants() -> list[canasta.Variant]:
-    """Contribute the test variant."""
-    return [BOOKS]
+    """Contribute the test variants."""
+    return [BOOKS, QUOTA]
 
 
 _REGISTERED: list[bool] = []

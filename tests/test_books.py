@@ -165,6 +165,25 @@ def test_a_book_made_by_the_final_meld_counts() -> None:
     assert state.end is HandEnd.WENT_OUT and [m.rank for m in state.books[0]] == [Kind.ACE, Kind.JACK]
 
 
+def test_a_classic_canasta_counts_for_its_class_when_going_out() -> None:
+    # classic-quota: canastas grow as in classic; a natural canasta that takes a 2 is mixed from then on.
+    quota = canasta.load_rules(books_plugin.QUOTA_NAME)
+    kings = ["KH", "KS", "KD", "KC", "KH", "KS", "KD"]
+    state = canasta.build_position(
+        quota, hands=[["9C", "9D"], *OTHERS], melds=[[NATURAL_BOOK, kings], []], phase="meld"
+    )
+    assert state.canastas_by_class(0) == [2, 0, 0] and not state.quota_met(0)
+    accepted(state, Discard(N9))
+    assert state.end is None  # two natural canastas: no going out, a card is kept
+    state = canasta.build_position(
+        quota, hands=[["2C", "9C"], *OTHERS], melds=[[NATURAL_BOOK, kings], []], phase="meld"
+    )
+    accepted(state, Meld(K, 0, 1, 0))  # the kings turn mixed, the aces stay natural
+    assert state.canastas_by_class(0) == [1, 1, 0] and state.quota_met(0)
+    accepted(state, Discard(N9))
+    assert state.end is HandEnd.WENT_OUT
+
+
 def test_the_final_meld_without_the_quota_is_refused() -> None:
     state = at(["KD", "KS", "9C"], [NATURAL_BOOK, ["KH", "KS", "KD", "KC", "KH"]])
     # The kings' book would be natural: no mixed canasta, so the 9 cannot go.
@@ -228,22 +247,28 @@ def test_books_need_a_size_cap() -> None:
 # --- play and the reference ----------------------------------------------------------------------
 
 
-def test_random_hands_keep_every_invariant() -> None:
-    r = rules()
-    books = 0
+@pytest.mark.parametrize("name", [books_plugin.NAME, books_plugin.QUOTA_NAME])
+def test_random_hands_keep_every_invariant(name: str) -> None:
+    r = canasta.load_rules(name)
+    books = went_out = 0
     for seed in range(6):
         rng = random.Random(seed)
         state, _ = play_random_hand(rng, seed=seed, scores=[0, 0], dealer=seed % 4, rules=r)
         books += sum(len(b) for b in state.books)
-    assert books > 0
+        if state.end is HandEnd.WENT_OUT:
+            went_out += 1
+            assert state.quota_met(state.seating[state.went_out or 0])
+    assert went_out
+    assert books if name == books_plugin.NAME else not books
 
 
-def test_played_positions_agree_with_the_reference() -> None:
+@pytest.mark.parametrize("name", [books_plugin.NAME, books_plugin.QUOTA_NAME])
+def test_played_positions_agree_with_the_reference(name: str) -> None:
     from test_legality_reference import _small_positions
 
     checked = 0
     for seed in range(4):
-        for state in _small_positions(books_plugin.NAME, (), seed, seed + 100, 200):
+        for state in _small_positions(name, (), seed, seed + 100, 200):
             check_no_dead_end(state)
             check_exact_legality(state)
             checked += 1
