@@ -423,3 +423,14 @@ def test_a_book_below_the_minimum_does_not_end_the_turn() -> None:
     )
     accepted(state, Meld(K, 7, 0, 0))  # 70: the opening (50) is complete with the book
     assert state.opened[0]
+
+
+def test_sample_state_keeps_the_books_and_never_deals_their_cards() -> None:
+    book = ["KH", "KS", "KD", "KC", "KH", "2C", "2D"]
+    state = at(["9C", "9D", "9H"], [NATURAL_BOOK, book, ["KD", "KC", "*"]])
+    rng = random.Random(5)
+    for _ in range(5):
+        sampled = canasta.sample_state(state.observation(1), rng)
+        assert [[m.cards for m in side] for side in sampled.books] == [[m.cards for m in side] for side in state.books]
+        placed = sorted(c for cards in sampled.card_locations().values() for c in cards)
+        assert placed == list(range(len(state.deck.cards)))  # every card in exactly one place
