@@ -187,7 +187,8 @@ def test_a_classic_canasta_counts_for_its_class_when_going_out() -> None:
 def test_the_final_meld_without_the_quota_is_refused() -> None:
     state = at(["KD", "KS", "9C"], [NATURAL_BOOK, ["KH", "KS", "KD", "KC", "KH"]])
     # The kings' book would be natural: no mixed canasta, so the 9 cannot go.
-    refused(state, Meld(K, 2, 0, 0), RuleCode.GOING_OUT_NOT_ALLOWED)
+    err = refused(state, Meld(K, 2, 0, 0), RuleCode.GOING_OUT_NOT_ALLOWED)
+    assert "needs 1 natural and 1 mixed canastas" in err.reason
 
 
 def test_the_going_out_search_counts_books_by_class() -> None:
@@ -242,6 +243,28 @@ def test_books_need_a_size_cap() -> None:
     registry.add_variant(canasta.Variant("uncapped", "x", plugins=(Uncapped(),), base="classic"))
     with pytest.raises(canasta.RulesError, match="book_makes_room needs max_size"):
         canasta.load_rules("uncapped", registry=registry)
+
+
+def test_a_malformed_ratio_or_quota_is_a_clear_error() -> None:
+    class BoolRatio:
+        @canasta.hookimpl(wrapper=True)
+        def canasta_meld_rules(self):  # type: ignore[no-untyped-def]
+            return attrs.evolve((yield), naturals_per_wild=True)
+
+    class NamedQuota:
+        @canasta.hookimpl(wrapper=True)
+        def canasta_going_out(self):  # type: ignore[no-untyped-def]
+            going_out = yield
+            object.__setattr__(going_out, "canastas_by_class", (("natural", 1),))  # (past the converter)
+            return going_out
+
+    registry = canasta.Registry()
+    registry.add_variant(canasta.Variant("bool-ratio", "x", plugins=(BoolRatio(),), base="classic"))
+    registry.add_variant(canasta.Variant("named-quota", "x", plugins=(NamedQuota(),), base="classic"))
+    with pytest.raises((canasta.RulesError, canasta.PluginError), match="naturals_per_wild"):
+        canasta.load_rules("bool-ratio", registry=registry)
+    with pytest.raises((canasta.RulesError, canasta.PluginError), match="canastas_by_class"):
+        canasta.load_rules("named-quota", registry=registry)
 
 
 # --- play and the reference ----------------------------------------------------------------------
