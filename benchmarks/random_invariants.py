@@ -7,6 +7,7 @@ Usage::
 
     python benchmarks/random_invariants.py [--hands 2000] [--seed 0] [--all-legal]
         [--variant modern-american] [--house-rule dead-ranks ...]
+        [--plugin books_plugin --variant classic-books]
 
 After every action it checks (``tests/helpers.py``): every card in exactly one
 place, no duplicate legal actions, a sample of legal actions (or all of them with
@@ -18,6 +19,7 @@ the totals. Exit status 1 if any hand failed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 import sys
 import time
@@ -40,7 +42,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--illegal", type=int, default=6, help="unlisted actions tried per step (default 6)")
     parser.add_argument("--variant", default="classic", help="variant to play (default classic)")
     parser.add_argument("--house-rule", action="append", default=[], help="a house rule to stack (repeatable)")
+    parser.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        help="a plugin module to register first, importable from tests/ (e.g. books_plugin; repeatable)",
+    )
     args = parser.parse_args(argv)
+    for name in args.plugin:
+        canasta.register_plugin(importlib.import_module(name), origin=f"tests/{name}.py")
     rules = canasta.load_rules(args.variant, tuple(args.house_rule))
 
     # Scores on both sides of every minimum step (classic's and modern American's).

@@ -78,6 +78,7 @@ from canasta.registry import (
 from canasta.rules import (
     BlackThreeRules,
     CanastaBonuses,
+    CanastaClass,
     ExhaustionRules,
     GameLength,
     GoingOutRules,
@@ -92,6 +93,7 @@ from canasta.rules import (
     ThreeRules,
     ThreeSign,
     Upcard,
+    canasta_class,
 )
 from canasta.scoring import HandScore, SideScore
 from canasta.seats import SeatError
@@ -118,6 +120,7 @@ __all__ = [
     "BlackThreeRules",
     "Bot",
     "CanastaBonuses",
+    "CanastaClass",
     "CanastaError",
     "Card",
     "Deck",
@@ -181,6 +184,7 @@ __all__ = [
     "available_variants",
     "build_deck",
     "build_position",
+    "canasta_class",
     "compile_rules",
     "compiled",
     "default_registry",

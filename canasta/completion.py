@@ -42,7 +42,7 @@ from typing import Final
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, SECOND_MELD, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
 from canasta.rulefacts import Additions, RuleFacts, rule_facts
-from canasta.rules import Rules
+from canasta.rules import Rules, canasta_class_index
 
 __all__ = [
     "OpeningGroups",
@@ -92,9 +92,14 @@ class Turn:
             Foot's foot): emptying the hand picks it up and the turn goes on, so a meld may take
             the last card once the side has opened and a discard may take the last card
             (§8.7; the packet's unseen cards end the turn, §8.10 E8). Going out needs the last packet.
+        books: Where the rules count canastas by class (``RuleFacts.counts_by_class``):
+            the acting side's books set apart so far, by class (natural, mixed,
+            wild), for the going-out search (`canasta.goingout.can_meld_out`);
+            ``None`` elsewhere.
     """
 
     __slots__ = (
+        "books",
         "bound",
         "closing",
         "discardable",
@@ -130,6 +135,7 @@ class Turn:
         hold: int = 1,
         facts: RuleFacts | None = None,
         packet_down: bool = False,
+        books: tuple[int, ...] | None = None,
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -148,6 +154,7 @@ class Turn:
         self.pending_size = 0 if self.pending is None else sum(self.pending)
         self.splash = rules.initial_meld.splash
         self.packet_down = packet_down
+        self.books = books
 
 
 class OpeningsFound:
@@ -410,7 +417,13 @@ def meld_may_complete(
         if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, witness=witness
+            turn.rules,
+            hand,
+            melds,
+            turn.out_discardable,
+            need=turn.facts.canastas_required,
+            witness=witness,
+            books=turn.books,
         )
     # (The opening first, as in `can_complete`.)
     return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
@@ -421,7 +434,9 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     return (
         turn.exempt
         and turn.out_allowed
-        and can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1))
+        and can_meld_out(
+            turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1), books=turn.books
+        )
     )
 
 
@@ -460,7 +475,9 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
         return True
     if not turn.out_allowed:
         return False
-    return can_meld_out(turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required)
+    return can_meld_out(
+        turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books
+    )
 
 
 def _opening_completes(
@@ -646,8 +663,8 @@ def _canastas_reachable(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
     """
     facts = turn.facts
     need = facts.canastas_required
-    if need <= 0:
-        return True
+    if need <= 0 or turn.books is not None:
+        return True  # (canastas counted by class: the going-out search decides)
     size = facts.canasta_size
     pending = turn.pending
     wilds = hand[TWO] + hand[JOKER]
@@ -703,6 +720,12 @@ def _search_opening(
     """The search of `_opening_completes` over these groups (the count they could add: ``remaining``)."""
     if provisional + remaining < turn.minimum:
         return False  # even melding every meldable card would not reach the minimum
+    if turn.books is not None and turn.facts.makes_books:
+        # Books that make room: a meld of canasta size is set apart (its rank starts again), and melds no
+        # longer commute (a book first, then a new meld of its rank), so no witness stands for a candidate.
+        witness = None
+        turn, melds = _books_set_apart(turn, melds)
+        scratch = True  # (a dict of its own now)
     if turn.bound and not _canastas_reachable(turn, hand, melds):
         return False  # after "yes" only going out completes the turn, and it needs canastas the cards cannot make
     if scratch:
@@ -793,6 +816,8 @@ def _search(
     rules = turn.rules
     additions_by_kind = turn.facts.additions  # (by kind: shared across the club rules' meld states)
     clean_need = turn.facts.clean_meld_naturals
+    # Books that make room (read once: the options below test it only where it is on).
+    book_size = turn.facts.canasta_size if turn.books is not None and turn.facts.makes_books else 0
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
         rank = groups[index]
@@ -821,19 +846,34 @@ def _search(
             ):
                 continue  # rule-of-five: no wild card into a natural meld while the wild meld is incomplete
             count = provisional + value
-            if count < minimum and (size == added or count + later - wild_value < minimum):
+            if (
+                count < minimum
+                and (size == added or count + later - wild_value < minimum)
+                # (Unless a book: the rest of its rank's naturals may still go into a new meld of it.)
+                and (
+                    not book_size
+                    or size == added
+                    or n0 + n + t0 + t + j0 + j < book_size
+                    or count + later + group_values[index] - value < minimum
+                )
+            ):
                 continue  # the opening stays incomplete and the rest cannot complete it (the next level's test)
             hand[rank] = hand[rank] - n
             hand[TWO] = hand[TWO] - t
             hand[JOKER] = hand[JOKER] - j
             melds[rank] = (n0 + n, t0 + t, j0 + j)
-            if count >= minimum and (not clean_need or _has_clean_meld(clean_need, melds, turn.top_rank)):
+            if book_size and n0 + n + t0 + t + j0 + j >= book_size:
+                # A book: set apart, and this rank's group starts again with what the hand holds.
+                done = _search_after_book(
+                    turn, hand, melds, count, remaining - value, groups, group_values, index, size - added, mode
+                )
+            elif count >= minimum and (not clean_need or _has_clean_meld(clean_need, melds, turn.top_rank)):
                 # The opening is complete: the pending pile comes in, the rest is free play.
                 pending = turn.pending
                 after = hand if pending is None else list(map(add, hand, pending))
                 done = _opened_completes(turn, after, melds, size - added + turn.pending_size)
             else:
-                done = size != added and _search(
+                done = size != added and _search(  # (the opening is still incomplete: the next group)
                     turn,
                     hand,
                     melds,
@@ -938,3 +978,73 @@ def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, tw
     return tuple(options)
 
 
+def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
+    """Books that make room: the melds of canasta size moved from ``melds`` to the turn's books (new turn and dict)."""
+    size = turn.facts.canasta_size
+    books = turn.books
+    if books is None or all(n + t + j < size for n, t, j in melds.values()):
+        return turn, dict(melds)
+    counts = list(books)
+    rest: _Melds = {}
+    for rank, (n, t, j) in melds.items():
+        if n + t + j >= size:
+            counts[canasta_class_index(rank, n, t, j)] += 1
+        else:
+            rest[rank] = (n, t, j)
+    return _with_books(turn, tuple(counts)), rest
+
+
+def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
+    """The turn's facts with other books (the opening search's own, made as it lays them)."""
+    return Turn(
+        turn.rules,
+        minimum=turn.minimum,
+        exempt=turn.exempt,
+        out_allowed=turn.out_allowed,
+        bound=turn.bound,
+        final_only=turn.final_only,
+        discardable=turn.discardable,
+        top_rank=turn.top_rank,
+        pending=turn.pending,
+        out_discardable=turn.out_discardable,
+        closing=turn.closing,
+        hold=turn.hold,
+        facts=turn.facts,
+        books=books,
+    )
+
+
+def _search_after_book(
+    turn: Turn,
+    hand: list[int],
+    melds: dict[int, tuple[int, int, int]],
+    count: int,
+    remaining: int,
+    groups: list[int],
+    group_values: list[int],
+    index: int,
+    size: int,
+    mode: int,
+) -> bool:
+    """`_search` once the option just laid on ``groups[index]`` made a book: set it apart, then go on from that group.
+
+    ``melds`` holds the book under its rank (left as found); ``count`` includes it; ``size``
+    is the cards left in the hand. If the opening is complete the rest is free play;
+    otherwise the same group is searched again, as a new meld of its rank.
+    """
+    rank = groups[index]
+    n, t, j = melds[rank]
+    books = list(turn.books or ())
+    books[canasta_class_index(rank, n, t, j)] += 1
+    after_turn = _with_books(turn, tuple(books))
+    after_melds = dict(melds)
+    del after_melds[rank]
+    if count >= turn.minimum and not turn.facts.clean_meld_naturals:
+        pending = turn.pending
+        after = hand if pending is None else list(map(add, hand, pending))
+        return _opened_completes(after_turn, after, after_melds, size + turn.pending_size)
+    if not size:
+        return False
+    values = list(group_values)
+    values[index] = turn.facts.card_values[rank] * hand[rank] if rank != JOKER else 0
+    return _search(after_turn, hand, after_melds, count, remaining, groups, values, index, None, size, mode)

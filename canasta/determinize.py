@@ -75,8 +75,8 @@ def unseen_cards(observation: Observation) -> list[int]:
     for group in (public.pile, public.pending_pile or (), *public.threes, *public.set_aside):
         for card in group:
             seen[card] = 1
-    for side in public.melds:
-        for meld in side.values():
+    for side in range(len(public.melds)):
+        for meld in public.all_melds(side):  # (its books too)
             for card in meld.cards:
                 seen[card] = 1
     return [card for card, known in enumerate(seen) if not known]

@@ -347,7 +347,7 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
     seat = state.seat
     if not state.restricts_discards or state.bound:
         return None
-    if not state.opened[state.side] and state.melds[state.side]:
+    if not state.opened[state.side] and (state.melds[state.side] or state.books[state.side]):
         return None  # no discard at all before the opening is complete: see `_opening_shortfall`
     if state.sizes[seat] == 1 and (goes_out_ok(state, state.side) or not needs_no_kept_card(state, seat)):
         return None  # the final discard of going out (D2), or no discard at all: see `_explain_going_out`
@@ -429,9 +429,15 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
     if wilds and action.rank in meld_rules.natural_only:
         ranks = _ranks(action.rank)
         return f"a meld of {ranks} may never hold a wild card (the {ranks} rule); {would} {plural(wilds, 'wild card')}"
-    if wilds and meld_rules.wilds_at_most_naturals and wilds > naturals:
+    ratio = meld_rules.naturals_per_wild
+    if wilds and ratio and naturals < ratio * wilds:
+        if ratio == 1:
+            return (
+                "under the house rule wilds-at-most-naturals a meld may hold no more wild cards than naturals; "
+                f"{would} {plural(naturals, 'natural')} and {plural(wilds, 'wild card')}"
+            )
         return (
-            "under the house rule wilds-at-most-naturals a meld may hold no more wild cards than naturals; "
+            f"a meld needs at least {plural(ratio, 'natural')} for each wild card; "
             f"{would} {plural(naturals, 'natural')} and {plural(wilds, 'wild card')}"
         )
     max_wilds = meld_rules.max_wilds
@@ -455,11 +461,11 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
             RuleCode.GOING_OUT_NOT_ALLOWED,
             f"{what}, which needs every partner to have picked up their last packet (a foot is still down)",
         )
-    need = state.rules.going_out.canastas_required
-    if state.canastas(side) < need:
+    going_out = state.rules.going_out
+    if not state.quota_met(side):
         return (
             RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, which needs {plural(need, 'canasta')} on your side's table",
+            f"{what}, which needs {going_out.quota_text()} on your side's table",
         )
     blocking = blocking_melds(state, side)
     if blocking:

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
-from canasta.rules import GoingOutRules, MeldRules, Rules
+from canasta.rules import CanastaClass, GoingOutRules, MeldRules, Rules, canasta_class_index
 
 __all__ = ["MeldCounts", "OutOptions", "can_meld_out", "going_out_options", "wild_meld_open"]
 
@@ -62,6 +62,7 @@ def can_meld_out(
     *,
     need: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
+    books: Sequence[int] | None = None,
 ) -> bool:
     """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
 
@@ -73,7 +74,14 @@ def can_meld_out(
         need: Canastas the side must have when it goes out.
         witness: Filled on success with the side's melds after one such
             assignment (``rank -> (naturals, twos, jokers)``, including melds
-            the hand does not touch).
+            the hand does not touch); left empty where canastas are counted by
+            class (``books`` given), whose assignments may lay several melds of a rank.
+        books: Where the rules count canastas by class (books that make room,
+            `canasta.MeldRules.book_makes_room`, or a quota by class,
+            `canasta.GoingOutRules.canastas_by_class`): the side's books set
+            apart so far, by class (natural, mixed, wild); the search then
+            decides the rules' whole quota, and ``need`` is not read. ``None``:
+            canastas of any class are counted against ``need``.
 
     Returns:
         True if some assignment of the hand's cards goes out legally.
@@ -82,6 +90,8 @@ def can_meld_out(
     counts = hand if isinstance(hand, list) else list(hand)
     meld_map = melds if isinstance(melds, dict) else dict(melds)
     may_discard = discardable if isinstance(discardable, tuple) else tuple(discardable)
+    if books is not None:
+        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books))
     if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
@@ -164,7 +174,13 @@ def _meld_out(
 
 
 def going_out_options(
-    rules: Rules, hand: Sequence[int], melds: MeldCounts, discardable: Sequence[bool], *, need: int
+    rules: Rules,
+    hand: Sequence[int],
+    melds: MeldCounts,
+    discardable: Sequence[bool],
+    *,
+    need: int,
+    books: Sequence[int] | None = None,
 ) -> OutOptions | None:
     """Every way a meld can start going out from here, in one pass.
 
@@ -179,14 +195,19 @@ def going_out_options(
         melds: The side's melds.
         discardable: For each kind, whether it may be the final discard.
         need: Canastas the side must have when it goes out.
+        books: As for `can_meld_out`; only ``None`` is accepted here.
 
     Returns:
         The feasible additions by rank, or ``None`` if the hand cannot go out.
 
     Raises:
-        ValueError: If the side holds a rank twice (cutthroat): the additions
-            name one meld per rank, so decide such candidates with `can_meld_out`.
+        ValueError: If the side holds a rank twice (cutthroat), or canastas are
+            counted by class (``books`` given: a going-out line may lay several
+            melds of a rank): the additions name one meld per rank, so decide
+            such candidates with `can_meld_out`.
     """
+    if books is not None:
+        raise ValueError("going_out_options counts canastas of any class; use can_meld_out per candidate")
     if max(melds, default=0) >= SECOND_MELD:
         raise ValueError("going_out_options needs one meld per rank; use can_meld_out per candidate")
     hand = hand if isinstance(hand, list) else list(hand)  # (the private functions' concrete types)
@@ -556,3 +577,206 @@ def _meld_out_small(
                 continue  # a meld that keeps the side from going out stays incomplete
             return True
     return False
+
+
+# --- canastas counted by class (books that make room, a quota by class) -------------------------------------
+
+
+class _Quota:
+    """The going-out quota of one rules object as a small state space (see `_meld_out_by_class`).
+
+    A state counts the canastas made so far per quota digit, each capped at its need: the
+    digits are "any class" (`canasta.GoingOutRules.canastas_required`) and each class's count
+    (`canasta.GoingOutRules.canastas_by_class`). States are numbered in mixed radix, so that
+    ``full`` (every digit at its need) is the largest; ``add`` combines two states.
+    """
+
+    __slots__ = ("add", "caps", "full", "options", "rules", "size")
+
+    def __init__(self, rules: Rules) -> None:
+        going_out = rules.going_out
+        by_class = [0] * _CLASS_COUNT
+        for cls, count in going_out.canastas_by_class:
+            by_class[_CLASS_ORDER.index(cls)] = count
+        self.rules = rules  # (kept alive: the cache is keyed by its id)
+        self.caps: list[int] = [going_out.canastas_required, *by_class]
+        size = 1
+        for cap in self.caps:
+            size *= cap + 1
+        self.size = size
+        self.full = size - 1
+        digits = [self._digits(code) for code in range(size)]
+        add = []
+        for first in digits:
+            for second in digits:
+                add.append(self._code([min(a + b, cap) for a, b, cap in zip(first, second, self.caps, strict=True)]))
+        self.add: list[int] = add
+        #: Each group's options under these rules (`_class_options`), by the group and the wild cards held.
+        self.options: dict[tuple[_Group, int, int, bool], list[_Option]] = {}
+
+    def _digits(self, code: int) -> list[int]:
+        digits = []
+        for cap in self.caps:
+            digits.append(code % (cap + 1))
+            code //= cap + 1
+        return digits
+
+    def _code(self, digits: Sequence[int]) -> int:
+        code = 0
+        scale = 1
+        for digit, cap in zip(digits, self.caps, strict=True):
+            code += min(digit, cap) * scale
+            scale *= cap + 1
+        return code
+
+    def of_books(self, books: Sequence[int]) -> int:
+        """The state of canastas counted by class (natural, mixed, wild)."""
+        return self._code([sum(books), *books])
+
+
+_CLASS_ORDER: Final = tuple(CanastaClass)
+_CLASS_COUNT: Final = len(_CLASS_ORDER)
+_QUOTAS: Final[dict[int, _Quota]] = {}
+# A group's placements under `_fill`: (twos added, jokers added, canastas made by class).
+_Placement = tuple[int, int, tuple[int, ...]]
+_FILLS: Final[dict[tuple[object, ...], frozenset[_Placement]]] = {}
+
+
+def _quota(rules: Rules) -> _Quota:
+    found = _QUOTAS.get(id(rules))
+    if found is None or found.rules is not rules:
+        if len(_QUOTAS) > 256:
+            _QUOTAS.clear()
+        found = _QUOTAS[id(rules)] = _Quota(rules)
+    return found
+
+
+def _meld_out_by_class(
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, books: tuple[int, ...]
+) -> bool:
+    """`can_meld_out` where canastas count by class: the programme's state counts them per quota digit.
+
+    Each group (a rank, the wild meld, the black threes) is placed by `_fill`: where a
+    canasta is a book that makes room, its rank's cards may fill the open meld to a book
+    and go on in new melds, each a book but the last (one incomplete meld of a rank at a
+    time). The books already set apart start the count.
+    """
+    if hand[RED_THREE]:
+        return False
+    quota = _quota(rules)
+    twos, jokers = hand[TWO], hand[JOKER]
+    if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT:
+        raise ValueError(f"the going-out search holds fewer than {_WILD_LIMIT} 2s or jokers")
+    size = quota.size
+    start = quota.of_books(books)
+    states: set[int] = {((twos * _WILD_LIMIT + jokers) * size + start) * 2}
+    if discardable[TWO] and twos:
+        states.add((((twos - 1) * _WILD_LIMIT + jokers) * size + start) * 2 + 1)
+    if discardable[JOKER] and jokers:
+        states.add(((twos * _WILD_LIMIT + jokers - 1) * size + start) * 2 + 1)
+    add = quota.add
+    for group in _groups(rules.melds, hand, melds):
+        if len(group) > 5:
+            raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
+        rank = group[0]
+        options = _class_options(rules, quota, group, twos, jokers, rank != JOKER and discardable[rank])
+        reached: set[int] = set()
+        for state in states:
+            d = state & 1
+            rest = state >> 1
+            c = rest % size
+            wilds = rest // size
+            jk = wilds % _WILD_LIMIT
+            tw = wilds // _WILD_LIMIT
+            for dt, dj, dd, made in options:
+                if dt <= tw and dj <= jk and not (d and dd):
+                    reached.add((((tw - dt) * _WILD_LIMIT + jk - dj) * size + add[c * size + made]) * 2 + (d | dd))
+        if not reached:
+            return False
+        states = reached
+    final_discard = rules.going_out.final_discard_required
+    done = quota.full * 2  # (no wild card left, every digit at its need)
+    return done + 1 in states or (not final_discard and done in states)
+
+
+def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
+    """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``."""
+    key = (group, twos, jokers, discard)
+    cache = quota.options
+    found = cache.get(key)
+    if found is not None:
+        return found
+    if len(cache) > 20_000:
+        cache.clear()  # bound the memory of long runs
+    if len(_FILLS) > 20_000:
+        _FILLS.clear()
+    rank, hand_naturals, n0, t0, j0 = group
+    going_out = rules.going_out
+    blocking = going_out if going_out.not_with_incomplete else None
+    options: set[_Option] = set()
+    for dd in (0, 1) if discard and hand_naturals else (0,):
+        for dt, dj, made in _fill(rules.melds, blocking, rank, hand_naturals - dd, (n0, t0, j0), twos, jokers):
+            options.add((dt, dj, dd, quota.of_books(made)))
+    found = cache[key] = sorted(options)
+    return found
+
+
+def _fill(
+    meld_rules: MeldRules,
+    blocking: GoingOutRules | None,
+    rank: int,
+    naturals: int,
+    base: tuple[int, int, int],
+    twos: int,
+    jokers: int,
+) -> frozenset[_Placement]:
+    """Every way to place ``naturals`` of a rank and some of the wild cards on its open meld ``base`` and after.
+
+    The open meld takes cards (or none); where canastas are books that make room and it
+    reaches canasta size, it is set apart and the rest goes on in new melds of the rank
+    (a new wild meld for the wild group). Each meld obeys the meld rules; only the last may
+    be incomplete. Returns ``(twos, jokers, canastas made by class)`` for each way.
+    """
+    key = (meld_rules, blocking, rank, naturals, base, twos, jokers)  # (the rules themselves: their hash is cached)
+    found = _FILLS.get(key)
+    if found is not None:
+        return found
+    n0, t0, j0 = base
+    size_now = n0 + t0 + j0
+    book = meld_rules.canasta_size
+    makes_room = meld_rules.book_makes_room
+    is_valid = meld_rules.is_valid
+    none = (0,) * _CLASS_COUNT
+    out: set[_Placement] = set()
+    for a in range(naturals + 1) if makes_room else (naturals,):
+        rest = naturals - a
+        for dt in range(twos + 1):
+            for dj in range(jokers + 1):
+                n, t, j = n0 + a, t0 + dt, j0 + dj
+                size = n + t + j
+                if size == 0:
+                    if rest == 0:
+                        out.add((0, 0, none))
+                    continue
+                if (a or dt or dj) and not is_valid(rank, n, t, j):
+                    continue
+                if size < book or not makes_room:
+                    if rest:
+                        continue  # the rest of the rank would need a second meld beside an incomplete one
+                    if blocking is not None and blocking.blocked_by(rank, n, t, j, book):
+                        continue  # the club rules: no going out with this meld incomplete
+                    made = list(none)
+                    if size >= book:
+                        made[canasta_class_index(rank, n, t, j)] += 1
+                    out.add((dt, dj, tuple(made)))
+                    continue
+                # A book: set apart, and the rank starts again with a new meld (or none).
+                cls = canasta_class_index(rank, n, t, j)
+                for dt2, dj2, made2 in _fill(meld_rules, blocking, rank, rest, (0, 0, 0), twos - dt, jokers - dj):
+                    made = list(made2)
+                    made[cls] += 1
+                    out.add((dt + dt2, dj + dj2, tuple(made)))
+    if size_now == 0 and naturals == 0:
+        out.add((0, 0, none))
+    found = _FILLS[key] = frozenset(out)
+    return found

@@ -178,7 +178,15 @@ def canasta_initial_meld() -> InitialMeldRules:  # type: ignore[empty-body]
 
 @hookspec(firstresult=True)
 def canasta_meld_rules() -> MeldRules:  # type: ignore[empty-body]
-    """Meld limits: naturals, wild cards, sizes, wild melds, natural-only ranks.
+    """Meld limits: naturals, wild cards (absolute caps and a ratio), sizes, books, wild melds, natural-only ranks.
+
+    A book (``book_makes_room``) is a meld closed at canasta size and set apart, so
+    that its side may start a new meld of the rank::
+
+        @canasta.hookimpl(wrapper=True)
+        def canasta_meld_rules():
+            melds = yield
+            return attrs.evolve(melds, max_size=7, book_makes_room=True, naturals_per_wild=2, max_wilds=None)
 
     Returns:
         A `canasta.MeldRules`. Stops at first non-None result.
@@ -187,7 +195,7 @@ def canasta_meld_rules() -> MeldRules:  # type: ignore[empty-body]
 
 @hookspec(firstresult=True)
 def canasta_canasta_bonuses() -> CanastaBonuses:  # type: ignore[empty-body]
-    """Canasta bonuses: natural, mixed, per-rank and wild canastas.
+    """Canasta bonuses: one per `canasta.CanastaClass` (natural, mixed, wild), with per-rank and per-joker overrides.
 
     Returns:
         A `canasta.CanastaBonuses`. Stops at first non-None result.
@@ -232,7 +240,15 @@ def canasta_black_threes() -> BlackThreeRules:  # type: ignore[empty-body]
 
 @hookspec(firstresult=True)
 def canasta_going_out() -> GoingOutRules:  # type: ignore[empty-body]
-    """Going out: canastas needed, final discard, bonuses, permission.
+    """Going out: the quota of canastas (of any class, and by class), final discard, bonuses, permission.
+
+    A quota by class counts each canasta for its own class only::
+
+        @canasta.hookimpl(wrapper=True)
+        def canasta_going_out():
+            going_out = yield
+            quota = {CanastaClass.NATURAL: 2, CanastaClass.MIXED: 2, CanastaClass.WILD: 1}
+            return attrs.evolve(going_out, canastas_required=0, canastas_by_class=quota)
 
     Returns:
         A `canasta.GoingOutRules`. Stops at first non-None result.

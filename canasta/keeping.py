@@ -85,7 +85,7 @@ def may_keep(t: TableState, seat: int) -> bool:
         True if the three stays in the hand.
     """
     side = t.seating[seat]
-    return not t.opened[side] and not t.melds[side] and held_three(t, seat) < 0
+    return not t.opened[side] and not t.melds[side] and not t.books[side] and held_three(t, seat) < 0
 
 
 def three_to_keep(t: TableState, seat: int) -> int:

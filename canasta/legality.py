@@ -213,6 +213,7 @@ def turn_facts(
         hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
         facts=t.facts,
         packet_down=packet_down,
+        books=t.book_counts(t.seating[seat]) if t.facts.counts_by_class else None,
     )
 
 
@@ -229,6 +230,11 @@ def opened_this_turn(t: TableState, side: int) -> bool:
     Returns:
         True if the side has opened and every meld of it is new this turn.
     """
+    if t.books[side]:
+        # Books that make room: every book made this turn, and none from a meld of an earlier turn.
+        return (
+            t.opened[side] and t.turn_books == 0 and not t.added_to_old and all(r in t.new_ranks for r in t.melds[side])
+        )
     return t.opened[side] and bool(t.melds[side]) and all(r in t.new_ranks for r in t.melds[side])
 
 
@@ -298,7 +304,10 @@ def goes_out_ok(t: TableState, side: int) -> bool:
         return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
     rules = t.rules
-    if canastas < rules.going_out.canastas_required:
+    if t.facts.counts_by_class:
+        if not t.quota_met(side):
+            return False  # the quota by class, books included
+    elif canastas < rules.going_out.canastas_required:
         return False
     if t.blocks_out and blocking_melds(t, side):
         return False  # the club rules: not with an incomplete natural meld of aces or sevens, or wild meld
@@ -523,6 +532,7 @@ def _take_completes(
         out_discardable=out_discardable,
         closing=closing,
         packet_down=down,
+        books=t.book_counts(side) if t.facts.counts_by_class else None,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -677,6 +687,7 @@ class _MeldChecks:
             and not turn.final_only
             and turn.out_allowed
             and not t.blocks_out  # (the club rules: the oracle decides)
+            and not t.facts.counts_by_class  # (canastas by class: the oracle decides)
         )
         self.witness: dict[int, tuple[int, int, int]] = {}
         self.out_options: OutOptions | None = None
@@ -690,12 +701,18 @@ class _MeldChecks:
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
         self.searched = True  # (`_first_search` done, or not needed)
-        if opened and turn.bound and t.regrouped and any(k >= SECOND_MELD for k in counts_now):
+        if (
+            opened
+            and turn.bound
+            and (turn.books is not None or (t.regrouped and any(k >= SECOND_MELD for k in counts_now)))
+        ):
             # Cutthroat with a rank held twice: each candidate is decided on its own
             # by the going-out programme (the one-pass options know one meld per rank).
             self.hopeless = not (
                 turn.out_allowed
-                and can_meld_out(t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required)
+                and can_meld_out(
+                    t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required, books=turn.books
+                )
             )
             return
         if opened and turn.bound and not t.wild_meld_first:
@@ -1093,7 +1110,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 and meld_strands(t, seat, a.rank + SECOND_MELD if a.second else a.rank, a.naturals, a.twos, a.jokers)
             )
         ]
-    provisional_pending = not opened and bool(melds)
+    provisional_pending = not opened and (bool(melds) or bool(t.books[side]))  # (books: melds set apart)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
         # after a binding "yes" only going out (melding every card) ends it.

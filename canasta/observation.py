@@ -138,9 +138,9 @@ def observe(state: TableState, seat: int) -> Observation:
                 jokers=m.jokers,
                 is_canasta=m.size >= canasta_size,
             )
-            for m in sorted(side_melds.values(), key=lambda m: -m.rank)
+            for m in sorted(state.all_melds(unit), key=lambda m: -m.rank)  # (books too, each a canasta)
         )
-        for side_melds in state.melds
+        for unit in range(len(state.melds))
     )
     acting = state.seat
     known = state.known

@@ -398,6 +398,22 @@ def _check_policies(rules: Rules) -> None:
         "canasta_meld_rules: closed_at_canasta needs max_size equal to canasta_size (a canasta closes its rank at "
         "once), and no partnerships formed during a hand",
     )
+    _check(
+        not melds.book_makes_room
+        or (
+            melds.max_size == melds.canasta_size
+            and not melds.closed_at_canasta
+            and not rules.partnerships.first_taker_alone
+        ),
+        "canasta_meld_rules: book_makes_room needs max_size equal to canasta_size (a book is closed), not "
+        "closed_at_canasta, and no partnerships formed during a hand",
+    )
+    by_class = bool(rules.going_out.canastas_by_class) or melds.book_makes_room
+    _check(
+        not by_class or not (melds.wild_meld_first or rules.partnerships.first_taker_alone),
+        "canasta_going_out: canastas counted by class (canastas_by_class, or books that make room) do not combine "
+        "with wild_meld_first or partnerships formed during a hand",
+    )
     bt = rules.black_threes
     _check(
         bt.in_hand_penalty >= 0 and all(v >= 0 for v in bt.set_aside_schedule),

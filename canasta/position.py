@@ -59,7 +59,9 @@ def build_position(
         melds: For each side, its melds, each a list of cards. A meld's rank
             is its natural rank; all-wild cards make a wild meld. Black threes
             are melded only when going out, which ends the hand, so they are
-            refused here.
+            refused here. Where canastas are books that make room
+            (`canasta.MeldRules.book_makes_room`), a meld of canasta size is a
+            book: a side may list several of a rank, beside one incomplete meld of it.
         threes: Each seat's laid-out bonus threes.
         set_aside: Each side's set-aside black threes.
         stock: The stock, **top card first**. ``None``: every card not placed
@@ -185,6 +187,9 @@ def build_position(
         for i, meld_cards in enumerate(side_melds):
             where = f"melds[{side}][{i}]"
             state_meld = _make_meld(rules, deck, ids(where, meld_cards), where)
+            if rules.melds.book_makes_room and state_meld.size >= rules.melds.canasta_size:
+                state.books[side].append(state_meld)  # a book: set apart, its rank free for a new meld
+                continue
             if state_meld.rank in state.melds[side]:
                 raise InvalidPositionError(f"{where}: side {side} has two melds of rank {Kind(state_meld.rank).name}")
             state.melds[side][state_meld.rank] = state_meld
@@ -203,9 +208,10 @@ def build_position(
         missing = [deck.cards[c].code for c in range(len(deck)) if c not in taken]
         if missing:
             raise InvalidPositionError(f"stock: cards missing from the position: {' '.join(missing)}")
-    state.opened = side_opened if side_opened is not None else [bool(m) for m in state.melds]
+    with_melds = [bool(m or b) for m, b in zip(state.melds, state.books, strict=True)]
+    state.opened = side_opened if side_opened is not None else with_melds
     for side in range(sides):
-        if state.melds[side] and not state.opened[side]:
+        if (state.melds[side] or state.books[side]) and not state.opened[side]:
             raise InvalidPositionError(f"opened[{side}]: side {side} has melds on the table, so it has opened")
     for s in range(n):
         # A player with no cards has gone out (or could not go on): the hand would be over.
@@ -213,7 +219,7 @@ def build_position(
             who = "the acting player" if s == acting else f"seat {s}"
             raise InvalidPositionError(f"hands[{s}]: {who} has no cards; a player with no cards would have gone out")
     for s in range(n):
-        state.melded_before[s] = bool(state.melds[rules.sides[s]])
+        state.melded_before[s] = bool(state.melds[rules.sides[s]] or state.books[rules.sides[s]])
     state.turn = turns
     if rules.melds.closed_at_canasta:
         state._close_ranks()

@@ -334,7 +334,7 @@ def render_table_svg(
     for side in range(rules.side_count):
         melds = tuple(
             _Meld(m.rank, tuple(cards[c] for c in m.cards), m.twos + m.jokers, m.size >= canasta_size)
-            for m in sorted(state.melds[side].values(), key=lambda m: -m.rank)
+            for m in sorted(state.all_melds(side), key=lambda m: -m.rank)  # (books too)
         )
         status = "" if state.is_over else _opening_status(state.minimum_needed(side), state.clean_meld_needed(side))
         note = ""

@@ -90,6 +90,11 @@ class RuleFacts:
         # going_out.*, partnerships.*, initial_meld.*
         self.permission: Permission = rules.going_out.permission
         self.canastas_required: int = rules.going_out.canastas_required
+        # Books (`MeldRules.book_makes_room`) and the going-out quota by class (`GoingOutRules.canastas_by_class`):
+        # where either is on, the going-out search counts canastas by class (`canasta.goingout`), and a
+        # hand's fast tests of "the canastas required" defer to it.
+        self.makes_books: bool = melds.book_makes_room
+        self.counts_by_class: bool = melds.book_makes_room or bool(rules.going_out.canastas_by_class)
         self.final_discard_required: bool = rules.going_out.final_discard_required
         self.first_taker_alone: bool = rules.partnerships.first_taker_alone
         self.bonus_cards: tuple[int, ...] = rules.initial_meld.bonus_cards
@@ -168,6 +173,8 @@ class RuleFacts:
         self.last_red_three_may_meld = dealt.last_red_three_may_meld
         self.permission = dealt.permission
         self.canastas_required = dealt.canastas_required
+        self.makes_books = dealt.makes_books
+        self.counts_by_class = dealt.counts_by_class
         self.final_discard_required = dealt.final_discard_required
         self.first_taker_alone = dealt.first_taker_alone
         self.bonus_cards = dealt.bonus_cards

@@ -21,6 +21,7 @@ __all__ = [
     "DEFAULT_CARD_VALUES",
     "BlackThreeRules",
     "CanastaBonuses",
+    "CanastaClass",
     "ExhaustionRules",
     "GameLength",
     "GoingOutRules",
@@ -35,6 +36,7 @@ __all__ = [
     "ThreeRules",
     "ThreeSign",
     "Upcard",
+    "canasta_class",
 ]
 
 
@@ -108,6 +110,49 @@ class ThreeSign(Enum):
     ALWAYS_POSITIVE = "always-positive"
 
 
+class CanastaClass(Enum):
+    """A canasta's class (a *book kind*): what its bonus and a going-out quota count it as.
+
+    An enum used as a key (`GoingOutRules.canastas_by_class`, `CanastaBonuses`), so
+    that a family with more kinds of canasta adds a member here (the sequence games'
+    sequence) rather than a flag beside the others.
+    """
+
+    #: Natural cards only (a "clean" book).
+    NATURAL = "natural"
+    #: Natural cards and at least one wild card (a "dirty" book).
+    MIXED = "mixed"
+    #: Wild cards only (a wild meld's canasta).
+    WILD = "wild"
+
+
+# The classes in `CanastaClass` order (indexed by `canasta_class_index`'s answer): module constants, read per book.
+_CLASSES: tuple[CanastaClass, ...] = tuple(CanastaClass)
+
+
+def canasta_class(rank: int, naturals: int, twos: int, jokers: int) -> CanastaClass:
+    """The class of a canasta with these contents.
+
+    Args:
+        rank: The meld's kind (``JOKER`` for a wild meld).
+        naturals: Its natural cards (or black threes).
+        twos: Its 2s.
+        jokers: Its jokers.
+
+    Returns:
+        `CanastaClass.WILD` for a wild meld, `CanastaClass.MIXED` for a meld
+        holding a wild card, otherwise `CanastaClass.NATURAL`.
+    """
+    return _CLASSES[canasta_class_index(rank, naturals, twos, jokers)]
+
+
+def canasta_class_index(rank: int, naturals: int, twos: int, jokers: int) -> int:
+    """`canasta_class` as the member's index in `CanastaClass` (0 natural, 1 mixed, 2 wild): for the engine's tables."""
+    if rank == JOKER:
+        return 2
+    return 1 if twos or jokers else 0
+
+
 def _non_negative(_instance: object, attribute: object, value: int) -> None:
     if value < 0:
         name = getattr(attribute, "name", "value")
@@ -131,6 +176,20 @@ def _integer(value: object, what: str) -> int:
             shown = f"<{type(value).__name__} object>"
         raise TypeError(f"{what} must be an integer, got {shown[:60]} ({type(value).__name__})")
     return int.__int__(value)
+
+
+def _class_counts(value: object) -> tuple[tuple[CanastaClass, int], ...]:
+    """Accept a mapping or pairs of ``(CanastaClass, count)``; one entry per class, in `CanastaClass` order."""
+    items = value.items() if isinstance(value, dict) else value
+    counts: dict[CanastaClass, int] = {}
+    for cls, count in items:  # type: ignore[attr-defined]
+        if not isinstance(cls, CanastaClass):
+            raise TypeError(f"a quota's class must be a CanastaClass, got {cls!r}")
+        number = _integer(count, "a quota's count")
+        if number < 0:
+            raise ValueError(f"a quota's count must not be negative, got {number}")
+        counts[cls] = number
+    return tuple((cls, counts[cls]) for cls in _CLASSES if cls in counts)
 
 
 def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
@@ -335,7 +394,11 @@ class MeldRules:
         min_size: Cards a new meld needs.
         min_naturals: Natural cards every meld needs.
         max_wilds: Wild cards a natural meld may hold (``None``: no fixed limit).
-        wilds_at_most_naturals: A meld never holds more wild cards than naturals.
+        naturals_per_wild: The wild-card ratio: a natural meld holding wild
+            cards holds at least this many naturals per wild card (naturals >=
+            k x wilds; Hand and Foot 2; the house rule ``wilds-at-most-naturals``
+            1); 0, no ratio. It stands beside the absolute caps `max_wilds` and
+            `min_naturals`.
         max_size: Cards a meld may hold at most (``None``: no limit).
         canasta_size: Cards that make a meld a canasta.
         wild_melds: Melds of wild cards only are allowed.
@@ -348,6 +411,12 @@ class MeldRules:
             (house rule ``dead-ranks``): no new meld of it, no card added to any
             meld of it, no pile take with it on top. Needs ``max_size`` equal to
             ``canasta_size`` (a canasta's own rank is closed at once).
+        book_makes_room: A meld that reaches canasta size is a *book*: closed for
+            the rest of the hand (no card joins it) and set apart from the side's
+            melds, so that the side may start a new meld of its rank (a new wild
+            meld after a wild book). A side holds at most one incomplete meld of a
+            rank at a time, and any number of books of it (Hand and Foot). Needs
+            ``max_size`` equal to ``canasta_size``.
         closed: Ranks closed now. The engine adds to it during a hand (see
             `Rules.during_hand`); a rule set may also close ranks for good.
         wilds_only_when_opening: Ranks whose meld takes wild cards only in the
@@ -377,13 +446,14 @@ class MeldRules:
     min_size: int = 3
     min_naturals: int = 2
     max_wilds: int | None = 3
-    wilds_at_most_naturals: bool = False
+    naturals_per_wild: int = field(default=0, validator=_non_negative)
     max_size: int | None = None
     canasta_size: int = 7
     wild_melds: bool = False
     natural_only: frozenset[Kind] = frozenset()
     black_threes_when_going_out: bool = True
     closed_at_canasta: bool = False
+    book_makes_room: bool = False
     closed: frozenset[Kind] = frozenset()
     wilds_only_when_opening: frozenset[Kind] = frozenset()
     wilds_need_naturals: int = 0
@@ -432,7 +502,7 @@ class MeldRules:
         if wilds:
             if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
                 return False
-            if self.wilds_at_most_naturals and wilds > naturals:
+            if self.naturals_per_wild and naturals < self.naturals_per_wild * wilds:
                 return False
         return not self.has_meld_state or self._state_allows(rank, naturals, wilds, size)
 
@@ -451,7 +521,7 @@ class MeldRules:
 
 @frozen
 class CanastaBonuses:
-    """Canasta bonuses (rule book: "Scoring").
+    """Canasta bonuses (rule book: "Scoring"): a bonus for each `CanastaClass`, with overrides.
 
     Attributes:
         natural: Bonus of a canasta with no wild card.
@@ -558,7 +628,14 @@ class GoingOutRules:
     """Going out (rule book: "Going out", "Asking permission").
 
     Attributes:
-        canastas_required: Canastas the side needs to go out.
+        canastas_required: Canastas of any class the side needs to go out (the
+            quota's "any" part; classic: 1).
+        canastas_by_class: The quota's part counted per class: ``(class,
+            count)`` pairs, each the canastas of that `CanastaClass` the side
+            needs; a canasta counts only for its own class (Hand and Foot: 2
+            natural, 2 mixed, 1 wild). Together with `canastas_required` (every
+            canasta counts toward it) this is the going-out quota; see
+            `quota_met`. Canastas completed in the going-out turn count.
         final_discard_required: Going out must end with a discard.
         bonus: Bonus for going out.
         concealed_bonus: Bonus for going out concealed, or ``None`` if there is
@@ -571,11 +648,38 @@ class GoingOutRules:
     """
 
     canastas_required: int = 1
+    canastas_by_class: tuple[tuple[CanastaClass, int], ...] = field(default=(), converter=_class_counts)
     final_discard_required: bool = False
     bonus: int = 100
     concealed_bonus: int | None = 200
     permission: Permission = Permission.OPTIONAL
     not_with_incomplete: frozenset[Kind] = frozenset()
+
+    def quota_met(self, by_class: Sequence[int]) -> bool:
+        """Whether a side with these canastas has the going-out quota.
+
+        Args:
+            by_class: The side's canastas by class, indexed in `CanastaClass`
+                order (natural, mixed, wild).
+
+        Returns:
+            True if they reach `canastas_required` in all and every count of
+            `canastas_by_class`.
+        """
+        if sum(by_class) < self.canastas_required:
+            return False
+        return all(by_class[_CLASSES.index(cls)] >= need for cls, need in self.canastas_by_class)
+
+    def quota_text(self) -> str:
+        """The quota in words, e.g. ``"1 canasta"`` or ``"2 natural, 2 mixed and 1 wild canasta"``."""
+        parts = [f"{need} {cls.value}" for cls, need in self.canastas_by_class if need]
+        if self.canastas_required and (not parts or self.canastas_required > sum(n for _, n in self.canastas_by_class)):
+            parts.append(f"{self.canastas_required} of any class" if parts else str(self.canastas_required))
+        if not parts:
+            return "no canasta"
+        text = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        total = sum(n for _, n in self.canastas_by_class) if self.canastas_by_class else self.canastas_required
+        return f"{text} canasta" + ("" if max(total, self.canastas_required) == 1 else "s")
 
     def blocked_by(self, rank: int, naturals: int, twos: int, jokers: int, canasta_size: int) -> bool:
         """Whether this meld, left as it is, keeps its side from going out (`not_with_incomplete`).

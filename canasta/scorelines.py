@@ -81,7 +81,7 @@ def _melded(side: SideScore, state: TableState | None, rules: Rules) -> str:
     if state is None:
         return f"the point values of the side's melded cards: {_signed(side.melded_cards)}"
     unit = state.seating[rules.seats_of(side.side)[0]]
-    count = sum(m.size for m in state.melds[unit].values())
+    count = sum(m.size for m in state.all_melds(unit))
     return f"the point values of the {plural(count, 'card')} in the side's melds: {_signed(side.melded_cards)}"
 
 
@@ -91,7 +91,7 @@ def _canastas(side: SideScore, state: TableState | None, rules: Rules) -> str:
     unit = state.seating[rules.seats_of(side.side)[0]]
     size = rules.melds.canasta_size
     parts = []
-    for meld in sorted(state.melds[unit].values(), key=lambda m: -m.rank):
+    for meld in sorted(state.all_melds(unit), key=lambda m: -m.rank):
         if meld.size < size:
             continue
         bonus = rules.canasta_bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)

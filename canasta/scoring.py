@@ -145,7 +145,8 @@ def score_hand(state: TableState) -> HandScore:
         canastas = 0
         penalties = 0
         set_aside_count = len(state.set_aside[unit])
-        for meld in state.melds[unit].values():
+        # (Its books first, where melds become books: each is a canasta; classic has none.)
+        for meld in state.all_melds(unit) if state.books[unit] else state.melds[unit].values():
             if meld.rank == _B3 and rules.black_threes.melded_count_with_set_aside:
                 set_aside_count += meld.size  # Cuban: scored with the set-aside ones
                 continue

@@ -80,7 +80,8 @@ _LABELS: dict[str, str] = {
     "melds.min_size": "cards in a new meld",
     "melds.min_naturals": "naturals in every meld",
     "melds.max_wilds": "wild cards in a meld at most",
-    "melds.wilds_at_most_naturals": "never more wild cards than naturals",
+    "melds.naturals_per_wild": "naturals needed per wild card in a meld",
+    "melds.book_makes_room": "a canasta is a closed book; a new meld of its rank may start",
     "melds.max_size": "cards in a meld at most",
     "melds.canasta_size": "cards in a canasta",
     "melds.wild_melds": "melds of wild cards only",
@@ -110,6 +111,7 @@ _LABELS: dict[str, str] = {
     "black_threes.set_aside_schedule": "set-aside black threes (1, 2, ...)",
     "black_threes.in_hand_penalty": "black three left in hand costs",
     "going_out.canastas_required": "canastas needed to go out",
+    "going_out.canastas_by_class": "canastas needed to go out, by class",
     "going_out.final_discard_required": "going out needs a final discard",
     "going_out.bonus": "going-out bonus",
     "going_out.concealed_bonus": "concealed going-out bonus",
@@ -192,7 +194,9 @@ def _value(path: str, value: Any) -> str:
         return _schedule(value)
     if path == "threes.sign":
         return _SIGNS.get(str(value.value), str(value.value))
-    if path == "melds.wilds_need_naturals":
+    if path == "going_out.canastas_by_class":
+        return ", ".join(f"{cls.value}: {n}" for cls, n in value) if value else "none"
+    if path == "melds.wilds_need_naturals" or path == "melds.naturals_per_wild":
         return f"{value}" if value else "none"
     if path == "initial_meld.clean_meld_naturals":
         return f"yes, {value} or more" if value else "no"

@@ -19,7 +19,7 @@ from attrs import evolve
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
-from canasta.rules import MeldRules, Rules
+from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
 if TYPE_CHECKING:
     from canasta.actions import Action, Meld
@@ -94,6 +94,9 @@ class MeldTables:
         self.new: dict[int, list[MeldAdditions | None]] = {}
         self.built: BuiltAdditions = []
 
+
+#: Canasta classes (`canasta.CanastaClass`): the length of a count by class.
+CLASS_COUNT: Final = len(CanastaClass)
 
 #: The slots of a `TableState` that are caches, not state (legal actions, openings found this turn,
 #: valid meld additions): tools that compare or show states field by field leave them out.
@@ -234,6 +237,7 @@ class TableState:
         "asker",
         "asks_used",
         "blocks_out",
+        "books",
         "bound",
         "closes_ranks",
         "concealed",
@@ -280,6 +284,7 @@ class TableState:
         "taken_top",
         "threes",
         "turn",
+        "turn_books",
         "went_out",
         "wild_meld_first",
     )
@@ -332,6 +337,11 @@ class TableState:
         #: Per seat, the packets still face down after the hand (`canasta.PacketRules`: Hand and Foot's foot),
         #: each a list of card ids, the next to be picked up first; nobody sees them, their owner included.
         self.packets: list[list[list[int]]] = [[] for _ in range(n)]
+        #: Per side, its books in the order made (`canasta.MeldRules.book_makes_room`): melds that reached
+        #: canasta size, retired from ``melds`` (which keeps one open meld per rank, for the hot paths) and
+        #: never changed again. Values, not keys: when melds get identities (the sequence games), a book
+        #: keeps the identity of the meld it was. Always empty where melds do not become books.
+        self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
@@ -390,6 +400,8 @@ class TableState:
         self.asker: int | None = None
         self.resume_phase = DRAW_PHASE
         self.final_meld_only = False
+        # The acting side's books when the turn began (books that make room: those made since are this turn's).
+        self.turn_books = len(self.books[self.seating[self.seat]])
         # Openings found in this turn's meld phases, for the next one (`canasta.completion.OpeningsFound`).
         self._openings: OpeningsFound | None = None
 
@@ -554,7 +566,7 @@ class TableState:
             Its count of melds of canasta size or more.
         """
         size = self.rules.melds.canasta_size
-        count = 0
+        count = len(self.books[side])  # (its books: every one a canasta)
         for m in self.melds[side].values():
             if m.naturals + m.twos + m.jokers >= size:
                 count += 1
@@ -584,6 +596,67 @@ class TableState:
         """
         side = self.seating[seat]
         return all(not self.packets[other] for other, other_side in enumerate(self.seating) if other_side == side)
+    def canastas_by_class(self, side: int) -> list[int]:
+        """A side's canastas on the table (its books included) by class.
+
+        Args:
+            side: The side.
+
+        Returns:
+            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild).
+        """
+        size = self.rules.melds.canasta_size
+        counts = [0] * CLASS_COUNT
+        for m in self.books[side]:
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        for m in self.melds[side].values():
+            if m.naturals + m.twos + m.jokers >= size:
+                counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        return counts
+
+    def book_counts(self, side: int) -> tuple[int, ...]:
+        """A side's books (`books`) by class, in `canasta.CanastaClass` order: the going-out search starts there.
+
+        Args:
+            side: The side.
+
+        Returns:
+            The counts (natural, mixed, wild).
+        """
+        counts = [0] * CLASS_COUNT
+        for m in self.books[side]:
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+        return tuple(counts)
+
+    def quota_met(self, side: int) -> bool:
+        """Whether a side has the canastas going out needs (`canasta.GoingOutRules.quota_met`), its books included.
+
+        Args:
+            side: The side.
+
+        Returns:
+            True if its canastas reach the quota.
+        """
+        if not self.facts.counts_by_class:
+            return self.canastas(side) >= self.facts.canastas_required
+        return self.rules.going_out.quota_met(self.canastas_by_class(side))
+
+    def all_melds(self, side: int) -> list[MeldState]:
+        """A side's melds on the table: its books (in the order made), then its open melds.
+
+        Args:
+            side: The side.
+
+        Returns:
+            A new list of the engine's own meld objects (copy one before keeping it).
+        """
+        return [*self.books[side], *self.melds[side].values()]
+
+    def _retire(self, side: int, key: int) -> None:
+        """Set the side's meld under ``key`` apart as a book (`canasta.MeldRules.book_makes_room`): its rank is free."""
+        meld = self.melds[side].pop(key)
+        meld._additions = None
+        self.books[side].append(meld)
 
     @property
     def closed_ranks(self) -> frozenset[Kind]:
@@ -694,6 +767,7 @@ class TableState:
             where[f"threes {seat}"] = list(self.threes[seat])
         for side in range(self.rules.side_count):
             where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
+            where[f"melds {side}"] += [c for m in self.books[side] for c in m.cards]
             where[f"set aside {side}"] = list(self.set_aside[side])
         return where
 
@@ -730,6 +804,7 @@ class TableState:
         self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
         self.packets = [[p[:] for p in seat_packets] for seat_packets in other.packets]
+        self.books = [b[:] for b in other.books]  # (books never change: shared)
         self.threes = [t[:] for t in other.threes]
         self.set_aside = [s[:] for s in other.set_aside]
         self.opened = other.opened[:]
@@ -765,6 +840,7 @@ class TableState:
         self.asker = other.asker
         self.resume_phase = other.resume_phase
         self.final_meld_only = other.final_meld_only
+        self.turn_books = other.turn_books
         self._legal = other._legal
         self._openings = other._openings  # (checked against the position where it is used)
         self._combos = other._combos
@@ -804,6 +880,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "asker",
         "asks_used",
         "blocks_out",
+        "books",
         "bound",
         "closes_ranks",
         "concealed",
@@ -846,6 +923,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "taken_top",
         "threes",
         "turn",
+        "turn_books",
         "went_out",
         "wild_meld_first",
 )

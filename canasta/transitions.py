@@ -270,7 +270,8 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
             need = facts.canastas_required
             discardable = discardable_now(t)
-            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need)
+            books = t.book_counts(side) if facts.counts_by_class else None
+            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need, books=books)
         else:
             turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
@@ -303,13 +304,15 @@ def _do_take(t: TableState, action: Action) -> None:
         t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     if rank <= TWO:
         # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld.
-        meld = _meld_to_extend(t, side, JOKER)
+        key = JOKER
+        meld = _meld_to_extend(t, side, key)
         if rank == TWO:
             meld.twos += 1
         else:
             meld.jokers += 1
     else:
-        meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+        key = rank + SECOND_MELD if action.second else rank
+        meld = _meld_to_extend(t, side, key)
         meld.naturals += 1
     meld._additions = None  # its contents change
     meld.cards.append(top)
@@ -330,6 +333,8 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.jokers += count
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
+        t._retire(side, key)  # a book: its rank is free again
     if opened:
         _pick_up(t, rest)
         _go_out_if_empty(t)
@@ -428,6 +433,8 @@ def _do_meld(t: TableState, action: Action) -> None:
     t.melded_this_turn = True
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
+        t._retire(side, key)  # a book: its rank is free again
     if not t.opened[side]:
         t.provisional_count += added
         _maybe_open(t)
@@ -466,6 +473,8 @@ def _go_out(t: TableState) -> None:
     side = t.seating[seat]
     size = t.rules.melds.canasta_size
     own_canasta = any(t.melds[side][r].size >= size for r in t.new_ranks if r in t.melds[side])
+    if len(t.books[side]) > t.turn_books:
+        own_canasta = True  # a book made this turn (its meld set apart): of new melds unless added_to_old
     concealed = (
         t.rules.going_out.concealed_bonus is not None
         and not t.melded_before[seat]

@@ -23,7 +23,7 @@ MA = rules_of("modern-american")
 
 def test_wilds_at_most_naturals_replaces_the_three_wild_cap() -> None:
     rules = rules_of("classic", "wilds-at-most-naturals")
-    assert rules.melds.max_wilds is None and rules.melds.wilds_at_most_naturals
+    assert rules.melds.max_wilds is None and rules.melds.naturals_per_wild == 1
     hands = [["QH", "QS", "QD", "QC", "2C", "2D", "*", "*", "9C", "9D"], *OTHERS]
     state = canasta.build_position(rules, hands=hands, melds=[[["KH", "KS", "KD"]], []], phase="meld")
     refused(state, Meld(Kind.QUEEN, 3, 2, 2), RuleCode.INVALID_MELD)  # 3 naturals, 4 wild cards

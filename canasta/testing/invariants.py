@@ -447,9 +447,9 @@ def check_observations(state: HandState) -> None:
         pile = (state.pending_pile or []) + list(state.pile)
         if [ids[c] for c in obs.pile] != pile:
             raise InvariantError(f"seat {seat}'s observation misreports the discard pile")
-        for side, melds in enumerate(state.melds):
+        for side in range(len(state.melds)):
             shown = sorted(ids[c] for m in obs.melds[side] for c in m.cards)
-            if shown != sorted(c for m in melds.values() for c in m.cards):
+            if shown != sorted(c for m in state.all_melds(side) for c in m.cards):
                 raise InvariantError(f"seat {seat}'s observation misreports side {side}'s melds")
         for s in range(players):
             if [ids[c] for c in obs.threes[s]] != list(state.threes[s]):
@@ -575,7 +575,7 @@ def check_score(state: HandState) -> HandScore | None:
         # The side's unit at the table (itself, unless the players were regrouped, house rule cutthroat).
         unit = state.seating[rules.seats_of(side.side)[0]]
         melded = sum(
-            rules.card_values[state.kinds[c]] for m in state.melds[unit].values() if m.rank != skip for c in m.cards
+            rules.card_values[state.kinds[c]] for m in state.all_melds(unit) if m.rank != skip for c in m.cards
         )
         if side.melded_cards != melded:
             raise InvariantError(f"side {side.side}: melded cards score {side.melded_cards}, the melds count {melded}")

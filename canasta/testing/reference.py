@@ -282,6 +282,7 @@ def reference_declarations(state: HandState) -> list[DeclareSpecialHand]:
         or state.melded_this_turn
         or state.opened[side]
         or state.melds[side]
+        or state.books[side]
         or state.bound
     ):
         return []
@@ -439,7 +440,7 @@ def _describe(state: HandState) -> str:
     pile = " ".join(cards[c].code for c in state.pile)
     melds = "; ".join(
         " ".join(cards[c].code for c in sorted(m.cards, key=lambda c: state.kinds[c]))
-        for m in state.melds[side].values()
+        for m in state.all_melds(side)
     )
     house = f" + {', '.join(rules.house_rules)}" if rules.house_rules else ""
     return (

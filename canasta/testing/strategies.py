@@ -152,8 +152,8 @@ def _valid_meld(draw: DrawFn, rules: Rules) -> MeldTuple:
     naturals = draw(st.integers(m.min_naturals, max(m.min_naturals, min(4 * spec.packs, largest))))
     cap = largest - naturals if m.max_wilds is None else min(m.max_wilds, largest - naturals)
     wild_room = 0 if rank in m.natural_only else cap
-    if m.wilds_at_most_naturals:
-        wild_room = min(wild_room, naturals)
+    if m.naturals_per_wild:
+        wild_room = min(wild_room, naturals // m.naturals_per_wild)
     jokers = draw(st.integers(0, max(0, min(most_jokers, wild_room))))
     twos = draw(st.integers(0, max(0, min(most_twos, wild_room - jokers))))
     return rank, naturals, twos, jokers

@@ -22,7 +22,7 @@ from canasta.rulebook import house_rule_section
 def canasta_meld_rules() -> Generator[None, MeldRules, MeldRules]:
     """No meld with more wild cards than naturals, and no other wild-card limit."""
     melds: MeldRules = yield
-    return attrs.evolve(melds, wilds_at_most_naturals=True, max_wilds=None)
+    return attrs.evolve(melds, naturals_per_wild=1, max_wilds=None)
 
 
 @canasta.hookimpl
