@@ -239,7 +239,7 @@ def canasta_black_threes() -> BlackThreeRules:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
-def canasta_going_out() -> GoingOutRules:  # type: ignore[empty-body]
+def canasta_going_out(players: int) -> GoingOutRules:  # type: ignore[empty-body]
     """Going out: the quota of canastas (of any class, and by class), final discard, bonuses, permission.
 
     A quota by class counts each canasta for its own class only::
@@ -249,6 +249,10 @@ def canasta_going_out() -> GoingOutRules:  # type: ignore[empty-body]
             going_out = yield
             quota = {CanastaClass.NATURAL: 2, CanastaClass.MIXED: 2, CanastaClass.WILD: 1}
             return attrs.evolve(going_out, canastas_required=0, canastas_by_class=quota)
+
+    Args:
+        players: Number of players (decided by `canasta_players`): Hand and Foot's quota
+            is smaller for players alone. An implementation may leave it out.
 
     Returns:
         A `canasta.GoingOutRules`. Stops at first non-None result.

@@ -143,7 +143,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         melds.max_size is None or melds.max_size >= melds.canasta_size,
         "canasta_meld_rules: max_size must allow a canasta",
     )
-    going_out = _ask(pm, "canasta_going_out", r.GoingOutRules)
+    going_out = _ask(pm, "canasta_going_out", r.GoingOutRules, players=players)
     _check(going_out.canastas_required >= 0, "canasta_going_out: canastas_required must not be negative")
     _check(
         going_out.bonus >= 0 and (going_out.concealed_bonus is None or going_out.concealed_bonus >= 0),

@@ -87,6 +87,7 @@ class RuleFacts:
         # exhaustion.*
         self.forced_take_by_layoff: bool = exhaustion.forced_take_by_layoff
         self.last_red_three_may_meld: bool = exhaustion.last_red_three_may_meld
+        self.red_three_last_ends_hand: bool = exhaustion.red_three_last_ends_hand
         # going_out.*, partnerships.*, initial_meld.*
         self.permission: Permission = rules.going_out.permission
         self.canastas_required: int = rules.going_out.canastas_required
@@ -171,6 +172,7 @@ class RuleFacts:
         self.wild_pair = dealt.wild_pair
         self.forced_take_by_layoff = dealt.forced_take_by_layoff
         self.last_red_three_may_meld = dealt.last_red_three_may_meld
+        self.red_three_last_ends_hand = dealt.red_three_last_ends_hand
         self.permission = dealt.permission
         self.canastas_required = dealt.canastas_required
         self.makes_books = dealt.makes_books

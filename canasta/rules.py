@@ -713,12 +713,19 @@ class ExhaustionRules:
             forbid layoffs (Cuban).
         last_red_three_may_meld: When the last stock card is a red three, the
             player may still meld (but not discard) before the hand ends.
+        red_three_last_ends_hand: A red three drawn as the last stock card ends
+            the hand at once (classic). Otherwise (Hand and Foot §8.9) it is laid
+            out without replacement, the draw takes what the stock held, and the
+            turn goes on; a player it leaves with no card to discard and no way
+            to go out ends the turn without discarding (`canasta.EndHand`), and
+            the hand then ends by exhaustion.
     """
 
     continue_with_discards: bool = True
     forced_take: bool = True
     forced_take_by_layoff: bool = False
     last_red_three_may_meld: bool = False
+    red_three_last_ends_hand: bool = True
 
 
 @frozen

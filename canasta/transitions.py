@@ -159,12 +159,22 @@ def pick_up_packet(t: TableState, seat: int) -> None:
                 t.threes[seat].append(t._from_hand(seat, kind))
                 if t.stock:
                     t._to_hand(seat, t.stock.pop())
-    if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2 and not t.bound:
-        # §8.9: red threes the empty stock could not replace left the player 0 or 1 card and no way to
-        # go out: the turn ends without a discard and the hand ends by exhaustion (`EndHand`).
-        side = t.seating[seat]
-        if not (t.sizes[seat] == 1 and goes_out_ok(t, side)):
-            t.final_meld_only = True
+    if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2:
+        _strand_if_stuck(t, seat)
+
+
+def _strand_if_stuck(t: TableState, seat: int) -> None:
+    """Hand and Foot §8.9: red threes the empty stock could not replace left the player no way to end the turn.
+
+    A player in the last packet holding 0 or 1 card who may not go out ends the turn without
+    discarding (`canasta.EndHand`, offered while ``final_meld_only`` is set), and the hand ends by
+    exhaustion. (With a packet still down the last card may be discarded: no one is stranded.)
+    """
+    if t.bound or t.packets[seat] or t.stock or t.sizes[seat] >= 2:
+        return
+    if t.sizes[seat] == 1 and goes_out_ok(t, t.seating[seat]):
+        return  # the last card's discard goes out
+    t.final_meld_only = True
 
 
 def _end_if_exhausted(t: TableState) -> None:
@@ -250,8 +260,10 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
                             provisional=t.provisional_count,
                         )
                     return
-                _finish(t, HandEnd.RED_THREE_LAST)
-                return
+                if facts.red_three_last_ends_hand:
+                    _finish(t, HandEnd.RED_THREE_LAST)
+                    return
+                break  # Hand and Foot §8.9: the draw takes what the stock held and the turn goes on
             continue
         t.hands[seat][kind].append(card)  # `TableState._to_hand`, inlined: this is the most common move
         t.counts[seat][kind] = t.counts[seat][kind] + 1
@@ -259,6 +271,8 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         need -= 1
     t.drew_from_stock = True
     t.phase = MELD_PHASE
+    if not stock and t.sizes[seat] < 2:
+        _strand_if_stuck(t, seat)
     if t.restricts_discards:
         # american-discards, D3: whether every card of the hand is wild just after the stock draw.
         counts = t.counts[seat]
@@ -589,7 +603,8 @@ def _do_answer(t: TableState, action: Action) -> None:
 
 
 def _do_end_hand(t: TableState, action: Action | None = None) -> None:
-    if t.final_meld_only and not t.facts.has_packets:  # (with packets: §8.9's stranded player, an exhaustion)
+    if t.final_meld_only and t.facts.red_three_last_ends_hand and not t.facts.has_packets:
+        # (Otherwise §8.9's stranded player: the hand ends by exhaustion.)
         _finish(t, HandEnd.RED_THREE_LAST)
     else:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
