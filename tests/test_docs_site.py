@@ -24,6 +24,7 @@ BUILT_IN_VARIANTS = [
     "cuban",
     "modern-american",
     "modern-american-club",
+    "hand-and-foot",
 ]
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(?P<info>[^\n`]*)$", re.MULTILINE)
 # Languages Sybil's parsers never run: a block in one of these would silently not be tested.

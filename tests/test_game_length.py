@@ -230,8 +230,9 @@ def test_no_target_is_needed_with_a_number_of_deals() -> None:
 
 
 def test_todays_variants_keep_their_target() -> None:
-    for variant in canasta.available_variants():
-        rules = canasta.load_rules(variant.name)
+    todays = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american", "modern-american-club")
+    for name in todays:
+        rules = canasta.load_rules(name)
         assert rules.game_length.deals is None
         assert rules.game_length.target_score == rules.target_score and rules.target_score in (5000, 7500, 8500, 10000)
         assert not rules.minimums.by_deal

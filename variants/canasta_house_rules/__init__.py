@@ -3,9 +3,9 @@
 Each house rule is a small module of rule hooks that wraps the answer of the
 variant below it, so it stacks on any variant it fits:
 
-- ``black-three-freezes`` (`canasta_house_rules.black_three_freezes`), any variant;
-- ``wilds-at-most-naturals`` (`canasta_house_rules.wilds_at_most_naturals`), any variant;
-- ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant;
+- ``black-three-freezes`` (`canasta_house_rules.black_three_freezes`), any variant of classic's family;
+- ``wilds-at-most-naturals`` (`canasta_house_rules.wilds_at_most_naturals`), any variant of classic's family;
+- ``last-red-three-may-meld`` (`canasta_house_rules.last_red_three_may_meld`), any variant of classic's family;
 - ``cutthroat`` (`canasta_house_rules.cutthroat`), three-player only;
 - ``american-talon`` (`canasta_house_rules.american_talon`), modern-american only;
 - ``american-discards`` (`canasta_house_rules.american_discards`), modern-american only;
@@ -52,8 +52,8 @@ HOUSE_RULES = (
         description="A discarded or upcard black three freezes the pile until taken.",
         plugins=(black_three_freezes,),
         # Meaningless where the pile is always frozen (and, in modern American,
-        # black threes never reach the pile).
-        excludes=frozenset({"cuban", "modern-american"}),
+        # black threes never reach the pile), or never frozen (Hand and Foot).
+        excludes=frozenset({"cuban", "modern-american", "hand-and-foot"}),
         version=__version__,
         source="a reading of the 1950s rules",
     ),
@@ -61,6 +61,8 @@ HOUSE_RULES = (
         name="wilds-at-most-naturals",
         description="A meld never holds more wild cards than naturals.",
         plugins=(wilds_at_most_naturals,),
+        # (Hand and Foot's own limit is two naturals per wild card: its options change that.)
+        excludes=frozenset({"hand-and-foot"}),
         version=__version__,
         source="a common house rule",
     ),
@@ -68,6 +70,8 @@ HOUSE_RULES = (
         name="last-red-three-may-meld",
         description="When the last stock card is a red three, the player may meld (but not discard) first.",
         plugins=(last_red_three_may_meld,),
+        # (Hand and Foot plays the last red three out by its own rule, §8.9.)
+        excludes=frozenset({"hand-and-foot"}),
         version=__version__,
         source="a common house rule",
     ),
