@@ -314,3 +314,33 @@ def run_on_engine(script: str, *args: str, pure: bool) -> dict[str, object]:
     )
     result: dict[str, object] = json.loads(out.stdout)
     return result
+
+
+def reference_positions(
+    rules: canasta.Rules, seeds: Sequence[int], *, max_turn_cards: int = 9, max_nodes: int = 50_000
+) -> list[HandState]:
+    """Play seeded random hands and check each position small enough for the reference against it.
+
+    At every position whose acting player has at most ``max_turn_cards`` cards to search (outside a
+    partner's answer), `canasta.testing.reference.check_exact_legality` must agree with
+    ``legal_actions()`` (a position over the reference's node budget is skipped).
+
+    Returns:
+        Copies of the positions checked, for the caller to count what they covered.
+    """
+    from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
+
+    checked: list[HandState] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = HandState.deal(rules, dealer=3, scores=[0] * rules.side_count, seed=seed)
+        while not state.is_over:
+            if turn_cards(state) <= max_turn_cards and state.phase is not canasta.Phase.ANSWER:
+                try:
+                    check_exact_legality(state, max_nodes=max_nodes)
+                except ReferenceBudgetExceeded:
+                    pass
+                else:
+                    checked.append(state.copy())
+            state.apply(rng.choice(state.legal_actions()))
+    return checked

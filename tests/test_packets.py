@@ -21,12 +21,12 @@ from collections.abc import Generator
 import attrs
 import packet_variants
 import pytest
-from helpers import check_conservation, play_random_hand
+from helpers import check_conservation, play_random_hand, reference_positions
 
 import canasta
 from canasta import AskGoOut, Discard, DrawStock, EndHand, HandState, IllegalActionError, Kind, Meld, RuleCode
 from canasta.records import verify_record
-from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
+from canasta.testing.reference import check_exact_legality
 
 RULES = packet_variants.rules()
 KNEE = packet_variants.rules("hand-knee-foot")
@@ -254,21 +254,8 @@ def test_random_play_keeps_every_invariant(name: str) -> None:
 
 
 def test_the_reference_agrees_on_positions_of_random_play() -> None:
-    checked = down = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=seed)
-        while not state.is_over:
-            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
-                try:
-                    check_exact_legality(state, max_nodes=50_000)
-                except ReferenceBudgetExceeded:
-                    pass
-                else:
-                    checked += 1
-                    down += bool(state.packets[state.seat])
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked >= 50 and down >= 5
+    checked = reference_positions(RULES, range(12))
+    assert len(checked) >= 50 and sum(bool(state.packets[state.seat]) for state in checked) >= 5
 
 
 def test_packets_are_copied_and_pickled_with_the_hand() -> None:
@@ -487,20 +474,7 @@ def test_only_a_black_three_blocks_the_pile_and_nothing_freezes_it() -> None:
 
 
 def test_the_reference_agrees_on_positions_of_random_play_with_the_pile_of_seven() -> None:
-    checked = 0
-    for seed in range(10):
-        rng = random.Random(seed)
-        state = HandState.deal(PILE, dealer=3, scores=[0, 0], seed=seed)
-        while not state.is_over:
-            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
-                try:
-                    check_exact_legality(state, max_nodes=50_000)
-                except ReferenceBudgetExceeded:
-                    pass
-                else:
-                    checked += 1
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked >= 40
+    assert len(reference_positions(PILE, range(10))) >= 40
 
 
 def test_random_play_with_the_pile_of_seven_keeps_every_invariant() -> None:
@@ -560,18 +534,5 @@ def test_going_out_needs_a_yes_asked_at_any_point_of_the_turn() -> None:
 
 
 def test_the_reference_agrees_where_permission_is_required() -> None:
-    checked = asked = 0
-    for seed in range(10):
-        rng = random.Random(seed)
-        state = HandState.deal(ASKING, dealer=3, scores=[0, 0], seed=seed)
-        while not state.is_over:
-            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
-                try:
-                    check_exact_legality(state, max_nodes=50_000)
-                except ReferenceBudgetExceeded:
-                    pass
-                else:
-                    checked += 1
-                    asked += AskGoOut() in state.legal_actions()
-            state.apply(rng.choice(state.legal_actions()))
-    assert checked >= 40 and asked >= 3
+    checked = reference_positions(ASKING, range(10))
+    assert len(checked) >= 40 and sum(AskGoOut() in state.legal_actions() for state in checked) >= 3
