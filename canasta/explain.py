@@ -90,7 +90,7 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
                 + (", and every partner," if state.facts.partners_first else "")
                 + " must first pick up the last packet",
             )
-        if state.rules.going_out.permission is Permission.REQUIRED:
+        if state.rules.going_out.permission in (Permission.REQUIRED, Permission.ANY_TIME):
             return RuleCode.PERMISSION_NOT_AVAILABLE, "you may ask your partner only once a turn, before your discard"
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,

@@ -114,6 +114,7 @@ _DISCARD_PAIRS: Final = {
 _NO_PERMISSION: Final = Permission.NONE
 _ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
 _REQUIRED: Final = Permission.REQUIRED
+_ANY_TIME: Final = Permission.ANY_TIME
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
 # Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
 # by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
@@ -602,11 +603,14 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
 def _may_ask(t: TableState) -> bool:
     """The rule book's "Going out": ask before melding anything this turn, where the variant has permission.
 
-    Where permission is required (Hand and Foot §8.8), at any point of the turn before the discard.
+    Where permission is required (Hand and Foot §8.8) or may be asked at any time, at any point of the
+    turn before the discard.
     """
     facts = t.facts
     permission = facts.permission
-    if t.asker is not None or t.answer is not None or (t.melded_this_turn and permission is not _REQUIRED):
+    if t.asker is not None or t.answer is not None:
+        return False
+    if t.melded_this_turn and permission is not _REQUIRED and permission is not _ANY_TIME:
         return False
     if permission is _NO_PERMISSION:
         return False

@@ -91,6 +91,9 @@ class Permission(Enum):
     OPTIONAL = "optional"
     #: Optional, at most once per hand for each side; the answer binds.
     ONCE_PER_HAND = "once-per-hand"
+    #: Optional, at most once per turn, at any point before the discard (after melding too); the
+    #: answer binds (Hand and Foot's ``no-permission``).
+    ANY_TIME = "any-time"
     #: Required: a player with partners goes out only after a "yes" this turn; asked at most once a
     #: turn, at any point before the discard (before or after the draw, after melding too); the
     #: answer binds (Hand and Foot, §8.8).
@@ -399,6 +402,10 @@ class MeldRules:
             k x wilds; Hand and Foot 2; the house rule ``wilds-at-most-naturals``
             1); 0, no ratio. It stands beside the absolute caps `max_wilds` and
             `min_naturals`.
+        extra_naturals: With wild cards, a natural meld holds at least this many
+            naturals beyond the ratio's (naturals >= k x wilds + extra): with a
+            ratio of 1 and 1 extra, more naturals than wild cards (Hand and Foot's
+            ``wild-limit-three``). 0 by default.
         max_size: Cards a meld may hold at most (``None``: no limit).
         canasta_size: Cards that make a meld a canasta.
         wild_melds: Melds of wild cards only are allowed.
@@ -447,6 +454,7 @@ class MeldRules:
     min_naturals: int = 2
     max_wilds: int | None = 3
     naturals_per_wild: int = field(default=0, validator=_non_negative)
+    extra_naturals: int = field(default=0, validator=_non_negative, kw_only=True)
     max_size: int | None = None
     canasta_size: int = 7
     wild_melds: bool = False
@@ -502,7 +510,7 @@ class MeldRules:
         if wilds:
             if rank in self.natural_only or (self.max_wilds is not None and wilds > self.max_wilds):
                 return False
-            if self.naturals_per_wild and naturals < self.naturals_per_wild * wilds:
+            if naturals < self.naturals_per_wild * wilds + self.extra_naturals:
                 return False
         return not self.has_meld_state or self._state_allows(rank, naturals, wilds, size)
 
@@ -786,12 +794,17 @@ class PacketRules:
             ends (Hand and Foot: -100).
         names: What each packet after the hand is called, for display (Hand and Foot:
             ``("foot",)``); empty: "packet 2", "packet 3", ... (`name_of`).
+        meld_picks_up: A meld that empties the hand picks up the next packet at once and
+            the turn goes on (§8.7). False: emptying the hand ends the turn at once, whichever
+            way (after a meld there is no discard), and the packet is picked up at the start of
+            the player's next turn (Hand and Foot's ``foot-ends-turn``).
     """
 
     sizes: tuple[int, ...] = field(default=(), converter=tuple)
     partners_first: bool = False
     three_down: int = 0
     names: tuple[str, ...] = field(default=(), converter=tuple)
+    meld_picks_up: bool = True
 
     def name_of(self, index: int) -> str:
         """The display name of the packet at ``index`` in `sizes` (0: the first after the hand).

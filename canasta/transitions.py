@@ -473,7 +473,10 @@ def _go_out_if_empty(t: TableState) -> None:
     if t.packets[seat]:
         if t.sizes[seat] == 0 and t.opened[t.seating[seat]]:
             # (Never before the side has opened: the foot is not reached by a provisional meld, §8.5.)
-            pick_up_packet(t, seat)
+            if t.rules.packets.meld_picks_up:
+                pick_up_packet(t, seat)
+            else:
+                _pass_turn(t, seat)  # foot-ends-turn: the turn ends at once; the packet comes next turn
         return
     side = t.seating[seat]
     if t.sizes[seat] == 0 and not t.rules.going_out.final_discard_required and goes_out_ok(t, side):
@@ -521,7 +524,11 @@ def _do_discard(t: TableState, action: Action) -> None:
     # (With no card left here, american-discards' D5 c: the bonus cards follow instead of a kept card.)
     if t.facts.bonus_cards:
         _draw_bonus_cards(t)
-    # The next turn.
+    _pass_turn(t, seat)
+
+
+def _pass_turn(t: TableState, seat: int) -> None:
+    """The turn of ``seat`` is over (a discard, or an emptied hand under foot-ends-turn): the next begins."""
     if t.melded_this_turn:
         t.melded_before[seat] = True
     t.seat = (seat + 1) % t.facts.players

@@ -350,3 +350,66 @@ def test_evolving_the_variant_in_a_wrapper_works() -> None:
     registry.add_variant(eleven)
     rules = canasta.load_rules("hf-11", registry=registry)
     assert rules.hand_size == 11 and rules.packets.sizes == (11,) and rules.packets.names == ("foot",)
+
+
+# --- the concepts some rule options need (§8.13) --------------------------------------------------
+
+
+def _on_hand_and_foot(plugin: object) -> canasta.Rules:
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(canasta.Variant(name="hf-test", description="a test", plugins=(plugin,), base="hand-and-foot"))
+    return canasta.load_rules("hf-test", registry=registry)
+
+
+class _MoreNaturalsThanWilds:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_rules(self) -> Generator[None, canasta.MeldRules, canasta.MeldRules]:
+        melds: canasta.MeldRules = yield
+        return attrs.evolve(melds, naturals_per_wild=1, extra_naturals=1, max_wilds=3)
+
+
+def test_extra_naturals_make_more_naturals_than_wild_cards() -> None:
+    valid = _on_hand_and_foot(_MoreNaturalsThanWilds()).melds.is_valid
+    nine = int(Kind.NINE)
+    assert [valid(nine, size - w, w, 0) for size, w in ((3, 1), (4, 1), (5, 2), (6, 2), (7, 3))] == [True] * 5
+    assert [valid(nine, size - w, w, 0) for size, w in ((4, 2), (6, 3), (7, 4))] == [False] * 3
+    assert valid(nine, 7, 0, 0)  # (no wild card: no margin)
+
+
+class _AskAnyTime:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out(self) -> Generator[None, canasta.GoingOutRules, canasta.GoingOutRules]:
+        going_out: canasta.GoingOutRules = yield
+        return attrs.evolve(going_out, permission=canasta.Permission.ANY_TIME)
+
+
+def test_permission_asked_any_time_is_not_needed_to_go_out() -> None:
+    rules = _on_hand_and_foot(_AskAnyTime())
+    hands = [["7C", "7D", "7H", "8C", "8D", "8H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    state = canasta.build_position(rules, hands=hands, melds=[QUOTA, []], phase="meld")
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert AskGoOut() in state.legal_actions()  # after melding, still
+    assert Meld(Kind.EIGHT, 3, 0, 0) in state.legal_actions()  # and no "yes" is needed
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(False))
+    assert Meld(Kind.EIGHT, 3, 0, 0) not in state.legal_actions()  # "no" binds
+
+
+class _FootEndsTurn:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_packets(self, players: int) -> Generator[None, canasta.PacketRules, canasta.PacketRules]:
+        packets: canasta.PacketRules = yield
+        return attrs.evolve(packets, meld_picks_up=False)
+
+
+def test_a_foot_that_ends_the_turn_is_picked_up_at_the_next() -> None:
+    rules = _on_hand_and_foot(_FootEndsTurn())
+    hands = [["7C", "7D", "7H"], ["QC", "QD", "4S"], ["JC", "JD"], ["QH", "QS"]]
+    opened = [[["AC", "AD", "AH"]], []]
+    state = canasta.build_position(rules, hands=hands, melds=opened, packets=[[FOOT], [], [], []], phase="meld")
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # the hand's last cards: the turn ends, no discard
+    assert state.seat == 1 and state.sizes[0] == 0 and len(state.packets[0]) == 1
+    for _ in range(3):
+        state.apply(DrawStock())
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
+    assert state.seat == 0 and state.packets[0] == [] and state.sizes[0] == 13
