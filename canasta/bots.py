@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 from canasta.actions import (
     Action,
@@ -36,6 +36,7 @@ from canasta.actions import (
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
+from canasta.rules import Permission
 
 __all__ = [
     "BOTS",
@@ -134,7 +135,9 @@ class GreedyBot:
     - Melds as much as is legal: opening melds only when its greedy plan
       reaches the minimum that turn; natural cards first, wild cards where
       they make a new meld or complete a canasta.
-    - Answers its partner "yes" when its own hand is cheap to be caught with.
+    - Answers its partner "yes" when its own hand is cheap to be caught with; where
+      going out needs a "yes" (`canasta.Permission.REQUIRED`), asks in the meld phase
+      as soon as a "yes" would let it go out.
     - Discards the least useful card: a black three first (it stops the next
       player), never a wild card while another card will do, preferring single
       low cards of ranks the next side has not melded.
@@ -230,6 +233,8 @@ class GreedyBot:
         return trial.opened[side] or trial.phase is Phase.OVER
 
     def _meld_or_discard(self, state: HandState, seat: int, actions: Sequence[Action]) -> Action:
+        if _ASK in actions and state.rules.going_out.permission is Permission.REQUIRED and _yes_binds(state):
+            return _ASK  # where going out needs a "yes" (Hand and Foot), ask once it is possible
         side = state.side_of(seat)
         melds = [a for a in actions if isinstance(a, Meld)]
         best = self._best_meld(state, melds)
@@ -395,3 +400,14 @@ def make_bot(name: str, seed: object = 0, **options: object) -> Bot:
         return factory(seed, **options)
     except TypeError as exc:
         raise CanastaError(f"bad options for bot {name!r}: {exc}") from None
+
+
+_ASK: Final = AskGoOut()
+
+
+def _yes_binds(state: HandState) -> bool:
+    """Whether asking now and hearing "yes" would let (and oblige) the acting player to go out (on a copy)."""
+    trial = state.copy()
+    trial.apply(_ASK)
+    trial.apply(AnswerGoOut(True))
+    return trial.bound

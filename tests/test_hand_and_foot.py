@@ -413,3 +413,17 @@ def test_a_foot_that_ends_the_turn_is_picked_up_at_the_next() -> None:
         state.apply(DrawStock())
         state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
     assert state.seat == 0 and state.packets[0] == [] and state.sizes[0] == 13
+
+
+def test_the_greedy_bot_asks_once_a_yes_would_let_it_go_out() -> None:
+    from canasta.bots import GreedyBot
+
+    bot = GreedyBot(0)
+    state = _position(melds=[QUOTA, []])
+    assert bot.choose(state, 0) == AskGoOut()
+    state.apply(AskGoOut())
+    state.apply(bot.choose(state, 2))  # the partner, with two jacks, says yes
+    state.apply(bot.choose(state, 0))
+    assert state.is_over and state.went_out == 0
+    short = _position(melds=[QUOTA[:4], []])  # no wild book: asking would not help
+    assert bot.choose(short, 0) != AskGoOut()
