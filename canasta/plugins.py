@@ -486,11 +486,13 @@ def load_rules(
     key = (variant, names, players)
     rules = reg.rules_cache.get(key)
     if rules is None:
+        if players is not None:
+            default = load_rules(variant, names, registry=reg)
+            if default.players == players:  # the default count chosen by number: the same rules object
+                reg.rules_cache[key] = default
+                return default
         pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))
         rules = reg.rules_cache[key] = compile_rules(pm, variant, house_rules, players=players)
-        if players is None:
-            # The default count chosen by number is the same rules object.
-            reg.rules_cache.setdefault((variant, names, rules.players), rules)
     return rules
 
 
