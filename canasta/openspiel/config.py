@@ -157,9 +157,11 @@ class GameConfig:
         if isinstance(players, bool) or not isinstance(players, int) or players < 0:
             raise ParameterError(f"parameter 'players' must be a number of players (0: the default), got {players!r}")
         self.parameters: dict[str, object] = merged
-        self.rules = load_rules(self.variant, self.house_rules, players=players or None)
-        default = load_rules(self.variant, self.house_rules).players
-        self.record_players = None if self.rules.players == default else self.rules.players
+        self.rules = load_rules(self.variant, self.house_rules)  # the default count
+        self.record_players: int | None = None
+        if players and players != self.rules.players:
+            self.rules = load_rules(self.variant, self.house_rules, players=players)
+            self.record_players = players
         registry = default_registry()
         self.variant_version = registry.variant(self.variant).version
         self.house_rule_versions = tuple((h, registry.house_rule(h).version) for h in self.rules.house_rules)
