@@ -356,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "There is no authentication: it binds to 127.0.0.1 by default; do not expose it.",
     )
     rules_args(web)
+    players_arg(web)
     web.add_argument(
         "--seed", type=seed_option(), default=None, help="seed of each browser's first game (default: random)"
     )
@@ -971,7 +972,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         return 2
     loopback = is_loopback(args.host)  # parsed (127.1, LOCALHOST, 0:0:0:0:0:0:0:1), not a list of spellings
     app = create_app(
-        args.variant, args.house_rules, args.seed, bot=args.bot, allowed_hosts=DEFAULT_HOSTS if loopback else None
+        args.variant,
+        args.house_rules,
+        args.seed,
+        bot=args.bot,
+        allowed_hosts=DEFAULT_HOSTS if loopback else None,
+        players=args.players,
     )
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)

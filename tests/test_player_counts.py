@@ -341,3 +341,25 @@ def test_the_openspiel_game_takes_a_count(default_registry: Registry) -> None:
     assert pyspiel.load_game("python_canasta", {"variant": NAME, "players": 4}).config.record_players is None
     with pytest.raises(RulesError, match="it plays 2, 3, 4, 5 or 6"):
         pyspiel.load_game("python_canasta", {"variant": NAME, "players": 7})
+
+
+def test_the_web_page_offers_the_counts_and_deals_the_chosen_one(default_registry: Registry) -> None:
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx2")
+    from starlette.testclient import TestClient
+
+    from canasta.web import create_app
+
+    base = "http://127.0.0.1"
+    c = TestClient(create_app(NAME, players=3, seed=1), base_url=base)
+    listing = c.get("/api/variants").json()
+    offered = {v["name"]: (v["players"], v["default_players"]) for v in listing["variants"]}
+    assert offered[NAME] == ([2, 3, 4, 5, 6], 4) and offered["classic"] == ([4], 4)
+    assert listing["defaults"]["players"] == 3
+    assert len(c.get("/api/state").json()["names"]) == 3  # the server's default game
+    dealt = c.post("/api/new", json={"variant": NAME, "players": 5, "seed": 2})
+    assert dealt.status_code == 200 and len(dealt.json()["names"]) == 5
+    refused = c.post("/api/new", json={"variant": NAME, "players": 7})
+    assert refused.status_code == 422 and "it plays 2, 3, 4, 5 or 6" in refused.json()["error"]
+    assert c.post("/api/new", json={"variant": NAME, "players": "5"}).status_code == 400
+    assert c.post("/api/new", json={"variant": "classic", "players": 6}).status_code == 422
