@@ -363,3 +363,17 @@ def test_the_web_page_offers_the_counts_and_deals_the_chosen_one(default_registr
     assert refused.status_code == 422 and "it plays 2, 3, 4, 5 or 6" in refused.json()["error"]
     assert c.post("/api/new", json={"variant": NAME, "players": "5"}).status_code == 400
     assert c.post("/api/new", json={"variant": "classic", "players": 6}).status_code == 422
+
+
+def test_a_version_5_record_still_replays_at_the_default_count() -> None:
+    game = canasta.Game("classic", seed=4)
+    recorder = GameRecorder(game)
+    rng = random.Random(4)
+    for _ in range(40):
+        recorder.apply(rng.choice(game.legal_actions()))
+    record = recorder.record()
+    data = json.loads(record.dumps())
+    data["format_version"] = 5  # the same record, as this library wrote it before version 6
+    loaded = record_from_json(data)
+    assert loaded == record and loaded.players is None
+    assert len(list(replay(loaded))) == 40
