@@ -487,8 +487,11 @@ def load_rules(
     rules = reg.rules_cache.get(key)
     if rules is None:
         if players is not None:
-            default = load_rules(variant, names, registry=reg)
-            if default.players == players:  # the default count chosen by number: the same rules object
+            try:
+                default: Rules | None = load_rules(variant, names, registry=reg)
+            except RulesError:  # (a house rule whose answers do not hold at the default count: the chosen may do)
+                default = None
+            if default is not None and default.players == players:  # the default by number: the same object
                 reg.rules_cache[key] = default
                 return default
         pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))

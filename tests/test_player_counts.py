@@ -377,3 +377,15 @@ def test_a_version_5_record_still_replays_at_the_default_count() -> None:
     loaded = record_from_json(data)
     assert loaded == record and loaded.players is None
     assert len(list(replay(loaded))) == 40
+
+
+def test_a_house_rule_that_holds_at_some_counts_only_is_refused_at_the_others() -> None:
+    registry = Registry(autoload="builtin")
+    registry.add_variant(Variant(NAME, "A test.", plugins=(FamilyTable(),), base="classic"))
+    sixes = types.ModuleType("sixes")
+    sixes.canasta_sides = canasta.hookimpl(_answer((0, 1, 0, 1, 0, 1)))  # type: ignore[attr-defined]
+    registry.add_house_rule(canasta.HouseRule("three-pairs", "Six seats in two partnerships.", plugins=(sixes,)))
+    assert canasta.load_rules(NAME, ["three-pairs"], registry=registry, players=6).sides == SEATING[6]
+    for players in (None, 2, 3, 4, 5):  # the default count (4) included
+        with pytest.raises(RulesError, match=r"canasta_sides: 6 seats given for \d players .*house rule three-pairs"):
+            canasta.load_rules(NAME, ["three-pairs"], registry=registry, players=players)
