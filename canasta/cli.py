@@ -38,10 +38,10 @@ from canasta.game import Game
 from canasta.ismcts import ISMCTSBot, parse_budget
 from canasta.plugins import load_rules
 from canasta.records import GameRecord, GameRecorder, load_record, replay
-from canasta.registry import default_registry
+from canasta.registry import Registry, default_registry
 from canasta.seeds import SEED_LIMIT, SeedError, check_seed, resolve_seed
 from canasta.simulate import MAX_WORKERS, simulate
-from canasta.summary import format_rules_summary, rules_summary
+from canasta.summary import format_rules_summary, player_counts_text, rules_summary
 from canasta.terminal import (
     describe_changes,
     format_variants,
@@ -238,8 +238,18 @@ def build_parser() -> argparse.ArgumentParser:
             "--house-rule", action="append", default=[], dest="house_rules", metavar="NAME", help="stack a house rule"
         )
 
+    def players_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--players",
+            type=int_option("--players", 2, 8),
+            default=None,
+            metavar="N",
+            help="number of players, one the variant plays (see `canasta variants`; default: the variant's own)",
+        )
+
     play = sub.add_parser("play", help="play seat 0 against bots in the terminal")
     rules_args(play)
+    players_arg(play)
     play.add_argument("--seed", type=seed_option(), default=None, help="seed (default: random)")
     play.add_argument("--bots-only", action="store_true", help="let bots play every seat")
     play.add_argument(
@@ -270,6 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="let bots play many games and summarise")
     rules_args(sim)
+    players_arg(sim)
     sim.add_argument("--games", type=int_option("--games", 1, MAX_GAMES), default=100, help="games to play")
     sim.add_argument("--seed", type=seed_option(), default=0, help="the simulation's seed (default: 0)")
     sim.add_argument(
@@ -345,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
         "There is no authentication: it binds to 127.0.0.1 by default; do not expose it.",
     )
     rules_args(web)
+    players_arg(web)
     web.add_argument(
         "--seed", type=seed_option(), default=None, help="seed of each browser's first game (default: random)"
     )
@@ -364,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a variant's compiled rules")
     rules.add_argument("name", help="variant name")
     rules.add_argument("--house-rule", action="append", default=[], dest="house_rules", metavar="NAME")
+    players_arg(rules)
     rules.add_argument("--format", choices=["table", "text", "markdown"], default="table")
     return parser
 
@@ -656,7 +669,7 @@ def _write_atomically(text: str, target: Path) -> None:
 def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
     record_path = check_record_path(args.record) if args.record else None  # before the first move
     seed = resolve_seed(args.seed)
-    game = Game(args.variant, args.house_rules, seed=seed)
+    game = Game(args.variant, args.house_rules, seed=seed, players=args.players)
     rules = game.rules
     human = None if args.bots_only else HUMAN_SEAT
     humans: tuple[int, ...] = () if human is None else (human,)
@@ -804,6 +817,7 @@ def _simulate(args: argparse.Namespace, out: IO[str], console: Console) -> int:
             max_hands=args.max_hands,
             progress=report if show_progress else None,
             oversubscribe=args.oversubscribe,
+            players=args.players,
         )
     finally:
         if show_progress:
@@ -958,7 +972,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         return 2
     loopback = is_loopback(args.host)  # parsed (127.1, LOCALHOST, 0:0:0:0:0:0:0:1), not a list of spellings
     app = create_app(
-        args.variant, args.house_rules, args.seed, bot=args.bot, allowed_hosts=DEFAULT_HOSTS if loopback else None
+        args.variant,
+        args.house_rules,
+        args.seed,
+        bot=args.bot,
+        allowed_hosts=DEFAULT_HOSTS if loopback else None,
+        players=args.players,
     )
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -983,15 +1002,29 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 def _variants(out: IO[str], console: Console) -> int:
     registry = default_registry()
     listing = (registry.variants(), registry.house_rules(), registry.failures)
+    counts = _player_counts(registry)
     if console.is_terminal:
-        console.print(render_variants(*listing, provenance=registry.provenance))
+        console.print(render_variants(*listing, provenance=registry.provenance, players=counts))
     else:  # piped: plain lines, so that no name or origin is cut to a guessed width
-        out.write(format_variants(*listing, provenance=registry.provenance))
+        out.write(format_variants(*listing, provenance=registry.provenance, players=counts))
     return 0
 
 
+def _player_counts(registry: Registry) -> Callable[[str], str]:
+    """Says how many players a variant seats (`canasta.summary.player_counts_text`; ``"?"`` if its rules fail)."""
+
+    def counts(name: str) -> str:
+        try:
+            rules = load_rules(name, registry=registry)
+        except CanastaError:
+            return "?"
+        return player_counts_text(rules)
+
+    return counts
+
+
 def _rules(args: argparse.Namespace, out: IO[str], console: Console) -> int:
-    rules = load_rules(args.name, args.house_rules)
+    rules = load_rules(args.name, args.house_rules, players=args.players)
     if args.format == "table":
         title = rules.variant + "".join(f" + {h}" for h in rules.house_rules)
         console.print(render_rules_summary(rules_summary(rules), f"Rules of {title}"))

@@ -16,7 +16,7 @@ from canasta.errors import IllegalActionError, InvalidPositionError, RuleCode, R
 from canasta.hand import HandState
 from canasta.integers import exact_int
 from canasta.observation import Observation
-from canasta.plugins import load_rules
+from canasta.plugins import chosen_rules
 from canasta.registry import Registry
 from canasta.rules import Rules
 from canasta.scoring import HandScore
@@ -129,11 +129,17 @@ class Game:
         registry: Registry to look names up in (default: the process-wide one).
         first_dealer: Seat of the first dealer, an integer from 0 to
             ``players - 1`` (default: the last seat, so seat 0 plays first).
+        players: The number of players, one of the counts the variant plays
+            (`canasta.Rules.playable_counts`; ``None``, the default: the
+            variant's default count). With ``rules``, it must be theirs.
 
     Raises:
         SeedError: If ``seed`` is not an integer (``bool`` is not) or is out of range.
         SeatError: If ``first_dealer`` is not a seat of the rules (``-1``,
             ``True`` and ``1.0`` are not seats).
+        RulesError: If the variant does not play ``players`` players (the
+            message lists the counts it plays), or ``rules`` are for another
+            count.
 
     Attributes:
         rules: The compiled rules.
@@ -155,9 +161,10 @@ class Game:
         rules: Rules | None = None,
         registry: Registry | None = None,
         first_dealer: int | None = None,
+        players: int | None = None,
     ) -> None:
         game_seed = resolve_seed(seed)  # checked before the (dearer) rules are compiled
-        self.rules: Rules = rules if rules is not None else load_rules(variant, house_rules, registry=registry)
+        self.rules: Rules = chosen_rules(variant, house_rules, rules, players, registry=registry)
         dealer = (
             self.rules.players - 1
             if first_dealer is None

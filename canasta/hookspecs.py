@@ -83,10 +83,38 @@ def canasta_house_rules() -> list[HouseRule]:  # type: ignore[empty-body]
 
 @hookspec(firstresult=True)
 def canasta_players() -> int:  # type: ignore[empty-body]
-    """Number of players at the table.
+    """Number of players at the table: the variant's default count.
+
+    A game plays this count unless it chooses another one of
+    `canasta_player_counts` (``canasta.Game(variant, players=5)``).
 
     Returns:
         The number of players. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_player_counts() -> tuple[int, ...]:  # type: ignore[empty-body]
+    """Every number of players the variant plays; a game chooses one of them.
+
+    Not answered (the default, every variant of the classic family): the
+    variant plays only its `canasta_players` count. A variant that plays
+    several counts answers them all; `canasta_players` stays its default
+    count and must be one of them. The chosen count is what the hooks that
+    take ``players`` (`canasta_sides`, `canasta_deck`, `canasta_hand_size`,
+    `canasta_packets`) receive, so they answer for every count::
+
+        @canasta.hookimpl
+        def canasta_player_counts():
+            return (2, 3, 4, 5, 6)
+
+        @canasta.hookimpl
+        def canasta_deck(players):
+            return canasta.DeckSpec(packs=players + 1, jokers=2 * (players + 1))
+
+    Returns:
+        The counts, each 2 to 8, none twice (any order; the rules keep them
+        sorted). Stops at first non-None result.
     """
 
 
@@ -354,7 +382,7 @@ def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
             return canasta.PacketRules(sizes=(13,), partners_first=True, three_down=-100)
 
     Args:
-        players: Number of players (decided by `canasta_players`).
+        players: Number of players (the game's chosen count, see `canasta_player_counts`).
 
     Returns:
         A `canasta.PacketRules`. Stops at first non-None result.

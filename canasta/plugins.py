@@ -66,7 +66,9 @@ def _check(condition: bool, message: str) -> None:
         raise _AnswerError(message)
 
 
-def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str] = ()) -> Rules:
+def compile_rules(
+    pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str] = (), *, players: int | None = None
+) -> Rules:
     """Ask every rule hook once and freeze the answers.
 
     Every answer is checked: its type (field by field for the policy objects)
@@ -77,6 +79,10 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
         pm: A manager from `make_plugin_manager`.
         variant: The variant's name (recorded in the rules).
         house_rules: Names of the stacked house rules (recorded in the rules).
+        players: The number of players, one of the variant's
+            ``canasta_player_counts`` (``None``, the default: its
+            ``canasta_players`` count). The hooks that take ``players`` are
+            asked with it.
 
     Returns:
         The validated `canasta.Rules`.
@@ -84,23 +90,56 @@ def compile_rules(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[
     Raises:
         RulesError: If an answer is missing or invalid; the message names the
             hook and the plugin that gave the answer (or the wrapper that
-            returned nothing in its place).
+            returned nothing in its place). Also if the variant does not play
+            ``players`` players (the message lists the counts it plays).
+        TypeError: If ``players`` is not an integer (``bool`` is not).
         PluginError: If a hook raised (`SystemExit` included; only
             `KeyboardInterrupt` passes); the message names the plugin and the
             hook.
     """
+    if players is not None and not _is_int(players):
+        raise TypeError(f"players must be an integer number of players, got {players!r}")
     try:
-        return _compile(pm, variant, house_rules)
+        return _compile(pm, variant, house_rules, players)
     except _AnswerError as exc:
         message = str(exc)
         hook = message.split(":", 1)[0]
-        source = answering_plugin(pm, hook) if hook.startswith("canasta_") else "unknown plugin"
+        kwargs = {"players": players} if players is not None else None
+        source = answering_plugin(pm, hook, kwargs) if hook.startswith("canasta_") else "unknown plugin"
         raise RulesError(f"{message} (answer from {source})") from None
 
 
-def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str]) -> Rules:
-    players = _ask(pm, "canasta_players", int)
-    _check(2 <= players <= 8, f"canasta_players: {players} players is not supported (2 to 8)")
+def _player_counts(pm: pluggy.PluginManager, default: int) -> tuple[int, ...]:
+    """The counts the variant plays, sorted: the answer of ``canasta_player_counts``, or the default count alone."""
+    if not pm.hook.canasta_player_counts.get_hookimpls():
+        return (default,)
+    counts = _ask(pm, "canasta_player_counts", tuple[int, ...])
+    _check(
+        bool(counts) and all(_is_int(n) and 2 <= n <= 8 for n in counts) and len(set(counts)) == len(counts),
+        f"canasta_player_counts: counts of 2 to 8 players, none twice, expected, got {counts}",
+    )
+    _check(
+        default in counts,
+        f"canasta_player_counts: the default count {default} (canasta_players) is not among the counts {counts}",
+    )
+    return tuple(sorted(counts))
+
+
+def _counts_text(counts: Sequence[int]) -> str:
+    """``"2, 3, 4, 5 or 6"``."""
+    words = [str(n) for n in counts]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str], chosen: int | None) -> Rules:
+    default = _ask(pm, "canasta_players", int)
+    _check(2 <= default <= 8, f"canasta_players: {default} players is not supported (2 to 8)")
+    player_counts = _player_counts(pm, default)
+    if chosen is not None and chosen not in player_counts:
+        raise RulesError(
+            f"variant {variant!r} is not played by {chosen} players: it plays {_counts_text(player_counts)} players"
+        )
+    players = default if chosen is None else chosen
     sides = _ask(pm, "canasta_sides", tuple[int, ...], players=players)
     _check(len(sides) == players, f"canasta_sides: {len(sides)} seats given for {players} players")
     _check(
@@ -255,6 +294,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         partnerships=partnerships,
         packets=packets,
         rule_sections=rule_sections(pm),
+        player_counts=player_counts,
     )
     _check_policies(rules)
     _check_deal(rules)
@@ -425,7 +465,9 @@ def _evolve(value: T, **changes: Any) -> T:
     return attrs.evolve(value, **changes)  # type: ignore[misc]
 
 
-def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Registry | None = None) -> Rules:
+def load_rules(
+    variant: str, house_rules: Sequence[str] = (), *, registry: Registry | None = None, players: int | None = None
+) -> Rules:
     """Compile the rules of a variant plus house rules, by name.
 
     Compiled rules are cached per registry, so creating many games is cheap.
@@ -435,6 +477,11 @@ def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Regis
         house_rules: House-rule names, stacked in this order.
         registry: The `canasta.Registry` to look names up in (default: the
             process-wide one).
+        players: The number of players, one of the counts the variant plays
+            (`canasta.Rules.playable_counts`; the hook
+            ``canasta_player_counts``). ``None`` (the default): the variant's
+            default count. A house rule that fits the variant fits at every
+            count its answers are valid for.
 
     Returns:
         The compiled `canasta.Rules`.
@@ -442,14 +489,58 @@ def load_rules(variant: str, house_rules: Sequence[str] = (), *, registry: Regis
     Raises:
         UnknownNameError: If a name is unknown.
         PluginError: If a plugin is broken or a house rule does not fit.
-        RulesError: If the hooks' answers are invalid.
+        RulesError: If the hooks' answers are invalid, or the variant does not
+            play ``players`` players (the message lists the counts it plays).
         TypeError: If ``house_rules`` is a string, not a sequence of names
-            (``["cutthroat"]``, not ``"cutthroat"``).
+            (``["cutthroat"]``, not ``"cutthroat"``), or ``players`` is not an
+            integer.
     """
     reg = registry if registry is not None else default_registry()
-    key = (variant, house_rule_names(house_rules))
+    names = house_rule_names(house_rules)
+    if players is not None and not _is_int(players):
+        raise TypeError(f"players must be an integer number of players, got {players!r}")
+    key = (variant, names, players)
     rules = reg.rules_cache.get(key)
     if rules is None:
+        if players is not None:
+            try:
+                default: Rules | None = load_rules(variant, names, registry=reg)
+            except RulesError:  # (a house rule whose answers do not hold at the default count: the chosen may do)
+                default = None
+            if default is not None and default.players == players:  # the default by number: the same object
+                reg.rules_cache[key] = default
+                return default
         pm = make_plugin_manager(reg.plugin_stack(variant, house_rules))
-        rules = reg.rules_cache[key] = compile_rules(pm, variant, house_rules)
+        rules = reg.rules_cache[key] = compile_rules(pm, variant, house_rules, players=players)
+    return rules
+
+
+def chosen_rules(
+    variant: str,
+    house_rules: Sequence[str],
+    rules: Rules | None,
+    players: int | None,
+    *,
+    registry: Registry | None = None,
+) -> Rules:
+    """The rules a constructor taking names, ``rules=`` and ``players=`` plays (`canasta.Game`, the RL envs).
+
+    Args:
+        variant: The variant's name (looked up only without ``rules``).
+        house_rules: House-rule names (likewise).
+        rules: Already compiled rules, or ``None``.
+        players: The number of players, or ``None`` (the variant's default, or the rules' own).
+        registry: The `canasta.Registry` to look names up in (default: the process-wide one).
+
+    Returns:
+        ``rules`` if given, else `load_rules` of the names and ``players``.
+
+    Raises:
+        RulesError: If ``rules`` are given for another number of players than
+            ``players``, or the variant does not play ``players`` players.
+    """
+    if rules is None:
+        return load_rules(variant, house_rules, registry=registry, players=players)
+    if players is not None and players != rules.players:
+        raise RulesError(f"players={players!r} was given with rules for {rules.players} players")
     return rules

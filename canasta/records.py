@@ -19,12 +19,12 @@ and not only its bytes), of which at most one in `OBJECTS_PER_ITEM` an object
 key twice in one object (JSON leaves duplicates undefined; the last one would
 win silently). `NaN` and ``Infinity`` are not JSON and are refused too.
 
-Record format, version 5 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
+Record format, version 6 (`RECORD_FORMAT_VERSION`; `RECORD_SCHEMA` is the same
 as a JSON Schema)::
 
     {
       "format": "canasta-record",
-      "format_version": 5,
+      "format_version": 6,
       "variant": {"name": "classic", "version": "1.0"},
       "house_rules": [{"name": "black-three-freezes", "version": "1.0"}],
       "seed": 1,
@@ -62,12 +62,17 @@ Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 The ``seed`` is any integer with ``|seed| < 2**64`` (`canasta.seeds`: every seed
 a game accepts, so every record the library writes it reads back), and
 ``first_dealer`` the seat that dealt the first hand (``Game(first_dealer=...)``;
-``null`` means the variant's default, the last seat). A record replays a game
+``null`` means the variant's default, the last seat). A game of a variant that
+plays several numbers of players (`canasta.Rules.playable_counts`) adds
+``"players": 5`` when it was played by another count than the variant's
+default; the key is optional and written only then. A record replays a game
 from these alone, so a game started from a given hand (`canasta.Game.from_hand`)
 cannot be recorded: `GameRecorder` refuses it, and a game already played.
 
-Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 5,
-which is version 4 plus ``first_dealer`` (a record of version 4 or older has no
+Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 6,
+which is version 5 plus the optional ``players`` (a record of version 5 or older
+has no such key and replays with the variant's default count, as it was played;
+one holding it is refused); version 5 is version 4 plus ``first_dealer`` (a record of version 4 or older has no
 such key and replays with the last seat dealing first, as it was played); version 4
 is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
 ``declare`` action. Older records read as before (one holding an action its
@@ -78,7 +83,7 @@ a provisional opening). Taking back moves is not a rule of Canasta (the rule boo
 "What “legal” means"), so version 2 has no such action; a version-1 record
 still loads and replays unless it holds one, which is refused with a
 `RecordError` naming the action's index. Saving a loaded record of an older version writes
-version 5. A reader refuses versions it does not know.
+version 6. A reader refuses versions it does not know.
 
 Errors number hands from 1 in their text (``hand 1, action 0 (actions[0])``), as
 the CLI and the web page do; JSON paths (``hands[0].totals``) and
@@ -121,6 +126,7 @@ from canasta.cards import Card, Kind, kind_from_symbol
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.observation import MeldView, Observation
+from canasta.plugins import load_rules
 from canasta.registry import Registry, default_registry
 from canasta.scoring import HandScore
 from canasta.seats import SeatError, check_seat
@@ -151,11 +157,15 @@ __all__ = [
 ]
 
 #: Version of the record format written by this library.
-RECORD_FORMAT_VERSION = 5
+RECORD_FORMAT_VERSION = 6
 #: Record format versions this library reads (version 1 only without take-backs).
-READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5)
+READABLE_RECORD_FORMAT_VERSIONS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 #: The record format version that added ``first_dealer``.
 _FIRST_DEALER_SINCE = 5
+#: The record format version that added ``players``.
+_PLAYERS_SINCE = 6
+#: The numbers of players a record may name (those `canasta.compile_rules` accepts).
+_PLAYER_RANGE = range(2, 9)
 #: Version of the observation JSON written by `observation_to_json`.
 OBSERVATION_FORMAT_VERSION = 2
 _RECORD_FORMAT = "canasta-record"
@@ -442,6 +452,15 @@ def _first_dealer(value: object) -> int | None:
     return check_seat(value, _SEAT_BOUND, name="first_dealer")
 
 
+def _players(value: object) -> int | None:
+    """A record's number of players: ``None`` (the variant's default) or a plain ``int`` from 2 to 8."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value not in _PLAYER_RANGE:
+        raise RecordError("players", f"expected a number of players from 2 to 8 or null, got {_brief(value)}")
+    return int(value)
+
+
 #: More seats than any rule set has (a record's first dealer is checked against its rules on replay).
 _SEAT_BOUND = 1 << 16
 
@@ -463,6 +482,8 @@ class GameRecord:
         complete: Whether the game was played to its end.
         first_dealer: The seat that dealt the first hand (``None``: the
             variant's default, the last seat; records of format version 4 or older).
+        players: The number of players when it is not the variant's default
+            (``None``: the default; records of format version 5 or older).
     """
 
     variant: str
@@ -476,6 +497,7 @@ class GameRecord:
     final_scores: tuple[int, ...] = field(converter=_ints)
     complete: bool = True
     first_dealer: int | None = field(default=None, converter=_first_dealer)
+    players: int | None = field(default=None, converter=_players)
 
     @property
     def house_rule_names(self) -> tuple[str, ...]:
@@ -484,11 +506,13 @@ class GameRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (format version `RECORD_FORMAT_VERSION`)."""
+        players: dict[str, Any] = {} if self.players is None else {"players": self.players}
         return {
             "format": _RECORD_FORMAT,
             "format_version": RECORD_FORMAT_VERSION,
             "variant": {"name": self.variant, "version": self.variant_version},
             "house_rules": [{"name": n, "version": v} for n, v in self.house_rules],
+            **players,
             "seed": self.seed,
             "first_dealer": self.first_dealer,
             "seats": list(self.seats),
@@ -513,7 +537,7 @@ class GameRecord:
         return json.dumps(self.to_json(), indent=indent)
 
     def new_game(self, registry: Registry | None = None) -> Game:
-        """A fresh game with this record's variant, house rules, seed and first dealer.
+        """A fresh game with this record's variant, house rules, number of players, seed and first dealer.
 
         Args:
             registry: Where to look the names up (default: the process-wide registry).
@@ -523,9 +547,15 @@ class GameRecord:
 
         Raises:
             SeatError: If the first dealer is not a seat of the variant.
+            RulesError: If the variant does not play the record's number of players.
         """
         return Game(
-            self.variant, self.house_rule_names, seed=self.seed, registry=registry, first_dealer=self.first_dealer
+            self.variant,
+            self.house_rule_names,
+            seed=self.seed,
+            registry=registry,
+            first_dealer=self.first_dealer,
+            players=self.players,
         )
 
 
@@ -580,6 +610,9 @@ class GameRecorder:
                 raise RecordError(f"seats[{i}]", f"a seat label is a string, got {_type_name(label)}")
         self._variant_version = registry.variant(game.rules.variant).version
         self._house_rules = tuple((h, registry.house_rule(h).version) for h in game.rules.house_rules)
+        # The count is written only when it is not the variant's default (the record of a default game is unchanged).
+        default = load_rules(game.rules.variant, game.rules.house_rules, registry=registry).players
+        self._players = None if players == default else players
         self._actions: list[Action] = []
         # A hand can end on its deal, before any action: it counts 0 actions.
         self._lengths: list[int] = [0] * len(game.results)
@@ -654,6 +687,7 @@ class GameRecorder:
             final_scores=tuple(self.game.scores),
             complete=self.game.is_over,
             first_dealer=self._first_dealer,
+            players=self._players,
         )
 
 
@@ -718,7 +752,7 @@ def record_from_json(
         RecordError: If anything is malformed or illegal; the message names where.
     """
     root = _expect(data, dict, "record", "a JSON object")
-    _check_keys(root, _RECORD_KEYS | {"first_dealer"}, _RECORD_KEYS, "record")
+    _check_keys(root, _RECORD_KEYS | {"first_dealer", "players"}, _RECORD_KEYS, "record")
     if root["format"] != _RECORD_FORMAT:
         raise RecordError("format", f"expected {_RECORD_FORMAT!r}, got {_brief(root['format'])}")
     version = _expect(root["format_version"], int, "format_version", "an integer")
@@ -739,6 +773,15 @@ def record_from_json(
             f"a version-{version} record cannot hold 'first_dealer': it came with record format version "
             f"{_FIRST_DEALER_SINCE}",
         )
+    players: int | None = None
+    if "players" in root:
+        if version < _PLAYERS_SINCE:
+            raise RecordError(
+                "players",
+                f"a version-{version} record cannot hold 'players': it came with record format version "
+                f"{_PLAYERS_SINCE}",
+            )
+        players = _players(_expect(root["players"], int, "players", "a number of players (an integer)"))
     variant, variant_version = _name_version(root["variant"], "variant")
     house_rules = tuple(
         _name_version(h, f"house_rules[{i}]")
@@ -777,6 +820,7 @@ def record_from_json(
         final_scores=_int_list(root["final_scores"], "final_scores"),
         complete=_expect(root["complete"], bool, "complete", "a boolean"),
         first_dealer=first_dealer,
+        players=players,
     )
     if validate:
         verify_record(record, registry=registry, check_versions=check_versions)
@@ -874,6 +918,14 @@ def _start(record: GameRecord, registry: Registry | None, check_versions: bool) 
                 raise RecordError(
                     f"house_rules[{i}].version",
                     f"the record was played with {name} {_brief(version)}, installed is {rule.version}",
+                )
+        if record.players is not None:
+            counts = load_rules(record.variant, record.house_rule_names, registry=reg).playable_counts
+            if record.players not in counts:
+                raise RecordError(
+                    "players",
+                    f"the record was played by {record.players} players, but variant {record.variant!r} plays "
+                    f"{', '.join(map(str, counts))} players",
                 )
         game = record.new_game(reg)
     except RecordError:
@@ -1369,6 +1421,7 @@ RECORD_SCHEMA: dict[str, Any] = {
         "house_rules": {"type": "array", "items": _name_version_schema()},
         "seed": {"type": "integer", "minimum": -(2**64) + 1, "maximum": 2**64 - 1},
         "first_dealer": {"type": ["integer", "null"], "minimum": 0},
+        "players": {"type": "integer", "minimum": _PLAYER_RANGE.start, "maximum": _PLAYER_RANGE.stop - 1},
         "seats": {"type": "array", "items": {"type": "string"}},
         "actions": {"type": "array", "items": _action_schema()},
         "hands": {

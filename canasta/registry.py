@@ -138,7 +138,8 @@ class Registry:
     Attributes:
         failures: Plugins that failed to load, as `PluginFailure` values
             (``(origin, message)`` tuples).
-        rules_cache: Compiled `canasta.Rules` by ``(variant, house rules)``,
+        rules_cache: Compiled `canasta.Rules` by ``(variant, house rules,
+            players)`` (``players`` ``None``: the variant's default count),
             filled by `canasta.load_rules`.
     """
 
@@ -158,7 +159,7 @@ class Registry:
         self.failures: list[PluginFailure] = []
         # origin -> (distribution, version) of each entry-point plugin loaded
         self._distributions: dict[str, tuple[str, str]] = {}
-        self.rules_cache: dict[tuple[str, tuple[str, ...]], Rules] = {}
+        self.rules_cache: dict[tuple[str, tuple[str, ...], int | None], Rules] = {}
 
     # --- registration --------------------------------------------------------------
 

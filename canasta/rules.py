@@ -865,6 +865,10 @@ class Rules:
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
             of the hook ``canasta_rule_sections``); see `section`.
+        player_counts: Every number of players the variant plays, sorted
+            (the hook ``canasta_player_counts``; ``players`` is the one
+            chosen). Empty for rules built by hand: only ``players``. Not
+            part of equality: it does not change play. See `playable_counts`.
     """
 
     variant: str
@@ -893,6 +897,7 @@ class Rules:
     partnerships: PartnershipRules = PartnershipRules()
     packets: PacketRules = PacketRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
+    player_counts: tuple[int, ...] = field(default=(), eq=False)
 
     def section(self, code: RuleCode) -> RuleSection | None:
         """The rule book's section that states the rule behind a code, for these rules.
@@ -960,6 +965,11 @@ class Rules:
     def target_score(self) -> int | None:
         """The total that ends the game (``game_length.target_score``; ``None``: the game has no target)."""
         return self.game_length.target_score
+
+    @property
+    def playable_counts(self) -> tuple[int, ...]:
+        """Every number of players these rules' variant plays, sorted (``(players,)`` for rules built by hand)."""
+        return self.player_counts or (self.players,)
 
     @property
     def side_count(self) -> int:

@@ -206,6 +206,8 @@ class Summary:
         mean_actions_per_hand: Mean actions per hand.
         total_hands: Hands played.
         total_actions: Actions played.
+        players: The number of players chosen (``None``: the variant's
+            default; the seats are ``bots`` either way).
     """
 
     variant: str
@@ -221,6 +223,7 @@ class Summary:
     mean_actions_per_hand: float
     total_hands: int
     total_actions: int
+    players: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The summary as a JSON-ready dict."""
@@ -273,6 +276,8 @@ def play_game(
     seed: int,
     index: int = 0,
     max_hands: int | None = None,
+    *,
+    players: int | None = None,
 ) -> GameRow:
     """Play one game with bots.
 
@@ -283,11 +288,12 @@ def play_game(
         seed: The game's seed (the bots are seeded from it too).
         index: The game's index, copied into the row.
         max_hands: Stop after this many hands (``None``: play to the end).
+        players: The number of players (``None``: the variant's default; see `canasta.Game`).
 
     Returns:
         The game's row.
     """
-    game = Game(variant, house_rules, seed=seed)
+    game = Game(variant, house_rules, seed=seed, players=players)
     bots = [make_bot(name, f"{seed}:{seat}") for seat, name in enumerate(seat_bots)]
     turns: list[int] = []
     actions = 0
@@ -321,9 +327,12 @@ def _play_chunk(
     seed: int,
     indexes: tuple[int, ...],
     max_hands: int | None,
+    players: int | None = None,
 ) -> list[GameRow]:
     """Play a chunk of games (module level, so process pools and Dask can ship it)."""
-    return [play_game(variant, house_rules, seat_bots, game_seed(seed, i), i, max_hands) for i in indexes]
+    return [
+        play_game(variant, house_rules, seat_bots, game_seed(seed, i), i, max_hands, players=players) for i in indexes
+    ]
 
 
 def _chunks(games: int, size: int) -> list[tuple[int, ...]]:
@@ -350,6 +359,7 @@ def summarize(
     seed: int,
     seat_bots: Sequence[str],
     sides: Sequence[int],
+    players: int | None = None,
 ) -> Summary:
     """Totals of a simulation's rows.
 
@@ -360,6 +370,7 @@ def summarize(
         seed: The simulation's seed.
         seat_bots: The bot of each seat.
         sides: The side of each seat (``Rules.sides``).
+        players: The number of players chosen (``None``: the variant's default).
 
     Returns:
         The summary.
@@ -401,6 +412,7 @@ def summarize(
         mean_actions_per_hand=total_actions / total_hands if total_hands else 0.0,
         total_hands=total_hands,
         total_actions=total_actions,
+        players=players,
     )
 
 
@@ -418,6 +430,7 @@ def simulate(
     chunk_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     oversubscribe: bool = False,
+    players: int | None = None,
 ) -> SimulationResult:
     """Let bots play many games and summarise the results.
 
@@ -443,14 +456,16 @@ def simulate(
         chunk_size: Games per task (default: spread evenly, a few tasks per worker).
         progress: Called as ``progress(games_done, games)`` as games finish.
         oversubscribe: Allow more local workers than the CPUs this process may use.
+        players: The number of players, one the variant plays (``None``: the
+            variant's default; see `canasta.Game`).
 
     Returns:
         The summary and one row per game; identical for any ``workers`` and ``backend``.
 
     Raises:
         CanastaError: For an unknown variant, house rule or bot, bad counts
-            (``max_hands`` below 1 among them), or a ``client`` without
-            ``backend="dask"``.
+            (``max_hands`` below 1 among them, or a number of players the
+            variant does not play), or a ``client`` without ``backend="dask"``.
         WorkerLostError: If a local worker process dies or is stopped during the run.
         ImportError: For the Dask backend when ``distributed`` is not installed.
     """
@@ -466,7 +481,10 @@ def simulate(
     if client is not None and backend != "dask":
         # Silently ignoring it would run the games here while the caller believes they run on the cluster.
         raise CanastaError(f"a Dask client is only used with backend='dask', not {backend!r}")
-    rules = load_rules(variant, house_rules)  # fail fast on bad names, before any worker starts
+    try:  # fail fast on bad names, before any worker starts
+        rules = load_rules(variant, house_rules, players=players)
+    except TypeError as exc:
+        raise CanastaError(str(exc)) from None
     if not bots:
         raise CanastaError("at least one bot name is needed")
     seat_bots = tuple(bots[s % len(bots)] for s in range(rules.players))
@@ -483,11 +501,11 @@ def simulate(
     done_rows: dict[int, GameRow] = {}
     done = 0
     if backend == "dask":
-        results: Iterator[list[GameRow]] = _run_dask(args, chunks, max_hands, workers, client)
+        results: Iterator[list[GameRow]] = _run_dask(args, chunks, max_hands, workers, client, players)
     elif workers == 1:
-        results = (_play_chunk(*args, chunk, max_hands) for chunk in chunks)
+        results = (_play_chunk(*args, chunk, max_hands, players) for chunk in chunks)
     else:
-        results = _run_processes(args, chunks, max_hands, workers)
+        results = _run_processes(args, chunks, max_hands, workers, players)
     try:
         for chunk_rows in results:
             for row in chunk_rows:
@@ -501,7 +519,13 @@ def simulate(
             close()  # an interrupted run stops its workers now, not when the generator is collected
     rows = tuple(done_rows[i] for i in range(games))
     summary = summarize(
-        rows, variant=variant, house_rules=house_rules, seed=seed, seat_bots=seat_bots, sides=rules.sides
+        rows,
+        variant=variant,
+        house_rules=house_rules,
+        seed=seed,
+        seat_bots=seat_bots,
+        sides=rules.sides,
+        players=players,
     )
     return SimulationResult(
         summary=summary, rows=rows, seconds=time.perf_counter() - start, workers=workers, backend=backend
@@ -594,6 +618,7 @@ def _run_processes(
     chunks: list[tuple[int, ...]],
     max_hands: int | None,
     workers: int,
+    players: int | None = None,
 ) -> Iterator[list[GameRow]]:
     """Run the chunks on ``workers`` local processes, yielding each chunk's rows as it finishes.
 
@@ -613,7 +638,7 @@ def _run_processes(
     finished = False
     try:
         for chunk in chunks:
-            pending.add(pool.submit(_play_chunk, *args, chunk, max_hands))
+            pending.add(pool.submit(_play_chunk, *args, chunk, max_hands, players))
             processes.update(getattr(pool, "_processes", None) or {})  # the workers start with the first task
         stopped: dict[int, tuple[int, float]] = {}  # pid: checks in a row that saw it stopped, since when
         while pending:
@@ -694,6 +719,7 @@ def _run_dask(
     max_hands: int | None,
     workers: int,
     client: Any,
+    players: int | None = None,
 ) -> Iterator[list[GameRow]]:
     import importlib
 
@@ -714,7 +740,9 @@ def _run_dask(
     futures: list[Any] = []
     try:
         futures = [
-            client.submit(_play_chunk, *args, chunk, max_hands, pure=False, key=f"canasta-chunk-{i}-{id(chunks)}")
+            client.submit(
+                _play_chunk, *args, chunk, max_hands, players, pure=False, key=f"canasta-chunk-{i}-{id(chunks)}"
+            )
             for i, chunk in enumerate(chunks)
         ]
         for future in distributed.as_completed(futures):

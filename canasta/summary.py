@@ -18,7 +18,7 @@ from canasta.cards import KIND_COUNT, DeckSpec, Kind
 from canasta.rules import MeldMinimums, Rules
 from canasta.special import SpecialHand
 
-__all__ = ["HAND_STATE_FIELDS", "format_rules_summary", "rules_summary"]
+__all__ = ["HAND_STATE_FIELDS", "format_rules_summary", "player_counts_text", "rules_summary"]
 
 #: Section title of each top-level field of `Rules`, in display order.
 _SECTIONS: dict[str, str] = {
@@ -245,6 +245,23 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
+def player_counts_text(rules: Rules) -> str:
+    """The number of players of a rule set, and the others its variant plays.
+
+    Args:
+        rules: Compiled rules.
+
+    Returns:
+        ``"4"`` for a variant that plays one count; ``"4 (plays 2, 3, 4, 5, 6)"``
+        for one that plays several (`canasta.Rules.playable_counts`), ``4``
+        being the rules' own count.
+    """
+    counts = rules.playable_counts
+    if len(counts) == 1 and counts[0] == rules.players:
+        return str(rules.players)
+    return f"{rules.players} (plays {', '.join(map(str, counts))})"
+
+
 def _label(path: str) -> str:
     return _LABELS.get(path, path.rsplit(".", 1)[-1].replace("_", " "))
 
@@ -261,7 +278,10 @@ def rules_summary(rules: Rules) -> list[tuple[str, str, str]]:
     rows: list[tuple[str, str, str]] = []
     for attribute in attrs.fields(type(rules)):
         name = attribute.name
-        if name == "rule_sections":  # where the rules are written, not a rule (see `canasta.rulebook`)
+        if name in ("rule_sections", "player_counts"):  # where the rules are written, not a rule; in "players"
+            continue
+        if name == "players":
+            rows.append((_SECTIONS[name], _label(name), player_counts_text(rules)))
             continue
         value = getattr(rules, name)
         section = _SECTIONS.get(name, "Other")

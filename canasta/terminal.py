@@ -710,6 +710,8 @@ def render_variants(
     house_rules: Sequence[HouseRule],
     failures: Sequence[tuple[str, str]],
     provenance: Callable[[Variant | HouseRule], str] | None = None,
+    *,
+    players: Callable[[str], str] | None = None,
 ) -> Group:
     """Installed variants and house rules, where each comes from, and plugin failures.
 
@@ -720,16 +722,30 @@ def render_variants(
         provenance: Says where a descriptor comes from (``"built in (canasta
             1.0)"``, ``"plugin canasta-x 2.1"``; `canasta.Registry.provenance`),
             for a "from" column.
+        players: Says how many players a variant (by name) seats (``"4"``,
+            ``"4 (plays 2, 3, 4, 5, 6)"``), for a "players" column.
 
     Returns:
         A renderable.
     """
     vt = Table(title="Variants", header_style="bold")
-    columns = ("name", "version", "from", "based on", "description", "rules from", "found in")
-    for column in columns if provenance else (c for c in columns if c != "from"):
-        vt.add_column(column, overflow="fold", no_wrap=column == "name")
+    columns: tuple[str, ...] = (
+        "name",
+        "version",
+        "from",
+        "players",
+        "based on",
+        "description",
+        "rules from",
+        "found in",
+    )
+    for column in columns:
+        if (column != "from" or provenance) and (column != "players" or players):
+            vt.add_column(column, overflow="fold", no_wrap=column == "name")
     for v in variants:
         cells: tuple[str, ...] = (v.name, v.version, v.base or "—", v.description, v.source or "—", v.origin or "—")
+        if players:
+            cells = (*cells[:2], players(v.name), *cells[2:])
         if provenance:
             cells = (*cells[:2], provenance(v), *cells[2:])
         vt.add_row(*(untrusted_text(c) for c in cells))
@@ -758,18 +774,23 @@ def format_variants(
     house_rules: Sequence[HouseRule],
     failures: Sequence[tuple[str, str]],
     provenance: Callable[[Variant | HouseRule], str],
+    *,
+    players: Callable[[str], str] | None = None,
 ) -> str:
     """The `render_variants` listing as plain lines, nothing cut or wrapped (for a pipe or a file).
 
     Each entry is a line ``name version — from — description``, then indented
-    lines for its base or the variants it fits, where its rules come from and
-    where it was found. Untrusted text is passed through `printable`.
+    lines for the players it seats (with ``players``), its base or the variants
+    it fits, where its rules come from and where it was found. Untrusted text
+    is passed through `printable`.
 
     Args:
         variants: The variants.
         house_rules: The house rules.
         failures: ``(origin, error)`` of plugins that failed to load.
         provenance: Says where a descriptor comes from (`canasta.Registry.provenance`).
+        players: Says how many players a variant (by name) seats (``"4"``,
+            ``"4 (plays 2, 3, 4, 5, 6)"``).
 
     Returns:
         The text, ending with a newline.
@@ -777,6 +798,8 @@ def format_variants(
     lines = ["Variants"]
     for v in variants:
         lines.append(printable(f"  {v.name} {v.version} — {provenance(v)} — {v.description}"))
+        if players:
+            lines.append(printable(f"      players: {players(v.name)}"))
         lines.append(printable(f"      based on: {v.base or '—'}; rules from: {v.source or '—'}"))
         if v.house_rules:
             lines.append(printable(f"      plays with: {', '.join(v.house_rules)}"))

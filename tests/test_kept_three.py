@@ -358,12 +358,12 @@ def test_a_lay_out_is_recorded_and_replayed() -> None:
         recorder.apply(rng.choice(game.legal_actions()))
     record = recorder.record()
     text = record.dumps()
-    assert '{"type": "lay_out"}' in text and '"format_version": 5' in text
+    assert '{"type": "lay_out"}' in text and '"format_version": 6' in text
     again = loads_record(text)
     assert again == record
     assert len(list(replay(again))) == len(record.actions)
     assert action_from_json(action_to_json(LayOutThree())) == LayOutThree()
-    older = text.replace('"format_version": 5', '"format_version": 3')
+    older = text.replace('"format_version": 6', '"format_version": 3')
     older = re.sub(r'"first_dealer": \d+, ', "", older)  # version 5 added the first dealer
     with pytest.raises(canasta.RecordError) as caught:
         loads_record(older)

@@ -111,7 +111,8 @@ def test_round_trip_through_a_file(record: GameRecord, tmp_path: Path) -> None:
 def test_saved_record_follows_the_documented_schema(data: dict[str, Any]) -> None:
     assert data["format"] == "canasta-record"
     assert data["format_version"] == RECORD_FORMAT_VERSION
-    assert set(data) == set(RECORD_SCHEMA["required"]) == set(RECORD_SCHEMA["properties"])
+    # ``players`` is optional: written only for a game of another count than the variant's default.
+    assert set(data) == set(RECORD_SCHEMA["required"]) == set(RECORD_SCHEMA["properties"]) - {"players"}
     assert data["variant"] == {"name": "classic", "version": canasta.get_variant("classic").version}
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(data, RECORD_SCHEMA)
@@ -152,20 +153,21 @@ def test_house_rules_are_recorded_and_replayed(house_rule: str, variant: str, tm
     assert load_record(tmp_path / "game.json") == record
 
 
-def test_records_are_written_as_version_5(data: dict[str, Any]) -> None:
-    assert RECORD_FORMAT_VERSION == data["format_version"] == 5
-    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3, 4, 5)
-    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 5}
+def test_records_are_written_as_version_6(data: dict[str, Any]) -> None:
+    assert RECORD_FORMAT_VERSION == data["format_version"] == 6
+    assert READABLE_RECORD_FORMAT_VERSIONS == (1, 2, 3, 4, 5, 6)
+    assert RECORD_SCHEMA["properties"]["format_version"] == {"const": 6}
+    assert "players" not in data  # the variant's default count
     assert data["first_dealer"] == 3  # the last seat dealt the first hand
     # The schema's action types are exactly the ones written; the take-back is gone.
     types = {v["properties"]["type"]["const"] for v in RECORD_SCHEMA["properties"]["actions"]["items"]["oneOf"]}
     assert types == {"draw", "take", "meld", "discard", "ask", "answer", "end", "declare", "lay_out"}
 
 
-def test_version_5_round_trip(record: GameRecord, tmp_path: Path) -> None:
-    path = tmp_path / "v5.json"
+def test_version_6_round_trip(record: GameRecord, tmp_path: Path) -> None:
+    path = tmp_path / "v6.json"
     save_record(record, path)
-    assert json.loads(path.read_text())["format_version"] == 5
+    assert json.loads(path.read_text())["format_version"] == 6
     loaded = load_record(path)
     assert loaded == record
     assert [list(s.game.scores) for s in replay(loaded)][-1] == list(record.final_scores)
@@ -178,7 +180,7 @@ def test_version_2_to_4_records_still_replay(record: GameRecord, data: dict[str,
     loaded = record_from_json(data)
     assert loaded == attrs.evolve(record, first_dealer=None)
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 5  # saved again, it is a version-5 record
+    assert loaded.to_json()["format_version"] == 6  # saved again, it is a version-6 record
     assert record_from_json(loaded.to_json()) == loaded  # its first dealer written as null: the default
 
 
@@ -188,7 +190,7 @@ def test_version_1_record_without_take_backs_still_replays(record: GameRecord, d
     loaded = record_from_json(data)
     assert loaded == attrs.evolve(record, first_dealer=None)
     assert len(list(replay(loaded))) == len(record.actions)
-    assert loaded.to_json()["format_version"] == 5  # saved again, it is a version-5 record
+    assert loaded.to_json()["format_version"] == 6  # saved again, it is a version-6 record
 
 
 @pytest.mark.parametrize("validate", [True, False])

@@ -262,7 +262,7 @@ def test_a_record_older_than_version_3_holding_a_declaration_is_refused(version:
     recorder = GameRecorder(game)
     recorder.apply(DrawStock())
     recorder.apply(DeclareSpecialHand("pairs", Kind.KING))
-    text = recorder.record().dumps().replace('"format_version": 5', f'"format_version": {version}')
+    text = recorder.record().dumps().replace('"format_version": 6', f'"format_version": {version}')
     text = text.replace('"first_dealer": 3, ', "")  # version 5 added the first dealer
     with pytest.raises(canasta.RecordError) as refused:
         loads_record(text)

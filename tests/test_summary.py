@@ -14,6 +14,8 @@ def field_paths(rules: canasta.Rules) -> list[str]:
     for field in attrs.fields(type(rules)):
         if field.name == "rule_sections":  # not a rule: the rule book's sections (tests/test_rule_sections.py)
             continue
+        if field.name == "player_counts":  # shown in the "players" row (tests/test_player_counts.py)
+            continue
         value = getattr(rules, field.name)
         if attrs.has(type(value)) and not isinstance(value, (canasta.DeckSpec, canasta.MeldMinimums)):
             paths.extend(

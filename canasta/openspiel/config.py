@@ -1,7 +1,7 @@
 """The parameters of the OpenSpiel game and what they compile to: `GameConfig`.
 
 A game string such as ``python_canasta(variant=cuban,house_rules=black-three-freezes)``
-carries three parameters (`DEFAULT_PARAMETERS`). `GameConfig` checks them and
+carries four parameters (`DEFAULT_PARAMETERS`). `GameConfig` checks them and
 compiles the rules, the action ids (`canasta.rl.ActionSpace`) and the
 observation encoder once per game; every state of the game shares it.
 """
@@ -28,12 +28,14 @@ __all__ = [
 ]
 
 #: The game's parameters and their defaults: the variant's name, the house rules'
-#: names joined by `HOUSE_RULE_SEPARATOR`, and one hand (``False``) or a whole
-#: game to the target score (``True``).
-DEFAULT_PARAMETERS: dict[str, str | bool] = {
+#: names joined by `HOUSE_RULE_SEPARATOR`, one hand (``False``) or a whole
+#: game to the target score (``True``), and the number of players (one the
+#: variant plays, `canasta.Rules.playable_counts`; ``0``: the variant's default).
+DEFAULT_PARAMETERS: dict[str, str | bool | int] = {
     "variant": "classic",
     "house_rules": "",
     "whole_game": False,
+    "players": 0,
 }
 
 #: Joins house-rule names in the ``house_rules`` parameter (OpenSpiel's game
@@ -96,13 +98,16 @@ class GameConfig:
     Raises:
         ParameterError: For an unknown parameter or a value of the wrong type.
         canasta.UnknownNameError: For an unknown variant or house rule.
-        canasta.RulesError: If the house rules do not apply to the variant.
+        canasta.RulesError: If the house rules do not apply to the variant, or
+            the variant does not play ``players`` players.
 
     Attributes:
         parameters: Every parameter's value, defaults filled in.
         variant: The variant's name.
         house_rules: The house rules' names, in stacking order.
         whole_game: Whether a game is a whole game (else one hand).
+        record_players: The number of players a record of the game states
+            (`canasta.GameRecord.players`): ``None`` for the variant's default.
         rules: The compiled rules.
         actions: The fixed action ids (`canasta.rl.ActionSpace`).
         encoder: The observation encoder (`canasta.rl.ObservationEncoder`).
@@ -123,6 +128,7 @@ class GameConfig:
         "house_rules",
         "no_rewards",
         "parameters",
+        "record_players",
         "rules",
         "utility_bound",
         "variant",
@@ -147,8 +153,15 @@ class GameConfig:
         if not isinstance(whole, bool):
             raise ParameterError(f"parameter 'whole_game' must be True or False, got {whole!r}")
         self.whole_game = whole
+        players = merged["players"]
+        if isinstance(players, bool) or not isinstance(players, int) or players < 0:
+            raise ParameterError(f"parameter 'players' must be a number of players (0: the default), got {players!r}")
         self.parameters: dict[str, object] = merged
-        self.rules = load_rules(self.variant, self.house_rules)
+        self.rules = load_rules(self.variant, self.house_rules)  # the default count
+        self.record_players: int | None = None
+        if players and players != self.rules.players:
+            self.rules = load_rules(self.variant, self.house_rules, players=players)
+            self.record_players = players
         registry = default_registry()
         self.variant_version = registry.variant(self.variant).version
         self.house_rule_versions = tuple((h, registry.house_rule(h).version) for h in self.rules.house_rules)

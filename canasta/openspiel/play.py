@@ -219,6 +219,7 @@ class Play:
             final_scores=tuple(game.scores),
             complete=game.is_over,
             first_dealer=game.first_dealer,
+            players=config.record_players,
         )
 
     def resampled(self, sample: HandState, player: int, seed: int) -> Play:
@@ -313,11 +314,16 @@ def check_record_rules(config: GameConfig, record: GameRecord) -> None:
         RecordError: If the record's variant or house rules differ, or its first
             dealer is not the last seat (the only one the OpenSpiel game deals from).
     """
-    if record.variant != config.variant or record.house_rule_names != config.rules.house_rules:
+    if (
+        record.variant != config.variant
+        or record.house_rule_names != config.rules.house_rules
+        or record.players != config.record_players
+    ):
         raise RecordError(
             "variant",
             f"the record plays {record.variant} with house rules {list(record.house_rule_names)}, "
-            f"this game {config.variant} with {list(config.rules.house_rules)}",
+            f"this game {config.variant} with {list(config.rules.house_rules)} "
+            f"(players: the record's {record.players or 'default'}, the game's {config.record_players or 'default'})",
         )
     last_seat = config.rules.players - 1
     if record.first_dealer not in (None, last_seat):

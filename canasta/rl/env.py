@@ -21,7 +21,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from canasta.game import Game
-from canasta.plugins import load_rules
+from canasta.plugins import chosen_rules
 from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
@@ -67,6 +67,12 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         max_hands: Truncate the episode after this many hands (``None``: play the game out).
         render_mode: ``None``, ``"ansi"`` (`render` returns text) or ``"human"`` (prints it).
         rules: Already compiled rules (then the names are not looked up).
+        players: The number of players, one the variant plays (``None``: the
+            variant's default; see `canasta.Game`). With ``rules``, it must be theirs.
+
+    Raises:
+        canasta.RulesError: If the variant does not play ``players`` players,
+            or ``rules`` are for another count.
 
     Attributes:
         rules: The compiled rules.
@@ -95,12 +101,13 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         max_hands: int | None = None,
         render_mode: str | None = None,
         rules: Rules | None = None,
+        players: int | None = None,
     ) -> None:
         super().__init__()
         check_episode_options(reward, max_hands)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        self.rules: Rules = rules if rules is not None else load_rules(variant, tuple(house_rules))
+        self.rules: Rules = chosen_rules(variant, house_rules, rules, players)
         self.reward_mode: RewardMode = reward
         self.max_hands = max_hands
         self.render_mode = render_mode
@@ -347,6 +354,7 @@ def raw_env(
     max_hands: int | None = None,
     render_mode: str | None = None,
     rules: Rules | None = None,
+    players: int | None = None,
 ) -> CanastaEnv:
     """The unwrapped environment (see `CanastaEnv` for the arguments).
 
@@ -357,11 +365,20 @@ def raw_env(
         max_hands: Truncate after this many hands.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
         rules: Already compiled rules.
+        players: The number of players (``None``: the variant's default).
 
     Returns:
         The environment.
     """
-    return CanastaEnv(variant, house_rules, reward=reward, max_hands=max_hands, render_mode=render_mode, rules=rules)
+    return CanastaEnv(
+        variant,
+        house_rules,
+        reward=reward,
+        max_hands=max_hands,
+        render_mode=render_mode,
+        rules=rules,
+        players=players,
+    )
 
 
 def env(
@@ -372,6 +389,7 @@ def env(
     max_hands: int | None = None,
     render_mode: str | None = None,
     rules: Rules | None = None,
+    players: int | None = None,
 ) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing wrapper (the usual entry point).
 
@@ -382,10 +400,19 @@ def env(
         max_hands: Truncate the episode after this many hands.
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
         rules: Already compiled rules (then the names are not looked up).
+        players: The number of players, one the variant plays (``None``: the variant's default).
 
     Returns:
         A PettingZoo ``AECEnv``; ``.unwrapped`` is the `CanastaEnv`.
     """
     return _OrderEnforcingWrapper(
-        raw_env(variant, house_rules, reward=reward, max_hands=max_hands, render_mode=render_mode, rules=rules)
+        raw_env(
+            variant,
+            house_rules,
+            reward=reward,
+            max_hands=max_hands,
+            render_mode=render_mode,
+            rules=rules,
+            players=players,
+        )
     )

@@ -29,7 +29,7 @@ from canasta.actions import Action
 from canasta.errors import IllegalActionError
 from canasta.game import Game
 from canasta.hand import HandState
-from canasta.plugins import load_rules
+from canasta.plugins import chosen_rules
 from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
@@ -111,6 +111,8 @@ class VectorEnv(GymnasiumVectorEnv):
         reward: ``"hand"`` (score difference per hand) or ``"game"`` (+1/−1/0).
         max_hands: Truncate (and reset) a game after this many hands (``None``: play it out).
         rules: Already compiled rules (then the names are not looked up).
+        players: The number of players, one the variant plays (``None``: the
+            variant's default; see `canasta.Game`). With ``rules``, it must be theirs.
         copy: Return copies of the arrays (default); ``False`` returns the env's
             own buffers, overwritten by the next call (faster; read them before stepping).
 
@@ -136,12 +138,13 @@ class VectorEnv(GymnasiumVectorEnv):
         max_hands: int | None = None,
         rules: Rules | None = None,
         copy: bool = True,
+        players: int | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer of at least 1, got {num_envs!r}")
         check_episode_options(reward, max_hands)
         self.num_envs = num_envs
-        self.rules: Rules = rules if rules is not None else load_rules(variant, tuple(house_rules))
+        self.rules: Rules = chosen_rules(variant, house_rules, rules, players)
         self.reward_mode: RewardMode = reward
         self.max_hands = max_hands
         self.copy = copy

@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from canasta.bots import bot_names
 from canasta.commands import CommandError
 from canasta.errors import CanastaError, IllegalActionError
+from canasta.plugins import load_rules
 from canasta.records import RecordError
 from canasta.registry import default_registry
 from canasta.seeds import SeedError, check_seed
@@ -255,6 +256,24 @@ def _string_list(value: object, what: str) -> list[str]:
     return [_name(v, what) for v in value]
 
 
+def _players(value: object) -> int | None:
+    """The number of players of the new-game form: ``None`` for the variant's default, else an integer."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 8:
+        raise _Refused(400, "players must be a number of players from 2 to 8 (or null: the variant's default)")
+    return value
+
+
+def _player_counts(variant: str) -> dict[str, Any]:
+    """The counts a variant plays and its default, for the new-game form (none if its rules do not compile)."""
+    try:
+        rules = load_rules(variant)
+    except CanastaError:
+        return {"players": [], "default_players": None}
+    return {"players": list(rules.playable_counts), "default_players": rules.players}
+
+
 def _seed(value: object) -> int | None:
     """The seed of the new-game form: ``None`` (or empty) for a random one, else `canasta.seeds.check_seed`'s."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -280,6 +299,7 @@ def create_app(
     max_sessions: int = 64,
     allowed_hosts: Sequence[str] | None = DEFAULT_HOSTS,
     max_record_bytes: int = MAX_RECORD_BYTES,
+    players: int | None = None,
 ) -> Starlette:
     """The web application: a page to play against bots and replay records, and its JSON API.
 
@@ -296,6 +316,9 @@ def create_app(
             any spelling (default: loopback names only); ``None`` answers any
             (for a server bound to another interface).
         max_record_bytes: The largest record ``POST /api/replay`` accepts.
+        players: The number of players of a browser's first game (default: the
+            variant's own). The new-game form offers every count a variant plays
+            (``GET /api/variants``: ``players`` and ``default_players`` of each).
 
     Returns:
         The Starlette application.
@@ -305,12 +328,12 @@ def create_app(
     """
     if seed is not None:
         seed = check_seed(seed, name="seed")
-    PlaySession(variant, house_rules, seed if seed is not None else 0, bot)  # fail now on bad defaults
+    PlaySession(variant, house_rules, seed if seed is not None else 0, bot, players)  # fail now on bad defaults
     store = SessionStore(max_sessions)
     parsing = asyncio.Semaphore(_RECORD_PARSES)
 
     def new_default() -> PlaySession:
-        return PlaySession(variant, house_rules, seed, bot)
+        return PlaySession(variant, house_rules, seed, bot, players)
 
     def respond(payload: dict[str, Any], key: str | None, status: int = 200) -> JSONResponse:
         response = _JSON(payload, status_code=status)
@@ -349,7 +372,13 @@ def create_app(
         registry = default_registry()
         return _JSON(
             {
-                "variants": [{"name": v.name, "description": v.description} for v in registry.variants()],
+                # (The counts compile each variant's rules, once: in a worker thread, off the event loop.)
+                "variants": await run_in_threadpool(
+                    lambda: [
+                        {"name": v.name, "description": v.description, **_player_counts(v.name)}
+                        for v in registry.variants()
+                    ]
+                ),
                 "house_rules": [
                     {
                         "name": h.name,
@@ -359,7 +388,13 @@ def create_app(
                     for h in registry.house_rules()
                 ],
                 "bots": bot_names(),
-                "defaults": {"variant": variant, "house_rules": list(house_rules), "seed": seed, "bot": bot},
+                "defaults": {
+                    "variant": variant,
+                    "house_rules": list(house_rules),
+                    "seed": seed,
+                    "bot": bot,
+                    "players": players,
+                },
             }
         )
 
@@ -419,10 +454,11 @@ def create_app(
             # a budget of its own choosing: the search runs on this machine.
             raise _Refused(422, f"unknown bot {strategy!r}; the bots are {', '.join(bot_names())}")
         chosen = _seed(data.get("seed"))
+        count = _players(data.get("players"))
 
         def work() -> PlaySession:
             try:
-                return PlaySession(name, rules, chosen, strategy)
+                return PlaySession(name, rules, chosen, strategy, count)
             except CanastaError as exc:
                 raise _Refused(422, str(exc)) from None
 

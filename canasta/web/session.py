@@ -154,16 +154,23 @@ class PlaySession:
         house_rules: House rules stacked on it.
         seed: The game's seed (default: a random one).
         bot: The bots' strategy (`canasta.bot_names`).
+        players: The number of players, one the variant plays (default: the variant's own).
 
     Raises:
-        CanastaError: For an unknown variant or house rule, or a bad combination.
+        CanastaError: For an unknown variant or house rule, a bad combination, or
+            a number of players the variant does not play.
         SessionError: For an unknown bot or a seed out of range.
     """
 
     mode = "play"
 
     def __init__(
-        self, variant: str = "classic", house_rules: Sequence[str] = (), seed: int | None = None, bot: str = "greedy"
+        self,
+        variant: str = "classic",
+        house_rules: Sequence[str] = (),
+        seed: int | None = None,
+        bot: str = "greedy",
+        players: int | None = None,
     ) -> None:
         base = bot.split(":", 1)[0] if isinstance(bot, str) else bot
         if base not in bot_names():
@@ -173,7 +180,7 @@ class PlaySession:
         except (CanastaError, ValueError, TypeError) as exc:
             raise SessionError(f"bad bot {bot!r}: {exc}") from None
         seed = resolve_seed(seed)  # canasta.seeds: the one rule (SeedError, a CanastaError, if it breaks it)
-        self.game = Game(variant, tuple(house_rules), seed=seed)
+        self.game = Game(variant, tuple(house_rules), seed=seed, players=players)
         players = self.game.rules.players
         self.names = ["you" if s == HUMAN_SEAT else bot for s in range(players)]
         self.bots: dict[int, Bot] = {s: make_bot(bot, f"{seed}:{s}") for s in range(players) if s != HUMAN_SEAT}

@@ -244,6 +244,7 @@ async function newGame(event) {
   const houseRules = [...document.querySelectorAll("#new-house-rules input:checked")].map((box) => box.value);
   await request("POST", "/api/new", {
     variant: $("new-variant").value,
+    players: Number($("new-players").value) || null,
     house_rules: houseRules,
     bot: $("new-bot").value,
     seed: $("new-seed").value.trim() || null,
@@ -258,11 +259,21 @@ function option(value, text, selected) {
   return element;
 }
 
+// The numbers of players the chosen variant plays, its default selected (the server's for its default variant).
+function fillPlayers(variants, defaults) {
+  const chosen = variants.find((v) => v.name === $("new-variant").value);
+  const counts = chosen ? chosen.players : [];
+  const wanted = chosen && chosen.name === defaults.variant && defaults.players ? defaults.players : chosen?.default_players;
+  $("new-players").replaceChildren(...counts.map((n) => option(String(n), String(n), n === wanted)));
+}
+
 async function fillForm() {
   const { data } = await call("GET", "/api/variants");
   if (!data.variants) return;
   const defaults = data.defaults;
   $("new-variant").replaceChildren(...data.variants.map((v) => option(v.name, v.name, v.name === defaults.variant)));
+  fillPlayers(data.variants, defaults);
+  $("new-variant").addEventListener("change", () => fillPlayers(data.variants, defaults));
   $("new-bot").replaceChildren(...data.bots.map((b) => option(b, b, b === defaults.bot)));
   const box = $("new-house-rules");
   for (const rule of data.house_rules) {
