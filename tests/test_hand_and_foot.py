@@ -299,31 +299,9 @@ def test_the_reference_agrees_on_positions_of_random_play() -> None:
     assert len(reference_positions(RULES, range(4))) >= 8
 
 
-def _alone(players: int) -> canasta.Rules:
-    """Hand and Foot for ``players`` (a test plugin on top; the player count option is the core's)."""
-    plugin = canasta.Variant(
-        name=f"hand-and-foot-{players}",
-        description="a test",
-        plugins=(_Players(players),),
-        base="hand-and-foot",
-    )
-    registry = canasta.Registry(autoload="builtin")
-    registry.add_variant(plugin)
-    return canasta.load_rules(plugin.name, registry=registry)
-
-
-class _Players:
-    def __init__(self, players: int) -> None:
-        self.players = players
-
-    @canasta.hookimpl
-    def canasta_players(self) -> int:
-        return self.players
-
-
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
 def test_other_tables_play(players: int) -> None:
-    rules = _alone(players)
+    rules = canasta.load_rules("hand-and-foot", players=players)
     assert rules.deck.packs == players + 1
     single = players in (2, 3, 5)
     assert len(set(rules.sides)) == (players if single else 2)
@@ -332,6 +310,11 @@ def test_other_tables_play(players: int) -> None:
     assert (rules.going_out.permission is canasta.Permission.NONE) == single
     state, _ = play_random_hand(random.Random(players), seed=players, rules=rules, legal_sample=1, illegal_sample=2)
     assert state.is_over
+    game = canasta.Game("hand-and-foot", players=players, seed=players)
+    rng = random.Random(players)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert len(game.results) == 4
 
 
 def test_evolving_the_variant_in_a_wrapper_works() -> None:

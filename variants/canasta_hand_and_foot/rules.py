@@ -44,6 +44,12 @@ def canasta_players() -> int:
 
 
 @canasta.hookimpl
+def canasta_player_counts() -> tuple[int, ...]:
+    """§8.1: two to six players (`canasta.Game("hand-and-foot", players=6)`)."""
+    return (2, 3, 4, 5, 6)
+
+
+@canasta.hookimpl
 def canasta_sides(players: int) -> tuple[int, ...]:
     """§8.1: 4 as two partnerships of 2 and 6 as two of 3 (alternate seats); 2, 3 and 5 play alone."""
     if players in (4, 6):
