@@ -86,7 +86,7 @@ class ObservationEncoder:
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
     | ``known`` | ``P × 15`` | per seat, cards known to be in its hand (seen taken with the pile), by `Kind` value |
-    | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its cards while face down |
+    | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its size while down |
     | ``last_packet`` | ``P`` | only with packets (2): 1 for each seat that holds its last packet (none down) |
 
     (2): where the rules deal ``K`` packets after the hand
