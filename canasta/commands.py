@@ -12,6 +12,8 @@ command                action
 ``t n2`` / ``t n*``    take it with one natural and a 2 / a joker (``n``: a natural
                        of the top card's rank; the rank itself works too: ``t q*``)
 ``t +``                take it by adding the top card to your meld of its rank
+``t 22`` / ``t **``    take a 2 / a joker on top with two of its kind, into your wild
+                       meld, where the rules allow it (Hand and Foot)
 ``m qq*``              meld two queens and a joker (one rank, plus wild cards)
 ``m q`` / ``m +q``     add a queen to your meld of queens
 ``m q:2``              add a 2 (only wild cards) to your meld of queens
@@ -112,14 +114,14 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("t", "take the pile with a natural pair (or the only way)"),
     ("t n2  t n*", "take it with a natural (n) and a 2 / a joker"),
     ("t +", "take it, adding the top card to your meld of its rank"),
+    ("t 22  t **", "take a 2 / a joker on top with two of its kind"),
     ("m qq*", "meld two queens and a joker (one rank + wild cards)"),
-    ("m q  m +q", "add a queen to your meld of queens"),
-    ("m q:2", "add only wild cards (here a 2) to your queens"),
+    ("m q  m +q  m q:2", "add a queen / only wild cards (a 2) to your queens"),
     ("m 222", "a wild meld of 2s, where the variant allows one"),
     ("m q'  t'", "onto your second meld of a rank (cutthroat)"),
     ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
     ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
-    ("sh pairs  sh pairs 9", "declare a special hand (discarding a nine), where allowed"),
+    ("sh pairs  sh pairs 9", "declare a special hand (discard a nine), where allowed"),
     ("l3  end  ?  q", "lay out a kept three; end the hand; this help; quit"),
 )
 
@@ -132,6 +134,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("[AAAAAAA]", "a canasta: green natural, yellow mixed, magenta wild"),
     ("Q'  ▶", "a second meld of queens (cutthroat); the seat to play"),
     ("frozen", "a frozen pile: take it only with a natural pair"),
+    ("(9, foot 11)", "9 cards in hand, a packet of 11 face down (Hand and Foot)"),
 )
 
 _VERBS = {
@@ -154,6 +157,8 @@ _VERBS = {
     "declare": "declare",
 }
 _HELP_HINT = "type ? for the commands"
+#: The takes of a wild card on top with two of its kind (`canasta.PileRules.wild_pair`).
+_WILD_PAIR_TAKES = (TakePile(0, 2, 0), TakePile(0, 0, 2))
 #: A typed menu number has at most this many digits (no menu is that long; ``int`` refuses 4,300 digits).
 _MAX_MENU_DIGITS = 6
 
@@ -374,6 +379,13 @@ def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable) -> 
         return _legal(TakePile(0, 0, 0, second=second), legal, state)
     pile = state.observation(state.seat).pile
     top = pile[-1].kind if pile and pile[-1].kind.is_natural else None
+    pair = next((a for a in legal if isinstance(a, TakePile) and a in _WILD_PAIR_TAKES), None)
+    if pair is not None and _kinds(rest.replace("n", "")) != [pile[-1].kind] * 2:
+        # A wild card on top (`canasta.PileRules.wild_pair`): the only take is with two of its kind.
+        raise CommandError(
+            f"the pile's top card is {pile[-1].kind.symbol}: take it with two of its kind, {notation(pair)}; "
+            f"{_HELP_HINT}"
+        )
     naturals = twos = jokers = 0
     spec = rest.replace("n", "")
     naturals += len(rest) - len(spec)

@@ -293,6 +293,24 @@ def _who(label: Sequence[str], obs: Observation, seat: int, rules: Rules) -> Tex
     return Text(f"{mark}{seat} {label[seat]} ({held})", style="bold" if mark != " " else "")
 
 
+def _held(obs: Observation, rules: Rules) -> str:
+    """The seat's cards in play and its packets still down: ``hand (9 cards, foot of 11 face down)``.
+
+    Where the rules deal packets after the hand (`canasta.PacketRules`), the
+    cards in play are named after their packet (``foot`` once it is picked up),
+    and the packets still down are listed by size (nobody sees their cards).
+    """
+    held = plural(len(obs.hand), "card")
+    count = len(rules.packets.sizes)
+    if not count:
+        return f"hand ({held})"
+    down = obs.packets_down[obs.seat] if obs.packets_down else ()
+    current = count - len(down)  # (0: the hand, i: the packet after it at index i - 1)
+    name = "hand" if current == 0 else rules.packets.name_of(current - 1)
+    later = "".join(f", {rules.packets.name_of(current + i)} of {size} face down" for i, size in enumerate(down))
+    return f"{name} ({held}{later})"
+
+
 def render_observation(
     obs: Observation,
     rules: Rules,
@@ -308,7 +326,10 @@ def render_observation(
     seats (the seat to play marked ``▶``, each with its hand size), score,
     melds and canastas in the compact notation (see `canasta.commands.LEGEND`)
     and laid-out threes; the minimum the seat's side still needs; whose turn
-    it is; and the seat's hand grouped by kind.
+    it is; and the seat's hand grouped by kind. Where the rules deal packets
+    after the hand (Hand and Foot's foot), each seat's packets still face down
+    show beside its hand size, and the seat's own line names the packet it
+    plays from and those still down.
 
     Args:
         obs: The seat's observation.
@@ -365,7 +386,7 @@ def render_observation(
     else:
         need = Text(f"{possessive} side still needs {obs.minimum_needed} for its initial meld")
     turn = Text(f"turn: seat {obs.acting_seat} ({label[obs.acting_seat]}), {obs.phase} phase", style="bold")
-    hand = Text(f"{possessive} hand ({plural(len(obs.hand), 'card')}): ", style="bold")
+    hand = Text(f"{possessive} {_held(obs, rules)}: ", style="bold")
     hand.append_text(render_hand_cards(obs.hand))
     return Group(top, table, need, turn, hand)
 

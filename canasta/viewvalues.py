@@ -8,7 +8,8 @@ of rows. The layout itself (which field goes where, and its version) belongs to
 facts `canasta.observation.observe` exposes to that seat, and nothing hidden:
 its own hand, the sizes of other hands and of the stock, the pile, the melds,
 the threes, the scores, the minimums, the phase, who acts and what is publicly
-known of each hand.
+known of each hand; where the rules deal packets after the hand, the sizes of
+the packets still face down (never their cards).
 
 `legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
@@ -64,11 +65,14 @@ class SeatLayout:
         offsets: The offset of each field, by name (the names of
             `canasta.rl.ObservationEncoder`'s layout).
         size: Length of the row.
+        packets: Packets dealt after the hand (``len(rules.packets.sizes)``); where
+            there are any, ``offsets`` has the fields ``packets_down`` and ``last_packet``.
 
     Attributes:
         seat: The observing seat.
         size: Length of the row.
         zeros: ``size`` zero bytes (to clear a row with).
+        packets: Packets dealt after the hand (0: none, and no packet fields).
     """
 
     def __init__(
@@ -82,6 +86,7 @@ class SeatLayout:
         phases: list[object],
         offsets: dict[str, int],
         size: int,
+        packets: int = 0,
     ) -> None:
         self.seat = seat
         self.size = size
@@ -113,6 +118,9 @@ class SeatLayout:
         self.answer_at = offsets["answer"]
         self.turn_at = offsets["turn"]
         self.known_at = offsets["known"]
+        self.packets = packets
+        self.packets_down_at = offsets["packets_down"] if packets else -1
+        self.last_packet_at = offsets["last_packet"] if packets else -1
 
 
 def _put(row: bytearray, offset: int, value: int, wide: list[int], base: int) -> None:
@@ -265,6 +273,25 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
         cards = known[seats[rel]]
         if cards:
             _put_kinds(row, at + rel * kind_count, cards, kinds, tally, wide, base)
+    if layout.packets:
+        _write_packets(hand, layout, row, wide, base)
+
+
+def _write_packets(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
+    """Per seat, the sizes of its packets still face down, and 1 if it holds its last packet (never their cards)."""
+    seats = layout.seats
+    count = layout.packets
+    at = layout.packets_down_at
+    last_at = layout.last_packet_at
+    packets = hand.packets
+    for rel in range(len(seats)):
+        down = packets[seats[rel]]
+        if not down:
+            row[last_at + rel] = 1
+            continue
+        first = at + rel * count + count - len(down)  # (picked up from the front: the last ones are down)
+        for i in range(len(down)):
+            _put(row, first + i, len(down[i]), wide, base)
 
 
 def _held(row: bytearray, offset: int, wide: list[int], base: int) -> int:

@@ -57,7 +57,9 @@ def hand_score_bound(rules: Rules) -> int:
     (in hand or melded), one bonus per possible canasta at the largest bonus,
     the largest three score for each colour and for set-aside black threes,
     the largest going-out bonus, and each penalty for at most two melds of its
-    rank (a side holds at most two melds of a rank, under ``cutthroat``).
+    rank (a side holds at most two melds of a rank, under ``cutthroat``), and
+    the points of every red three of the deck left in a packet still down
+    (`canasta.PacketRules.three_down`; none in today's variants).
 
     Args:
         rules: The compiled rules.
@@ -79,7 +81,8 @@ def hand_score_bound(rules: Rules) -> int:
     threes = 2 * max(abs(v) for v in rules.threes.schedule) + max(abs(v) for v in rules.black_threes.set_aside_schedule)
     going_out = max(rules.going_out.bonus, rules.going_out.concealed_bonus or 0)
     penalties = 2 * sum(abs(p) for _, p in rules.incomplete_meld_penalties)
-    return size * card + canastas * best_bonus + threes + going_out + penalties
+    threes_down = 2 * rules.deck.packs * abs(rules.packets.three_down)  # (two red threes a pack)
+    return size * card + canastas * best_bonus + threes + going_out + penalties + threes_down
 
 
 def _text(params: Mapping[str, object], name: str) -> str:

@@ -73,7 +73,9 @@ def observation_text(obs: Observation) -> str:
     Returns:
         Its hand, every hand's size, the stock's size, the pile, the melds, the
         laid-out threes, the cards known to be in each hand (seen taken with
-        the pile), the scores, the opening still needed and who acts.
+        the pile), while any packet after the hand is still face down the
+        sizes of each seat's packets down (`canasta.PacketRules`; never their
+        cards), the scores, the opening still needed and who acts.
     """
     frozen = "frozen" if obs.pile_frozen else "not frozen"
     lines = [
@@ -89,6 +91,8 @@ def observation_text(obs: Observation) -> str:
         lines.append("set aside: " + " | ".join(_codes(s) for s in obs.set_aside))
     if any(obs.known_cards):
         lines.append("known in hands: " + " | ".join(_codes(k) for k in obs.known_cards))
+    if any(obs.packets_down):  # (Hand and Foot's foot: sizes only, hidden from its owner too)
+        lines.append("packets down: " + " | ".join(" ".join(map(str, d)) or "-" for d in obs.packets_down))
     needs = f"; clean meld needed: {obs.clean_meld_needed}" if obs.clean_meld_needed else ""
     lines.append(f"scores: {' '.join(map(str, obs.scores))}; minimum needed: {obs.minimum_needed}{needs}")
     return "\n".join(lines)

@@ -8,9 +8,11 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   and the boolean legal-action mask of any state (id layout version
   `ACTION_SPACE_VERSION`; `SPECIAL_HANDS_ACTION_SPACE_VERSION` for rule sets
   with special hands; `KEPT_THREE_ACTION_SPACE_VERSION` for rule sets that
-  keep a three in hand).
+  keep a three in hand; `WILD_PAIR_ACTION_SPACE_VERSION` for rule sets with
+  wild-pair pile takes).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
-  (layout version `OBSERVATION_VERSION`).
+  (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
+  rule sets that deal packets after the hand).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
 - `VectorEnv`: N games stepped at once, arrays in and out (Gymnasium's vector API),
   and `random_legal_ids`, a random agent for a batch of masks.
@@ -26,18 +28,25 @@ from canasta.rl.actions import (  # noqa: E402
     ACTION_SPACE_VERSION,
     KEPT_THREE_ACTION_SPACE_VERSION,
     SPECIAL_HANDS_ACTION_SPACE_VERSION,
+    WILD_PAIR_ACTION_SPACE_VERSION,
     ActionSpace,
     ActionSpaceError,
 )
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
-from canasta.rl.observations import OBSERVATION_VERSION, ObservationEncoder  # noqa: E402
+from canasta.rl.observations import (  # noqa: E402
+    OBSERVATION_VERSION,
+    PACKETS_OBSERVATION_VERSION,
+    ObservationEncoder,
+)
 from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 
 __all__ = [
     "ACTION_SPACE_VERSION",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
+    "PACKETS_OBSERVATION_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
+    "WILD_PAIR_ACTION_SPACE_VERSION",
     "ActionSpace",
     "ActionSpaceError",
     "CanastaEnv",

@@ -14,6 +14,9 @@ the melds start at 24. Version 3 (`SPECIAL_HANDS_ACTION_SPACE_VERSION`) is the l
 with special hands (`canasta.Rules.special_hands`): version 2's ids, then the declarations. Version 4
 (`KEPT_THREE_ACTION_SPACE_VERSION`) is the layout of rule sets that keep a three in hand
 (`canasta.ThreeRules.keep_one`, the special hands' Straight): version 3's ids, then `LayOutThree`.
+Version 5 (`WILD_PAIR_ACTION_SPACE_VERSION`) is the layout of rule sets that take a wild card on top
+of the pile with two of its kind (`canasta.PileRules.wild_pair`, Hand and Foot): the ids the rule set
+would have without it, then ``TakePile(0, 2, 0)`` and ``TakePile(0, 0, 2)``.
 Every other rule set keeps version 2.
 """
 
@@ -47,6 +50,8 @@ __all__ = [
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
+    "WILD_PAIR_ACTION_SPACE_VERSION",
+    "WILD_PAIR_TAKES",
     "ActionSpace",
     "ActionSpaceError",
     "HasLegalActions",
@@ -59,6 +64,9 @@ ACTION_SPACE_VERSION: int = 2
 SPECIAL_HANDS_ACTION_SPACE_VERSION: int = 3
 #: Version of the id layout of rule sets that keep a three in hand: version 3's ids, then `LayOutThree`.
 KEPT_THREE_ACTION_SPACE_VERSION: int = 4
+#: Version of the id layout of rule sets with wild-pair takes (`canasta.PileRules.wild_pair`): the ids
+#: the rule set would have without them (version 2, 3 or 4), then `WILD_PAIR_TAKES`.
+WILD_PAIR_ACTION_SPACE_VERSION: int = 5
 
 
 class ActionSpaceError(CanastaError):
@@ -99,6 +107,10 @@ FIXED_ACTIONS: tuple[Action, ...] = (
 
 #: The id of the first meld action.
 MELD_OFFSET: int = len(FIXED_ACTIONS)
+
+#: The takes of a wild card on top with two of its kind (`canasta.PileRules.wild_pair`): two 2s for a 2,
+#: two jokers for a joker. Last in the space, and only where the rules have them.
+WILD_PAIR_TAKES: tuple[Action, ...] = (TakePile(0, 2, 0), TakePile(0, 0, 2))
 
 
 def _meld_shapes(rules: Rules) -> list[Meld]:
@@ -159,6 +171,8 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
 
 def _version(rules: Rules) -> int:
     """The id layout's version under these rules (see the module docs)."""
+    if rules.pile.wild_pair:
+        return WILD_PAIR_ACTION_SPACE_VERSION
     if rules.threes.keep_one:
         return KEPT_THREE_ACTION_SPACE_VERSION
     return SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
@@ -196,7 +210,10 @@ class ActionSpace:
       ``DeclareSpecialHand(hand, kind)`` for each kind but the threes, by
       `Kind` value.
     - Only where the rules keep a three in hand (`canasta.ThreeRules.keep_one`,
-      version `KEPT_THREE_ACTION_SPACE_VERSION`), last: `LayOutThree`.
+      version `KEPT_THREE_ACTION_SPACE_VERSION`), after those: `LayOutThree`.
+    - Only where the rules take a wild card on top with two of its kind
+      (`canasta.PileRules.wild_pair`, version `WILD_PAIR_ACTION_SPACE_VERSION`),
+      last: `WILD_PAIR_TAKES`, ``TakePile(0, 2, 0)`` then ``TakePile(0, 0, 2)``.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -211,7 +228,8 @@ class ActionSpace:
         size: Number of ids.
         version: The layout's version: `ACTION_SPACE_VERSION`;
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
-            `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three.
+            `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three;
+            `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes.
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -224,6 +242,7 @@ class ActionSpace:
             + _second_meld_actions(rules)
             + _declarations(rules)
             + ((LayOutThree(),) if rules.threes.keep_one else ())
+            + (WILD_PAIR_TAKES if rules.pile.wild_pair else ())
         )
         self.size: int = len(self.actions)
         self.version: int = _version(rules)

@@ -41,7 +41,8 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
     ``"action_mask"``, an ``int8`` vector over the ids of
     `canasta.rl.ActionSpace` (all zeros for an agent that is not to act).
     Actions are ids (``Discrete(size)``, id layout version
-    `canasta.rl.ACTION_SPACE_VERSION`). An id that is illegal now raises
+    `canasta.rl.ACTION_SPACE_VERSION`, or a later one where the rules need it:
+    ``action_encoding.version``). An id that is illegal now raises
     `canasta.IllegalActionError` (an id outside the space,
     `canasta.rl.ActionSpaceError`) and changes nothing: mask your policy.
 

@@ -8,13 +8,16 @@ The same network can then play any seat.
 It reads only what `canasta.observation.observe` exposes to that seat: its own
 hand, the sizes of other hands and of the stock, the whole discard pile, all
 melds, all laid-out threes and set-aside cards, the scores, the minimums, the
-turn phase and who acts. Other hands and the stock order never enter it.
+turn phase and who acts; where the rules deal packets after the hand
+(`canasta.PacketRules`), the sizes of every seat's packets still face down.
+Other hands, the stock order and the cards of a packet still down (hidden from
+its owner too) never enter it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -28,10 +31,13 @@ from canasta.viewvalues import SeatLayout, write_rows, write_view
 if TYPE_CHECKING:
     from canasta.game import Game
 
-__all__ = ["MELD_RANKS", "OBSERVATION_VERSION", "PHASES", "ObservationEncoder"]
+__all__ = ["MELD_RANKS", "OBSERVATION_VERSION", "PACKETS_OBSERVATION_VERSION", "PHASES", "ObservationEncoder"]
 
 #: Version of the vector layout: 2 added ``known`` (the seat's information state).
 OBSERVATION_VERSION: int = 2
+#: Version of the vector layout of rule sets that deal packets after the hand (`canasta.PacketRules`):
+#: version 2's fields, then ``packets_down`` and ``last_packet``.
+PACKETS_OBSERVATION_VERSION: int = 3
 
 #: The meld slots of each side, in order: 4 to ace, then the wild meld
 #: (``JOKER``), then black threes (melded only when going out).
@@ -80,6 +86,16 @@ class ObservationEncoder:
     | ``answer`` | 3 | this turn's going-out answer: none, yes, no |
     | ``turn`` | 1 | turns started this hand, minus one |
     | ``known`` | ``P × 15`` | per seat, cards known to be in its hand (seen taken with the pile), by `Kind` value |
+    | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its size while down |
+    | ``last_packet`` | ``P`` | only with packets (2): 1 for each seat that holds its last packet (none down) |
+
+    (2): where the rules deal ``K`` packets after the hand
+    (``K = len(rules.packets.sizes)``, `canasta.PacketRules`: Hand and Foot's
+    foot), version `PACKETS_OBSERVATION_VERSION`; a seat's packets in pick-up
+    order, 0 once picked up. Only sizes: a packet's cards are hidden from
+    everyone, its owner included, until it is picked up (then they are that
+    seat's ``hand``). Other rule sets have neither field, and version
+    `OBSERVATION_VERSION`.
 
     After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
@@ -96,15 +112,14 @@ class ObservationEncoder:
         size: Length of the vector.
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
-        version: The layout's version, `OBSERVATION_VERSION`.
+        version: The layout's version: `OBSERVATION_VERSION`, or
+            `PACKETS_OBSERVATION_VERSION` where the rules deal packets.
         layouts: For each observer seat, where its values go in a row
             (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
             and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows).
     """
 
-    __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size")
-
-    version: ClassVar[int] = OBSERVATION_VERSION
+    __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size", "version")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -134,6 +149,12 @@ class ObservationEncoder:
             ("turn", 1, 0.0, _INF),
             ("known", p * KIND_COUNT, 0.0, cards),
         ]
+        packets = len(rules.packets.sizes)
+        self.version: int = OBSERVATION_VERSION
+        if packets:  # Hand and Foot's foot: every seat's packets still face down, by size only
+            self.version = PACKETS_OBSERVATION_VERSION
+            layout.append(("packets_down", p * packets, 0.0, float(max(rules.packets.sizes))))
+            layout.append(("last_packet", p, 0.0, 1.0))
         self.fields: dict[str, slice] = {}
         low: list[float] = []
         high: list[float] = []
@@ -161,6 +182,7 @@ class ObservationEncoder:
                 list(PHASES),
                 offsets,
                 self.size,
+                packets,
             )
             for seat in range(p)
         ]
