@@ -46,6 +46,7 @@ from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rulefacts import RuleFacts, meld_valid
 from canasta.rules import Permission, Rules
+from canasta.special import HAND_SIZE
 from canasta.table import (
     ANSWER_PHASE,
     DRAW_PHASE,
@@ -840,6 +841,28 @@ def _openings_tag(t: TableState) -> tuple[object, ...]:
     return (t.turn, t.seat, t.answer, t.bound, t.final_meld_only, t.taken_top, t.drew_from_stock, t.pending_pile)
 
 
+def _anchored(
+    t: TableState, counts: list[int], melds: dict[int, MeldState], keep: tuple[bool, ...], closing: bool
+) -> bool:
+    """Two natural kinds held may each end the turn as a discard that keeps cards (american-discards' fast path).
+
+    ``keep`` is `keep_discards` now; ``closing`` is the oracle's `canasta.completion.Turn.closing`
+    (a kind whose meld is a canasta does not count then).
+    """
+    size = t.facts.canasta_size
+    found = 0
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] and keep[kind]:
+            if closing:
+                meld = melds.get(kind)
+                if meld is not None and meld.naturals + meld.twos + meld.jokers >= size:
+                    continue
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
@@ -854,8 +877,18 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # Fast path: opened, no binding "yes", every card a hand can hold discardable
     # (bonus threes stay only as a kept three, at most one): a meld that leaves two
     # or more cards always lets a discard end the turn.
-    # (Not under american-discards, where what may be discarded depends on the hand.)
-    simple = opened and not bound and not final_only and not first_round and not t.restricts_discards
+    simple = opened and not bound and not final_only and not first_round
+    strict = False
+    if t.restricts_discards:
+        # american-discards: what may be discarded depends on the hand (D3, D4), but a meld of one rank
+        # leaves every other kind in the hand; if two natural kinds (neither a three) may each end the
+        # turn as a discard now, a meld that leaves two or more cards keeps one of them and its meld as
+        # it was (not made a canasta: a closing rank's cards may not end the turn), so the completion
+        # oracle's discard test (`canasta.completion._has_discard`, with this turn's `keep_discards`)
+        # holds after it: the turn can be completed. The oracle's own answer, without its search.
+        strict = strict_pile(t, seat)
+        if simple:
+            simple = _anchored(t, counts, melds, keep_discards(t, seat, strict=strict), strict and t.closes_ranks)
     checks: _MeldChecks | None = None
     actions: list[Action] = []
     twos = counts[TWO]
@@ -992,7 +1025,6 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if wild is not None and wild.naturals + wild.twos + wild.jokers < facts.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
-    strict = t.restricts_discards and strict_pile(t, seat)
     if strict:
         # american-discards, D5 b: with the pile empty no meld may leave the hand without a plain card.
         actions = [
@@ -1165,6 +1197,27 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
 # --- the entry points -------------------------------------------------------------------
 
 
+def _may_declare(t: TableState) -> bool:
+    """What `declarations` asks of the turn before the cards (`canasta.declaration`): a necessary condition.
+
+    The meld phase of a stock draw by a side that has made no meld, nothing melded this turn, no
+    binding "yes", and 14 or 15 cards held.
+    """
+    if not t.drew_from_stock or t.melded_this_turn or t.bound:
+        return False
+    side = t.seating[t.seat]
+    if t.opened[side] or t.melds[side]:
+        return False
+    size = t.sizes[t.seat]
+    return size == HAND_SIZE or size == HAND_SIZE + 1
+
+
+def _holds_three(t: TableState) -> bool:
+    """The acting seat holds a three: a necessary condition of `layouts` finding a kept three to lay out."""
+    counts = t.counts[t.seat]
+    return bool(counts[RED_THREE] or counts[BLACK_THREE])
+
+
 def generate(t: TableState, filtered: bool) -> list[Action]:
     """The actions of `legal_actions` (``filtered``) or `allowed_actions`, generated afresh (no cache).
 
@@ -1177,12 +1230,22 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     """
     phase = t.phase
     if phase is MELD_PHASE:
+        # (`declarations` and `layouts` are asked only where they may find something: they are
+        # Python calls, and most meld phases have neither.)
         if t.keeps_threes:
             # Keeping a three: laying it out, like a declaration, always leaves the turn completable.
-            return _meld_phase(t, filtered) + declarations(t) + layouts(t)
+            found = _meld_phase(t, filtered)
+            if t.facts.special_hands and _may_declare(t):
+                found += declarations(t)
+            if _holds_three(t):
+                found += layouts(t)
+            return found
         if t.facts.special_hands:
             # A declaration ends the hand: it completes the turn whenever the rules allow it.
-            return _meld_phase(t, filtered) + declarations(t)
+            found = _meld_phase(t, filtered)
+            if _may_declare(t):
+                found += declarations(t)
+            return found
         return _meld_phase(t, filtered)
     if phase is DRAW_PHASE:
         seat = t.seat
@@ -1197,13 +1260,13 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                     actions.append(_TAKES[shape])
             if answer is None and _may_ask(t):
                 actions.append(_ASK)
-            if t.keeps_threes:
+            if t.keeps_threes and _holds_three(t):
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
         if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
-        if t.keeps_threes:
+        if t.keeps_threes and _holds_three(t):
             actions += layouts(t)
         return actions
     if phase is ANSWER_PHASE:
