@@ -20,11 +20,25 @@ import attrs
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["Additions", "RankKey", "RuleFacts", "ScoringTables", "meld_valid", "rank_keys", "rule_facts"]
+__all__ = [
+    "Additions",
+    "RankKey",
+    "RuleFacts",
+    "ScoringTables",
+    "TurnStateKey",
+    "meld_valid",
+    "rank_keys",
+    "rule_facts",
+]
 
 #: A group's valid additions in one situation, as the opening search uses them
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
 Additions = tuple[tuple[int, int, int, int, int, int], ...]
+
+#: A turn's meld state under the club rules (`canasta.table.TableState._turn_meld_state`), from the
+#: rules dealt: the ranks closed, the ranks locked against wild cards this turn beyond the rules'
+#: own (a bit per rank), the wild floors and the opening cap.
+TurnStateKey = tuple[frozenset[Kind], int, tuple[int, ...], int]
 
 
 class RuleFacts:
@@ -104,6 +118,17 @@ class RuleFacts:
         self.restricts_discards: bool = bool(pile.empty_pile_stops) or pile.wild_discard_needs_wild_hand
         self.keeps_threes: bool = rules.threes.keep_one  # american-special-hands: "Keeping a three"
         self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
+        # A turn's meld state (`canasta.table.TableState._turn_meld_state`), from the rules dealt: the
+        # ranks that lock against wild cards (aces-pure), the naturals that need no floor and the
+        # opening cap (rule-of-five), and the rules of each state met, by its key (shared by the facts
+        # of every state: see `_take_from`).
+        self.dealt_rules: Rules = rules.as_dealt if dealt is None else dealt.dealt_rules
+        self.opening_wilds: tuple[int, ...] = tuple(sorted(int(k) for k in melds.wilds_only_when_opening))
+        self.wilds_need_naturals: int = melds.wilds_need_naturals
+        self.no_mixed_opening_canasta: bool = melds.no_mixed_opening_canasta
+        self.turn_states: dict[TurnStateKey, tuple[Rules, RuleFacts, object]] = (
+            {} if dealt is None else dealt.turn_states
+        )
         self._minimums: dict[int, int] = {}
         # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
         # objects during a hand that are never scored), and its memos.
@@ -173,6 +198,11 @@ class RuleFacts:
         self.restricts_discards = dealt.restricts_discards
         self.keeps_threes = dealt.keeps_threes
         self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+        self.dealt_rules = dealt.dealt_rules
+        self.opening_wilds = dealt.opening_wilds
+        self.wilds_need_naturals = dealt.wilds_need_naturals
+        self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
+        self.turn_states = dealt.turn_states
         self._minimums = dealt._minimums
         self._scoring = dealt._scoring
         self._bonuses = dealt._bonuses

@@ -89,13 +89,23 @@ def test_facts_of_rules_made_during_a_hand_are_those_of_the_rules_themselves() -
     assert during.as_dealt is CLUB
     derived = rule_facts(during)
     fresh = RuleFacts(during)  # (read from the rules themselves)
-    caches = {"validity", "additions", "discardable", "_minimums", "_scoring", "_bonuses", "_three_scores"}
+    caches = {
+        "validity",
+        "additions",
+        "discardable",
+        "_minimums",
+        "_scoring",
+        "_bonuses",
+        "_three_scores",
+        "turn_states",  # (the rules dealt's memo of turn meld states: shared, compared below)
+    }
     for name in dir(fresh):
         if name.startswith("__") or (callable(getattr(fresh, name)) and name != "is_valid") or name in caches:
             continue
         assert getattr(derived, name) == getattr(fresh, name), name
     assert derived.meld_rules is state and derived.rules is during
     assert derived._bonuses is rule_facts(CLUB)._bonuses  # (the rules' own methods: the same answers)
+    assert derived.turn_states is rule_facts(CLUB).turn_states  # (the turn meld states of the rules dealt)
     assert derived.discardable is not rule_facts(CLUB).discardable  # (closed ranks change what may be discarded)
     for kind in range(KIND_COUNT):
         assert derived.validity[kind] is fresh.validity[kind]

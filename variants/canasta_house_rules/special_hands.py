@@ -17,7 +17,6 @@ card counts. The house rules ``american-special-hands`` and
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from attrs import field, frozen
@@ -32,15 +31,24 @@ _NATURALS = tuple(range(int(Kind.FOUR), int(Kind.ACE) + 1))
 
 def _shape(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     """The natural group sizes (largest first), 2s, jokers and threes of a hand's counts."""
+    last = _LAST[0]
+    if last[0] is counts:
+        return last[1]  # the engine passes one tuple to every test of a table (`canasta.special.best_of`)
+    shape = _shape_of(counts)
     if type(counts) is tuple:
-        return _shape_of(counts)  # the engine passes a tuple and tests it against every hand of a table
-    return _shape_of.__wrapped__(counts)
+        _LAST[0] = (counts, shape)  # (one assignment of a pair: a thread sees its own pair or another whole one)
+    return shape
 
 
-@functools.lru_cache(maxsize=1024)
 def _shape_of(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     naturals = tuple(sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True))
     return naturals, counts[Kind.TWO], counts[Kind.JOKER], counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
+
+
+# The last tuple of counts `_shape` was asked about, and its shape (kept alive here, so ``is`` compares it
+# safely): the tests of a table share one shape computation per hand, where a cache by value would hash
+# the counts again for each test and would rarely be hit again (almost every hand's counts are new).
+_LAST: list[tuple[object, tuple[tuple[int, ...], int, int, int]]] = [(object(), ((), 0, 0, 0))]
 
 
 def _wild_groups(twos: int, jokers: int) -> tuple[int, ...]:
@@ -92,8 +100,10 @@ class _Pairs:
 
     def __call__(self, counts: Sequence[int]) -> bool:
         nat, have_twos, have_jokers, threes = _shape(counts)
-        if threes or have_twos != self.twos or have_jokers != self.jokers or any(n != 2 for n in nat):
+        if threes or have_twos != self.twos or have_jokers != self.jokers:
             return False
+        if nat and (nat[0] != 2 or nat[-1] != 2):
+            return False  # (largest first: every group is a pair)
         if self.aces_sevens and not (counts[Kind.ACE] == 2 and counts[Kind.SEVEN] == 2):
             return False
         return len(nat) == self.others + (2 if self.aces_sevens else 0)
@@ -104,8 +114,12 @@ def _straight(counts: Sequence[int]) -> bool:
     return len(nat) == len(_NATURALS) and all(n == 1 for n in nat) and (twos, jokers, threes) == (1, 1, 1)
 
 
+_PAIRS_TWOS = _Pairs(True, 2, 0, 4)
+_PAIRS_JOKERS = _Pairs(True, 0, 2, 4)
+
+
 def _wild_pairs(counts: Sequence[int]) -> bool:
-    return _Pairs(True, 2, 0, 4)(counts) or _Pairs(True, 0, 2, 4)(counts)
+    return _PAIRS_TWOS(counts) or _PAIRS_JOKERS(counts)
 
 
 def _dream_plus_5(counts: Sequence[int]) -> bool:
