@@ -879,6 +879,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # or more cards always lets a discard end the turn.
     simple = opened and not bound and not final_only and not first_round
     strict = False
+    keep: tuple[bool, ...] | None = None  # (american-discards: `keep_discards` now, read once)
     if t.restricts_discards:
         # american-discards: what may be discarded depends on the hand (D3, D4), but a meld of one rank
         # leaves every other kind in the hand; if two natural kinds (neither a three) may each end the
@@ -888,7 +889,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # holds after it: the turn can be completed. The oracle's own answer, without its search.
         strict = strict_pile(t, seat)
         if simple:
-            simple = _anchored(t, counts, melds, keep_discards(t, seat, strict=strict), strict and t.closes_ranks)
+            keep = keep_discards(t, seat, strict=strict)
+            simple = _anchored(t, counts, melds, keep, strict and t.closes_ranks)
     checks: _MeldChecks | None = None
     actions: list[Action] = []
     twos = counts[TWO]
@@ -1061,7 +1063,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
         if t.restricts_discards:
-            keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
+            if keep is None:
+                keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
             actions.extend([a for k, a in enumerate(_DISCARDS) if counts[k] and keep[k]])
         elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)

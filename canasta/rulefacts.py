@@ -210,10 +210,17 @@ class RuleFacts:
         self.rank_keys = keys
         self.validity = []
         self.additions = []
-        for key in keys:
-            validity, additions = _shared_caches(key, dealt.card_values)
-            self.validity.append(validity)
-            self.additions.append(additions)
+        dealt_keys = dealt.rank_keys
+        for kind in range(KIND_COUNT):
+            key = keys[kind]
+            if key == dealt_keys[kind]:
+                # The kind's part of the meld state is the rules dealt's: their caches (same key, same card values).
+                self.validity.append(dealt.validity[kind])
+                self.additions.append(dealt.additions[kind])
+            else:
+                validity, additions = _shared_caches(key, dealt.card_values)
+                self.validity.append(validity)
+                self.additions.append(additions)
         self.discardable = [None, None]
 
     def minimum_for(self, score: int) -> int:

@@ -7,10 +7,9 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
-from copy import copy
 from enum import Enum
 
-from attrs import field, frozen
+from attrs import field, fields, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -678,8 +677,13 @@ class Rules:
         fields are already converted, and `Rules` has no validator): a copy of the slots, then the
         meld rules set.
         """
-        found = copy(self)
-        object.__setattr__(found, "melds", melds)  # (frozen: a new object, set before anyone sees it)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(type(self)))
+        found = object.__new__(type(self))  # (what `copy.copy` does, without its generic protocol)
+        for name in names:
+            object.__setattr__(found, name, getattr(self, name))  # (frozen: a new object, set before anyone sees it)
+        object.__setattr__(found, "melds", melds)
         return found
 
     @property
@@ -714,3 +718,5 @@ class Rules:
 _DURING: dict[int, tuple[Rules, dict[MeldRules, Rules]]] = {}
 #: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}
+#: The attrs field names of `Rules` and its subclasses (`Rules._with_melds`).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
