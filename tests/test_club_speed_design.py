@@ -14,6 +14,7 @@ import random
 import attrs
 import pytest
 from attrs import evolve
+from canasta_house_rules.special_hands import CLA_HANDS, PAGAT_HANDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, Kind
 from canasta.hand import HandState
 from canasta.rulefacts import RuleFacts, rank_keys, rule_facts
 from canasta.rules import MeldRules
+from canasta.special import SpecialHand, best_of
 from canasta.table import meld_tables
 
 CLUB = canasta.load_rules("modern-american-club")
@@ -164,3 +166,61 @@ def test_a_new_meld_state_is_made_without_hashing_or_rebuilding_the_rules(monkey
         getattr(during, f.name) is getattr(dealt, f.name) for f in attrs.fields(canasta.Rules) if f.name != "melds"
     )
     assert during.during_hand(dealt.melds) is dealt  # (the state as dealt is the rules dealt)
+
+
+def _random_counts(rng: random.Random) -> list[int]:
+    """14 cards (sometimes 13 or 15) drawn at random, or grouped so that special hands are formed often."""
+    counts = [0] * KIND_COUNT
+    if rng.random() < 0.5:
+        deck = [k for k in range(4, KIND_COUNT) for _ in range(8)] + [1] * 8 + [0] * 4 + [2] * 4 + [3] * 4
+        for kind in rng.sample(deck, rng.choice((13, 14, 14, 15))):
+            counts[kind] += 1
+        return counts
+    left = 14
+    kinds = list(range(KIND_COUNT))
+    rng.shuffle(kinds)
+    for kind in kinds:
+        if left <= 0:
+            break
+        n = min(left, rng.choice((1, 1, 2, 2, 2, 3, 4, 5)), 4 if kind in (0, 2, 3) else 8)
+        counts[kind] = n
+        left -= n
+    return counts
+
+
+def test_the_special_hands_screen_refuses_no_hand_they_form() -> None:
+    """`SpecialHand.screen` is a necessary condition: `best_of` with it finds what every `matches` finds."""
+    rng = random.Random(35)
+    formed = 0
+    for _ in range(20_000):
+        counts = _random_counts(rng)
+        for table in (CLA_HANDS, PAGAT_HANDS):
+            matching = [hand for hand in table if hand.matches(tuple(counts))]
+            formed += bool(matching)
+            for hand in matching:
+                assert hand.screen is not None and hand.screen(tuple(counts)), (hand.id, counts)
+            unscreened = tuple(attrs.evolve(hand, screen=None) for hand in table)
+            found, plain = best_of(table, counts), best_of(unscreened, counts)
+            assert (found and found.id) == (plain and plain.id)
+    assert formed > 100  # (the grouped draws form special hands often enough to test the screen)
+
+
+def test_best_of_asks_a_shared_screen_once_and_skips_the_hands_it_refuses() -> None:
+    """A table's hands sharing one screen: it is asked once per hand of cards, and a refusal asks no `matches`."""
+    asked: list[str] = []
+
+    def screen(counts: object) -> bool:
+        asked.append("screen")
+        return False
+
+    def matches(counts: object) -> bool:
+        asked.append("matches")
+        return True
+
+    table = tuple(SpecialHand(f"h{i}", f"H{i}", 1000 + i, "any", matches=matches, screen=screen) for i in range(3))
+    counts = [0] * KIND_COUNT
+    counts[Kind.FOUR] = 14
+    assert best_of(table, counts) is None
+    assert asked == ["screen"]
+    found = best_of(tuple(attrs.evolve(h, screen=None) for h in table), counts)
+    assert found is not None and found.id == "h2"  # (without a screen: every `matches` is asked)

@@ -17,7 +17,7 @@ card counts. The house rules ``american-special-hands`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from attrs import field, frozen
 
@@ -127,8 +127,40 @@ def _dream_plus_5(counts: Sequence[int]) -> bool:
     return not threes and nat == (5, 4) and twos + jokers == 5  # the five wild cards may mix 2s and jokers
 
 
-_PAIRS = SpecialHand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
-_STRAIGHT = SpecialHand(
+def _screen(counts: Sequence[int]) -> bool:
+    """A necessary condition of every test of this module (`canasta.SpecialHand.screen`), from the number of groups.
+
+    Without a three, the hands are 3 groups (dream hands), 4 (garbage, quads,
+    blast off, dream hand +5 with both wild kinds), 5 (zip code, triples) or 7
+    (the pairs); with a three, only the straight: one three and 13 other groups.
+    A hand of 14 random cards has 8 to 10 groups: this refuses it at once.
+    """
+    threes = counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
+    groups = len(counts) - counts.count(0) - (counts[Kind.RED_THREE] > 0) - (counts[Kind.BLACK_THREE] > 0)
+    if threes:
+        return threes == 1 and groups == 13
+    return groups in _GROUP_COUNTS
+
+
+#: The numbers of groups (natural and wild, no three) of the hands without a three (see `_screen`).
+_GROUP_COUNTS = frozenset({3, 4, 5, 7})
+
+
+def _hand(
+    id: str,
+    title: str,
+    value: int,
+    composition: str,
+    wins_game: bool = False,
+    *,
+    matches: Callable[[Sequence[int]], bool],
+) -> SpecialHand:
+    """A special hand of this module, screened by `_screen`."""
+    return SpecialHand(id, title, value, composition, wins_game, matches=matches, screen=_screen)
+
+
+_PAIRS = _hand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
+_STRAIGHT = _hand(
     "straight", "Straight", 3000, "one card of each kind: 4 to ace, a three, a 2 and a joker", matches=_straight
 )
 _GARBAGE = _Groups((4, 4, 3, 3))
@@ -136,21 +168,21 @@ _GARBAGE = _Groups((4, 4, 3, 3))
 #: The Canasta League of America's eleven hands, in the rule book's order.
 CLA_HANDS: tuple[SpecialHand, ...] = (
     _PAIRS,
-    SpecialHand(
+    _hand(
         "wild_pairs",
         "Wild Pairs",
         2000,
         "AA, 77, one wild pair (22 or two jokers), 4 other natural pairs",
         matches=_wild_pairs,
     ),
-    SpecialHand(
+    _hand(
         "miami_pairs",
         "Miami Pairs",
         2500,
         "AA, 77, 22, two jokers, 3 other natural pairs",
         matches=_Pairs(True, 2, 2, 3),
     ),
-    SpecialHand(
+    _hand(
         "zip_code",
         "Zip Code",
         2500,
@@ -158,19 +190,19 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
         matches=_AnyGroups((2, 2, 3, 3, 4)),
     ),
     _STRAIGHT,
-    SpecialHand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
-    SpecialHand(
+    _hand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
+    _hand(
         "blast_off",
         "Blast Off",
         3000,
         "groups of 5, 4, 3 and 2 cards, each natural or wild",
         matches=_AnyGroups((5, 4, 3, 2)),
     ),
-    SpecialHand(
+    _hand(
         "triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))
     ),
-    SpecialHand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
-    SpecialHand(
+    _hand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
+    _hand(
         "dream_plus_4",
         "Dream Hand +4",
         8500,
@@ -178,7 +210,7 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
         True,
         matches=_Groups((5, 5), (4,)),
     ),
-    SpecialHand(
+    _hand(
         "dream_plus_5",
         "Dream Hand +5",
         8500,
@@ -192,14 +224,14 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
 PAGAT_HANDS: tuple[SpecialHand, ...] = (
     _STRAIGHT,
     _PAIRS,
-    SpecialHand(
+    _hand(
         "pairs_twos",
         "Pairs with twos",
         2000,
         "7 pairs of different kinds including 22, 77 and AA, no joker",
         matches=_Pairs(True, 2, 0, 4),
     ),
-    SpecialHand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
+    _hand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
 )
 
 
