@@ -39,6 +39,7 @@ from canasta.discards import (
     keep_discards,
     meld_strands,
     plain_discards,
+    plain_kinds,
     strict_pile,
     take_strands,
 )
@@ -863,6 +864,18 @@ def _anchored(
     return False
 
 
+def _plain_kinds_held(t: TableState, counts: list[int], enough: int) -> bool:
+    """The hand holds plain cards (`canasta.discards.plain_kinds`) of at least ``enough`` kinds."""
+    plain = plain_kinds(t.rules)
+    found = 0
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] and plain[kind]:
+            found += 1
+            if found >= enough:
+                return True
+    return False
+
+
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
@@ -1027,8 +1040,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if wild is not None and wild.naturals + wild.twos + wild.jokers < facts.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
-    if strict:
+    if strict and not _plain_kinds_held(t, counts, 2):
         # american-discards, D5 b: with the pile empty no meld may leave the hand without a plain card.
+        # (Not asked of each meld where the hand holds plain cards of two kinds: a meld takes naturals of
+        # one kind, and closes that kind alone, so a plain card of the other stays: `meld_strands` is false.)
         actions = [
             a
             for a in actions
