@@ -780,8 +780,17 @@ class _MeldChecks:
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
                     size += turn.pending_size
-        if opened or not learns:
-            return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True, size=size)
+        if opened:
+            return can_complete(turn, hand, after, opened=True, provisional=provisional, scratch=True, size=size)
+        if not learns:
+            # (Rule-of-five: nothing is learnt from one candidate for the next, but the search's groups are
+            # still this position's but for this rank's, as below: the same search, its groups made once.)
+            if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+                groups = self.groups
+                if groups is None:
+                    groups = self.groups = opening_groups(turn, counts, counts_now)
+                return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
+            return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
         opening: dict[int, tuple[int, int, int]] = {}
         if not turn.exempt and not turn.splash and key == rank and rank >= 4:
             # The search's groups are this position's, but for this rank's: made once for all candidates.
