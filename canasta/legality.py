@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
-from operator import add
+from operator import add, mul
 from typing import Final
 
 from attrs import evolve
@@ -157,7 +157,13 @@ def _top_rank(t: TableState) -> int:
 
 
 def turn_facts(
-    t: TableState, seat: int, *, bound: bool | None = None, out_allowed: bool | None = None, drew: bool | None = None
+    t: TableState,
+    seat: int,
+    *,
+    bound: bool | None = None,
+    out_allowed: bool | None = None,
+    drew: bool | None = None,
+    strict: bool | None = None,
 ) -> Turn:
     """The oracle's view of a seat's turn now (see `canasta.completion.Turn`).
 
@@ -167,6 +173,7 @@ def turn_facts(
         bound: Override: a binding "yes" is in force.
         out_allowed: Override: going out is allowed.
         drew: Override: the player drew from the stock (for the concealed exemption).
+        strict: `canasta.discards.strict_pile` of the seat, if the caller knows it (``None``: decide it).
 
     Returns:
         The facts.
@@ -181,7 +188,8 @@ def turn_facts(
         closing = False
     elif t.restricts_discards:
         # american-discards: the discard that keeps cards follows the hand (D3, D4); going out is freer (D2).
-        strict = strict_pile(t, seat)
+        if strict is None:
+            strict = strict_pile(t, seat)
         discardable = keep_discards(t, seat, strict=strict)
         out_discardable = discardable_now(t)
         closing = strict and t.closes_ranks
@@ -576,12 +584,12 @@ class _MeldChecks:
         "witness",
     )
 
-    def __init__(self, t: TableState, seat: int, side: int) -> None:
+    def __init__(self, t: TableState, seat: int, side: int, strict: bool) -> None:
         self.t = t
         self.counts = counts = t.counts[seat]
         self.size = t.sizes[seat]
         self.opened = opened = t.opened[side]
-        self.turn = turn = turn_facts(t, seat)
+        self.turn = turn = turn_facts(t, seat, strict=strict)
         self.counts_now = counts_now = meld_counts(t, side)
         self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
@@ -977,7 +985,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 actions.append(acts[i])
                 continue
             if checks is None:
-                checks = _MeldChecks(t, seat, side)
+                checks = _MeldChecks(t, seat, side, strict)
             if checks.hopeless and not simple:
                 break  # no meld can lead to a completion, and every addition of this rank needs one
             if checks.completes(rank, n, tw, jk):
@@ -1002,7 +1010,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             ):
                 if filtered and not (simple and size - n - tw - jk >= 2):
                     if checks is None:
-                        checks = _MeldChecks(t, seat, side)
+                        checks = _MeldChecks(t, seat, side, strict)
                     if not checks.completes(meld_key, n, tw, jk):
                         continue
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
@@ -1025,7 +1033,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             for i, (_, tw, jk, added) in enumerate(entry.shapes):
                 if not (simple and size - added >= 2):
                     if checks is None:
-                        checks = _MeldChecks(t, seat, side)
+                        checks = _MeldChecks(t, seat, side, strict)
                     if not checks.completes(JOKER, 0, tw, jk):
                         continue
                 actions.append(acts[i])
@@ -1040,7 +1048,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 continue
             if filtered:
                 if checks is None:
-                    checks = _MeldChecks(t, seat, side)
+                    checks = _MeldChecks(t, seat, side, strict)
                 if not checks.completes(BLACK_THREE, n, 0, 0):
                     continue
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
@@ -1089,7 +1097,13 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if t.restricts_discards:
             if keep is None:
                 keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
-            actions.extend([a for k, a in enumerate(_DISCARDS) if counts[k] and keep[k]])
+            # (Written for each engine, as below: `compress` and `map` run in C under the interpreter.)
+            if _COMPILED:
+                for kind in range(KIND_COUNT):
+                    if counts[kind] and keep[kind]:
+                        actions.append(_DISCARDS[kind])
+            else:
+                actions += compress(_DISCARDS, map(mul, counts, keep))
         elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
