@@ -432,14 +432,17 @@ class TableState:
         them and pile takes with them on top.
         """
         meld_rules = self.rules.melds
-        size = meld_rules.canasta_size
-        closed = set(meld_rules.closed)
+        size = self.facts.canasta_size
+        closed = meld_rules.closed
+        found: set[Kind] | None = None  # (the ranks closed with the new ones; none new: nothing to make)
         for side_melds in self.melds:
             for meld in side_melds.values():
-                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
-                    closed.add(Kind(meld.rank))
-        if len(closed) != len(meld_rules.closed):
-            self._use_rules(self.rules.during_hand(evolve(meld_rules, closed=frozenset(closed))))
+                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size and meld.rank not in closed:
+                    if found is None:
+                        found = set(closed)
+                    found.add(Kind(meld.rank))
+        if found is not None:
+            self._use_rules(self.rules.during_hand(evolve(meld_rules, closed=frozenset(found))))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -489,7 +492,7 @@ class TableState:
                 if locked >> rank & 1:
                     ranks.add(Kind(rank))
             state = evolve(meld_rules, natural_only=frozenset(ranks), wild_floors=floors, mixed_cap=cap)
-            rules = self.rules if state == meld_rules else self.rules.during_hand(state)
+            rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
             hit = states[key] = (rules, rule_facts(rules), meld_tables(rules.melds))
