@@ -224,3 +224,55 @@ def test_best_of_asks_a_shared_screen_once_and_skips_the_hands_it_refuses() -> N
     assert asked == ["screen"]
     found = best_of(tuple(attrs.evolve(h, screen=None) for h in table), counts)
     assert found is not None and found.id == "h2"  # (without a screen: every `matches` is asked)
+
+
+@pytest.mark.skipif(canasta.compiled, reason="patches the engine's private shortcuts: the pure-Python engine only")
+@pytest.mark.parametrize("house", [(), ("american-discards",), ("american-discards", "dead-ranks", "rule-of-five")])
+def test_the_club_shortcuts_decide_as_the_oracle(house: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meld phase's shortcuts (american-discards, rule-of-five) give the legal actions the oracle alone gives.
+
+    Each position of random play is generated twice: with the shortcuts, and with each turned
+    off (the two-kinds discard test, the two-plain-kinds D5 b test, the shared opening groups).
+    """
+    from canasta import completion, legality
+    from canasta.cards import SECOND_MELD
+    from canasta.discards import meld_strands, strict_pile
+    from canasta.table import MELD_PHASE
+
+    variant = "modern-american-club" if not house else "modern-american"
+    rules = canasta.load_rules(variant, list(house))
+    deck = canasta.cards.Deck(rules.deck)
+    shortcuts = {
+        "_anchored": lambda *args: False,
+        "_plain_kinds_held": lambda *args: False,
+        "opening_completes_after": lambda turn, hand, after, provisional, groups, rank, *, witness=None, size=-1: (
+            completion.can_complete(
+                turn, hand, after, opened=False, provisional=provisional, scratch=True, witness=witness, size=size
+            )
+        ),
+    }
+    real = {name: getattr(legality, name) for name in shortcuts}
+    positions = 0
+    for seed in range(40):  # (the first position the two-kinds test decides alone is in hand 15)
+        hand = HandState.deal(rules, dealer=seed % 4, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            fast = legality.generate(hand, True)
+            for name, off in shortcuts.items():
+                monkeypatch.setattr(legality, name, off)
+            slow = legality.generate(hand, True)
+            for name, on in real.items():
+                monkeypatch.setattr(legality, name, on)
+            assert fast == slow
+            positions += 1
+            seat = hand.seat
+            two_plain = hand.phase is MELD_PHASE and legality._plain_kinds_held(hand, hand.counts[seat], 2)
+            if two_plain and strict_pile(hand, seat):
+                # D5 b refuses no meld where two plain kinds are held (the filter is skipped there).
+                for action in legality.generate(hand, False):
+                    if isinstance(action, canasta.Meld):
+                        key = action.rank + SECOND_MELD if action.second else action.rank
+                        assert not meld_strands(hand, seat, key, action.naturals, action.twos, action.jokers)
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+    assert positions > 1500
