@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from attrs import field, fields, frozen
+from attrs import evolve, field, fields, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -315,6 +315,50 @@ class MeldRules:
     @has_meld_state.default
     def _has_meld_state(self) -> bool:
         return bool(self.closed or self.wild_floors or self.mixed_cap)
+
+    def with_state(
+        self,
+        *,
+        natural_only: frozenset[Kind],
+        closed: frozenset[Kind],
+        wild_floors: tuple[int, ...],
+        mixed_cap: int,
+    ) -> MeldRules:
+        """These meld rules with another hand meld state (see `canasta.Rules.during_hand`).
+
+        What ``attrs.evolve`` gives with these four fields, made by one call of the
+        constructor: the engine makes one whenever a hand meets a new meld state.
+
+        Args:
+            natural_only: Ranks whose melds may hold no wild card.
+            closed: Ranks closed now.
+            wild_floors: The floors of a later turn under rule-of-five (``()``: none).
+            mixed_cap: The opening turn's cap under rule-of-five (0: none).
+
+        Returns:
+            The meld rules.
+        """
+        if type(self) is not MeldRules:  # (a subclass may add fields: the generic way)
+            return evolve(self, natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap)
+        return MeldRules(  # (every field in order: `tests/test_club_speed_design.py` checks the order)
+            self.min_size,
+            self.min_naturals,
+            self.max_wilds,
+            self.wilds_at_most_naturals,
+            self.max_size,
+            self.canasta_size,
+            self.wild_melds,
+            natural_only,
+            self.black_threes_when_going_out,
+            self.closed_at_canasta,
+            closed,
+            self.wilds_only_when_opening,
+            self.wilds_need_naturals,
+            self.no_mixed_opening_canasta,
+            self.wild_meld_first,
+            wild_floors,
+            mixed_cap,
+        )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).

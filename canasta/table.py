@@ -14,8 +14,6 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Self, cast
 
-from attrs import evolve
-
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
@@ -442,7 +440,13 @@ class TableState:
                         found = set(closed)
                     found.add(Kind(meld.rank))
         if found is not None:
-            self._use_rules(self.rules.during_hand(evolve(meld_rules, closed=frozenset(found))))
+            state = meld_rules.with_state(
+                natural_only=meld_rules.natural_only,
+                closed=frozenset(found),
+                wild_floors=meld_rules.wild_floors,
+                mixed_cap=meld_rules.mixed_cap,
+            )
+            self._use_rules(self.rules.during_hand(state))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -491,7 +495,9 @@ class TableState:
             for rank in opening:
                 if locked >> rank & 1:
                     ranks.add(Kind(rank))
-            state = evolve(meld_rules, natural_only=frozenset(ranks), wild_floors=floors, mixed_cap=cap)
+            state = meld_rules.with_state(
+                natural_only=frozenset(ranks), closed=meld_rules.closed, wild_floors=floors, mixed_cap=cap
+            )
             rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)

@@ -276,3 +276,36 @@ def test_the_club_shortcuts_decide_as_the_oracle(house: tuple[str, ...], monkeyp
             legal = hand.legal_actions()
             hand.apply(legal[rng.randrange(len(legal))])
     assert positions > 1500
+
+
+def test_with_state_is_evolve_of_the_meld_state() -> None:
+    """`MeldRules.with_state` gives what `attrs.evolve` gives, and passes every field (in the constructor's order)."""
+    assert [f.name for f in attrs.fields(MeldRules) if f.init] == [
+        "min_size",
+        "min_naturals",
+        "max_wilds",
+        "wilds_at_most_naturals",
+        "max_size",
+        "canasta_size",
+        "wild_melds",
+        "natural_only",
+        "black_threes_when_going_out",
+        "closed_at_canasta",
+        "closed",
+        "wilds_only_when_opening",
+        "wilds_need_naturals",
+        "no_mixed_opening_canasta",
+        "wild_meld_first",
+        "wild_floors",
+        "mixed_cap",
+    ], "a MeldRules field was added or moved: update MeldRules.with_state"
+    state = {
+        "natural_only": frozenset({Kind.ACE}),
+        "closed": frozenset({Kind.FIVE}),
+        "wild_floors": (1,) * KIND_COUNT,
+        "mixed_cap": 6,
+    }
+    for melds in (CLUB.melds, canasta.load_rules("classic").melds, evolve(CLUB.melds, max_size=9, min_size=4)):
+        made = melds.with_state(**state)
+        assert made == evolve(melds, **state)
+        assert all(getattr(made, f.name) == getattr(evolve(melds, **state), f.name) for f in attrs.fields(MeldRules))
