@@ -958,10 +958,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 entry = new_table[have]
                 if entry is None:
                     entry = new_table[have] = _new_meld_additions(
-                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp
+                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp, facts.validity[rank]
                     )
             else:  # (16 or more of a rank: a deck of four packs or more; not kept)
-                entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
+                entry = _valid_additions(
+                    facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp), facts.validity[rank]
+                )
         else:
             # Additions to a meld depend on its contents and the cards available:
             # the meld keeps its table of them until its contents change.
@@ -975,7 +977,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 by_wilds = table[have] = {}
             entry = by_wilds.get(wild_key)
             if entry is None:
-                entry = _clamped_additions(meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid)
+                entry = _clamped_additions(
+                    meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid, facts.validity[rank]
+                )
         if entry.most <= limit:
             actions += entry.actions  # the usual case: every addition leaves two cards or more
             continue
@@ -1025,7 +1029,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         entry = by_wilds.get(wild_key)
         if entry is None:
             key = (JOKER, 0, t0, j0, 0, twos, jokers)
-            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key)
+            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key, facts.validity[JOKER])
         if entry.most <= limit:
             actions += entry.actions
         else:
@@ -1148,6 +1152,7 @@ def _clamped_additions(
     wild_key: int,
     max_w: int,
     is_valid: Callable[[int, int, int, int], bool],
+    validity: dict[int, bool] | None = None,
 ) -> MeldAdditions:
     """A meld's additions with these cards available, not yet in its table ``by_wilds`` (see `MeldState._additions`).
 
@@ -1162,7 +1167,7 @@ def _clamped_additions(
     entry = by_wilds.get(tw_c * 64 + jk_c)
     if entry is None:
         key = (meld.rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
-        entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
+        entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key, validity)
     by_wilds[wild_key] = entry
     return entry
 
@@ -1174,6 +1179,7 @@ def _new_meld_additions(
     have: int,
     twos: int,
     jokers: int,
+    validity: dict[int, bool] | None = None,
 ) -> MeldAdditions:
     """The valid new melds of ``rank`` with these cards available, not yet in their table (see `_meld_phase`).
 
@@ -1188,7 +1194,7 @@ def _new_meld_additions(
         if h >= have and tw >= twos and jk >= jokers and (wider is None or len(entry.shapes) < len(wider.shapes)):
             wider = entry
     if wider is None:
-        made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers))
+        made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers), validity)
         # Only the widest entries are kept to filter from (those no other one contains): the list
         # stays short however many situations the rank meets.
         built[:] = [b for b in built if not (b[0] <= have and b[1] <= twos and b[2] <= jokers)]
@@ -1209,12 +1215,15 @@ def _new_meld_additions(
     return MeldAdditions(most, tuple(chosen), tuple(shapes))
 
 
-def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]) -> MeldAdditions:
+def _valid_additions(
+    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...], validity: dict[int, bool] | None = None
+) -> MeldAdditions:
     """Every addition to a meld that keeps it valid: the most cards added, the actions, their shapes.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
-    Shapes are ``(naturals, twos, jokers, cards)``.
+    Shapes are ``(naturals, twos, jokers, cards)``. ``validity`` is the kind's validity
+    memo (``RuleFacts.validity[rank]``, see `canasta.completion.valid_additions`).
     """
     rank = key[0]
     shapes = []
@@ -1222,7 +1231,9 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
     most = 0
     melds_of_kind = _MELDS_OF_KIND[rank]
     # (The arguments spelled out: a call with *key is a generic Python call in the compiled engine.)
-    for shape in valid_additions(is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6]):
+    for shape in valid_additions(
+        is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6], validity=validity
+    ):
         n, tw, jk = shape
         added = n + tw + jk
         shapes.append((n, tw, jk, added))
