@@ -198,9 +198,7 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
         "groups of 5, 4, 3 and 2 cards, each natural or wild",
         matches=_AnyGroups((5, 4, 3, 2)),
     ),
-    _hand(
-        "triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))
-    ),
+    _hand("triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))),
     _hand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
     _hand(
         "dream_plus_4",
