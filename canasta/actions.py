@@ -101,8 +101,10 @@ class TakePile:
 
     ``TakePile(2, 0, 0)`` shows a natural pair; ``TakePile(1, 1, 0)`` one natural
     and a 2; ``TakePile(1, 0, 1)`` one natural and a joker; ``TakePile(0, 0, 0)``
-    adds the top card to the side's meld of that rank. The top card and the
-    shown cards are melded at once.
+    adds the top card to the side's meld of that rank. With a wild card on top
+    (`canasta.PileRules.wild_pair`), ``TakePile(0, 2, 0)`` shows two 2s for a 2
+    and ``TakePile(0, 0, 2)`` two jokers for a joker, into the wild meld. The
+    top card and the shown cards are melded at once.
 
     Attributes:
         naturals: Naturals of the top card's rank shown from hand.
@@ -128,6 +130,8 @@ class TakePile:
             return "take the pile (top card onto a meld)" + onto
         if self.naturals == 2:
             return "take the pile with a natural pair" + onto
+        if not self.naturals:
+            return "take the pile with two 2s" if self.twos else "take the pile with two jokers"
         wild = "a 2" if self.twos else "a joker"
         return f"take the pile with a natural and {wild}" + onto
 

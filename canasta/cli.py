@@ -55,8 +55,8 @@ from canasta.terminal import (
     render_turn,
     render_variants,
     scores_text,
-    side_name,
     untrusted_text,
+    verdict_text,
 )
 from canasta.wording import action_text, plural
 
@@ -731,8 +731,7 @@ def _play(args: argparse.Namespace, inp: IO[str], console: Console) -> int:
                 kept = write_record(recorder.record(), record_path)
                 print(printable(f"canasta: the game so far was saved to {kept}"), file=sys.stderr)
     if game.is_over:
-        winner = game.winner()
-        verdict = "a tie" if winner is None else f"{side_name(rules, winner)} win"
+        verdict = verdict_text(rules, game.winners())
         hands = plural(len(game.results), "hand")
         final = scores_text(rules, game.scores)
         console.print(f"[bold]game over after {hands}: {verdict}; final: {final}[/bold]")

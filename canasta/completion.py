@@ -88,6 +88,10 @@ class Turn:
             the side's opening is complete (``None``: no pile is waiting).
         pending_size: How many cards ``pending`` holds (0: none).
         splash: The house rule splash is on (read from ``rules``).
+        packet_down: The player has a packet still face down (`canasta.PacketRules`, Hand and
+            Foot's foot): emptying the hand picks it up and the turn goes on, so a meld may take
+            the last card once the side has opened and a discard may take the last card
+            (§8.7; the packet's unseen cards end the turn, §8.10 E8). Going out needs the last packet.
     """
 
     __slots__ = (
@@ -101,6 +105,7 @@ class Turn:
         "minimum",
         "out_allowed",
         "out_discardable",
+        "packet_down",
         "pending",
         "pending_size",
         "rules",
@@ -124,6 +129,7 @@ class Turn:
         closing: bool = False,
         hold: int = 1,
         facts: RuleFacts | None = None,
+        packet_down: bool = False,
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -141,6 +147,7 @@ class Turn:
         self.pending = None if pending is None else tuple(pending)
         self.pending_size = 0 if self.pending is None else sum(self.pending)
         self.splash = rules.initial_meld.splash
+        self.packet_down = packet_down
 
 
 class OpeningsFound:
@@ -358,8 +365,8 @@ def can_complete(
         size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
-    if not melds and not turn.bound and size >= 2 and _has_discard(turn, hand, melds):
-        return True  # nothing laid down this turn: a discard ends it
+    if not melds and not turn.bound and (size >= 2 or (turn.packet_down and size)) and _has_discard(turn, hand, melds):
+        return True  # nothing laid down this turn: a discard ends it (the last card of a hand, with a packet down)
     if turn.final_only and not melds and not turn.bound and size:
         return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
     # The opening first (it usually settles the question, and it finds the witness).
@@ -443,6 +450,10 @@ def _has_open_discard(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
 
 def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool:
     """An opened side: discard keeping a card (not after "yes"), or go out."""
+    if turn.packet_down:
+        # Hand and Foot §8.7: emptying the hand picks up the next packet, whose cards end the turn (E8);
+        # a discard may take the last card. (Going out needs the last packet: `out_allowed` is False.)
+        return not size or _has_discard(turn, hand, melds)
     if turn.final_only and not turn.bound and size:
         return True  # last-red-three-may-meld: end the hand keeping a card
     if not turn.bound and size > turn.hold and _has_discard(turn, hand, melds):
@@ -559,8 +570,8 @@ def _opening_groups(turn: Turn, hand: _Hand, melds: _Melds) -> OpeningGroups:
     if facts.wild_melds:
         groups.append(JOKER)
         group_values.append(0)
-    if facts.black_threes_when_going_out and hand[BLACK_THREE] >= 3:
-        groups.append(BLACK_THREE)
+    if facts.black_threes_when_going_out and hand[BLACK_THREE] >= 3 and not turn.packet_down:
+        groups.append(BLACK_THREE)  # (only going out melds them; with a packet down nobody goes out)
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
         total += values[BLACK_THREE] * hand[BLACK_THREE]
     take_wilds = bool(groups) and (len(groups) > 1 or groups[0] != BLACK_THREE)

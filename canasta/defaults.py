@@ -19,9 +19,11 @@ from canasta.rules import (
     BlackThreeRules,
     CanastaBonuses,
     ExhaustionRules,
+    GameLength,
     GoingOutRules,
     InitialMeldRules,
     MeldRules,
+    PacketRules,
     PartnershipRules,
     PileRules,
     ThreeRules,
@@ -133,6 +135,18 @@ def canasta_partnerships() -> PartnershipRules:
 
 
 @hookimpl(trylast=True)
+def canasta_packets(players: int) -> PacketRules:
+    """No packet after the hand."""
+    return PacketRules()
+
+
+@hookimpl(trylast=True)
 def canasta_rule_sections() -> Mapping[RuleCode, RuleSection]:
     """Classic's rule book, for every code (the base every variant changes)."""
     return variant_sections("classic")
+
+
+@hookimpl(trylast=True)
+def canasta_game_length(target_score: int | None) -> GameLength:
+    """The game ends when a side reaches the target score (no fixed number of deals)."""
+    return GameLength(target_score=target_score)

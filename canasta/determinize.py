@@ -54,7 +54,8 @@ def _public_of(observation: Observation) -> TableState:
 def unseen_cards(observation: Observation) -> list[int]:
     """The ids of the cards the observing seat cannot see or place, in id order.
 
-    They are in the stock or in other hands (beyond the cards known to be there).
+    They are in the stock, in packets still down (`canasta.PacketRules`), or in other hands
+    (beyond the cards known to be there).
 
     Args:
         observation: A seat's observation (from `canasta.HandState.observation`).
@@ -162,11 +163,19 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
     others = [c for c in unseen if not (kinds[c] == RED_THREE or (bonus_black and kinds[c] == BLACK_THREE))]
     players = public.rules.players
     missing = [0 if s == seat else public.sizes[s] - sum(public.counts[s]) for s in range(players)]
-    stock_size = observation.stock_size
+    # Packets still down (`canasta.PacketRules`, Hand and Foot's foot) are unseen by everyone, their owner
+    # included; like the stock they may hold bonus threes (laid out only when picked up). The stock and
+    # the packets are dealt as one block, cut afterwards (`_dealt`).
+    packet_sizes = [tuple(sizes) for sizes in observation.packets_down] or [() for _ in range(public.rules.players)]
+    if len(packet_sizes) != public.rules.players or [len(p) for p in packet_sizes] != [
+        len(p) for p in public.packets
+    ]:
+        raise SamplingError("the observation's packets do not match its table")
+    stock_size = observation.stock_size + sum(sum(sizes) for sizes in packet_sizes)
     if sum(missing) + stock_size != len(unseen) or min(missing) < 0:
         raise SamplingError(
             f"the observation does not add up: {len(unseen)} unseen cards for {sum(missing)} "
-            f"hidden hand places and a stock of {stock_size}"
+            f"hidden hand places and a stock of {observation.stock_size} (with the packets down, {stock_size})"
         )
     mid_turn = public.seat != seat and public.phase is not OVER_PHASE
     holders = [s for s in kept_three_holders(public, observation.stock_size) if s != seat and missing[s]]
@@ -175,9 +184,24 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
             state = _deal_keeping(public, seat, missing, stock_size, threes, others, holders, rng)
         else:
             state = _deal(public, seat, missing, stock_size, threes, others, rng)
+        if packet_sizes:
+            _cut_packets(state, observation.stock_size, packet_sizes)
         if not mid_turn or state.legal_actions():
             return state
     raise SamplingError(f"no deal of the unseen cards lets seat {public.seat} complete its turn")
+
+
+def _cut_packets(state: HandState, stock_size: int, packet_sizes: list[tuple[int, ...]]) -> None:
+    """Cut the packets still down off the dealt block (the stock's cards, shuffled, then the packets' cards)."""
+    block = state.stock
+    state.stock = block[:stock_size]
+    at = stock_size
+    for seat, sizes in enumerate(packet_sizes):
+        packets = []
+        for size in sizes:
+            packets.append(block[at : at + size])
+            at += size
+        state.packets[seat] = packets
 
 
 #: How many placements of the unseen threes `_deal_keeping` tries before it deals them as `_deal` does.

@@ -29,7 +29,7 @@ from canasta.discards import discardable_kinds, keep_discards, meld_strands, str
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out, held_three
 from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card
-from canasta.rules import MeldRules
+from canasta.rules import MeldRules, Permission
 from canasta.table import Phase, TableState
 from canasta.wording import action_text, plural
 
@@ -82,6 +82,16 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
                 RuleCode.TURN_CANNOT_COMPLETE,
                 "whatever your partner answered, you could not complete the turn",
             )
+        seat = state.seat
+        if state.packets[seat] or (state.facts.partners_first and not state.partners_in_last_packet(seat)):
+            return (
+                RuleCode.PERMISSION_NOT_AVAILABLE,
+                "only a player who could go out asks: you"
+                + (", and every partner," if state.facts.partners_first else "")
+                + " must first pick up the last packet",
+            )
+        if state.rules.going_out.permission is Permission.REQUIRED:
+            return RuleCode.PERMISSION_NOT_AVAILABLE, "you may ask your partner only once a turn, before your discard"
         return (
             RuleCode.PERMISSION_NOT_AVAILABLE,
             "you may ask your partner only once, before melding anything this turn, where the variant has partners",
@@ -112,6 +122,8 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     if not state.pile:
         return RuleCode.PILE_EMPTY, "the discard pile is empty"
     top = Kind(state.kinds[state.pile[-1]])
+    if top.is_wild and pile_rules.wild_pair:
+        return _explain_wild_take(state, action, top)
     if top in pile_rules.blocked_top or not top.is_natural:
         return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
     if top in state.rules.melds.closed:
@@ -157,6 +169,25 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 
 
+def _explain_wild_take(state: TableState, action: TakePile, top: Kind) -> tuple[RuleCode, str]:
+    """A wild card on top, taken only with two of its kind (`canasta.PileRules.wild_pair`; Hand and Foot, E5)."""
+    pair = (0, 2, 0) if top is Kind.TWO else (0, 0, 2)
+    name = "2s" if top is Kind.TWO else "jokers"
+    if (action.naturals, action.twos, action.jokers) != pair or action.second:
+        return RuleCode.PILE_NEEDS_MATCH, f"with a {_name(top)} on top, the pile is taken only with two {name}"
+    if state.counts[state.seat][top] < 2:
+        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold two {name} to show"
+    side = state.side
+    if not state.opened[side] and not state.rules.pile.unmelded_side_may_take:
+        return RuleCode.PILE_NOT_MELDED, "your side must meld from the hand before it may take the pile"
+    wild = state.melds[side].get(int(Kind.JOKER))
+    t0, j0 = (wild.twos, wild.jokers) if wild is not None else (0, 0)
+    twos, jokers = (t0 + 3, j0) if top is Kind.TWO else (t0, j0 + 3)
+    if not state.rules.melds.is_valid(int(Kind.JOKER), 0, twos, jokers):
+        return RuleCode.INVALID_MELD, "the top card and the two shown would not fit your side's wild meld"
+    return _explain_incomplete(state, "this take")
+
+
 def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
     """The rules allow the action, but the turn could not be completed after it."""
     side = state.side
@@ -171,7 +202,7 @@ def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"after {what} your side could not complete its initial meld of "
-            f"{state.personal_minimum(state.seat)}{with_clean} this turn and then end the turn",
+            f"{_minimum(state)}{with_clean} this turn and then end the turn",
         )
     return _explain_going_out(state, f"after {what} you could end the turn only by going out")
 
@@ -336,20 +367,27 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
     )
 
 
+def _minimum(state: TableState) -> str:
+    """The acting seat's minimum as a refusal names it: with the deal's number where the table is by deal."""
+    minimum = state.personal_minimum(state.seat)
+    return f"{minimum} (deal {state.deal_number})" if state.facts.minimums_by_deal else str(minimum)
+
+
 def _opening_shortfall(state: TableState, when: str) -> tuple[RuleCode, str]:
     """What the side's opening of this turn still lacks: its minimum count, or (modern American) its clean meld."""
     count, minimum = state.provisional_count, state.personal_minimum(state.seat)
+    shown = _minimum(state)
     if count >= minimum and state.clean_meld_needed(state.side):
         clean = state.rules.initial_meld.clean_meld_naturals
         return (
             RuleCode.CLEAN_MELD_REQUIRED,
-            f"your opening melds count {count}, enough for the minimum of {minimum}, but the initial meld "
+            f"your opening melds count {count}, enough for the minimum of {shown}, but the initial meld "
             f"must include a clean meld: {plural(clean, 'natural')} or more from your hand and no wild card; "
             f"meld one {when}",
         )
     return (
         RuleCode.MINIMUM_NOT_MET,
-        f"your opening melds count {count}, below the minimum of {minimum}; meld more {when}",
+        f"your opening melds count {count}, below the minimum of {shown}; meld more {when}",
     )
 
 
@@ -407,6 +445,16 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     side = state.side
     if state.answer is False:
         return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
+    if state.rules.going_out.permission is Permission.REQUIRED and state.answer is not True:
+        return RuleCode.GOING_OUT_NOT_ALLOWED, f'{what}, which needs your partner\'s "yes" this turn: ask first'
+    if state.packets[state.seat]:
+        # (Emptying the hand with a packet down picks the packet up: only its last card can be refused here.)
+        return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which needs your last packet picked up first"
+    if state.facts.partners_first and not state.partners_in_last_packet(state.seat):
+        return (
+            RuleCode.GOING_OUT_NOT_ALLOWED,
+            f"{what}, which needs every partner to have picked up their last packet (a foot is still down)",
+        )
     need = state.rules.going_out.canastas_required
     if state.canastas(side) < need:
         return (
@@ -430,6 +478,6 @@ def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"{what}, but your melds count {state.provisional_count}, below the minimum of "
-            f"{state.personal_minimum(state.seat)}, and {concealed}",
+            f"{_minimum(state)}, and {concealed}",
         )
     return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now"

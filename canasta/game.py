@@ -1,4 +1,4 @@
-"""The multi-hand game: cumulative scores, dealer rotation, the end at the target, undo.
+"""The multi-hand game: cumulative scores, dealer rotation, the end (a target or a number of deals), undo.
 
 Taking back moves is not a rule of Canasta (the rule book, "What “legal”
 means"); `Game.undo` is the game's history, for interfaces (a person who
@@ -55,7 +55,7 @@ class _HandLog:
 
     The start is either a hand given to `Game.from_hand` (``start``, never
     changed: undo replays a copy of it) or a seeded deal (``deal``: the rules,
-    dealer, seed and deck, which deal the very same hand again), so that a hand
+    dealer, seed, deck and deal number, which deal the very same hand again), so that a hand
     the game deals costs no copy. ``actions`` is appended to only while the hand
     is the game's last one; an undo that goes back into a hand builds a new log,
     so games made by `Game.copy` can share the logs of earlier hands.
@@ -68,7 +68,7 @@ class _HandLog:
         start: HandState | None,
         scores: Sequence[int],
         actions: list[Action],
-        deal: tuple[Rules, int, str, Deck] | None = None,
+        deal: tuple[Rules, int, str, Deck, int] | None = None,
     ) -> None:
         self.start = start
         self.scores = tuple(scores)
@@ -80,8 +80,8 @@ class _HandLog:
         if self.start is not None:
             return self.start.copy()
         assert self.deal is not None
-        rules, dealer, seed, deck = self.deal
-        return HandState.deal(rules, dealer=dealer, scores=list(self.scores), seed=seed, deck=deck)
+        rules, dealer, seed, deck, number = self.deal
+        return HandState.deal(rules, dealer=dealer, scores=list(self.scores), seed=seed, deck=deck, deal_number=number)
 
     def with_actions(self, actions: list[Action]) -> _HandLog:
         """The same start and scores with other actions."""
@@ -108,7 +108,11 @@ def _side_scores(scores: object, sides: int) -> list[int]:
 
 
 class Game:
-    """A game of canasta: hands dealt until a side reaches the target score.
+    """A game of canasta: hands dealt until the game ends (`canasta.GameLength`).
+
+    The game ends at the end of a hand in which a side reaches the target
+    score, or after the variant's number of deals, whichever its rules say
+    (``rules.game_length``), or when a special hand wins it.
 
     Drive it with `legal_actions` and `apply`; when a hand ends it is scored
     and the next hand is dealt automatically (the deal passes left). `undo`
@@ -136,7 +140,8 @@ class Game:
         seed: The game's seed (the one drawn, for ``seed=None``): a plain ``int``.
         hand: The hand in play (or the last hand, once the game is over).
             `undo` replaces it with a new object: re-read it after an undo.
-        hand_number: 0 for the first hand.
+        hand_number: 0 for the first hand (of this object: the hand given to
+            `from_hand` too, whatever its `deal_number`).
     """
 
     hand: HandState  # dealt by `_deal_hand` (and given to `from_hand`); declared for the reference's type
@@ -162,6 +167,7 @@ class Game:
         self.scores = [0] * self.rules.side_count
         self.results = ()
         self.hand_number = 0
+        self._first_deal = 1
         self._deck = _shared_deck(self.rules.deck)
         self._over = False
         self._logs: list[_HandLog] = []
@@ -172,7 +178,10 @@ class Game:
         """Continue a game from an explicit hand (see `canasta.build_position`).
 
         Such a game cannot be recorded (`canasta.GameRecorder` refuses it): a
-        record replays a game from its variant, seed and first dealer.
+        record replays a game from its variant, seed and first dealer. The
+        hand's `canasta.HandState.deal_number` places it in the game: the next
+        hands are the deals after it (a game of a fixed number of deals,
+        `canasta.GameLength.deals`, ends after its last).
 
         Args:
             hand: The hand in play (the game plays on this object; undo goes back to a copy of it).
@@ -199,6 +208,7 @@ class Game:
         game.scores = side_scores
         game.results = ()
         game.hand_number = 0
+        game._first_deal = hand.deal_number  # the next hands are the deals after it
         game._deck = hand.deck
         game.hand = hand
         game._over = False
@@ -244,8 +254,17 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """True once a side has reached the target score at the end of a hand, or won by a Dream Hand."""
+        """True once the game has ended: at the end of a hand, by its rules' `canasta.GameLength`.
+
+        A side reached the target score, or the last of the game's deals was
+        played, or a side won by a Dream Hand.
+        """
         return self._over
+
+    @property
+    def deal_number(self) -> int:
+        """The number in the game of the hand in play (or of the last hand, once over), from 1."""
+        return self._first_deal + self.hand_number
 
     @property
     def seat(self) -> int:
@@ -256,16 +275,30 @@ class Game:
         """The winning side once the game is over (``None``: not over, or a draw).
 
         Returns:
+            The only side in `winners`, or ``None`` if there are none (the
+            game is not over) or several (a draw among them).
+        """
+        winners = self.winners()
+        return winners[0] if len(winners) == 1 else None
+
+    def winners(self) -> tuple[int, ...]:
+        """The sides that share the win once the game is over: one side, or several in a draw.
+
+        Equal highest totals are a draw among those sides only (with three
+        sides or more, the others lost). `winner` names the winner when there
+        is exactly one.
+
+        Returns:
             The side whose special hand won the game (the Dream Hands),
-            whatever the totals; else the side with the highest total, or ``None``.
+            whatever the totals; else every side with the highest total, in
+            side order; ``()`` while the game is not over.
         """
         if not self._over:
-            return None
+            return ()
         if self.results and self.results[-1].game_won_by is not None:
-            return self.results[-1].game_won_by
+            return (self.results[-1].game_won_by,)
         best = max(self.scores)
-        leaders = [s for s, v in enumerate(self.scores) if v == best]
-        return leaders[0] if len(leaders) == 1 else None
+        return tuple(s for s, v in enumerate(self.scores) if v == best)
 
     def totals_after(self, number: int) -> list[int]:
         """Each side's game total right after a finished hand.
@@ -424,9 +457,9 @@ class Game:
                 first = result
             self.results = (*self._results, result)
             self.scores = [total + added for total, added in zip(self._scores, result.totals, strict=True)]
-            # The rule book's "The game": play until a side reaches the target at the end of a hand,
-            # or a side's special hand wins the game (the Dream Hands).
-            if max(self._scores) >= self.rules.target_score or result.game_won_by is not None:
+            # The rule book's "The game": play until a side reaches the target at the end of a hand, or
+            # the game's last deal is played (`canasta.GameLength`), or a special hand wins it (the Dream Hands).
+            if self.rules.game_length.is_over(self._scores, self.hand.deal_number) or result.game_won_by is not None:
                 self._over = True
                 break
             self.hand_number += 1
@@ -441,8 +474,11 @@ class Game:
     def _deal_hand(self, dealer: int) -> None:
         """Deal hand `hand_number` and log its start (no copy: the seed deals it again for `undo`)."""
         seed = self._hand_seed(self.hand_number)
-        self.hand = HandState.deal(self.rules, dealer=dealer, scores=self._scores, seed=seed, deck=self._deck)
-        self._logs.append(_HandLog(None, self._scores, [], (self.rules, dealer, seed, self._deck)))
+        number = self._first_deal + self.hand_number
+        self.hand = HandState.deal(
+            self.rules, dealer=dealer, scores=self._scores, seed=seed, deck=self._deck, deal_number=number
+        )
+        self._logs.append(_HandLog(None, self._scores, [], (self.rules, dealer, seed, self._deck, number)))
 
     def observation(self, seat: int) -> Observation:
         """What a seat may see now.
@@ -470,6 +506,7 @@ class Game:
         new.scores = self._scores  # (tuples: shared)
         new.results = self._results
         new.hand_number = self.hand_number
+        new._first_deal = self._first_deal
         new._deck = self._deck
         new.hand = self.hand.copy()
         new._over = self._over

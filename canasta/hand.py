@@ -89,6 +89,7 @@ class HandState(TableState):
         deck: The deck (card ids index ``deck.cards``).
         dealer: The dealer's seat.
         scores: Each side's cumulative score before this hand.
+        deal_number: This hand's number in its game, from 1.
         minimums: Each side's initial-meld minimum for this hand.
         seat: The seat that must act now.
         phase: The turn phase.
@@ -105,7 +106,14 @@ class HandState(TableState):
 
     @classmethod
     def deal(
-        cls, rules: Rules, *, dealer: int, scores: Sequence[int], seed: object, deck: Deck | None = None
+        cls,
+        rules: Rules,
+        *,
+        dealer: int,
+        scores: Sequence[int],
+        seed: object,
+        deck: Deck | None = None,
+        deal_number: int = 1,
     ) -> HandState:
         """Shuffle and deal a hand (the rule book's "Table and deal").
 
@@ -115,21 +123,37 @@ class HandState(TableState):
             scores: Each side's cumulative score before the hand.
             seed: Any hashable seed for the shuffle (same seed, same deal).
             deck: The deck to use (built from the rules if omitted).
+            deal_number: The hand's number in the game, from 1 (a minimum table
+                by deal reads it: `canasta.MeldMinimums.by_deal`).
 
         Returns:
             The hand, with the upcard turned and deal-time red threes laid out
             and replaced, ready for the first player's draw.
+
+        Raises:
+            ValueError: If ``deal_number`` is below 1.
         """
+        if deal_number < 1:
+            raise ValueError(f"a deal's number starts at 1, got {deal_number}")
         deck = deck or Deck(rules.deck)
-        state = cls(rules, deck, dealer, scores)
-        order = shuffled(len(deck), random.Random(str(seed) if not isinstance(seed, int) else seed))
+        state = cls(rules, deck, dealer, scores, deal_number=deal_number)
+        rng = random.Random(str(seed) if not isinstance(seed, int) else seed)
+        order = shuffled(len(deck), rng)
         state.stock = order  # the top of the stock is the end of the list
         n = rules.players
         first = (dealer + 1) % n
         for _ in range(rules.hand_size):
             for i in range(n):
                 state._to_hand((first + i) % n, state.stock.pop())
-        transitions.turn_upcard(state)
+        for size in rules.packets.sizes:
+            # Packets after the hand (Hand and Foot's foot, §8.1): dealt the same way, face down.
+            packets: list[list[int]] = [[] for _ in range(n)]
+            for _ in range(size):
+                for i in range(n):
+                    packets[i].append(state.stock.pop())
+            for i in range(n):
+                state.packets[(first + i) % n].append(packets[i])
+        transitions.turn_upcard(state, rng)
         # Deal-time threes: each player in turn lays out and replaces them.
         for i in range(n):
             seat = (first + i) % n

@@ -37,10 +37,12 @@ if TYPE_CHECKING:
         BlackThreeRules,
         CanastaBonuses,
         ExhaustionRules,
+        GameLength,
         GoingOutRules,
         InitialMeldRules,
         MeldMinimums,
         MeldRules,
+        PacketRules,
         PartnershipRules,
         PileRules,
         ThreeRules,
@@ -314,11 +316,67 @@ def canasta_partnerships() -> PartnershipRules:  # type: ignore[empty-body]
 
 
 @hookspec(firstresult=True)
+def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
+    """Packets dealt after the hand, face down, picked up one after another (Hand and Foot's foot).
+
+    The core default is `canasta.PacketRules()`: no packet, one hand per
+    player. A variant that deals each player a second packet (the *foot*)
+    answers its size; the engine then deals it, hides it from everyone (its
+    owner too) until it is picked up, picks it up when the hand is emptied
+    (at once after a meld, at the start of the next turn after a discard),
+    lets only a player in the last packet go out, and scores a packet still
+    down against its side (see `canasta.PacketRules`).
+
+    Example::
+
+        @canasta.hookimpl
+        def canasta_packets(players: int) -> canasta.PacketRules:
+            return canasta.PacketRules(sizes=(13,), partners_first=True, three_down=-100)
+
+    Args:
+        players: Number of players (decided by `canasta_players`).
+
+    Returns:
+        A `canasta.PacketRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
 def canasta_target_score() -> int:  # type: ignore[empty-body]
     """The total that ends the game at the end of a hand.
 
+    The target alone: `canasta_game_length` receives it and says whether the
+    game ends there (the core default), after a number of deals instead, or at
+    whichever comes first. A variant whose game has no target need not answer.
+
     Returns:
         The target score. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_game_length(target_score: int | None) -> GameLength:  # type: ignore[empty-body]
+    """When the game ends: at a target total, after a fixed number of deals, or both.
+
+    The core default is ``GameLength(target_score=target_score)``: the game
+    ends at the end of the hand in which a side reaches the target (every
+    variant of the classic family). Hand and Foot plays 4 deals::
+
+        @canasta.hookimpl
+        def canasta_game_length():
+            return canasta.GameLength(deals=4)
+
+    With both fields set, the first reached ends the game. Either way the side
+    with the highest total wins; equal highest totals are a draw among those
+    sides (`canasta.Game.winners`).
+
+    Args:
+        target_score: The answer of `canasta_target_score` (``None`` if no
+            plugin answers it).
+
+    Returns:
+        A `canasta.GameLength` with a positive ``target_score``, a positive
+        ``deals``, or both. Stops at first non-None result.
     """
 
 

@@ -62,6 +62,7 @@ from canasta.table import (
 
 __all__ = [
     "allowed_actions",
+    "answer_lets_out",
     "blocking_melds",
     "bonus_cards_due",
     "discardable_kinds",
@@ -96,7 +97,11 @@ _KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum
 _TAKE_SHAPES: Final = tuple(
     (n, tw, jk, second) for second in (0, 1) for n, tw, jk in ((2, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0))
 )
-_TAKES: Final = {shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in _TAKE_SHAPES}
+# A wild card on top, taken with two of its kind (`canasta.PileRules.wild_pair`): by the top card's kind.
+_WILD_PAIR_SHAPES: Final = {TWO: (0, 2, 0, 0), JOKER: (0, 0, 2, 0)}
+_TAKES: Final = {
+    shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in (*_TAKE_SHAPES, *_WILD_PAIR_SHAPES.values())
+}
 # The shapes by meld (0: the rank's meld or a new one; 1: its second meld), in `_shapes_onto`'s order.
 _TAKE_WAYS: Final = (_TAKE_SHAPES[:4], _TAKE_SHAPES[4:])
 _LAYOFFS: Final = (_TAKES[(0, 0, 0, 0)], _TAKES[(0, 0, 0, 1)])
@@ -110,6 +115,7 @@ _DISCARD_PAIRS: Final = {
 # Enum members as module constants: a member lookup is slow, and `_may_ask` runs on every action.
 _NO_PERMISSION: Final = Permission.NONE
 _ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
+_REQUIRED: Final = Permission.REQUIRED
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
 # Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
 # by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
@@ -197,11 +203,16 @@ def turn_facts(
         discardable = discardable_now(t)
         out_discardable = None
         closing = False
+    packet_down = bool(t.packets[seat])
+    if out_allowed is None:
+        out_allowed = answer_lets_out(t)
+    if t.facts.has_packets and not _packets_let_out(t, seat):
+        out_allowed = False  # Hand and Foot §8.8, conditions 1 and 3: the last packet (the partners' too)
     return Turn(
         rules,
         minimum=t.minimums[t.facts.sides[seat]],  # `TableState.personal_minimum`
         exempt=t.facts.concealed_exemption and drew_from_stock and t.taken_top is None,
-        out_allowed=(t.answer is not False) if out_allowed is None else out_allowed,
+        out_allowed=out_allowed,
         bound=t.bound if bound is None else bound,
         final_only=final_only,
         discardable=discardable,
@@ -211,6 +222,7 @@ def turn_facts(
         closing=closing,
         hold=0 if t.relief_stock >= 0 and needs_no_kept_card(t, seat) else 1,
         facts=t.facts,
+        packet_down=packet_down,
     )
 
 
@@ -288,8 +300,10 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     Returns:
         True if emptying the hand now goes out.
     """
-    if t.answer is False:  # The rule book: "no" binds for this turn
+    if not answer_lets_out(t):  # The rule book: "no" binds for this turn (and Hand and Foot needs a "yes")
         return False
+    if t.facts.has_packets and not _packets_let_out(t, t.seat):
+        return False  # Hand and Foot §8.8: conditions 1 and 3 (the last packet, the partners' too)
     if t.final_meld_only and t.rules.going_out.final_discard_required:
         return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
@@ -305,6 +319,30 @@ def goes_out_ok(t: TableState, side: int) -> bool:
     if opening_reached(rules, t.provisional_count, minimum, melds, _top_rank(t), splash=t.opens_by_splash):
         return True
     return rules.initial_meld.concealed_exemption and t.drew_from_stock and t.taken_top is None and canastas >= 1
+
+
+def answer_lets_out(t: TableState) -> bool:
+    """Whether the partner's answer this turn lets the acting player go out (the rule book's "Going out").
+
+    A "no" never does; where permission is required (`canasta.Permission.REQUIRED`, Hand and Foot
+    §8.8), only a "yes" does.
+
+    Args:
+        t: The hand.
+
+    Returns:
+        True if the answer given (or none) allows going out now.
+    """
+    if t.facts.permission is _REQUIRED:
+        return t.answer is True
+    return t.answer is not False
+
+
+def _packets_let_out(t: TableState, seat: int) -> bool:
+    """Hand and Foot §8.8, conditions 1 and 3: the seat holds its last packet, and so do its partners if required."""
+    if t.packets[seat]:
+        return False
+    return not t.facts.partners_first or t.partners_in_last_packet(seat)
 
 
 def blocking_melds(t: TableState, side: int) -> list[int]:
@@ -332,7 +370,11 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
         return []
     facts = t.facts
     top = t.kinds[pile[-1]]
-    if top < 4 or top in facts.blocked_top:
+    if top < 4:
+        if facts.wild_pair and top <= TWO:
+            return _wild_pair_shapes(t, seat, top)
+        return []
+    if top in facts.blocked_top:
         return []
     side = t.seating[seat]
     if not t.counts[seat][top] and top not in t.melds[side]:
@@ -357,6 +399,21 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
     return shapes
+
+
+def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int, int, int]]:
+    """A wild top card taken with two of its kind into the side's wild meld (`canasta.PileRules.wild_pair`)."""
+    if t.counts[seat][top] < 2:
+        return []
+    side = t.seating[seat]
+    if not t.opened[side] and not t.facts.unmelded_side_may_take:
+        return []
+    meld = t.melds[side].get(JOKER)
+    t0, j0 = (meld.twos, meld.jokers) if meld is not None else (0, 0)
+    twos, jokers = (t0 + 3, j0) if top == TWO else (t0, j0 + 3)
+    if not meld_valid(t.facts, JOKER, 0, twos, jokers):
+        return []  # (Hand and Foot E5: an incomplete wild meld of 5 or 6 cannot take three more)
+    return [_WILD_PAIR_SHAPES[top]]
 
 
 def _shapes_onto(
@@ -423,7 +480,7 @@ def _take_completes(
     hand[top] = hand[top] - n
     hand[TWO] = hand[TWO] - tw
     hand[JOKER] = hand[JOKER] - jk
-    rest = pile_to_hand(t, pile[:-1])
+    rest = pile_to_hand(t, taken_below_top(t))
     opened = t.opened[side]
     discardable = out_discardable = discardable_now(t)
     closing = False
@@ -438,9 +495,14 @@ def _take_completes(
             if (hand[k] + rest[k]) and discardable[k]:
                 return True
     melds = meld_counts(t, side)
-    key = top + SECOND_MELD if second else top
-    m0 = melds.get(key, (0, 0, 0))
-    melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
+    if top <= TWO:
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld.
+        m0 = melds.get(JOKER, (0, 0, 0))
+        melds[JOKER] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
+    else:
+        key = top + SECOND_MELD if second else top
+        m0 = melds.get(key, (0, 0, 0))
+        melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
     values = t.facts.card_values
     minimum = t.personal_minimum(seat)
     provisional = 0
@@ -455,6 +517,9 @@ def _take_completes(
             pending = rest
     if opened:
         hand = list(map(add, hand, rest))
+    down = bool(t.packets[seat])  # Hand and Foot: emptying the hand picks up the packet still down
+    if t.facts.has_packets and not _packets_let_out(t, seat):
+        out_allowed = False  # §8.8, conditions 1 and 3: going out needs the last packet (the partners' too)
     turn = Turn(
         rules,
         minimum=minimum,
@@ -467,8 +532,25 @@ def _take_completes(
         pending=pending,
         out_discardable=out_discardable,
         closing=closing,
+        packet_down=down,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
+
+
+def taken_below_top(t: TableState) -> list[int]:
+    """The pile cards a take brings into the hand besides the top card (`canasta.PileRules.take_count`).
+
+    Args:
+        t: The hand, with a pile of at least one card.
+
+    Returns:
+        The cards under the top card that a take takes, bottom first (a new list).
+    """
+    pile = t.pile
+    count = t.facts.take_count
+    if count < 0 or count >= len(pile):
+        return pile[:-1]
+    return pile[len(pile) - count : -1]
 
 
 def legal_takes(
@@ -518,11 +600,14 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
 
 
 def _may_ask(t: TableState) -> bool:
-    """The rule book's "Going out": ask before melding anything this turn, where the variant has permission."""
-    if t.asker is not None or t.melded_this_turn or t.answer is not None:
-        return False
+    """The rule book's "Going out": ask before melding anything this turn, where the variant has permission.
+
+    Where permission is required (Hand and Foot §8.8), at any point of the turn before the discard.
+    """
     facts = t.facts
     permission = facts.permission
+    if t.asker is not None or t.answer is not None or (t.melded_this_turn and permission is not _REQUIRED):
+        return False
     if permission is _NO_PERMISSION:
         return False
     side = t.seating[t.seat]
@@ -530,6 +615,8 @@ def _may_ask(t: TableState) -> bool:
         return False
     if facts.first_taker_alone and t.seating.count(side) < 2:
         return False  # cutthroat: no partner to ask until the partnership forms
+    if facts.has_packets and not _packets_let_out(t, t.seat):
+        return False  # Hand and Foot §8.8: only a player who may go out asks (the last packet, the partners' too)
     return not t.final_meld_only
 
 
@@ -938,6 +1025,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     clamp_key = twos_clamp * 64 + jokers_clamp  # (a small int key: no tuple to build and hash)
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
+    down = bool(t.packets[seat])  # Hand and Foot: a packet is still down (§8.7)
+    if down and simple and filtered and not t.restricts_discards:
+        limit = size  # any meld leaves a discard or empties the hand, which picks up the packet
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     # The side's melds by kind, read once: a list index per rank below, not a dict look-up.
     by_kind: list[MeldState | None] = [None] * KIND_COUNT
@@ -1042,7 +1132,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         continue
                 actions.append(acts[i])
     black = counts[BLACK_THREE]
-    if black >= 3 and facts.black_threes_when_going_out:
+    if black >= 3 and facts.black_threes_when_going_out and not down:  # (with a packet down, never going out)
         # The rule book's "Melds": black threes meld only as the last meld of going out. A side that
         # took the pile before opening receives the rest of it when the opening is complete, which
         # no later meld can be: those cards are in the hand after the black threes.
@@ -1078,7 +1168,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
         # after a binding "yes" only going out (melding every card) ends it.
         # Melding every card is going out or nothing: without it a card is kept (house rule last-red-three-may-meld).
-        if not provisional_pending and not bound and size:
+        # (With packets: §8.9's stranded player, 0 or 1 card left by red threes the empty stock could not
+        # replace, ends the turn so.)
+        if not provisional_pending and not bound and (size or facts.has_packets):
             actions.append(_END)
     elif size == 1:
         # The rule book's "Going out": the final discard goes out.
@@ -1086,6 +1178,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         kind = next(k for k in range(KIND_COUNT) if counts[k])
         if goes_out_ok(t, side):
             if discardable[kind]:
+                actions.append(_DISCARDS[kind])
+        elif down:
+            # Hand and Foot §8.7: the hand's last card, discarded; the packet is picked up next turn.
+            if not bound and not provisional_pending and discardable[kind]:
                 actions.append(_DISCARDS[kind])
         elif (
             t.relief_stock >= 0
@@ -1306,7 +1402,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             # The usual case, decided without the general machinery: draw, take
             # (what "legal" means, for each way), ask; a stock draw completes after either answer.
             actions: list[Action] = [_DRAW]
-            out_allowed = answer is not False
+            out_allowed = answer_lets_out(t)
             for shape in _take_shapes(t, seat, False):  # (positional arguments: a cheaper call, every draw phase)
                 if _take_completes(t, seat, shape, False, out_allowed):
                     actions.append(_TAKES[shape])
@@ -1315,7 +1411,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
             if t.keeps_threes and _holds_three(t):
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
-        actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer is not False, filtered=filtered)
+        actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer_lets_out(t), filtered=filtered)
         if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
         if t.keeps_threes and _holds_three(t):

@@ -69,6 +69,12 @@ class Observation:
         action_log: The public action log of the hand: ``(seat, action)`` for
             every action taken so far, in order (the deal, the upcard and the
             laying out of threes happen without an action).
+        packets_down: Per seat, the sizes of its packets still face down, the
+            next first (`canasta.PacketRules`: Hand and Foot's foot; empty tuples
+            where the rules deal none). Public: nobody sees their cards, the
+            owner included (§8.12).
+        deal_number: The hand's number in its game, from 1 (a minimum table by
+            deal reads it; public, like the scores).
     """
 
     seat: int
@@ -89,6 +95,8 @@ class Observation:
     legal_actions: tuple[object, ...]
     known_cards: tuple[tuple[Card, ...], ...]
     action_log: tuple[tuple[int, Action], ...]
+    packets_down: tuple[tuple[int, ...], ...] = ()
+    deal_number: int = 1
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -119,7 +127,7 @@ def observe(state: TableState, seat: int) -> Observation:
     side = state.seating[seat]
     pile = list(state.pile)
     if state.pending_pile is not None:
-        pile = state.pending_pile + pile  # still face up until picked up
+        pile = pile + state.pending_pile  # still face up until picked up (above what a take left behind)
     melds = tuple(
         tuple(
             MeldView(
@@ -155,6 +163,8 @@ def observe(state: TableState, seat: int) -> Observation:
         legal_actions=tuple(legal_actions(state)) if acting == seat else (),
         known_cards=tuple(tuple(cards[c] for c in k) for k in known),
         action_log=tuple(state.log),
+        packets_down=tuple(tuple(len(p) for p in seat_packets) for seat_packets in state.packets),
+        deal_number=state.deal_number,
         public=public_table(state, seat),
     )
 
@@ -163,7 +173,7 @@ def public_table(state: TableState, seat: int) -> TableState:
     """A copy of the hand holding only what ``seat`` may see: the stock and the other hands' unknown cards left out.
 
     Each other hand keeps its size and holds only its known cards; the stock
-    is empty. `canasta.sample_state` fills both back in.
+    is empty, and so is every packet still down (`canasta.PacketRules`). `canasta.sample_state` fills both back in.
 
     Args:
         state: The hand.
@@ -174,6 +184,8 @@ def public_table(state: TableState, seat: int) -> TableState:
     """
     public = state.copy()
     public.stock = []
+    # Packets still down are hidden from everyone, their owners included: only their number stays.
+    public.packets = [[[] for _ in seat_packets] for seat_packets in state.packets]
     kinds = state.kinds
     for other in range(state.rules.players):
         if other == seat:

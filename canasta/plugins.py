@@ -128,20 +128,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         "canasta_card_values: 15 non-negative integers (one per Kind) expected",
     )
     minimums = _ask(pm, "canasta_meld_minimums", r.MeldMinimums)
-    thresholds = [t for t, _ in minimums.steps]
-    _check(
-        bool(thresholds) and thresholds[0] == 0 and thresholds == sorted(set(thresholds)),
-        f"canasta_meld_minimums: steps must start at 0 and increase, got {minimums.steps}",
-    )
-    _check(
-        all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
-        "canasta_meld_minimums: minimums must not be negative",
-    )
-    step_minimums = [m for _, m in minimums.steps]
-    _check(
-        step_minimums == sorted(step_minimums),
-        f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
-    )
+    _check_minimums(minimums)
     melds = _ask(pm, "canasta_meld_rules", r.MeldRules)
     _check(
         melds.min_size >= 2 and melds.min_naturals >= 1 and (melds.max_wilds is None or melds.max_wilds >= 0),
@@ -168,8 +155,21 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
     has_partners = len(set(sides)) < len(sides) or partnerships.first_taker_alone
     if not has_partners and permission is not r.Permission.NONE:
         going_out = _evolve(going_out, permission=r.Permission.NONE)
-    target = _ask(pm, "canasta_target_score", int)
-    _check(target > 0, f"canasta_target_score: must be positive, got {target}")
+    target = _optional_target(pm)
+    game_length = _ask(pm, "canasta_game_length", r.GameLength, target_score=target)
+    _check(
+        game_length.target_score is not None or game_length.deals is not None,
+        "canasta_game_length: the game never ends: a target_score, a number of deals, or both are needed"
+        + ("" if target is not None else " (and no plugin answers canasta_target_score)"),
+    )
+    _check(
+        game_length.target_score is None or game_length.target_score > 0,
+        f"canasta_game_length: target_score must be positive, got {game_length.target_score}",
+    )
+    _check(
+        game_length.deals is None or game_length.deals > 0,
+        f"canasta_game_length: deals must be positive, got {game_length.deals}",
+    )
     threes = _ask(pm, "canasta_threes", r.ThreeRules)
     _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
     _check(all(v >= 0 for v in threes.schedule), f"canasta_threes: scores must not be negative, got {threes.schedule}")
@@ -217,6 +217,21 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         not partnerships.first_taker_alone or len(set(sides)) >= 3,
         "canasta_partnerships: first_taker_alone needs at least three sides",
     )
+    packets = _ask(pm, "canasta_packets", r.PacketRules, players=players)
+    _check(
+        all(size >= 1 for size in packets.sizes),
+        f"canasta_packets: every packet holds at least one card, got sizes {packets.sizes}",
+    )
+    _check(
+        len(packets.names) in (0, len(packets.sizes))
+        and all(1 <= len(n) <= 20 and n.isprintable() for n in packets.names),
+        f"canasta_packets: names must name every packet (1 to 20 printable characters each), got {packets.names}",
+    )
+    _check(
+        (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,
+        f"canasta_packets: dealing {hand_size} cards and packets of {packets.sizes} to {players} players needs "
+        f"more than the {deck.size} cards",
+    )
     rules = r.Rules(
         variant=variant,
         house_rules=tuple(house_rules),
@@ -236,17 +251,56 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str])
         black_threes=_ask(pm, "canasta_black_threes", r.BlackThreeRules),
         going_out=going_out,
         exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
-        target_score=target,
+        game_length=game_length,
         incomplete_meld_penalties=penalties,
         incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),
         held_card_penalties=tuple((Kind(k), n, p) for k, n, p in held),
         special_hands=special_hands,
         partnerships=partnerships,
+        packets=packets,
         rule_sections=rule_sections(pm),
     )
     _check_policies(rules)
     _check_deal(rules)
     return rules
+
+
+def _optional_target(pm: pluggy.PluginManager) -> int | None:
+    """The answer of ``canasta_target_score``, or ``None`` if no plugin answers (a game of a number of deals)."""
+    if pm.hook.canasta_target_score.get_hookimpls():
+        target = _ask(pm, "canasta_target_score", int)
+        _check(target > 0, f"canasta_target_score: must be positive, got {target}")
+        return target
+    return None
+
+
+def _check_minimums(minimums: r.MeldMinimums) -> None:
+    """Range checks of the minimum table: by score (steps from 0, rising) or by deal, never both."""
+    if minimums.by_deal:
+        _check(
+            not minimums.steps and minimums.below_zero == 0,
+            "canasta_meld_minimums: a table is by deal or by score, not both: by_deal given with steps "
+            f"{minimums.steps} and below_zero {minimums.below_zero}",
+        )
+        _check(
+            all(m >= 0 for m in minimums.by_deal),
+            f"canasta_meld_minimums: minimums must not be negative, got {minimums.by_deal}",
+        )
+        return
+    thresholds = [t for t, _ in minimums.steps]
+    _check(
+        bool(thresholds) and thresholds[0] == 0 and thresholds == sorted(set(thresholds)),
+        f"canasta_meld_minimums: steps must start at 0 and increase, got {minimums.steps}",
+    )
+    _check(
+        all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
+        "canasta_meld_minimums: minimums must not be negative",
+    )
+    step_minimums = [m for _, m in minimums.steps]
+    _check(
+        step_minimums == sorted(step_minimums),
+        f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
+    )
 
 
 def _check_deal(rules: Rules) -> None:
@@ -264,12 +318,15 @@ def _check_deal(rules: Rules) -> None:
     packs = deck.packs
     bonus_threes = 2 * packs + (2 * packs if rules.threes.black_threes_are_bonus else 0)
     covered = 4 * packs + deck.jokers + 1 if rules.upcard is r.Upcard.COVER_WILD_AND_RED_THREE else 0
+    if rules.upcard is r.Upcard.BURY_WILD_AND_RED_THREE:
+        covered = 1  # (a buried upcard goes back into the stock: only the card left face up is taken)
     taken = bonus_threes + covered
-    left = deck.size - rules.hand_size * rules.players
+    dealt = rules.hand_size + sum(rules.packets.sizes)  # (the packets' cards are dealt too)
+    left = deck.size - dealt * rules.players
     most = (deck.size - taken - 1) // rules.players
     _check(
         left > taken,
-        f"canasta_hand_size: dealing {rules.hand_size} cards to {rules.players} players leaves {left} of the "
+        f"canasta_hand_size: dealing {dealt} cards to {rules.players} players leaves {left} of the "
         f"{deck.size} cards in the stock, but the upcard and the replacement of bonus threes may take {taken} of them "
         "(in the worst order of the deck), leaving the first player no stock to draw from: at most "
         f"{max(most, 0)} cards a player with these rules",
@@ -286,6 +343,43 @@ def _is_kind(value: object) -> bool:
 
 def _check_policies(rules: Rules) -> None:
     """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    pile = rules.pile
+    _check(
+        pile.take_count is None or pile.take_count >= 1,
+        f"canasta_pile_rules: take_count must be 1 or more (or None: the whole pile), got {pile.take_count}",
+    )
+    _check(
+        pile.take_count is None or not pile.empty_pile_stops,
+        "canasta_pile_rules: take_count cannot be combined with empty_pile_stops (american-discards reads the pile "
+        "as empty after a take)",
+    )
+    _check(
+        not pile.wild_pair or rules.melds.wild_melds,
+        "canasta_pile_rules: wild_pair melds the top card into the wild meld, which needs MeldRules.wild_melds",
+    )
+    if rules.packets.sizes:
+        # What "legal" means never depends on a packet's unseen cards (Hand and Foot, §8.10 E8): the engine
+        # relies on any card of a picked-up packet being able to end the turn, and on the seating holding.
+        conflicts = [
+            name
+            for name, on in (
+                (
+                    "discard rules that depend on the hand (american-discards)",
+                    bool(rules.pile.empty_pile_stops) or rules.pile.wild_discard_needs_wild_hand,
+                ),
+                ("keeping a three (ThreeRules.keep_one)", rules.threes.keep_one),
+                ("special hands", bool(rules.special_hands)),
+                ("bonus cards (InitialMeldRules.bonus_cards)", bool(rules.initial_meld.bonus_cards)),
+                ("partnerships formed during the hand (first_taker_alone)", rules.partnerships.first_taker_alone),
+                ("a last-card red three that may meld", rules.exhaustion.last_red_three_may_meld),
+            )
+            if on
+        ]
+        _check(
+            not conflicts,
+            f"canasta_packets: packets cannot be combined with {', '.join(conflicts)}: with them, what is legal "
+            "would depend on the cards of a packet nobody has seen",
+        )
     im = rules.initial_meld
     _check(
         im.clean_meld_naturals <= rules.melds.canasta_size,

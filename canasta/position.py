@@ -39,6 +39,8 @@ def build_position(
     phase: str = "draw",
     turn: int | None = None,
     opened: Sequence[bool] | None = None,
+    packets: Sequence[Sequence[Sequence[CardLike]]] | None = None,
+    deal_number: int = 1,
 ) -> HandState:
     """Build a validated hand from an explicit position.
 
@@ -73,6 +75,13 @@ def build_position(
             first-round restrictions are over).
         opened: Whether each side has made its initial meld, as ``bool``
             values (default: it has melds on the table).
+        packets: For each seat, its packets still face down, the next first, each a
+            list of cards (`canasta.PacketRules`: Hand and Foot's foot). A seat
+            holding its last ``k`` packets holds the rules' last ``k`` sizes. Red
+            threes may be in them (laid out when picked up). Default: none down.
+            A seat with a packet down may hold no cards (it discarded its hand).
+        deal_number: The hand's number in its game, from 1 (a minimum table
+            by deal reads it: `canasta.MeldMinimums.by_deal`).
 
     Returns:
         The hand, ready for ``seat`` to act (or already over, if the stock is
@@ -100,6 +109,24 @@ def build_position(
     no_aside: list[list[CardLike]] = [[] for _ in range(sides)]
     aside_lists = no_aside if set_aside is None else _cards_per("set_aside", set_aside, sides, "sides")
     stock_cards = None if stock is None else _cards("stock", stock)
+    packet_lists: list[list[list[CardLike]]] = [[] for _ in range(n)]
+    if packets is not None:
+        per_seat = _sized("packets", packets, n, "seats", "lists of packets (one per seat)")
+        packet_lists = [
+            [
+                _cards(f"packets[{s}][{i}]", packet)
+                for i, packet in enumerate(_items(f"packets[{s}]", seat_packets, "packets"))
+            ]
+            for s, seat_packets in enumerate(per_seat)
+        ]
+        sizes = rules.packets.sizes
+        for s, seat_packets in enumerate(packet_lists):
+            down = tuple(len(packet) for packet in seat_packets)
+            if len(down) > len(sizes) or (down and down != sizes[len(sizes) - len(down) :]):
+                raise InvalidPositionError(
+                    f"packets[{s}]: packets of {list(down)} cards, but the rules deal packets of {list(sizes)} "
+                    "(a seat holds its last packets whole, the next first)"
+                )
     seed = _int("stock_seed", stock_seed)
     side_scores = (
         [0] * sides
@@ -111,6 +138,7 @@ def build_position(
     if not isinstance(phase, str) or phase not in ("draw", "meld"):
         raise InvalidPositionError(f"phase: must be 'draw' or 'meld', got {_show(phase)}")
     turns = n if turn is None else _int("turn", turn, low=0)
+    number = _int("deal_number", deal_number, low=1)
     side_opened = (
         None
         if opened is None
@@ -129,7 +157,7 @@ def build_position(
                 raise InvalidPositionError(f"{where}[{i}]: {exc}") from None
         return result
 
-    state = HandState(rules, deck, dealer_seat, side_scores)
+    state = HandState(rules, deck, dealer_seat, side_scores, deal_number=number)
     state.seat = acting
     kinds = deck.kinds
     bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
@@ -160,6 +188,9 @@ def build_position(
             if state_meld.rank in state.melds[side]:
                 raise InvalidPositionError(f"{where}: side {side} has two melds of rank {Kind(state_meld.rank).name}")
             state.melds[side][state_meld.rank] = state_meld
+    for s, seat_packets in enumerate(packet_lists):
+        for i, packet in enumerate(seat_packets):
+            state.packets[s].append(ids(f"packets[{s}][{i}]", packet))
     for card in ids("pile", pile_cards):
         state._push_pile(card)
     if stock_cards is None:
@@ -178,7 +209,7 @@ def build_position(
             raise InvalidPositionError(f"opened[{side}]: side {side} has melds on the table, so it has opened")
     for s in range(n):
         # A player with no cards has gone out (or could not go on): the hand would be over.
-        if state.sizes[s] == 0:
+        if state.sizes[s] == 0 and not (state.packets[s] and (s != acting or phase == "draw")):
             who = "the acting player" if s == acting else f"seat {s}"
             raise InvalidPositionError(f"hands[{s}]: {who} has no cards; a player with no cards would have gone out")
     for s in range(n):

@@ -419,6 +419,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "legal_actions": [action_to_json(a) for a in obs.legal_actions],  # type: ignore[arg-type]
         "known_cards": [_cards(k) for k in obs.known_cards],
         "action_log": [{"seat": seat, "action": action_to_json(a)} for seat, a in obs.action_log],
+        "deal_number": obs.deal_number,
     }
 
 

@@ -125,6 +125,10 @@ class SeatObservation(Protocol):
     def phase(self) -> str:
         """The turn phase's name."""
 
+    @property
+    def packets_down(self) -> Sequence[Sequence[int]]:
+        """Per seat, the sizes of its packets still face down (`canasta.PacketRules`)."""
+
 
 # --- geometry and colours ---------------------------------------------------------------
 
@@ -178,6 +182,7 @@ class _Seat:
     threes: tuple[Card, ...]
     acting: bool
     observer: bool
+    packets: tuple[tuple[str, int], ...] = ()  # (name, size) of each packet still face down
 
 
 @dataclass(frozen=True)
@@ -245,6 +250,7 @@ def render_observation_svg(
             threes=tuple(obs.threes[s]),
             acting=s == obs.acting_seat,
             observer=s == obs.seat,
+            packets=_packets(rules, obs.packets_down[s] if obs.packets_down else ()),
         )
         for s in range(players)
     ]
@@ -319,6 +325,7 @@ def render_table_svg(
             threes=tuple(cards[c] for c in state.threes[s]),
             acting=s == state.seat and not state.is_over,
             observer=False,
+            packets=_packets(rules, [len(p) for p in state.packets[s]]),
         )
         for s in range(players)
     ]
@@ -343,7 +350,7 @@ def render_table_svg(
             kept = _side_name(rules.seats_of(unit))
             panel = dataclasses.replace(panel, no_melds=f"the partnership's melds are kept with {kept}'s")
         panels.append(panel)
-    pile_ids = (state.pending_pile or []) + list(state.pile)
+    pile_ids = list(state.pile) + (state.pending_pile or [])  # (a take's cards above what it left behind)
     frozen_for = [side for side in range(rules.side_count) if state.pile_frozen_for(side)]
     if not frozen_for:
         frozen = ""
@@ -398,6 +405,19 @@ def _seating(rules: Rules | None, players: int, side_count: int) -> list[int]:
     if rules is not None and len(rules.sides) == players:
         return list(rules.sides)
     return [s % side_count for s in range(players)]
+
+
+def _packets(rules: Rules | None, sizes: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    """Each packet still down as (name, size): the last ``len(sizes)`` packets of the rules, the next first."""
+    if not sizes:
+        return ()
+    packets = rules.packets if rules is not None else None
+    total = len(packets.sizes) if packets is not None else len(sizes)
+    first = total - len(sizes)
+    return tuple(
+        (packets.name_of(first + i) if packets is not None else f"packet {first + i + 2}", size)
+        for i, size in enumerate(sizes)
+    )
 
 
 def _rules_title(rules: Rules | None) -> str:
@@ -633,6 +653,12 @@ def _draw_seat(canvas: _Canvas, x: int, y: int, width: int, seat: _Seat) -> int:
     if seat.acting:
         canvas.add(_text(x, y + 51, "to play", size=12, fill=_HIGHLIGHT, weight="bold"))
     height = 56
+    for i, (name, size) in enumerate(seat.packets):
+        # A packet still face down (Hand and Foot's foot): a card back and its size, nobody sees it.
+        py = y + (68 if seat.acting else 51) + 17 * i
+        canvas.add(_back(x, py - 12, 11, 15))
+        canvas.add(_text(x + 16, py, _short(f"{name}: {size} face down", _NAME_CHARS + 4), size=12, fill=_MUTED))
+        height = max(height, py - y + 8)
     if seat.hand is not None:
         cards = sorted(seat.hand, key=hand_sort_key)
         per_row, step = _hand_rows(len(cards), hand_w)

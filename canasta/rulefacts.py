@@ -96,6 +96,8 @@ class RuleFacts:
         self.blocked_top: frozenset[Kind] = pile.blocked_top
         self.one_card_rule: bool = pile.one_card_rule
         self.empty_pile_stops: bool = bool(pile.empty_pile_stops)
+        self.take_count: int = -1 if pile.take_count is None else pile.take_count  # (-1: the whole pile)
+        self.wild_pair: bool = pile.wild_pair
         # exhaustion.*
         self.forced_take_by_layoff: bool = exhaustion.forced_take_by_layoff
         self.last_red_three_may_meld: bool = exhaustion.last_red_three_may_meld
@@ -129,7 +131,11 @@ class RuleFacts:
         self.turn_states: dict[TurnStateKey, tuple[Rules, RuleFacts, object]] = (
             {} if dealt is None else dealt.turn_states
         )
+        self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
+        self.partners_first: bool = rules.packets.partners_first
         self._minimums: dict[int, int] = {}
+        # A minimum table by deal number (Hand and Foot), not by score: read once per hand dealt.
+        self.minimums_by_deal: bool = bool(rules.minimums.by_deal)
         # For scoring (`scoring`, made when a hand is first scored: the club rules make rules
         # objects during a hand that are never scored), and its memos.
         self._scoring: ScoringTables | None = None
@@ -181,6 +187,8 @@ class RuleFacts:
         self.blocked_top = dealt.blocked_top
         self.one_card_rule = dealt.one_card_rule
         self.empty_pile_stops = dealt.empty_pile_stops
+        self.take_count = dealt.take_count
+        self.wild_pair = dealt.wild_pair
         self.forced_take_by_layoff = dealt.forced_take_by_layoff
         self.last_red_three_may_meld = dealt.last_red_three_may_meld
         self.permission = dealt.permission
@@ -203,7 +211,10 @@ class RuleFacts:
         self.wilds_need_naturals = dealt.wilds_need_naturals
         self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
         self.turn_states = dealt.turn_states
+        self.has_packets = dealt.has_packets
+        self.partners_first = dealt.partners_first
         self._minimums = dealt._minimums
+        self.minimums_by_deal = dealt.minimums_by_deal
         self._scoring = dealt._scoring
         self._bonuses = dealt._bonuses
         self._three_scores = dealt._three_scores
@@ -223,15 +234,18 @@ class RuleFacts:
                 self.additions.append(additions)
         self.discardable = [None, None]
 
-    def minimum_for(self, score: int) -> int:
-        """`canasta.MinimumRules.minimum_for` of the rules (remembered, as `canasta_bonus`).
+    def minimum_for(self, score: int, deal: int = 1) -> int:
+        """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).
 
         Args:
             score: A side's cumulative score before the hand.
+            deal: The hand's number in the game, from 1 (read by a table by deal).
 
         Returns:
             The count its initial meld must reach.
         """
+        if self.minimums_by_deal:
+            return self.rules.minimums.minimum_for(score, deal)
         value = self._minimums.get(score)
         if value is None:
             if len(self._minimums) > 4096:

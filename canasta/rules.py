@@ -7,6 +7,7 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 
 from attrs import evolve, field, fields, frozen
@@ -20,10 +21,12 @@ __all__ = [
     "BlackThreeRules",
     "CanastaBonuses",
     "ExhaustionRules",
+    "GameLength",
     "GoingOutRules",
     "InitialMeldRules",
     "MeldMinimums",
     "MeldRules",
+    "PacketRules",
     "PartnershipRules",
     "Permission",
     "PileRules",
@@ -70,6 +73,10 @@ class Upcard(Enum):
     COVER_WILD_AND_RED_THREE = "cover-wild-and-red-three"
     #: No upcard: the pile starts empty.
     NONE = "none"
+    #: Turn the top stock card up; while it is a wild card or a red three, put it back into the stock
+    #: at a uniformly random place other than the top (the deal's seed decides) and turn the next
+    #: (Hand and Foot, §8.1): nothing is frozen by it.
+    BURY_WILD_AND_RED_THREE = "bury-wild-and-red-three"
 
 
 class Permission(Enum):
@@ -81,6 +88,10 @@ class Permission(Enum):
     OPTIONAL = "optional"
     #: Optional, at most once per hand for each side; the answer binds.
     ONCE_PER_HAND = "once-per-hand"
+    #: Required: a player with partners goes out only after a "yes" this turn; asked at most once a
+    #: turn, at any point before the discard (before or after the draw, after melding too); the
+    #: answer binds (Hand and Foot, §8.8).
+    REQUIRED = "required"
 
 
 class ThreeSign(Enum):
@@ -92,6 +103,8 @@ class ThreeSign(Enum):
     NEGATIVE_WITHOUT_CANASTA = "negative-without-canasta"
     #: 0 canastas subtracted, exactly 1 zero, 2 or more added (modern American).
     BY_CANASTA_COUNT = "by-canasta-count"
+    #: Always added, whatever the side melded (Hand and Foot, §8.6).
+    ALWAYS_POSITIVE = "always-positive"
 
 
 def _non_negative(_instance: object, attribute: object, value: int) -> None:
@@ -128,29 +141,51 @@ def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+def _deal_minimums(table: object) -> tuple[int, ...]:
+    """Accept any iterable of integers (a list from JSON included); refuse floats, strings and bools."""
+    return tuple(_integer(minimum, "a minimum by deal") for minimum in table)  # type: ignore[attr-defined]
+
+
 @frozen
 class MeldMinimums:
     """The initial-meld minimum table (rule book: "The initial meld").
+
+    A table is indexed either by the side's cumulative score (``below_zero``
+    and ``steps``: every variant of the classic family) or by the deal's number
+    in the game (``by_deal``: Hand and Foot's 50, 90, 120, 150), never both.
 
     Attributes:
         below_zero: The minimum for a cumulative score below 0.
         steps: ``(from_score, minimum)`` pairs in increasing ``from_score``
             order, the first starting at 0. The last step whose ``from_score``
-            is at most the score applies.
+            is at most the score applies. Empty for a table by deal.
+        by_deal: The minimum of deal 1, 2, ... of the game; past the end of the
+            table the last entry holds. Empty (the default) for a table by score.
     """
 
-    below_zero: int
-    steps: tuple[tuple[int, int], ...] = field(converter=_pairs)
+    below_zero: int = 0
+    steps: tuple[tuple[int, int], ...] = field(default=(), converter=_pairs)
+    by_deal: tuple[int, ...] = field(default=(), converter=_deal_minimums)
 
-    def minimum_for(self, score: int) -> int:
-        """The minimum count for a side with this cumulative score.
+    def minimum_for(self, score: int, deal: int = 1) -> int:
+        """The minimum count for a side with this cumulative score, in this deal of the game.
 
         Args:
             score: The side's total before the hand.
+            deal: The deal's number in the game, from 1 (read only by a table
+                by deal).
 
         Returns:
             The count its initial meld must reach.
+
+        Raises:
+            ValueError: If ``deal`` is below 1.
         """
+        by_deal = self.by_deal
+        if by_deal:
+            if deal < 1:
+                raise ValueError(f"a deal's number starts at 1, got {deal}")
+            return by_deal[min(deal, len(by_deal)) - 1]
         if score < 0:
             return self.below_zero
         result = self.below_zero
@@ -158,6 +193,43 @@ class MeldMinimums:
             if score >= threshold:
                 result = minimum
         return result
+
+
+def _optional_integer(value: object) -> int | None:
+    return None if value is None else _integer(value, "a game length")
+
+
+@frozen
+class GameLength:
+    """When a game ends (rule book: "The game"): at a target total, after a number of deals, or both.
+
+    The game ends at the end of a deal. With both set, whichever comes first
+    ends it. Either way the side with the highest total wins, and equal
+    highest totals are a draw among those sides (`canasta.Game.winners`).
+
+    Attributes:
+        target_score: The game ends once a side's total reaches this
+            (``None``: no target).
+        deals: The game ends after this many deals (``None``: no fixed count).
+    """
+
+    target_score: int | None = field(default=None, converter=_optional_integer)
+    deals: int | None = field(default=None, converter=_optional_integer)
+
+    def is_over(self, totals: Sequence[int], deals_played: int) -> bool:
+        """Whether a game with these totals ends now, at the end of a deal.
+
+        Args:
+            totals: Each side's cumulative total after the deal.
+            deals_played: Deals played so far, that one included.
+
+        Returns:
+            True if a side reached the target or the last deal was played.
+        """
+        target = self.target_score
+        if target is not None and max(totals) >= target:
+            return True
+        return self.deals is not None and deals_played >= self.deals
 
 
 @frozen
@@ -229,6 +301,13 @@ class PileRules:
             as the final discard of going out, only if every card of the hand
             was wild just after this turn's stock draw (house rule
             ``american-discards``); a turn that took the pile never qualifies.
+        take_count: How many cards a pile take takes from the top, the top card
+            included (``None``: the whole pile). The rest stays as the pile, in
+            order (Hand and Foot takes the top 7, §8.5).
+        wild_pair: A 2 or a joker on top may be taken with two wild cards of its
+            kind from the hand (two 2s, two jokers), melded with it into the
+            side's wild meld (`MeldRules.wild_melds`; Hand and Foot, §8.5, E5).
+            Such a top card is then not blocked by `blocked_top`.
     """
 
     always_frozen: bool = False
@@ -243,6 +322,8 @@ class PileRules:
     one_card_rule: bool = True
     empty_pile_stops: frozenset[Kind] = frozenset()
     wild_discard_needs_wild_hand: bool = False
+    take_count: int | None = None
+    wild_pair: bool = False
 
 
 @frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)
@@ -598,6 +679,67 @@ class PartnershipRules:
 
 
 @frozen
+class PacketRules:
+    """Packets after the hand: a player's further cards, dealt face down and picked up one after another.
+
+    Hand and Foot (the rule book's §8.1, §8.7) deals each player a hand and a
+    *foot*: a second packet that nobody sees, its owner included, until it is
+    picked up. Today's variants deal no packet (``sizes`` empty), and nothing
+    of this applies to them. With packets:
+
+    - *The deal.* After the hands, each packet is dealt the same way, one card
+      at a time to each player from the left of the dealer, ``sizes[0]`` cards
+      for the first packet, then ``sizes[1]`` for the second, and so on.
+    - *Picking up* (§8.7). A player plays from the current packet (the hand
+      first) until it is empty. The next packet is picked up **at once**, in the
+      same turn, when a meld (or the pickup meld of a pile take) empties it, and
+      the turn goes on; **at the start of the player's next turn**, before the
+      draw, when a discard emptied it. An empty stock ends the hand first
+      (§8.9, E11). The packet's red threes are laid out and replaced, as at the
+      deal (without replacement once the stock is empty).
+    - *Going out* needs the last packet: a player with a packet still down who
+      empties the hand picks the packet up instead (condition 1 of §8.8);
+      discarding the last card of a hand with a packet down is not going out
+      and needs no going-out conditions. With ``partners_first``, every partner
+      must also hold the last packet (condition 3), to go out and to ask.
+    - *Legality* never depends on a packet's unseen cards (§8.10 E8): emptying the
+      hand with a packet down completes the turn (the packet's cards end it), but
+      only once the side has opened (a provisional opening meld never takes the
+      last card of a hand, §8.5).
+    - *The end of the hand* (§8.11): the cards of a packet still down count
+      against the side like cards held, and each red three in it scores
+      ``three_down``.
+
+    Attributes:
+        sizes: Cards in each packet after the hand, in pick-up order (empty: none).
+        partners_first: Going out, and asking permission, need every partner of the
+            player's side to hold the last packet (Hand and Foot's condition 3).
+        three_down: Points for each red three still in a packet down when the hand
+            ends (Hand and Foot: -100).
+        names: What each packet after the hand is called, for display (Hand and Foot:
+            ``("foot",)``); empty: "packet 2", "packet 3", ... (`name_of`).
+    """
+
+    sizes: tuple[int, ...] = field(default=(), converter=tuple)
+    partners_first: bool = False
+    three_down: int = 0
+    names: tuple[str, ...] = field(default=(), converter=tuple)
+
+    def name_of(self, index: int) -> str:
+        """The display name of the packet at ``index`` in `sizes` (0: the first after the hand).
+
+        Args:
+            index: The packet's place after the hand, from 0.
+
+        Returns:
+            Its name in `names`, or ``"packet N"`` (the hand being packet 1).
+        """
+        if 0 <= index < len(self.names):
+            return self.names[index]
+        return f"packet {index + 2}"
+
+
+@frozen
 class Rules:
     """A variant's compiled rules: every answer of its hooks, frozen.
 
@@ -623,7 +765,8 @@ class Rules:
         black_threes: Black-three handling.
         going_out: Going out.
         exhaustion: Stock exhaustion.
-        target_score: The game ends when a side reaches this total.
+        game_length: When the game ends (a target total, a number of deals,
+            or both); `target_score` reads its target.
         incomplete_meld_penalties: ``(rank, penalty)``: a side holding an
             incomplete meld of that rank at the end of the hand loses the
             penalty (``JOKER`` is the wild meld).
@@ -637,6 +780,7 @@ class Rules:
         special_hands: The special hands a side may declare (`canasta.SpecialHand`;
             none unless a rule set lists them).
         partnerships: Partnerships formed during a hand.
+        packets: Packets dealt after the hand (Hand and Foot's foot; none by default).
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
             of the hook ``canasta_rule_sections``); see `section`.
@@ -660,12 +804,13 @@ class Rules:
     black_threes: BlackThreeRules
     going_out: GoingOutRules
     exhaustion: ExhaustionRules
-    target_score: int
+    game_length: GameLength
     incomplete_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     incomplete_natural_meld_penalties: tuple[tuple[Kind, int], ...] = ()
     held_card_penalties: tuple[tuple[Kind, int, int], ...] = ()
     special_hands: tuple[SpecialHand, ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
+    packets: PacketRules = PacketRules()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
 
     def section(self, code: RuleCode) -> RuleSection | None:
@@ -734,6 +879,11 @@ class Rules:
     def as_dealt(self) -> Rules:
         """The rules at the deal of a hand: without the meld state of a hand (see `during_hand`)."""
         return _DEALT.get(id(self), self)
+
+    @property
+    def target_score(self) -> int | None:
+        """The total that ends the game (``game_length.target_score``; ``None``: the game has no target)."""
+        return self.game_length.target_score
 
     @property
     def side_count(self) -> int:

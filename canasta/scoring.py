@@ -21,10 +21,11 @@ class SideScore:
         side: The side.
         melded_cards: Count of every card in the side's melds.
         canasta_bonuses: Canasta bonuses.
-        red_threes: Bonus-three score (red, plus black where black threes are bonus cards), signed.
+        red_threes: Bonus-three score (red, plus black where black threes are bonus cards), signed; with
+            packets (`canasta.PacketRules`) it includes the red threes of packets still down.
         going_out: Going-out bonus (concealed included).
         set_aside: Score of black threes set aside from taken piles.
-        cards_in_hand: Minus the count of cards left in the side's hands.
+        cards_in_hand: Minus the count of cards left in the side's hands, and in its packets still down.
         penalties: Minus penalties (incomplete melds and cards held that the variant punishes).
         canastas: Number of canastas (for display).
         special_hand: The value of the special hand the side declared; it
@@ -92,6 +93,8 @@ def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
         return 1 if opened else -1
     if sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
         return 1 if canastas else -1
+    if sign is ThreeSign.ALWAYS_POSITIVE:
+        return 1
     return -1 if canastas == 0 else (0 if canastas == 1 else 1)
 
 
@@ -169,6 +172,18 @@ def score_hand(state: TableState) -> HandScore:
         if black:
             threes += facts.three_score(black)
         threes *= _sign(three_rules.sign, state.opened[unit], canastas)
+        in_hand = 0
+        if facts.has_packets:
+            # Packets still down (Hand and Foot §8.11): their cards count against the side like cards held,
+            # and each red three in them scores ``PacketRules.three_down``.
+            for seat in seats:
+                for packet in state.packets[seat]:
+                    for card in packet:
+                        kind = kinds[card]
+                        if state._is_bonus_three(kind):
+                            threes += rules.packets.three_down
+                        else:
+                            in_hand -= hand_values[kind]
         going_out = 0
         if state.went_out is not None and seating[state.went_out] == unit:
             going_out = rules.going_out.bonus
@@ -176,7 +191,6 @@ def score_hand(state: TableState) -> HandScore:
                 going_out = rules.going_out.concealed_bonus
         schedule = rules.black_threes.set_aside_schedule
         set_aside = schedule[min(set_aside_count, len(schedule) - 1)] if set_aside_count else 0
-        in_hand = 0
         for seat in seats:
             counts = state.counts[seat]
             for k in range(KIND_COUNT):

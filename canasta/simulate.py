@@ -145,6 +145,8 @@ class GameRow:
         actions: Actions played.
         hand_turns: Turns in each hand.
         complete: False if the game was cut off at ``max_hands``.
+        winners: The sides sharing the win (`canasta.Game.winners`): one
+            side, or several in a draw; ``()`` if the game was cut off.
     """
 
     index: int
@@ -155,6 +157,7 @@ class GameRow:
     actions: int
     hand_turns: tuple[int, ...]
     complete: bool
+    winners: tuple[int, ...] = ()
 
 
 @frozen
@@ -170,6 +173,8 @@ class SideSummary:
         win_rate_low: Lower end of the 95% Wilson confidence interval.
         win_rate_high: Upper end of the 95% Wilson confidence interval.
         mean_score: Mean final total.
+        draws: Games it drew: it shared the highest total with other sides
+            (counted in the summary's ``ties`` too).
     """
 
     side: int
@@ -180,6 +185,7 @@ class SideSummary:
     win_rate_low: float
     win_rate_high: float
     mean_score: float
+    draws: int = 0
 
 
 @frozen
@@ -304,6 +310,7 @@ def play_game(
         actions=actions,
         hand_turns=tuple(turns),
         complete=game.is_over,
+        winners=game.winners(),
     )
 
 
@@ -374,6 +381,7 @@ def summarize(
                 win_rate_low=low,
                 win_rate_high=high,
                 mean_score=sum(r.scores[side] for r in rows) / n if n else 0.0,
+                draws=sum(1 for r in rows if len(r.winners) > 1 and side in r.winners),
             )
         )
     total_hands = sum(r.hands for r in rows)

@@ -40,11 +40,12 @@ _SECTIONS: dict[str, str] = {
     "black_threes": "Black threes",
     "going_out": "Going out",
     "exhaustion": "Stock exhaustion",
-    "target_score": "Game",
+    "game_length": "Game",
     "incomplete_meld_penalties": "Scoring",
     "held_card_penalties": "Scoring",
     "incomplete_natural_meld_penalties": "Scoring",
     "special_hands": "Special hands",
+    "packets": "Packets after the hand",
 }
 
 #: Readable labels for fields (``"policy.field"`` for policy objects).
@@ -57,9 +58,14 @@ _LABELS: dict[str, str] = {
     "hand_size": "cards dealt to each player",
     "draw_count": "cards drawn from the stock per turn",
     "upcard": "upcard",
+    "packets.sizes": "cards in each packet dealt after the hand (face down)",
+    "packets.partners_first": "going out and asking need every partner in the last packet",
+    "packets.three_down": "each red three in a packet still down at the end scores",
+    "packets.names": "packet names",
     "card_values": "card values",
-    "minimums": "minimum count by cumulative score",
-    "target_score": "game ends at",
+    "minimums": "minimum count for the initial meld",
+    "game_length.target_score": "game ends at",
+    "game_length.deals": "deals in a game",
     "incomplete_meld_penalties": "penalty for an incomplete meld",
     "held_card_penalties": "penalty for cards held by one player",
     "incomplete_natural_meld_penalties": "penalty for an incomplete natural meld",
@@ -124,6 +130,7 @@ _SIGNS = {
     "negative-without-meld": "for the side; against it if it made no meld",
     "negative-without-canasta": "for the side with a canasta; against it without one",
     "by-canasta-count": "against with no canasta, nothing with one, for with two or more",
+    "always-positive": "for the side, always",
 }
 
 
@@ -155,6 +162,12 @@ def _deck(deck: DeckSpec) -> str:
 
 
 def _minimums(minimums: MeldMinimums) -> str:
+    by_deal = minimums.by_deal
+    if by_deal:
+        last = len(by_deal)
+        return "; ".join(
+            f"deal {deal}{' on' if deal == last else ''}: {minimum}" for deal, minimum in enumerate(by_deal, 1)
+        )
     parts = [f"below 0: {minimums.below_zero}"]
     steps = list(minimums.steps)
     for i, (threshold, minimum) in enumerate(steps):
@@ -195,6 +208,10 @@ def _value(path: str, value: Any) -> str:
         return ", ".join(_special_hand(h) for h in value) if value else "none"
     if path == "canasta_bonuses.wild_by_jokers":
         return ", ".join(f"{j} jokers: {v}" for j, v in value) if value else "none"
+    if path == "game_length.target_score":
+        return "no target" if value is None else str(value)
+    if path == "game_length.deals":
+        return "no fixed number" if value is None else str(value)
     if path == "house_rules":
         return ", ".join(value) if value else "none"
     return _plain(value)

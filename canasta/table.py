@@ -235,6 +235,7 @@ class TableState:
         "closes_ranks",
         "concealed",
         "counts",
+        "deal_number",
         "dealer",
         "deck",
         "declared",
@@ -256,6 +257,7 @@ class TableState:
         "new_ranks",
         "opened",
         "opens_by_splash",
+        "packets",
         "pending_pile",
         "phase",
         "pile",
@@ -280,9 +282,19 @@ class TableState:
     )
 
     def __init__(
-        self, rules: Rules, deck: Deck, dealer: int, scores: Sequence[int], *, _copy_of: TableState | None = None
+        self,
+        rules: Rules,
+        deck: Deck,
+        dealer: int,
+        scores: Sequence[int],
+        *,
+        deal_number: int = 1,
+        _copy_of: TableState | None = None,
     ) -> None:
         """Create an empty table; use `deal` or `build_position` instead.
+
+        ``deal_number`` is the hand's number in the game, from 1: a minimum
+        table by deal (`canasta.MeldMinimums.by_deal`) reads it.
 
         ``_copy_of`` (private, used by `copy`) makes an independent copy of that
         table instead: a class compiled by mypyc cannot be created through
@@ -300,7 +312,8 @@ class TableState:
         self.kinds = deck.kinds
         self.dealer = dealer
         self.scores = list(scores)
-        self.minimums = [facts.minimum_for(s) for s in self.scores]
+        self.deal_number = deal_number
+        self.minimums = [facts.minimum_for(s, deal_number) for s in self.scores]
         self.stock: list[int] = []
         self.pile: list[int] = []
         self.pile_freezers = 0
@@ -313,6 +326,9 @@ class TableState:
         #: The public action log of the hand: ``(seat, action)`` for every action applied.
         self.log: list[tuple[int, Action]] = []
         self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
+        #: Per seat, the packets still face down after the hand (`canasta.PacketRules`: Hand and Foot's foot),
+        #: each a list of card ids, the next to be picked up first; nobody sees them, their owner included.
+        self.packets: list[list[list[int]]] = [[] for _ in range(n)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
@@ -562,6 +578,31 @@ class TableState:
                 count += 1
         return count
 
+    def in_last_packet(self, seat: int) -> bool:
+        """Whether a seat holds its last packet: no packet of it is still face down (`canasta.PacketRules`).
+
+        Always true where the rules deal no packet after the hand.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            True if the seat has no packet left to pick up.
+        """
+        return not self.packets[seat]
+
+    def partners_in_last_packet(self, seat: int) -> bool:
+        """Whether every seat of this seat's side (itself included) holds its last packet.
+
+        Args:
+            seat: The seat.
+
+        Returns:
+            True if none of them has a packet left to pick up.
+        """
+        side = self.seating[seat]
+        return all(not self.packets[other] for other, other_side in enumerate(self.seating) if other_side == side)
+
     @property
     def closed_ranks(self) -> frozenset[Kind]:
         """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
@@ -666,6 +707,8 @@ class TableState:
             where["pile (being taken)"] = list(self.pending_pile)
         for seat in range(self.rules.players):
             where[f"hand {seat}"] = [c for kind in self.hands[seat] for c in kind]
+            for i, packet in enumerate(self.packets[seat]):
+                where[f"packet {i + 1} of {seat}"] = list(packet)  # (face down, after the hand)
             where[f"threes {seat}"] = list(self.threes[seat])
         for side in range(self.rules.side_count):
             where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
@@ -693,6 +736,7 @@ class TableState:
         self.kinds = other.kinds
         self.dealer = other.dealer
         self.scores = other.scores[:]
+        self.deal_number = other.deal_number
         self.minimums = other.minimums[:]
         self.stock = other.stock[:]
         self.pile = other.pile[:]
@@ -703,6 +747,7 @@ class TableState:
         self.known = [k[:] for k in other.known]
         self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
+        self.packets = [[p[:] for p in seat_packets] for seat_packets in other.packets]
         self.threes = [t[:] for t in other.threes]
         self.set_aside = [s[:] for s in other.set_aside]
         self.opened = other.opened[:]
@@ -781,6 +826,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "closes_ranks",
         "concealed",
         "counts",
+        "deal_number",
         "dealer",
         "declared",
         "drew_all_wild",
@@ -799,6 +845,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "new_ranks",
         "opened",
         "opens_by_splash",
+        "packets",
         "pending_pile",
         "phase",
         "pile",

@@ -54,6 +54,7 @@ __all__ = [
     "shown_notation",
     "side_name",
     "untrusted_text",
+    "verdict_text",
 ]
 
 _RED = "bold red"
@@ -86,6 +87,24 @@ def side_name(rules: Rules, side: int) -> str:
     """
     seats = rules.seats_of(side)
     return ("seat " if len(seats) == 1 else "seats ") + "+".join(str(s) for s in seats)
+
+
+def verdict_text(rules: Rules, winners: Sequence[int]) -> str:
+    """How a finished game ended, from `canasta.Game.winners`: a win, a draw among some sides, or a tie.
+
+    Args:
+        rules: The rules (for the seating).
+        winners: The sides sharing the win.
+
+    Returns:
+        ``"seats 0+2 win"``, ``"a draw between seat 0 and seat 2"`` (some of
+        three or more sides), or ``"a tie"`` (every side).
+    """
+    if len(winners) == 1:
+        return f"{side_name(rules, winners[0])} win"
+    if not winners or len(winners) == rules.side_count:
+        return "a tie"
+    return "a draw between " + " and ".join(side_name(rules, side) for side in winners)
 
 
 def render_cards(cards: Sequence[Card]) -> Text:
@@ -264,9 +283,14 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
     return text
 
 
-def _who(label: Sequence[str], obs: Observation, seat: int) -> Text:
+def _who(label: Sequence[str], obs: Observation, seat: int, rules: Rules) -> Text:
     mark = "▶" if seat == obs.acting_seat else " "
-    return Text(f"{mark}{seat} {label[seat]} ({obs.hand_sizes[seat]})", style="bold" if mark != " " else "")
+    held = str(obs.hand_sizes[seat])
+    down = obs.packets_down[seat] if obs.packets_down else ()
+    first = len(rules.packets.sizes) - len(down)
+    for i, size in enumerate(down):  # packets still face down (Hand and Foot's foot): their sizes only
+        held += f", {rules.packets.name_of(first + i)} {size}"
+    return Text(f"{mark}{seat} {label[seat]} ({held})", style="bold" if mark != " " else "")
 
 
 def render_observation(
@@ -322,7 +346,7 @@ def render_observation(
     table.add_column("melds, canastas [ ] and threes", overflow="fold")
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
-        who = Text("\n").join([_who(label, obs, s) for s in seats])
+        who = Text("\n").join([_who(label, obs, s, rules) for s in seats])
         melds = _melds_text(obs.melds[side]) if obs.melds[side] else Text("—")
         threes = [card for s in seats for card in obs.threes[s]]
         if threes:

@@ -7,6 +7,7 @@ before it calls `apply_unchecked`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Final
 
@@ -38,22 +39,46 @@ from canasta.legality import (
 from canasta.rules import Upcard
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE, OVER_PHASE, HandEnd, MeldState, TableState
 
-__all__ = ["TRANSITIONS", "apply_unchecked", "begin_turn", "lay_out_and_replace", "transition", "turn_upcard"]
+__all__ = [
+    "TRANSITIONS",
+    "apply_unchecked",
+    "begin_turn",
+    "lay_out_and_replace",
+    "pick_up_packet",
+    "transition",
+    "turn_upcard",
+]
 
 #: A card kind as a plain int, indexed by its `canasta.Kind`: ``int(kind)`` is a generic call in the
 #: compiled engine, a tuple index is not (and both engines get the same plain int).
 _PLAIN_KIND: Final = tuple(range(KIND_COUNT))
 
 
-def turn_upcard(t: TableState) -> None:
+def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
     """The rule book's "The upcard": cover a wild card or red three; the buried one freezes.
+
+    Under `Upcard.BURY_WILD_AND_RED_THREE` (Hand and Foot, §8.1) such an upcard goes back into the
+    stock at a uniformly random place other than the top, drawn from ``rng`` (the deal's), instead.
 
     Args:
         t: The hand being dealt.
+        rng: The deal's random generator (needed only to bury an upcard).
     """
-    if t.rules.upcard is Upcard.NONE:
+    upcard = t.rules.upcard
+    if upcard is Upcard.NONE:
         return
     kinds = t.kinds
+    if upcard is Upcard.BURY_WILD_AND_RED_THREE:
+        stock = t.stock
+        if rng is None:
+            raise ValueError("burying an upcard needs the deal's random generator")
+        while len(stock) > 1 and kinds[stock[-1]] <= RED_THREE:  # (a joker, a 2 or a red three)
+            card = stock.pop()
+            # A place below the top: index 0 (the bottom) to len(stock) - 1 (just under the new top).
+            stock.insert(rng.randrange(len(stock)), card)
+        if stock:
+            t._push_pile(stock.pop())
+        return
     while t.stock:
         card = t.stock.pop()
         t._push_pile(card)
@@ -104,6 +129,42 @@ def begin_turn(t: TableState) -> None:
         lay_out_when_opened(t, t.seat)  # "Keeping a three": the partner opened, so it is laid out before the draw
     if not t.stock:  # (tested here: a call less on every turn)
         _end_if_exhausted(t)
+    if t.facts.has_packets and not t.sizes[t.seat] and t.packets[t.seat] and t.phase is DRAW_PHASE:
+        # Hand and Foot §8.7: a discard emptied the hand; the next packet is picked up before the draw
+        # (an empty stock has ended the hand first, E11).
+        pick_up_packet(t, t.seat)
+
+
+def pick_up_packet(t: TableState, seat: int) -> None:
+    """The seat picks up its next packet (`canasta.PacketRules`; Hand and Foot §8.7, §8.6).
+
+    Its cards become the seat's cards; its red threes (its bonus threes) are
+    laid out and replaced from the stock as at the deal, without replacement
+    once the stock is empty (§8.6, E11).
+
+    Args:
+        t: The hand.
+        seat: The seat, whose hand is empty and which has a packet down.
+    """
+    packet = t.packets[seat].pop(0)
+    for card in packet:
+        t._to_hand(seat, card)
+    kinds_to_check = (RED_THREE, BLACK_THREE) if t.facts.black_threes_are_bonus else (RED_THREE,)
+    found = True
+    while found:
+        found = False
+        for kind in kinds_to_check:
+            while t.counts[seat][kind]:
+                found = True
+                t.threes[seat].append(t._from_hand(seat, kind))
+                if t.stock:
+                    t._to_hand(seat, t.stock.pop())
+    if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2 and not t.bound:
+        # §8.9: red threes the empty stock could not replace left the player 0 or 1 card and no way to
+        # go out: the turn ends without a discard and the hand ends by exhaustion (`EndHand`).
+        side = t.seating[seat]
+        if not (t.sizes[seat] == 1 and goes_out_ok(t, side)):
+            t.final_meld_only = True
 
 
 def _end_if_exhausted(t: TableState) -> None:
@@ -222,18 +283,36 @@ def _do_take(t: TableState, action: Action) -> None:
     side = t.seating[seat]
     top = t.pile.pop()
     rank = t.kinds[top]
-    rest = t.pile
-    t.pile = []
-    t.pile_freezers = 0
+    count = t.facts.take_count
+    if count < 0 or count > len(t.pile):
+        rest = t.pile
+        t.pile = []
+        t.pile_freezers = 0
+    else:
+        # `canasta.PileRules.take_count` (Hand and Foot: the top 7): the rest stays as the pile, in order.
+        rest = t.pile[len(t.pile) - (count - 1) :] if count > 1 else []
+        left = t.pile[: len(t.pile) - len(rest)]
+        t.pile = []
+        t.pile_freezers = 0
+        for card in left:
+            t._push_pile(card)
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
     if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
         t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
-    meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+    if rank <= TWO:
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld.
+        meld = _meld_to_extend(t, side, JOKER)
+        if rank == TWO:
+            meld.twos += 1
+        else:
+            meld.jokers += 1
+    else:
+        meld = _meld_to_extend(t, side, rank + SECOND_MELD if action.second else rank)
+        meld.naturals += 1
     meld._additions = None  # its contents change
     meld.cards.append(top)
-    meld.naturals += 1
     t.melded_this_turn = True
     values = t.rules.card_values
     value = values[rank] if t.rules.initial_meld.top_card_counts else 0
@@ -259,6 +338,8 @@ def _do_take(t: TableState, action: Action) -> None:
     t.pending_pile = rest
     t.provisional_count += value
     _maybe_open(t)
+    if t.facts.has_packets and not t.sizes[seat] and t.opened[side]:
+        _go_out_if_empty(t)  # Hand and Foot §8.10 E1: the pickup meld that opened emptied the hand
 
 
 def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
@@ -363,8 +444,16 @@ def _move_to_meld(t: TableState, seat: int, held: list[int], cards: list[int], c
 
 
 def _go_out_if_empty(t: TableState) -> None:
-    """Melding the last card goes out, where allowed (the rule book's "Going out")."""
+    """Melding the last card goes out, where allowed (the rule book's "Going out").
+
+    With a packet still down it picks the packet up instead, and the turn goes on (Hand and Foot §8.7).
+    """
     seat = t.seat
+    if t.packets[seat]:
+        if t.sizes[seat] == 0 and t.opened[t.seating[seat]]:
+            # (Never before the side has opened: the foot is not reached by a provisional meld, §8.5.)
+            pick_up_packet(t, seat)
+        return
     side = t.seating[seat]
     if t.sizes[seat] == 0 and not t.rules.going_out.final_discard_required and goes_out_ok(t, side):
         _go_out(t)
@@ -401,9 +490,11 @@ def _do_discard(t: TableState, action: Action) -> None:
         t._push_pile(card)  # a wild card or a three may freeze the pile
     else:
         t.pile.append(card)
-    if t.sizes[seat] == 0 and (t.relief_stock < 0 or goes_out_ok(t, t.seating[seat])):
+    if t.sizes[seat] == 0 and not t.packets[seat] and (t.relief_stock < 0 or goes_out_ok(t, t.seating[seat])):
         _go_out(t)
         return
+    # (A hand emptied by a discard with a packet down: the packet is picked up at the start of the seat's
+    # next turn, `begin_turn`; Hand and Foot §8.7.)
     # (With no card left here, american-discards' D5 c: the bonus cards follow instead of a kept card.)
     if t.facts.bonus_cards:
         _draw_bonus_cards(t)
@@ -489,7 +580,7 @@ def _do_answer(t: TableState, action: Action) -> None:
 
 
 def _do_end_hand(t: TableState, action: Action | None = None) -> None:
-    if t.final_meld_only:
+    if t.final_meld_only and not t.facts.has_packets:  # (with packets: §8.9's stranded player, an exhaustion)
         _finish(t, HandEnd.RED_THREE_LAST)
     else:
         _finish(t, HandEnd.STOCK_EXHAUSTED)

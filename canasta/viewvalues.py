@@ -214,10 +214,10 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
     else:
         _put_kinds(row, layout.pile_kinds_at, pile, kinds, tally, wide, base)
     at = layout.pile_top_at
-    if pile:
+    if pending:
+        row[at + kinds[pending[-1]]] = 1  # (above what a take left behind, `canasta.PileRules.take_count`)
+    elif pile:
         row[at + kinds[pile[-1]]] = 1
-    elif pending:
-        row[at + kinds[pending[-1]]] = 1
     else:
         row[at + kind_count] = 1
     _put(row, layout.pile_size_at, pile_size, wide, base)

@@ -68,6 +68,10 @@ _HOOK_NAMES = {
     "exhaustion": "canasta_stock_exhaustion",
 }
 
+#: Rule values inside a field whose usual hook is not the field's own: a game's target is answered by
+#: `canasta_target_score` (`canasta_game_length`'s default passes it on).
+_SUBFIELD_HOOKS = {"game_length.target_score": "canasta_target_score"}
+
 # Fields that name the rule set rather than state a rule.
 _IDENTITY_FIELDS = frozenset({"variant", "house_rules"})
 
@@ -215,7 +219,8 @@ def flatten_rules(rules: canasta.Rules) -> dict[str, tuple[str, str]]:
                 out[f"card_values[{kind.name}]"] = (hook, _format(value[kind]))
         elif attrs.has(type(value)):
             for sub in attrs.fields(type(value)):
-                out[f"{field.name}.{sub.name}"] = (hook, _format(getattr(value, sub.name)))
+                path = f"{field.name}.{sub.name}"
+                out[path] = (_SUBFIELD_HOOKS.get(path, hook), _format(getattr(value, sub.name)))
         else:
             out[field.name] = (hook, _format(value))
     return out

@@ -140,7 +140,7 @@ def test_the_diff_table_shows_what_a_variant_changes() -> None:
     table = hooks.rules_diff("cuban")
     link = "[`canasta_target_score`](../hooks.md#canasta_target_score){: .hook-name }"  # the class: no wrapping
     # Rule values wrap only after a dot or an underscore (<wbr>), never mid-word.
-    target = '<code class="rule-path">target_<wbr>score</code>'
+    target = '<code class="rule-path">game_<wbr>length.<wbr>target_<wbr>score</code>'
     assert f"| {target} | {link} | 5000 | 7500 |" in table
     hand = '<code class="rule-path">hand_<wbr>size</code>'
     assert f"| {hand} | [`canasta_hand_size`](../hooks.md#canasta_hand_size){{: .hook-name }} | 11 | 13 |" in table

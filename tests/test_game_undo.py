@@ -132,7 +132,8 @@ def test_after_an_undo_the_next_hand_deals_the_same_whatever_the_end(variant: st
 
 
 def test_undo_of_the_action_that_ends_the_game() -> None:
-    rules = attrs.evolve(canasta.load_rules("classic"), target_score=-(10**9))  # over after the first hand
+    over_at_once = canasta.GameLength(target_score=-(10**9))  # over after the first hand
+    rules = attrs.evolve(canasta.load_rules("classic"), game_length=over_at_once)
     game = Game(rules=rules, seed=3)
     rng = random.Random(3)
     while not game.is_over:

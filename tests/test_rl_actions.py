@@ -219,7 +219,7 @@ def test_masked_out_ids_are_refused_by_the_engine() -> None:
 
 
 def test_mask_is_empty_when_the_game_is_over() -> None:
-    rules = attrs.evolve(canasta.load_rules("classic"), target_score=-(10**9))
+    rules = attrs.evolve(canasta.load_rules("classic"), game_length=canasta.GameLength(target_score=-(10**9)))
     game = Game(rules=rules, seed=1)
     space = ActionSpace(rules)
     rng = random.Random(1)

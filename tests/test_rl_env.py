@@ -34,7 +34,7 @@ def test_pettingzoo_api_test(variant: str) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "ends"),
     [
-        ({"rules_change": {"target_score": 1}, "reward": "game"}, "terminated"),
+        ({"rules_change": {"game_length": canasta.GameLength(target_score=1)}, "reward": "game"}, "terminated"),
         ({"max_hands": 1, "reward": "hand"}, "truncated"),
     ],
 )
@@ -153,7 +153,7 @@ def test_hand_reward_is_the_score_difference_and_max_hands_truncates() -> None:
 
 
 def test_game_reward_is_win_or_loss() -> None:
-    short = attrs.evolve(canasta.load_rules("classic"), target_score=1)
+    short = attrs.evolve(canasta.load_rules("classic"), game_length=canasta.GameLength(target_score=1))
     e = env(rules=short, reward="game")
     e.reset(seed=4)
     rng = np.random.default_rng(4)

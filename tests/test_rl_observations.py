@@ -136,7 +136,7 @@ def test_bad_seat_and_foreign_state_are_refused() -> None:
         encoder.encode(game, 4)
     import attrs
 
-    other = attrs.evolve(rules, target_score=1)
+    other = attrs.evolve(rules, game_length=canasta.GameLength(target_score=1))
     with pytest.raises(ValueError, match="encoder was built for"):
         ObservationEncoder(other).encode(game, 0)
 

@@ -122,7 +122,8 @@ def test_sub_games_are_the_single_envs_games_across_autoresets(
     variant: str, reward: Any, max_hands: int | None
 ) -> None:
     """Each game, replayed through CanastaEnv from its seed (reset() for the next game), step by step."""
-    rules = attrs.evolve(canasta.load_rules(variant), target_score=150)  # short games: several autoresets
+    short = canasta.GameLength(target_score=150)  # short games: several autoresets
+    rules = attrs.evolve(canasta.load_rules(variant), game_length=short)
     n = 3
     venv = VectorEnv(n, rules=rules, reward=reward, max_hands=max_hands)
     obs, infos = venv.reset(seed=[40, 7, 99])

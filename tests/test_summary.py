@@ -40,7 +40,8 @@ def test_classic_values() -> None:
     assert rows["deck"] == "2 packs + 4 jokers (108 cards)"
     assert rows["sides"] == "seats 0+2 against seats 1+3"
     minimums = "below 0: 15; 0 to 1495: 50; 1500 to 2995: 90; 3000 or more: 120"
-    assert rows["minimum count by cumulative score"] == minimums
+    assert rows["minimum count for the initial meld"] == minimums
+    assert rows["deals in a game"] == "no fixed number"
     assert rows["wild cards in a meld at most"] == "3"
     assert rows["natural canasta"] == "500"
     assert rows["bonus threes (1, 2, 3, ... of a colour)"] == "100, 200, 300, 800"
@@ -49,7 +50,11 @@ def test_classic_values() -> None:
 
 def test_summary_follows_the_compiled_rules() -> None:
     rules = canasta.load_rules("classic")
-    changed = attrs.evolve(rules, target_score=1234, going_out=attrs.evolve(rules.going_out, canastas_required=2))
+    changed = attrs.evolve(
+        rules,
+        game_length=canasta.GameLength(target_score=1234),
+        going_out=attrs.evolve(rules.going_out, canastas_required=2),
+    )
     rows = {rule: value for _, rule, value in rules_summary(changed)}
     assert rows["game ends at"] == "1234"
     assert rows["canastas needed to go out"] == "2"

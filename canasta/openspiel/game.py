@@ -25,9 +25,10 @@ __all__ = ["GAME_NAME", "GAME_TYPE", "WHOLE_GAME_LENGTH", "CanastaGame", "regist
 #: The name OpenSpiel knows the game by.
 GAME_NAME = "python_canasta"
 
-#: ``max_game_length`` of a whole game: hands are dealt until a side reaches the
-#: target, and nothing bounds how many that takes, so this is OpenSpiel's
-#: largest length, not a bound.
+#: ``max_game_length`` of a whole game played to a target: hands are dealt until a
+#: side reaches it, and nothing bounds how many that takes, so this is OpenSpiel's
+#: largest length, not a bound (a game of a fixed number of deals,
+#: `canasta.GameLength.deals`, is bounded by that many hands).
 WHOLE_GAME_LENGTH = 2**31 - 1
 
 
@@ -97,7 +98,14 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         reward_model = (
             pyspiel.GameType.RewardModel.REWARDS if config.whole_game else pyspiel.GameType.RewardModel.TERMINAL
         )
-        bound = float("inf") if config.whole_game else float(config.utility_bound)
+        hand_length = hand_length_bound(config.rules.deck.size)
+        deals = config.rules.game_length.deals
+        if not config.whole_game:
+            bound, length = float(config.utility_bound), hand_length
+        elif deals is None:
+            bound, length = float("inf"), WHOLE_GAME_LENGTH
+        else:  # a game of a fixed number of deals: each hand's return and length are bounded
+            bound, length = float(deals * config.utility_bound), min(WHOLE_GAME_LENGTH, deals * hand_length)
         info = pyspiel.GameInfo(
             num_distinct_actions=config.actions.size,
             max_chance_outcomes=BYTE_OUTCOMES,
@@ -105,7 +113,7 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0 if config.zero_sum else None,
-            max_game_length=WHOLE_GAME_LENGTH if config.whole_game else hand_length_bound(config.rules.deck.size),
+            max_game_length=length,
         )
         super().__init__(_game_type(utility, reward_model, players, players), info, dict(config.parameters))
         self.config = config

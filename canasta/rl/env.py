@@ -253,7 +253,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
             for agent in self.agents:
                 self.terminations[agent] = True
             if self.reward_mode == "game":
-                self._add_rewards(game_rewards(self.rules, game.scores))
+                self._add_rewards(game_rewards(self.rules, game.scores, game.winners()))
         elif new_hands and self.max_hands is not None and self._hands_played >= self.max_hands:
             for agent in self.agents:
                 self.truncations[agent] = True

@@ -61,21 +61,26 @@ def hand_rewards(rules: Rules, result: HandScore, seating: Sequence[int]) -> lis
     return rewards
 
 
-def game_rewards(rules: Rules, scores: Sequence[int]) -> list[float]:
+def game_rewards(rules: Rules, scores: Sequence[int], winners: Sequence[int] | None = None) -> list[float]:
     """Each seat's reward for a finished game under ``reward="game"``.
 
     Args:
         rules: The compiled rules.
         scores: Each side's final total.
+        winners: The sides sharing the win (`canasta.Game.winners`: a special
+            hand may win whatever the totals); ``None``: the sides with the
+            highest total.
 
     Returns:
-        One reward per seat: +1 if its side alone leads, −1 if another side is
-        ahead of it, 0 if it ties for the lead.
+        One reward per seat: +1 if its side alone wins, 0 if it shares the
+        win (a draw among some or all sides), −1 otherwise.
     """
-    best = max(scores)
-    leaders = sum(1 for s in scores if s == best)
+    if winners is None:
+        best = max(scores)
+        winners = [side for side, total in enumerate(scores) if total == best]
+    alone = len(winners) == 1
     rewards: list[float] = []
     for seat in range(rules.players):
-        mine = scores[rules.sides[seat]]
-        rewards.append(-1.0 if mine < best else (1.0 if leaders == 1 else 0.0))
+        side = rules.sides[seat]
+        rewards.append((1.0 if alone else 0.0) if side in winners else -1.0)
     return rewards

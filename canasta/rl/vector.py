@@ -288,7 +288,7 @@ class VectorEnv(GymnasiumVectorEnv):
         if game.is_over:
             self._terminations[i] = True
             if not hand_mode:
-                rewards[i] += game_rewards(rules, game.scores)
+                rewards[i] += game_rewards(rules, game.scores, game.winners())
             return True
         if self.max_hands is not None and self._hands_played[i] >= self.max_hands:
             self._truncations[i] = True

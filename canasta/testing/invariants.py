@@ -615,12 +615,25 @@ def check_game(game: Game, *, initial_scores: Sequence[int] | None = None) -> No
         for side in result.sides:
             if side.total != _score_parts(side):
                 raise InvariantError(f"hand {i}, side {side.side}: total is not the sum of its parts")
-    reached = max(game.scores) >= game.rules.target_score
+    length = game.rules.game_length
+    target, deals = length.target_score, length.deals
+    reached = target is not None and max(game.scores) >= target
+    played = bool(game.results) and deals is not None and game.hand.deal_number >= deals
     won = bool(game.results) and game.results[-1].game_won_by is not None
-    if game.is_over != (reached or won):
-        raise InvariantError(f"game over is {game.is_over} but the target {'is' if reached else 'is not'} reached")
+    if game.is_over != (reached or played or won):
+        raise InvariantError(
+            f"game over is {game.is_over} but the target {'is' if reached else 'is not'} reached and the "
+            f"last deal {'is' if played else 'is not'} played"
+        )
+    if deals is not None and game.deal_number > deals:
+        raise InvariantError(f"deal {game.deal_number} was dealt in a game of {deals} deals")
     if won and game.winner() != game.results[-1].game_won_by:
         raise InvariantError("a special hand won the game, but the game names another winner")
+    if game.is_over and not won:
+        best = max(game.scores)
+        leaders = tuple(side for side, total in enumerate(game.scores) if total == best)
+        if game.winners() != leaders:
+            raise InvariantError(f"the game names winners {game.winners()}, but the highest totals are {leaders}")
     if any(r.game_won_by is not None for r in game.results[:-1]):
         raise InvariantError("the game went on after a special hand had won it")
     if game.is_over and game.legal_actions():

@@ -23,6 +23,11 @@ every continuation on copies of the hand:
   allow is decided again here, by trying every hand of the rules with every
   discard against the rule book's conditions written out plainly
   (`reference_declarations`), not taken from the engine;
+- picking up a packet (`canasta.PacketRules`, Hand and Foot's foot) in the
+  middle of a turn counts as completing it, like a stock draw: the packet's
+  cards are unknown when the action is chosen (§8.10 E8), and any of them
+  ends the turn (a discard, or §8.9's end); random play checks that claim
+  (`tests/test_packets.py`);
 - keeping a three (``american-special-hands``): laying out a kept three
   before the draw is, like a stock draw, a completion; after the draw, and
   when an opening lays the holder's kept three out and replaces it, the
@@ -148,6 +153,8 @@ class _Search:
             return self.completable(state, unknown=True)  # the replacement is unknown: as if the three stayed
         child = state.copy()
         child._apply_unchecked(action)
+        if len(child.packets[state.seat]) < len(state.packets[state.seat]):
+            return True  # a packet picked up: its cards were unknown when the action was chosen (like a draw)
         if child.phase is Phase.MELD and len(child.threes[child.seat]) > len(state.threes[state.seat]):
             unknown = _unknown_replacement(state, child) or unknown
         return self.completable(child, unknown=unknown)

@@ -307,8 +307,13 @@ class PlaySession:
             how = describe_end(result, game.rules)
             self.message = f"{self.message} Hand {number + 1} is over ({how})."
         if game.is_over:
-            winner = game.winner()
-            verdict = "a tie" if winner is None else f"the side of seats {self._seats(winner)} wins"
+            winners = game.winners()
+            if len(winners) == 1:
+                verdict = f"the side of seats {self._seats(winners[0])} wins"
+            elif len(winners) == game.rules.side_count:
+                verdict = "a tie"
+            else:
+                verdict = "a draw between the sides of seats " + " and ".join(self._seats(s) for s in winners)
             self.message = f"{self.message} Game over after {plural(len(game.results), 'hand')}: {verdict}."
 
     def _seats(self, side: int) -> str:
