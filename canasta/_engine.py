@@ -53,9 +53,11 @@ __all__ = [
 COMPILED_MODULES: tuple[str, ...] = (
     "cards",
     "completion",
+    "declaration",
     "discards",
     "goingout",
     "hand",
+    "keeping",
     "legality",
     "rulefacts",
     "scoring",

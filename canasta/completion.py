@@ -834,7 +834,9 @@ def _search(
         if options is None:
             if len(additions) > 200_000:
                 additions.clear()  # bound the memory of long runs
-            options = additions[key] = _additions(rules, rank, n0, t0, j0, naturals, twos, jokers)
+            options = additions[key] = _additions(
+                rules, rank, n0, t0, j0, naturals, twos, jokers, turn.facts.validity[rank]
+            )
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added + turn.pending_size > 1:
                 # The rule book: black threes meld only as the last meld of going out (and a pile
@@ -914,6 +916,8 @@ def valid_additions(
     have: int,
     twos: int,
     jokers: int,
+    *,
+    validity: dict[int, bool] | None = None,
 ) -> list[tuple[int, int, int]]:
     """Every addition of at least one card to a group that leaves a valid meld.
 
@@ -926,10 +930,28 @@ def valid_additions(
         have: Naturals of the rank available.
         twos: 2s available.
         jokers: Jokers available.
+        validity: The kind's validity memo under these meld rules, if the caller has one
+            (``RuleFacts.validity[rank]``, shared by the meld states that give the kind the
+            same `canasta.rulefacts.RankKey`; keyed as `canasta.rulefacts.meld_valid` keys it).
 
     Returns:
         ``(naturals, twos, jokers)`` additions, in lexicographic order.
     """
+    found: list[tuple[int, int, int]] = []
+    if validity is not None and n0 + have < 256 and t0 + twos < 256 and j0 + jokers < 256:
+        # The kind's own memo: the club rules' meld states share it where the kind's state is the same.
+        for n in range(have + 1):
+            naturals = n0 + n
+            for t in range(twos + 1):
+                base = (naturals * 256 + t0 + t) * 256 + j0
+                for j in range(jokers + 1):
+                    if n + t + j:
+                        valid = validity.get(base + j)
+                        if valid is None:
+                            valid = validity[base + j] = is_valid(rank, naturals, t0 + t, j0 + j)
+                        if valid:
+                            found.append((n, t, j))
+        return found
     # Validity memo of these meld rules (equal rules share one): the tables built
     # from this are cached by situation, and neighbouring situations ask about
     # the same meld contents again and again.
@@ -938,7 +960,6 @@ def valid_additions(
         if len(_VALIDITY) > 64:
             _VALIDITY.clear()
         validity = _VALIDITY[is_valid] = {}
-    found: list[tuple[int, int, int]] = []
     for n in range(have + 1):
         naturals = n0 + n
         for t in range(twos + 1):
@@ -956,11 +977,22 @@ def valid_additions(
 _VALIDITY: Final[dict[Callable[[int, int, int, int], bool], dict[int, bool]]] = {}
 
 
-def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, twos: int, jokers: int) -> Additions:
+def _additions(
+    rules: Rules,
+    rank: int,
+    n0: int,
+    t0: int,
+    j0: int,
+    have: int,
+    twos: int,
+    jokers: int,
+    validity: dict[int, bool] | None = None,
+) -> Additions:
     """Valid additions to a group, smallest first, with their sizes and counts (cached by the caller).
 
     Each is ``(naturals, twos, jokers, cards, count, count of its wild cards)``;
-    small melds first keep cards for the discard that ends the turn.
+    small melds first keep cards for the discard that ends the turn. ``validity``
+    is the kind's validity memo (see `valid_additions`).
     """
     values = rules.card_values
     options = [
@@ -972,7 +1004,7 @@ def _additions(rules: Rules, rank: int, n0: int, t0: int, j0: int, have: int, tw
             values[rank] * n + values[TWO] * t + values[JOKER] * j,
             values[TWO] * t + values[JOKER] * j,
         )
-        for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers)
+        for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers, validity=validity)
     ]
     options.sort(key=lambda o: (o[3], o[1] + o[2]))
     return tuple(options)

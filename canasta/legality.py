@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
-from operator import add
+from operator import add, mul
 from typing import Final
 
 from attrs import evolve
@@ -39,6 +39,7 @@ from canasta.discards import (
     keep_discards,
     meld_strands,
     plain_discards,
+    plain_kinds,
     strict_pile,
     take_strands,
 )
@@ -46,6 +47,7 @@ from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rulefacts import RuleFacts, meld_valid
 from canasta.rules import Permission, Rules
+from canasta.special import HAND_SIZE
 from canasta.table import (
     ANSWER_PHASE,
     DRAW_PHASE,
@@ -162,7 +164,13 @@ def _top_rank(t: TableState) -> int:
 
 
 def turn_facts(
-    t: TableState, seat: int, *, bound: bool | None = None, out_allowed: bool | None = None, drew: bool | None = None
+    t: TableState,
+    seat: int,
+    *,
+    bound: bool | None = None,
+    out_allowed: bool | None = None,
+    drew: bool | None = None,
+    strict: bool | None = None,
 ) -> Turn:
     """The oracle's view of a seat's turn now (see `canasta.completion.Turn`).
 
@@ -172,6 +180,7 @@ def turn_facts(
         bound: Override: a binding "yes" is in force.
         out_allowed: Override: going out is allowed.
         drew: Override: the player drew from the stock (for the concealed exemption).
+        strict: `canasta.discards.strict_pile` of the seat, if the caller knows it (``None``: decide it).
 
     Returns:
         The facts.
@@ -186,7 +195,8 @@ def turn_facts(
         closing = False
     elif t.restricts_discards:
         # american-discards: the discard that keeps cards follows the hand (D3, D4); going out is freer (D2).
-        strict = strict_pile(t, seat)
+        if strict is None:
+            strict = strict_pile(t, seat)
         discardable = keep_discards(t, seat, strict=strict)
         out_discardable = discardable_now(t)
         closing = strict and t.closes_ranks
@@ -675,12 +685,12 @@ class _MeldChecks:
         "witness",
     )
 
-    def __init__(self, t: TableState, seat: int, side: int) -> None:
+    def __init__(self, t: TableState, seat: int, side: int, strict: bool) -> None:
         self.t = t
         self.counts = counts = t.counts[seat]
         self.size = t.sizes[seat]
         self.opened = opened = t.opened[side]
-        self.turn = turn = turn_facts(t, seat)
+        self.turn = turn = turn_facts(t, seat, strict=strict)
         self.counts_now = counts_now = meld_counts(t, side)
         self.canastas_now = t.canastas(side) if opened else 0  # (read only for an opened side)
         # Going out by this meld (or a discard after it) is decided from canasta
@@ -886,8 +896,17 @@ class _MeldChecks:
                 if turn.pending is not None:
                     hand = list(map(add, hand, turn.pending))
                     size += turn.pending_size
-        if opened or not learns:
-            return can_complete(turn, hand, after, opened=opened, provisional=provisional, scratch=True, size=size)
+        if opened:
+            return can_complete(turn, hand, after, opened=True, provisional=provisional, scratch=True, size=size)
+        if not learns:
+            # (Rule-of-five: nothing is learnt from one candidate for the next, but the search's groups are
+            # still this position's but for this rank's, as below: the same search, its groups made once.)
+            if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+                groups = self.groups
+                if groups is None:
+                    groups = self.groups = opening_groups(turn, counts, counts_now)
+                return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
+            return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
         opening: dict[int, tuple[int, int, int]] = {}
         if not turn.exempt and not turn.splash and key == rank and rank >= 4:
             # The search's groups are this position's, but for this rank's: made once for all candidates.
@@ -948,6 +967,40 @@ def _openings_tag(t: TableState) -> tuple[object, ...]:
     return (t.turn, t.seat, t.answer, t.bound, t.final_meld_only, t.taken_top, t.drew_from_stock, t.pending_pile)
 
 
+def _anchored(
+    t: TableState, counts: list[int], melds: dict[int, MeldState], keep: tuple[bool, ...], closing: bool
+) -> bool:
+    """Two natural kinds held may each end the turn as a discard that keeps cards (american-discards' fast path).
+
+    ``keep`` is `keep_discards` now; ``closing`` is the oracle's `canasta.completion.Turn.closing`
+    (a kind whose meld is a canasta does not count then).
+    """
+    size = t.facts.canasta_size
+    found = 0
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] and keep[kind]:
+            if closing:
+                meld = melds.get(kind)
+                if meld is not None and meld.naturals + meld.twos + meld.jokers >= size:
+                    continue
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
+def _plain_kinds_held(t: TableState, counts: list[int], enough: int) -> bool:
+    """The hand holds plain cards (`canasta.discards.plain_kinds`) of at least ``enough`` kinds."""
+    plain = plain_kinds(t.rules)
+    found = 0
+    for kind in range(4, KIND_COUNT):
+        if counts[kind] and plain[kind]:
+            found += 1
+            if found >= enough:
+                return True
+    return False
+
+
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
@@ -962,8 +1015,20 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # Fast path: opened, no binding "yes", every card a hand can hold discardable
     # (bonus threes stay only as a kept three, at most one): a meld that leaves two
     # or more cards always lets a discard end the turn.
-    # (Not under american-discards, where what may be discarded depends on the hand.)
-    simple = opened and not bound and not final_only and not first_round and not t.restricts_discards
+    simple = opened and not bound and not final_only and not first_round
+    strict = False
+    keep: tuple[bool, ...] | None = None  # (american-discards: `keep_discards` now, read once)
+    if t.restricts_discards:
+        # american-discards: what may be discarded depends on the hand (D3, D4), but a meld of one rank
+        # leaves every other kind in the hand; if two natural kinds (neither a three) may each end the
+        # turn as a discard now, a meld that leaves two or more cards keeps one of them and its meld as
+        # it was (not made a canasta: a closing rank's cards may not end the turn), so the completion
+        # oracle's discard test (`canasta.completion._has_discard`, with this turn's `keep_discards`)
+        # holds after it: the turn can be completed. The oracle's own answer, without its search.
+        strict = strict_pile(t, seat)
+        if simple:
+            keep = keep_discards(t, seat, strict=strict)
+            simple = _anchored(t, counts, melds, keep, strict and t.closes_ranks)
     checks: _MeldChecks | None = None
     actions: list[Action] = []
     twos = counts[TWO]
@@ -982,7 +1047,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     down = bool(t.packets[seat])  # Hand and Foot: a packet is still down (§8.7)
-    if down and simple and filtered:
+    if down and simple and filtered and not t.restricts_discards:
         limit = size  # any meld leaves a discard or empties the hand, which picks up the packet
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     # The side's melds by kind, read once: a list index per rank below, not a dict look-up.
@@ -1004,10 +1069,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 entry = new_table[have]
                 if entry is None:
                     entry = new_table[have] = _new_meld_additions(
-                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp
+                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp, facts.validity[rank]
                     )
             else:  # (16 or more of a rank: a deck of four packs or more; not kept)
-                entry = _valid_additions(facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp))
+                entry = _valid_additions(
+                    facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp), facts.validity[rank]
+                )
         else:
             # Additions to a meld depend on its contents and the cards available:
             # the meld keeps its table of them until its contents change.
@@ -1021,7 +1088,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 by_wilds = table[have] = {}
             entry = by_wilds.get(wild_key)
             if entry is None:
-                entry = _clamped_additions(meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid)
+                entry = _clamped_additions(
+                    meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid, facts.validity[rank]
+                )
         if entry.most <= limit:
             actions += entry.actions  # the usual case: every addition leaves two cards or more
             continue
@@ -1031,7 +1100,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 actions.append(acts[i])
                 continue
             if checks is None:
-                checks = _MeldChecks(t, seat, side)
+                checks = _MeldChecks(t, seat, side, strict)
             if checks.hopeless and not simple:
                 break  # no meld can lead to a completion, and every addition of this rank needs one
             if checks.completes(rank, n, tw, jk):
@@ -1056,7 +1125,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             ):
                 if filtered and not (simple and size - n - tw - jk >= 2):
                     if checks is None:
-                        checks = _MeldChecks(t, seat, side)
+                        checks = _MeldChecks(t, seat, side, strict)
                     if not checks.completes(meld_key, n, tw, jk):
                         continue
                 actions.append(_meld_action(rank, n, tw, jk, second=True))
@@ -1071,7 +1140,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         entry = by_wilds.get(wild_key)
         if entry is None:
             key = (JOKER, 0, t0, j0, 0, twos, jokers)
-            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key)
+            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key, facts.validity[JOKER])
         if entry.most <= limit:
             actions += entry.actions
         else:
@@ -1079,7 +1148,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             for i, (_, tw, jk, added) in enumerate(entry.shapes):
                 if not (simple and size - added >= 2):
                     if checks is None:
-                        checks = _MeldChecks(t, seat, side)
+                        checks = _MeldChecks(t, seat, side, strict)
                     if not checks.completes(JOKER, 0, tw, jk):
                         continue
                 actions.append(acts[i])
@@ -1094,7 +1163,7 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 continue
             if filtered:
                 if checks is None:
-                    checks = _MeldChecks(t, seat, side)
+                    checks = _MeldChecks(t, seat, side, strict)
                 if not checks.completes(BLACK_THREE, n, 0, 0):
                     continue
             actions.append(_meld_action(BLACK_THREE, n, 0, 0))
@@ -1103,9 +1172,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         if wild is not None and wild.naturals + wild.twos + wild.jokers < facts.canasta_size:
             # Rule-of-five: while the side's wild meld is incomplete, no wild card joins a natural meld.
             actions = [a for a in actions if not (isinstance(a, Meld) and a.rank >= 4 and (a.twos or a.jokers))]
-    strict = t.restricts_discards and strict_pile(t, seat)
-    if strict:
+    if strict and not _plain_kinds_held(t, counts, 2):
         # american-discards, D5 b: with the pile empty no meld may leave the hand without a plain card.
+        # (Not asked of each meld where the hand holds plain cards of two kinds: a meld takes naturals of
+        # one kind, and closes that kind alone, so a plain card of the other stays: `meld_strands` is false.)
         actions = [
             a
             for a in actions
@@ -1146,8 +1216,15 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
         # The rule book, "Asking permission": after "yes" the player must go out; the rule book's "The initial meld":
         # no discard while the opening is below its minimum.
         if t.restricts_discards:
-            keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
-            actions.extend([a for k, a in enumerate(_DISCARDS) if counts[k] and keep[k]])
+            if keep is None:
+                keep = keep_discards(t, seat, strict=strict)  # american-discards: D3, D4
+            # (Written for each engine, as below: `compress` and `map` run in C under the interpreter.)
+            if _COMPILED:
+                for kind in range(KIND_COUNT):
+                    if counts[kind] and keep[kind]:
+                        actions.append(_DISCARDS[kind])
+            else:
+                actions += compress(_DISCARDS, map(mul, counts, keep))
         elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
@@ -1192,6 +1269,7 @@ def _clamped_additions(
     wild_key: int,
     max_w: int,
     is_valid: Callable[[int, int, int, int], bool],
+    validity: dict[int, bool] | None = None,
 ) -> MeldAdditions:
     """A meld's additions with these cards available, not yet in its table ``by_wilds`` (see `MeldState._additions`).
 
@@ -1206,7 +1284,7 @@ def _clamped_additions(
     entry = by_wilds.get(tw_c * 64 + jk_c)
     if entry is None:
         key = (meld.rank, meld.naturals, meld.twos, meld.jokers, have, tw_c, jk_c)
-        entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key)
+        entry = by_wilds[tw_c * 64 + jk_c] = _valid_additions(is_valid, key, validity)
     by_wilds[wild_key] = entry
     return entry
 
@@ -1218,6 +1296,7 @@ def _new_meld_additions(
     have: int,
     twos: int,
     jokers: int,
+    validity: dict[int, bool] | None = None,
 ) -> MeldAdditions:
     """The valid new melds of ``rank`` with these cards available, not yet in their table (see `_meld_phase`).
 
@@ -1232,7 +1311,7 @@ def _new_meld_additions(
         if h >= have and tw >= twos and jk >= jokers and (wider is None or len(entry.shapes) < len(wider.shapes)):
             wider = entry
     if wider is None:
-        made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers))
+        made = _valid_additions(is_valid, (rank, 0, 0, 0, have, twos, jokers), validity)
         # Only the widest entries are kept to filter from (those no other one contains): the list
         # stays short however many situations the rank meets.
         built[:] = [b for b in built if not (b[0] <= have and b[1] <= twos and b[2] <= jokers)]
@@ -1253,12 +1332,15 @@ def _new_meld_additions(
     return MeldAdditions(most, tuple(chosen), tuple(shapes))
 
 
-def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...]) -> MeldAdditions:
+def _valid_additions(
+    is_valid: Callable[[int, int, int, int], bool], key: tuple[int, ...], validity: dict[int, bool] | None = None
+) -> MeldAdditions:
     """Every addition to a meld that keeps it valid: the most cards added, the actions, their shapes.
 
     ``key`` is ``(rank, naturals, twos, jokers already in the meld, naturals, twos,
     jokers available)``; the result depends on nothing else, so it is cached.
-    Shapes are ``(naturals, twos, jokers, cards)``.
+    Shapes are ``(naturals, twos, jokers, cards)``. ``validity`` is the kind's validity
+    memo (``RuleFacts.validity[rank]``, see `canasta.completion.valid_additions`).
     """
     rank = key[0]
     shapes = []
@@ -1266,7 +1348,9 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
     most = 0
     melds_of_kind = _MELDS_OF_KIND[rank]
     # (The arguments spelled out: a call with *key is a generic Python call in the compiled engine.)
-    for shape in valid_additions(is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6]):
+    for shape in valid_additions(
+        is_valid, key[0], key[1], key[2], key[3], key[4], key[5], key[6], validity=validity
+    ):
         n, tw, jk = shape
         added = n + tw + jk
         shapes.append((n, tw, jk, added))
@@ -1282,6 +1366,27 @@ def _valid_additions(is_valid: Callable[[int, int, int, int], bool], key: tuple[
 # --- the entry points -------------------------------------------------------------------
 
 
+def _may_declare(t: TableState) -> bool:
+    """What `declarations` asks of the turn before the cards (`canasta.declaration`): a necessary condition.
+
+    The meld phase of a stock draw by a side that has made no meld, nothing melded this turn, no
+    binding "yes", and 14 or 15 cards held.
+    """
+    if not t.drew_from_stock or t.melded_this_turn or t.bound:
+        return False
+    side = t.seating[t.seat]
+    if t.opened[side] or t.melds[side]:
+        return False
+    size = t.sizes[t.seat]
+    return size == HAND_SIZE or size == HAND_SIZE + 1
+
+
+def _holds_three(t: TableState) -> bool:
+    """The acting seat holds a three: a necessary condition of `layouts` finding a kept three to lay out."""
+    counts = t.counts[t.seat]
+    return bool(counts[RED_THREE] or counts[BLACK_THREE])
+
+
 def generate(t: TableState, filtered: bool) -> list[Action]:
     """The actions of `legal_actions` (``filtered``) or `allowed_actions`, generated afresh (no cache).
 
@@ -1294,12 +1399,22 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     """
     phase = t.phase
     if phase is MELD_PHASE:
+        # (`declarations` and `layouts` are asked only where they may find something: they are
+        # Python calls, and most meld phases have neither.)
         if t.keeps_threes:
             # Keeping a three: laying it out, like a declaration, always leaves the turn completable.
-            return _meld_phase(t, filtered) + declarations(t) + layouts(t)
+            found = _meld_phase(t, filtered)
+            if t.facts.special_hands and _may_declare(t):
+                found += declarations(t)
+            if _holds_three(t):
+                found += layouts(t)
+            return found
         if t.facts.special_hands:
             # A declaration ends the hand: it completes the turn whenever the rules allow it.
-            return _meld_phase(t, filtered) + declarations(t)
+            found = _meld_phase(t, filtered)
+            if _may_declare(t):
+                found += declarations(t)
+            return found
         return _meld_phase(t, filtered)
     if phase is DRAW_PHASE:
         seat = t.seat
@@ -1314,13 +1429,13 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                     actions.append(_TAKES[shape])
             if answer is None and _may_ask(t):
                 actions.append(_ASK)
-            if t.keeps_threes:
+            if t.keeps_threes and _holds_three(t):
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer_lets_out(t), filtered=filtered)
         if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
-        if t.keeps_threes:
+        if t.keeps_threes and _holds_three(t):
             actions += layouts(t)
         return actions
     if phase is ANSWER_PHASE:

@@ -242,7 +242,11 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
     special_hands = _ask(pm, "canasta_special_hands", tuple[SpecialHand, ...])
     _check(
         all(
-            isinstance(h, SpecialHand) and _is_int(h.value) and h.value > 0 and callable(h.matches)
+            isinstance(h, SpecialHand)
+            and _is_int(h.value)
+            and h.value > 0
+            and callable(h.matches)
+            and (h.screen is None or callable(h.screen))
             for h in special_hands
         )
         and len({h.id for h in special_hands}) == len(special_hands),

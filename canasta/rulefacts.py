@@ -20,11 +20,25 @@ import attrs
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
-__all__ = ["Additions", "RankKey", "RuleFacts", "ScoringTables", "meld_valid", "rank_keys", "rule_facts"]
+__all__ = [
+    "Additions",
+    "RankKey",
+    "RuleFacts",
+    "ScoringTables",
+    "TurnStateKey",
+    "meld_valid",
+    "rank_keys",
+    "rule_facts",
+]
 
 #: A group's valid additions in one situation, as the opening search uses them
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
 Additions = tuple[tuple[int, int, int, int, int, int], ...]
+
+#: A turn's meld state under the club rules (`canasta.table.TableState._turn_meld_state`), from the
+#: rules dealt: the ranks closed, the ranks locked against wild cards this turn beyond the rules'
+#: own (a bit per rank), the wild floors and the opening cap.
+TurnStateKey = tuple[frozenset[Kind], int, tuple[int, ...], int]
 
 
 class RuleFacts:
@@ -112,6 +126,17 @@ class RuleFacts:
         self.restricts_discards: bool = bool(pile.empty_pile_stops) or pile.wild_discard_needs_wild_hand
         self.keeps_threes: bool = rules.threes.keep_one  # american-special-hands: "Keeping a three"
         self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
+        # A turn's meld state (`canasta.table.TableState._turn_meld_state`), from the rules dealt: the
+        # ranks that lock against wild cards (aces-pure), the naturals that need no floor and the
+        # opening cap (rule-of-five), and the rules of each state met, by its key (shared by the facts
+        # of every state: see `_take_from`).
+        self.dealt_rules: Rules = rules.as_dealt if dealt is None else dealt.dealt_rules
+        self.opening_wilds: tuple[int, ...] = tuple(sorted(int(k) for k in melds.wilds_only_when_opening))
+        self.wilds_need_naturals: int = melds.wilds_need_naturals
+        self.no_mixed_opening_canasta: bool = melds.no_mixed_opening_canasta
+        self.turn_states: dict[TurnStateKey, tuple[Rules, RuleFacts, object]] = (
+            {} if dealt is None else dealt.turn_states
+        )
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         self.partners_first: bool = rules.packets.partners_first
         self._minimums: dict[int, int] = {}
@@ -190,6 +215,11 @@ class RuleFacts:
         self.restricts_discards = dealt.restricts_discards
         self.keeps_threes = dealt.keeps_threes
         self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+        self.dealt_rules = dealt.dealt_rules
+        self.opening_wilds = dealt.opening_wilds
+        self.wilds_need_naturals = dealt.wilds_need_naturals
+        self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
+        self.turn_states = dealt.turn_states
         self.has_packets = dealt.has_packets
         self.partners_first = dealt.partners_first
         self._minimums = dealt._minimums
@@ -200,10 +230,17 @@ class RuleFacts:
         self.rank_keys = keys
         self.validity = []
         self.additions = []
-        for key in keys:
-            validity, additions = _shared_caches(key, dealt.card_values)
-            self.validity.append(validity)
-            self.additions.append(additions)
+        dealt_keys = dealt.rank_keys
+        for kind in range(KIND_COUNT):
+            key = keys[kind]
+            if key == dealt_keys[kind]:
+                # The kind's part of the meld state is the rules dealt's: their caches (same key, same card values).
+                self.validity.append(dealt.validity[kind])
+                self.additions.append(dealt.additions[kind])
+            else:
+                validity, additions = _shared_caches(key, dealt.card_values)
+                self.validity.append(validity)
+                self.additions.append(additions)
         self.discardable = [None, None]
 
     def minimum_for(self, score: int, deal: int = 1) -> int:

@@ -8,10 +8,9 @@ objects in its inner loops; it never calls a hook while generating moves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from copy import copy
 from enum import Enum
 
-from attrs import field, frozen
+from attrs import evolve, field, fields, frozen
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
@@ -475,6 +474,50 @@ class MeldRules:
     @has_meld_state.default
     def _has_meld_state(self) -> bool:
         return bool(self.closed or self.wild_floors or self.mixed_cap)
+
+    def with_state(
+        self,
+        *,
+        natural_only: frozenset[Kind],
+        closed: frozenset[Kind],
+        wild_floors: tuple[int, ...],
+        mixed_cap: int,
+    ) -> MeldRules:
+        """These meld rules with another hand meld state (see `canasta.Rules.during_hand`).
+
+        What ``attrs.evolve`` gives with these four fields, made by one call of the
+        constructor: the engine makes one whenever a hand meets a new meld state.
+
+        Args:
+            natural_only: Ranks whose melds may hold no wild card.
+            closed: Ranks closed now.
+            wild_floors: The floors of a later turn under rule-of-five (``()``: none).
+            mixed_cap: The opening turn's cap under rule-of-five (0: none).
+
+        Returns:
+            The meld rules.
+        """
+        if type(self) is not MeldRules:  # (a subclass may add fields: the generic way)
+            return evolve(self, natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap)
+        return MeldRules(  # (every field in order: `tests/test_club_speed_design.py` checks the order)
+            self.min_size,
+            self.min_naturals,
+            self.max_wilds,
+            self.wilds_at_most_naturals,
+            self.max_size,
+            self.canasta_size,
+            self.wild_melds,
+            natural_only,
+            self.black_threes_when_going_out,
+            self.closed_at_canasta,
+            closed,
+            self.wilds_only_when_opening,
+            self.wilds_need_naturals,
+            self.no_mixed_opening_canasta,
+            self.wild_meld_first,
+            wild_floors,
+            mixed_cap,
+        )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -952,8 +995,13 @@ class Rules:
         fields are already converted, and `Rules` has no validator): a copy of the slots, then the
         meld rules set.
         """
-        found = copy(self)
-        object.__setattr__(found, "melds", melds)  # (frozen: a new object, set before anyone sees it)
+        names = _FIELD_NAMES.get(type(self))
+        if names is None:
+            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(type(self)))
+        found = object.__new__(type(self))  # (what `copy.copy` does, without its generic protocol)
+        for name in names:
+            object.__setattr__(found, name, getattr(self, name))  # (frozen: a new object, set before anyone sees it)
+        object.__setattr__(found, "melds", melds)
         return found
 
     @property
@@ -998,3 +1046,5 @@ class Rules:
 _DURING: dict[int, tuple[Rules, dict[MeldRules, Rules]]] = {}
 #: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}
+#: The attrs field names of `Rules` and its subclasses (`Rules._with_melds`).
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}

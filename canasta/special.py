@@ -33,6 +33,11 @@ class SpecialHand:
             the engine passes a tuple) form it; a picklable callable (a
             module-level function or a frozen value with ``__call__``), so
             rules travel to other processes.
+        screen: A necessary condition of ``matches``, or ``None``: counts it
+            refuses form no hand it screens, so `best_of` does not ask their
+            ``matches``. The hands of a table may share one, asked then once
+            per hand of cards (most hands of cards form no special hand, and
+            one cheap test refuses them); picklable, like ``matches``.
     """
 
     id: str
@@ -41,6 +46,7 @@ class SpecialHand:
     composition: str
     wins_game: bool = False
     matches: Callable[[Sequence[int]], bool] = field(kw_only=True, repr=False)
+    screen: Callable[[Sequence[int]], bool] | None = field(default=None, kw_only=True, repr=False)
 
 
 def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand | None:
@@ -58,7 +64,18 @@ def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand 
         return None
     key = tuple(counts)  # one hashable value for every test (a table may cache on it)
     best: SpecialHand | None = None
+    asked: Callable[[Sequence[int]], bool] | None = None  # the last screen asked, and its answer
+    passed = True
     for hand in hands:
-        if (best is None or hand.value > best.value) and hand.matches(key):
+        if best is not None and hand.value <= best.value:
+            continue
+        screen = hand.screen
+        if screen is not None:
+            if screen is not asked:
+                asked = screen
+                passed = screen(key)
+            if not passed:
+                continue  # (a necessary condition of its `matches` refused these cards)
+        if hand.matches(key):
             best = hand
     return best

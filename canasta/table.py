@@ -12,9 +12,7 @@ from __future__ import annotations
 import types
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final, Self
-
-from attrs import evolve
+from typing import TYPE_CHECKING, Final, Self, cast
 
 from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
@@ -146,9 +144,8 @@ def meld_tables(melds: MeldRules) -> tuple[MeldTables, ...]:
     return found
 
 
-# The rules of a turn's meld state under the club rules (`TableState._turn_meld_state`), by
-# (id of the rules as dealt, closed ranks, natural-only ranks, wild floors, mixed cap).
-_TURN_RULES: Final[dict[tuple[int, frozenset[Kind], frozenset[Kind], tuple[int, ...], int], tuple[Rules, Rules]]] = {}
+# The turn meld states kept per rules dealt (`RuleFacts.turn_states`, `TableState._turn_meld_state`).
+_TURN_STATES_KEPT: Final = 4096
 
 
 class Phase(Enum):
@@ -461,14 +458,23 @@ class TableState:
         them and pile takes with them on top.
         """
         meld_rules = self.rules.melds
-        size = meld_rules.canasta_size
-        closed = set(meld_rules.closed)
+        size = self.facts.canasta_size
+        closed = meld_rules.closed
+        found: set[Kind] | None = None  # (the ranks closed with the new ones; none new: nothing to make)
         for side_melds in self.melds:
             for meld in side_melds.values():
-                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
-                    closed.add(Kind(meld.rank))
-        if len(closed) != len(meld_rules.closed):
-            self._use_rules(self.rules.during_hand(evolve(meld_rules, closed=frozenset(closed))))
+                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size and meld.rank not in closed:
+                    if found is None:
+                        found = set(closed)
+                    found.add(Kind(meld.rank))
+        if found is not None:
+            state = meld_rules.with_state(
+                natural_only=meld_rules.natural_only,
+                closed=frozenset(found),
+                wild_floors=meld_rules.wild_floors,
+                mixed_cap=meld_rules.mixed_cap,
+            )
+            self._use_rules(self.rules.during_hand(state))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -483,51 +489,63 @@ class TableState:
         cards each meld of the side held when the turn began; in the opening
         turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
         """
-        meld_rules = self.rules.melds
-        dealt = self.rules.as_dealt.melds
+        facts = self.facts
         side = self.seating[self.seat]
         melds = self.melds[side]
         later = self.opened[side]
-        locked = set(dealt.natural_only)
+        # The state's key, read from the hand and the facts alone (no rules object is read or made
+        # unless the state is new): the ranks locked beyond the rules' own, a bit per rank.
+        locked = 0
+        opening = facts.opening_wilds
         if later:
-            for rank in meld_rules.wilds_only_when_opening:
+            for rank in opening:
                 meld = melds.get(rank)
                 if meld is None or not (meld.twos or meld.jokers):
-                    locked.add(rank)
-        if taken in meld_rules.wilds_only_when_opening:
-            locked.add(Kind(taken))
+                    locked |= 1 << rank
+        if taken >= 0 and taken in opening:
+            locked |= 1 << taken
         floors: tuple[int, ...] = ()
-        cap = 0
-        if later and meld_rules.wilds_need_naturals:
+        need = facts.wilds_need_naturals
+        if later and need:
             wilds = [0] * KIND_COUNT
-            need = meld_rules.wilds_need_naturals
             for meld in melds.values():
                 if meld.rank >= 4 and meld.naturals < need:  # (a meld of enough naturals needs no floor)
                     wilds[meld.rank] = meld.twos + meld.jokers
             floors = tuple(wilds)
-        if not later and meld_rules.no_mixed_opening_canasta:
-            cap = meld_rules.canasta_size - 1
-        # The rules of this meld state, found by a small key (building and hashing the rules is what costs).
-        dealt_rules = self.rules.as_dealt
-        key = (id(dealt_rules), meld_rules.closed, frozenset(locked), floors, cap)
-        hit = _TURN_RULES.get(key)
-        if hit is not None and hit[0] is dealt_rules:
-            rules = hit[1]
-        else:
-            state = evolve(meld_rules, natural_only=frozenset(locked), wild_floors=floors, mixed_cap=cap)
-            rules = self.rules if state == meld_rules else self.rules.during_hand(state)
-            if len(_TURN_RULES) > 4096:
-                _TURN_RULES.clear()
-            _TURN_RULES[key] = (dealt_rules, rules)  # (the rules as dealt kept alive: their id stays theirs)
-        if rules is not self.rules:
-            self._use_rules(rules)
+        cap = facts.canasta_size - 1 if not later and facts.no_mixed_opening_canasta else 0
+        closed = facts.meld_rules.closed
+        key = (closed, locked, floors, cap)
+        states = facts.turn_states  # (the rules dealt's: shared by the facts of every state)
+        hit = states.get(key)
+        if hit is None:
+            meld_rules = self.rules.melds
+            ranks = set(facts.dealt_rules.melds.natural_only)
+            for rank in opening:
+                if locked >> rank & 1:
+                    ranks.add(Kind(rank))
+            state = meld_rules.with_state(
+                natural_only=frozenset(ranks), closed=meld_rules.closed, wild_floors=floors, mixed_cap=cap
+            )
+            rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
+            if len(states) > _TURN_STATES_KEPT:
+                states.clear()  # bound the memory of long runs (the states do not repeat much)
+            hit = states[key] = (rules, rule_facts(rules), meld_tables(rules.melds))
+        if hit[0] is not self.rules:
+            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
 
-    def _use_rules(self, rules: Rules) -> None:
-        """Play on under rules with another meld state: a meld whose kind's tables changed drops its own."""
+    def _use_rules(
+        self, rules: Rules, facts: RuleFacts | None = None, combos: tuple[MeldTables, ...] | None = None
+    ) -> None:
+        """Play on under rules with another meld state: a meld whose kind's tables changed drops its own.
+
+        ``facts`` and ``combos`` are the rules' facts and meld tables, if the caller has them.
+        """
         old = self._combos
         self.rules = rules
-        self.facts = rule_facts(rules)
-        combos = self._combos = meld_tables(rules.melds)
+        self.facts = rule_facts(rules) if facts is None else facts
+        if combos is None:
+            combos = meld_tables(rules.melds)
+        self._combos = combos
         for side_melds in self.melds:
             for meld in side_melds.values():
                 if combos[meld.rank] is not old[meld.rank]:

@@ -14,6 +14,7 @@ import random
 import attrs
 import pytest
 from attrs import evolve
+from canasta_house_rules.special_hands import CLA_HANDS, PAGAT_HANDS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +23,7 @@ from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, Kind
 from canasta.hand import HandState
 from canasta.rulefacts import RuleFacts, rank_keys, rule_facts
 from canasta.rules import MeldRules
+from canasta.special import SpecialHand, best_of
 from canasta.table import meld_tables
 
 CLUB = canasta.load_rules("modern-american-club")
@@ -89,13 +91,23 @@ def test_facts_of_rules_made_during_a_hand_are_those_of_the_rules_themselves() -
     assert during.as_dealt is CLUB
     derived = rule_facts(during)
     fresh = RuleFacts(during)  # (read from the rules themselves)
-    caches = {"validity", "additions", "discardable", "_minimums", "_scoring", "_bonuses", "_three_scores"}
+    caches = {
+        "validity",
+        "additions",
+        "discardable",
+        "_minimums",
+        "_scoring",
+        "_bonuses",
+        "_three_scores",
+        "turn_states",  # (the rules dealt's memo of turn meld states: shared, compared below)
+    }
     for name in dir(fresh):
         if name.startswith("__") or (callable(getattr(fresh, name)) and name != "is_valid") or name in caches:
             continue
         assert getattr(derived, name) == getattr(fresh, name), name
     assert derived.meld_rules is state and derived.rules is during
     assert derived._bonuses is rule_facts(CLUB)._bonuses  # (the rules' own methods: the same answers)
+    assert derived.turn_states is rule_facts(CLUB).turn_states  # (the turn meld states of the rules dealt)
     assert derived.discardable is not rule_facts(CLUB).discardable  # (closed ranks change what may be discarded)
     for kind in range(KIND_COUNT):
         assert derived.validity[kind] is fresh.validity[kind]
@@ -154,3 +166,146 @@ def test_a_new_meld_state_is_made_without_hashing_or_rebuilding_the_rules(monkey
         getattr(during, f.name) is getattr(dealt, f.name) for f in attrs.fields(canasta.Rules) if f.name != "melds"
     )
     assert during.during_hand(dealt.melds) is dealt  # (the state as dealt is the rules dealt)
+
+
+def _random_counts(rng: random.Random) -> list[int]:
+    """14 cards (sometimes 13 or 15) drawn at random, or grouped so that special hands are formed often."""
+    counts = [0] * KIND_COUNT
+    if rng.random() < 0.5:
+        deck = [k for k in range(4, KIND_COUNT) for _ in range(8)] + [1] * 8 + [0] * 4 + [2] * 4 + [3] * 4
+        for kind in rng.sample(deck, rng.choice((13, 14, 14, 15))):
+            counts[kind] += 1
+        return counts
+    left = 14
+    kinds = list(range(KIND_COUNT))
+    rng.shuffle(kinds)
+    for kind in kinds:
+        if left <= 0:
+            break
+        n = min(left, rng.choice((1, 1, 2, 2, 2, 3, 4, 5)), 4 if kind in (0, 2, 3) else 8)
+        counts[kind] = n
+        left -= n
+    return counts
+
+
+def test_the_special_hands_screen_refuses_no_hand_they_form() -> None:
+    """`SpecialHand.screen` is a necessary condition: `best_of` with it finds what every `matches` finds."""
+    rng = random.Random(35)
+    formed = 0
+    for _ in range(20_000):
+        counts = _random_counts(rng)
+        for table in (CLA_HANDS, PAGAT_HANDS):
+            matching = [hand for hand in table if hand.matches(tuple(counts))]
+            formed += bool(matching)
+            for hand in matching:
+                assert hand.screen is not None and hand.screen(tuple(counts)), (hand.id, counts)
+            unscreened = tuple(attrs.evolve(hand, screen=None) for hand in table)
+            found, plain = best_of(table, counts), best_of(unscreened, counts)
+            assert (found and found.id) == (plain and plain.id)
+    assert formed > 100  # (the grouped draws form special hands often enough to test the screen)
+
+
+def test_best_of_asks_a_shared_screen_once_and_skips_the_hands_it_refuses() -> None:
+    """A table's hands sharing one screen: it is asked once per hand of cards, and a refusal asks no `matches`."""
+    asked: list[str] = []
+
+    def screen(counts: object) -> bool:
+        asked.append("screen")
+        return False
+
+    def matches(counts: object) -> bool:
+        asked.append("matches")
+        return True
+
+    table = tuple(SpecialHand(f"h{i}", f"H{i}", 1000 + i, "any", matches=matches, screen=screen) for i in range(3))
+    counts = [0] * KIND_COUNT
+    counts[Kind.FOUR] = 14
+    assert best_of(table, counts) is None
+    assert asked == ["screen"]
+    found = best_of(tuple(attrs.evolve(h, screen=None) for h in table), counts)
+    assert found is not None and found.id == "h2"  # (without a screen: every `matches` is asked)
+
+
+@pytest.mark.skipif(canasta.compiled, reason="patches the engine's private shortcuts: the pure-Python engine only")
+@pytest.mark.parametrize("house", [(), ("american-discards",), ("american-discards", "dead-ranks", "rule-of-five")])
+def test_the_club_shortcuts_decide_as_the_oracle(house: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meld phase's shortcuts (american-discards, rule-of-five) give the legal actions the oracle alone gives.
+
+    Each position of random play is generated twice: with the shortcuts, and with each turned
+    off (the two-kinds discard test, the two-plain-kinds D5 b test, the shared opening groups).
+    """
+    from canasta import completion, legality
+    from canasta.cards import SECOND_MELD
+    from canasta.discards import meld_strands, strict_pile
+    from canasta.table import MELD_PHASE
+
+    variant = "modern-american-club" if not house else "modern-american"
+    rules = canasta.load_rules(variant, list(house))
+    deck = canasta.cards.Deck(rules.deck)
+    shortcuts = {
+        "_anchored": lambda *args: False,
+        "_plain_kinds_held": lambda *args: False,
+        "opening_completes_after": lambda turn, hand, after, provisional, groups, rank, *, witness=None, size=-1: (
+            completion.can_complete(
+                turn, hand, after, opened=False, provisional=provisional, scratch=True, witness=witness, size=size
+            )
+        ),
+    }
+    real = {name: getattr(legality, name) for name in shortcuts}
+    positions = 0
+    for seed in range(40):  # (the first position the two-kinds test decides alone is in hand 15)
+        hand = HandState.deal(rules, dealer=seed % 4, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            fast = legality.generate(hand, True)
+            for name, off in shortcuts.items():
+                monkeypatch.setattr(legality, name, off)
+            slow = legality.generate(hand, True)
+            for name, on in real.items():
+                monkeypatch.setattr(legality, name, on)
+            assert fast == slow
+            positions += 1
+            seat = hand.seat
+            two_plain = hand.phase is MELD_PHASE and legality._plain_kinds_held(hand, hand.counts[seat], 2)
+            if two_plain and strict_pile(hand, seat):
+                # D5 b refuses no meld where two plain kinds are held (the filter is skipped there).
+                for action in legality.generate(hand, False):
+                    if isinstance(action, canasta.Meld):
+                        key = action.rank + SECOND_MELD if action.second else action.rank
+                        assert not meld_strands(hand, seat, key, action.naturals, action.twos, action.jokers)
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+    assert positions > 1500
+
+
+def test_with_state_is_evolve_of_the_meld_state() -> None:
+    """`MeldRules.with_state` gives what `attrs.evolve` gives, and passes every field (in the constructor's order)."""
+    assert [f.name for f in attrs.fields(MeldRules) if f.init] == [
+        "min_size",
+        "min_naturals",
+        "max_wilds",
+        "wilds_at_most_naturals",
+        "max_size",
+        "canasta_size",
+        "wild_melds",
+        "natural_only",
+        "black_threes_when_going_out",
+        "closed_at_canasta",
+        "closed",
+        "wilds_only_when_opening",
+        "wilds_need_naturals",
+        "no_mixed_opening_canasta",
+        "wild_meld_first",
+        "wild_floors",
+        "mixed_cap",
+    ], "a MeldRules field was added or moved: update MeldRules.with_state"
+    state = {
+        "natural_only": frozenset({Kind.ACE}),
+        "closed": frozenset({Kind.FIVE}),
+        "wild_floors": (1,) * KIND_COUNT,
+        "mixed_cap": 6,
+    }
+    for melds in (CLUB.melds, canasta.load_rules("classic").melds, evolve(CLUB.melds, max_size=9, min_size=4)):
+        made = melds.with_state(**state)
+        assert made == evolve(melds, **state)
+        assert all(getattr(made, f.name) == getattr(evolve(melds, **state), f.name) for f in attrs.fields(MeldRules))

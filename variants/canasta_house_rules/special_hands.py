@@ -17,8 +17,7 @@ card counts. The house rules ``american-special-hands`` and
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from attrs import field, frozen
 
@@ -32,15 +31,24 @@ _NATURALS = tuple(range(int(Kind.FOUR), int(Kind.ACE) + 1))
 
 def _shape(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     """The natural group sizes (largest first), 2s, jokers and threes of a hand's counts."""
+    last = _LAST[0]
+    if last[0] is counts:
+        return last[1]  # the engine passes one tuple to every test of a table (`canasta.special.best_of`)
+    shape = _shape_of(counts)
     if type(counts) is tuple:
-        return _shape_of(counts)  # the engine passes a tuple and tests it against every hand of a table
-    return _shape_of.__wrapped__(counts)
+        _LAST[0] = (counts, shape)  # (one assignment of a pair: a thread sees its own pair or another whole one)
+    return shape
 
 
-@functools.lru_cache(maxsize=1024)
 def _shape_of(counts: Sequence[int]) -> tuple[tuple[int, ...], int, int, int]:
     naturals = tuple(sorted((counts[k] for k in _NATURALS if counts[k]), reverse=True))
     return naturals, counts[Kind.TWO], counts[Kind.JOKER], counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
+
+
+# The last tuple of counts `_shape` was asked about, and its shape (kept alive here, so ``is`` compares it
+# safely): the tests of a table share one shape computation per hand, where a cache by value would hash
+# the counts again for each test and would rarely be hit again (almost every hand's counts are new).
+_LAST: list[tuple[object, tuple[tuple[int, ...], int, int, int]]] = [(object(), ((), 0, 0, 0))]
 
 
 def _wild_groups(twos: int, jokers: int) -> tuple[int, ...]:
@@ -92,8 +100,10 @@ class _Pairs:
 
     def __call__(self, counts: Sequence[int]) -> bool:
         nat, have_twos, have_jokers, threes = _shape(counts)
-        if threes or have_twos != self.twos or have_jokers != self.jokers or any(n != 2 for n in nat):
+        if threes or have_twos != self.twos or have_jokers != self.jokers:
             return False
+        if nat and (nat[0] != 2 or nat[-1] != 2):
+            return False  # (largest first: every group is a pair)
         if self.aces_sevens and not (counts[Kind.ACE] == 2 and counts[Kind.SEVEN] == 2):
             return False
         return len(nat) == self.others + (2 if self.aces_sevens else 0)
@@ -104,8 +114,12 @@ def _straight(counts: Sequence[int]) -> bool:
     return len(nat) == len(_NATURALS) and all(n == 1 for n in nat) and (twos, jokers, threes) == (1, 1, 1)
 
 
+_PAIRS_TWOS = _Pairs(True, 2, 0, 4)
+_PAIRS_JOKERS = _Pairs(True, 0, 2, 4)
+
+
 def _wild_pairs(counts: Sequence[int]) -> bool:
-    return _Pairs(True, 2, 0, 4)(counts) or _Pairs(True, 0, 2, 4)(counts)
+    return _PAIRS_TWOS(counts) or _PAIRS_JOKERS(counts)
 
 
 def _dream_plus_5(counts: Sequence[int]) -> bool:
@@ -113,8 +127,40 @@ def _dream_plus_5(counts: Sequence[int]) -> bool:
     return not threes and nat == (5, 4) and twos + jokers == 5  # the five wild cards may mix 2s and jokers
 
 
-_PAIRS = SpecialHand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
-_STRAIGHT = SpecialHand(
+def _screen(counts: Sequence[int]) -> bool:
+    """A necessary condition of every test of this module (`canasta.SpecialHand.screen`), from the number of groups.
+
+    Without a three, the hands are 3 groups (dream hands), 4 (garbage, quads,
+    blast off, dream hand +5 with both wild kinds), 5 (zip code, triples) or 7
+    (the pairs); with a three, only the straight: one three and 13 other groups.
+    A hand of 14 random cards has 8 to 10 groups: this refuses it at once.
+    """
+    threes = counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
+    groups = len(counts) - counts.count(0) - (counts[Kind.RED_THREE] > 0) - (counts[Kind.BLACK_THREE] > 0)
+    if threes:
+        return threes == 1 and groups == 13
+    return groups in _GROUP_COUNTS
+
+
+#: The numbers of groups (natural and wild, no three) of the hands without a three (see `_screen`).
+_GROUP_COUNTS = frozenset({3, 4, 5, 7})
+
+
+def _hand(
+    id: str,
+    title: str,
+    value: int,
+    composition: str,
+    wins_game: bool = False,
+    *,
+    matches: Callable[[Sequence[int]], bool],
+) -> SpecialHand:
+    """A special hand of this module, screened by `_screen`."""
+    return SpecialHand(id, title, value, composition, wins_game, matches=matches, screen=_screen)
+
+
+_PAIRS = _hand("pairs", "Pairs", 2500, "7 natural pairs", matches=_Pairs(False, 0, 0, 7))
+_STRAIGHT = _hand(
     "straight", "Straight", 3000, "one card of each kind: 4 to ace, a three, a 2 and a joker", matches=_straight
 )
 _GARBAGE = _Groups((4, 4, 3, 3))
@@ -122,21 +168,21 @@ _GARBAGE = _Groups((4, 4, 3, 3))
 #: The Canasta League of America's eleven hands, in the rule book's order.
 CLA_HANDS: tuple[SpecialHand, ...] = (
     _PAIRS,
-    SpecialHand(
+    _hand(
         "wild_pairs",
         "Wild Pairs",
         2000,
         "AA, 77, one wild pair (22 or two jokers), 4 other natural pairs",
         matches=_wild_pairs,
     ),
-    SpecialHand(
+    _hand(
         "miami_pairs",
         "Miami Pairs",
         2500,
         "AA, 77, 22, two jokers, 3 other natural pairs",
         matches=_Pairs(True, 2, 2, 3),
     ),
-    SpecialHand(
+    _hand(
         "zip_code",
         "Zip Code",
         2500,
@@ -144,19 +190,17 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
         matches=_AnyGroups((2, 2, 3, 3, 4)),
     ),
     _STRAIGHT,
-    SpecialHand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
-    SpecialHand(
+    _hand("garbage", "Garbage", 3000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
+    _hand(
         "blast_off",
         "Blast Off",
         3000,
         "groups of 5, 4, 3 and 2 cards, each natural or wild",
         matches=_AnyGroups((5, 4, 3, 2)),
     ),
-    SpecialHand(
-        "triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))
-    ),
-    SpecialHand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
-    SpecialHand(
+    _hand("triples", "Triples", 3500, "4 natural groups of 3 and a wild pair", matches=_Groups((3, 3, 3, 3), (2,))),
+    _hand("quads", "Quads", 3500, "3 natural groups of 4 and a wild pair", matches=_Groups((4, 4, 4), (2,))),
+    _hand(
         "dream_plus_4",
         "Dream Hand +4",
         8500,
@@ -164,7 +208,7 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
         True,
         matches=_Groups((5, 5), (4,)),
     ),
-    SpecialHand(
+    _hand(
         "dream_plus_5",
         "Dream Hand +5",
         8500,
@@ -178,14 +222,14 @@ CLA_HANDS: tuple[SpecialHand, ...] = (
 PAGAT_HANDS: tuple[SpecialHand, ...] = (
     _STRAIGHT,
     _PAIRS,
-    SpecialHand(
+    _hand(
         "pairs_twos",
         "Pairs with twos",
         2000,
         "7 pairs of different kinds including 22, 77 and AA, no joker",
         matches=_Pairs(True, 2, 0, 4),
     ),
-    SpecialHand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
+    _hand("garbage", "Garbage", 2000, "natural groups of 4, 4, 3 and 3", matches=_GARBAGE),
 )
 
 
