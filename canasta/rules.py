@@ -503,13 +503,14 @@ class MeldRules:
             self.min_size,
             self.min_naturals,
             self.max_wilds,
-            self.wilds_at_most_naturals,
+            self.naturals_per_wild,
             self.max_size,
             self.canasta_size,
             self.wild_melds,
             natural_only,
             self.black_threes_when_going_out,
             self.closed_at_canasta,
+            self.book_makes_room,
             closed,
             self.wilds_only_when_opening,
             self.wilds_need_naturals,
@@ -517,6 +518,7 @@ class MeldRules:
             self.wild_meld_first,
             wild_floors,
             mixed_cap,
+            extra_naturals=self.extra_naturals,
         )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:

@@ -284,13 +284,15 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         "min_size",
         "min_naturals",
         "max_wilds",
-        "wilds_at_most_naturals",
+        "naturals_per_wild",
+        "extra_naturals",
         "max_size",
         "canasta_size",
         "wild_melds",
         "natural_only",
         "black_threes_when_going_out",
         "closed_at_canasta",
+        "book_makes_room",
         "closed",
         "wilds_only_when_opening",
         "wilds_need_naturals",
@@ -305,7 +307,14 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         "wild_floors": (1,) * KIND_COUNT,
         "mixed_cap": 6,
     }
-    for melds in (CLUB.melds, canasta.load_rules("classic").melds, evolve(CLUB.melds, max_size=9, min_size=4)):
+    hand_and_foot = canasta.load_rules("hand-and-foot").melds
+    for melds in (
+        CLUB.melds,
+        canasta.load_rules("classic").melds,
+        evolve(CLUB.melds, max_size=9, min_size=4),
+        hand_and_foot,
+        evolve(hand_and_foot, naturals_per_wild=1, extra_naturals=1),
+    ):
         made = melds.with_state(**state)
         assert made == evolve(melds, **state)
         assert all(getattr(made, f.name) == getattr(evolve(melds, **state), f.name) for f in attrs.fields(MeldRules))
