@@ -410,3 +410,63 @@ def test_the_greedy_bot_asks_once_a_yes_would_let_it_go_out() -> None:
     assert state.is_over and state.went_out == 0
     short = _position(melds=[QUOTA[:4], []])  # no wild book: asking would not help
     assert bot.choose(short, 0) != AskGoOut()
+
+
+# --- the remaining edges of §8.10 -----------------------------------------------------------------
+
+
+def test_e7_a_discard_never_needs_to_be_safe() -> None:
+    state = _position(hands=[["5C", "9C", "9D"], ["QC"], ["JC"], ["QH"]])  # side 1 melds fives
+    assert Discard(Kind.FIVE) in state.legal_actions()
+
+
+def test_e8_no_legality_depends_on_the_cards_of_a_foot() -> None:
+    rng = random.Random(8)
+    state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=8)
+    compared = 0
+    while not state.is_over and compared < 120:
+        seat = state.seat
+        if state.packets[seat]:
+            other = state.copy()
+            mine, theirs = other.packets[seat][0], other.packets[(seat + 1) % 4]
+            if theirs:
+                mine[0], theirs[0][0] = theirs[0][0], mine[0]  # a foot's card swapped with another foot's
+            assert other.legal_actions() == state.legal_actions()
+            compared += 1
+        state.apply(rng.choice(state.legal_actions()))
+    assert compared >= 60
+
+
+def test_e9_a_player_with_no_cards_waits_and_the_partners_may_not_ask() -> None:
+    state = _position(
+        hands=[[], ["QC", "QD"], ["7C", "7D", "7H"], ["QH", "QS"]],
+        melds=[QUOTA, []],
+        packets=[[FOOT], [], [], []],
+        seat=2,
+    )
+    assert AskGoOut() not in state.legal_actions()  # seat 0's foot is still down (condition 3)
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in state.legal_actions()
+
+
+def test_e10_red_threes_count_for_a_side_that_never_opened() -> None:
+    state = _position(melds=[QUOTA, []], threes=[[], ["3H", "3D"], [], []])
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert not state.opened[1] and state.score().sides[1].red_threes == 200
+
+
+def test_e12_every_held_card_may_end_the_turn() -> None:
+    rng = random.Random(12)
+    checked = 0
+    for seed in range(3):
+        state = HandState.deal(RULES, dealer=3, scores=[0, 0], seed=seed)
+        while not state.is_over:
+            seat = state.seat
+            plain = state.phase is canasta.Phase.MELD and state.opened[state.seating[seat]] and not state.bound
+            if plain and state.sizes[seat] >= 2:
+                held = {Kind(k) for k, n in enumerate(state.counts[seat]) if n}
+                assert {a.kind for a in state.legal_actions() if isinstance(a, Discard)} == held
+                checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked >= 50
