@@ -48,7 +48,7 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
         i += 2
     i = fields["set_aside"].start
     out[i : i + len(sides)] = [len(hand.set_aside[side]) for side in sides]
-    pile = hand.pile if hand.pending_pile is None else hand.pending_pile + hand.pile
+    pile = hand.pile if hand.pending_pile is None else hand.pile + hand.pending_pile  # (a take's cards on top)
     out[fields["pile_top"].start + (kinds[pile[-1]] if pile else KIND_COUNT)] = 1.0
     i = fields["pile_kinds"].start
     for c in pile:
@@ -74,6 +74,15 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
         for c in hand.known[s]:
             out[i + kinds[c]] += 1.0
         i += KIND_COUNT
+    if "packets_down" in fields:
+        # Packets after the hand: each seat's packets in pick-up order, a size while face down, 0 once
+        # picked up (the first ones go first); and whether the seat holds its last packet.
+        count = len(hand.rules.packets.sizes)
+        for rel, s in enumerate(seats):
+            down = hand.packets[s]
+            for j, packet in enumerate(down):
+                out[fields["packets_down"].start + rel * count + (count - len(down)) + j] = len(packet)
+            out[fields["last_packet"].start + rel] = float(not down)
     return np.array(out, dtype=np.float32)
 
 

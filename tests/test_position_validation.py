@@ -314,7 +314,9 @@ def _as_arguments(state: HandState) -> dict[str, Any]:
     return {
         "hands": [[c.code for c in state.hand_cards(s)] for s in range(state.rules.players)],
         "pile": [code[c] for c in state.pile],
-        "melds": [[[code[c] for c in m.cards] for m in side.values()] for side in state.melds],
+        "melds": [[[code[c] for c in m.cards] for m in state.all_melds(side)] for side in range(len(state.melds))],
+        "packets": [[[code[c] for c in packet] for packet in packets] for packets in state.packets],
+        "deal_number": state.deal_number,
         "threes": [[code[c] for c in t] for t in state.threes],
         "set_aside": [[code[c] for c in a] for a in state.set_aside],
         "stock": [code[c] for c in reversed(state.stock)],
