@@ -32,7 +32,10 @@ def test_house_rules_stack_where_they_fit_and_are_recorded(variant: str) -> None
                 canasta.Game(variant, (name,))
     for name, excluded in EXCEPT.items():
         if variant in excluded:
-            expected = f"does not fit variant '{variant}'; it applies to: every variant except cuban, hand-and-foot, modern-american"
+            expected = (
+                f"does not fit variant '{variant}'; it applies to: every variant except cuban, hand-and-foot, "
+                "modern-american"
+            )
             with pytest.raises(PluginError, match=expected):
                 canasta.Game(variant, (name,))
         else:
