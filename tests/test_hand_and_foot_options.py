@@ -13,6 +13,7 @@ from collections.abc import Generator
 
 import attrs
 import pytest
+from canasta_house_rules.hand_and_foot import HOUSE_RULES
 from helpers import check_conservation, play_random_hand
 
 import canasta
@@ -28,7 +29,7 @@ from canasta import (
     RuleCode,
     TakePile,
 )
-from canasta_house_rules.hand_and_foot import HOUSE_RULES
+from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
 
 BASE = canasta.load_rules("hand-and-foot")
 OPTIONS = [rule.name for rule in HOUSE_RULES]
@@ -98,7 +99,7 @@ def test_the_options_fit_hand_and_foot_only() -> None:
 def test_random_deals_with_the_option_keep_every_invariant(option: str) -> None:
     rules = _rules(option)
     assert rules.house_rules == (option,) and rules != BASE
-    for seed in range(2):
+    for seed in range(3):
         state, _ = play_random_hand(
             random.Random(seed), seed=seed, rules=rules, scores=[0, 0], legal_sample=1, illegal_sample=2
         )
@@ -217,9 +218,7 @@ class _WildQuota:
 
 def test_any_stack_whose_quota_needs_a_wild_book_without_wild_melds_is_refused_when_compiled() -> None:
     registry = canasta.Registry(autoload="builtin")
-    registry.add_house_rule(
-        canasta.HouseRule(name="wild-quota", description="a test", plugins=(_WildQuota(),))
-    )
+    registry.add_house_rule(canasta.HouseRule(name="wild-quota", description="a test", plugins=(_WildQuota(),)))
     assert canasta.load_rules("hand-and-foot", ["wild-quota", "no-wild-books"], registry=registry)
     with pytest.raises(canasta.RulesError) as refused:
         canasta.load_rules("hand-and-foot", ["no-wild-books", "wild-quota"], registry=registry)
@@ -287,7 +286,7 @@ def test_pile_needs_opening_refuses_the_pile_to_an_unopened_side() -> None:
     hands = [["KC", "KD", "AC", "AD", "AH", "4C"], ["QC"], ["JC"], ["QH"]]
     unopened = {"phase": "draw", "pile": ["4S", "KS"], "hands": hands, "melds": [[], []]}
     assert TakePile(2, 0, 0) in _position(**unopened).legal_actions()  # type: ignore[arg-type]
-    state = _position(rules, **unopened)  # type: ignore[arg-type]
+    state = _position(rules, **unopened)
     assert TakePile(2, 0, 0) not in state.legal_actions()
     with pytest.raises(IllegalActionError) as refused:
         state.apply(TakePile(2, 0, 0))
@@ -299,7 +298,10 @@ def test_pile_needs_opening_refuses_the_pile_to_an_unopened_side() -> None:
 # --- threes --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("option", "each"), [(None, 5), ("black-three-penalty-100", 100), ("black-three-penalty-300", 300), ("black-three-penalty-0", 0)])
+@pytest.mark.parametrize(
+    ("option", "each"),
+    [(None, 5), ("black-three-penalty-100", 100), ("black-three-penalty-300", 300), ("black-three-penalty-0", 0)],
+)
 def test_a_black_three_left_in_a_hand_or_a_foot_down_counts_the_penalty(option: str | None, each: int) -> None:
     rules = BASE if option is None else _rules(option)
     assert rules.black_threes.in_hand_penalty == each
@@ -411,7 +413,7 @@ def test_partner_foot_free_goes_out_while_a_partner_is_in_the_hand() -> None:
     assert not rules.packets.partners_first
     partner_down = {"melds": [QUOTA, []], "packets": [[], [], [FOOT], []]}
     assert AskGoOut() not in _position(**partner_down).legal_actions()  # type: ignore[arg-type]
-    state = _position(rules, **partner_down)  # type: ignore[arg-type]
+    state = _position(rules, **partner_down)
     _go_out(state)
     assert state.is_over and state.went_out == 0
     # The partner's foot still down counts against the side: 6 x 5 + 7 x 10, and the jacks in hand.
@@ -435,7 +437,17 @@ def test_going_out_bonuses_replace_each_other_the_last_wins() -> None:
 
 def test_score_minimums_follow_the_side_total_not_the_deal() -> None:
     rules = _rules("score-minimums")
-    table = [(-500, 50), (0, 50), (2495, 50), (2500, 90), (4995, 90), (5000, 120), (7495, 120), (7500, 150), (20000, 150)]
+    table = [
+        (-500, 50),
+        (0, 50),
+        (2495, 50),
+        (2500, 90),
+        (4995, 90),
+        (5000, 120),
+        (7495, 120),
+        (7500, 150),
+        (20000, 150),
+    ]
     for deal in (1, 4, 9):
         assert [rules.minimums.minimum_for(score, deal) for score, _ in table] == [m for _, m in table]
     hands = [["AC", "AD", "AH", "4C", "5C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
@@ -464,3 +476,42 @@ def test_score_minimums_play_to_ten_thousand_not_four_deals() -> None:
     while len(game.results) < 4:
         game.apply(rng.choice(game.legal_actions()))
     assert game.is_over is (max(game.scores) >= 10000)
+
+
+# --- legal means completable -----------------------------------------------------------------------
+
+#: The options that change what is legal (the others change numbers of the deal or of the score).
+LEGALITY_OPTIONS = [
+    "eights-nines-five",
+    "no-wild-books",
+    "pile-whole",
+    "pile-three",
+    "pile-onto-meld",
+    "pile-needs-opening",
+    "quota-1-1",
+    "quota-3-4",
+    "discard-to-go-out",
+    "partner-foot-free",
+    "score-minimums",
+]
+
+
+@pytest.mark.parametrize("option", LEGALITY_OPTIONS)
+def test_the_reference_agrees_with_the_option_on_positions_of_random_play(option: str) -> None:
+    rules = _rules(option)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=seed)
+        while not state.is_over:
+            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
+                try:
+                    check_exact_legality(state, max_nodes=20_000)
+                except ReferenceBudgetExceeded:
+                    pass
+                else:
+                    checked += 1
+            legal = state.legal_actions()
+            melds = [a for a in legal if isinstance(a, Meld | TakePile)]
+            state.apply(rng.choice(melds) if melds and rng.random() < 0.5 else rng.choice(legal))
+    assert checked >= 4

@@ -1,4 +1,4 @@
-"""House rules ``quota-1-1``, ``quota-2-2``, ``quota-1-1-1`` and ``quota-3-4`` for Hand and Foot (§8.13, ``quota(c, d, w)``).
+"""House rules ``quota-1-1``, ``-2-2``, ``-1-1-1`` and ``-3-4`` for Hand and Foot (§8.13, ``quota(c, d, w)``).
 
 The books a side needs to go out: c clean, d dirty and w wild, for every side
 whatever the number of players (instead of 2 + 2 + 1 for partnerships and
@@ -44,6 +44,4 @@ class Quota:
         """The quota, counted per kind of book, for every side."""
         going_out: GoingOutRules = yield
         counts = ((CanastaClass.NATURAL, self.clean), (CanastaClass.MIXED, self.dirty), (CanastaClass.WILD, self.wild))
-        return attrs.evolve(
-            going_out, canastas_required=0, canastas_by_class=tuple((cls, n) for cls, n in counts if n)
-        )
+        return attrs.evolve(going_out, canastas_required=0, canastas_by_class=tuple((cls, n) for cls, n in counts if n))
