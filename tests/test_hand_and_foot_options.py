@@ -14,7 +14,7 @@ from collections.abc import Generator
 import attrs
 import pytest
 from canasta_house_rules.hand_and_foot import HOUSE_RULES
-from helpers import check_conservation, play_random_hand
+from helpers import check_conservation, play_random_hand, reference_positions
 
 import canasta
 from canasta import (
@@ -29,7 +29,6 @@ from canasta import (
     RuleCode,
     TakePile,
 )
-from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality, turn_cards
 
 BASE = canasta.load_rules("hand-and-foot")
 OPTIONS = [rule.name for rule in HOUSE_RULES]
@@ -87,7 +86,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 21 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 24 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -432,6 +431,80 @@ def test_going_out_bonuses_replace_each_other_the_last_wins() -> None:
     assert _rules("going-out-bonus-200", "going-out-bonus-500").going_out.bonus == 500
 
 
+def test_wild_limit_three_wants_more_naturals_than_wild_cards_and_three_at_most() -> None:
+    rules = _rules("wild-limit-three")
+    valid, base = rules.melds.is_valid, BASE.melds.is_valid
+    nine = int(Kind.NINE)
+    most = {3: 1, 4: 1, 5: 2, 6: 2, 7: 3}
+    for size, wilds in most.items():
+        assert valid(nine, size - wilds, wilds, 0) and not valid(nine, size - wilds - 1, wilds + 1, 0), size
+    assert valid(nine, 3, 1, 1) and not base(nine, 3, 1, 1)  # 5 cards, 2 wild: allowed only with the option
+    assert valid(nine, 4, 2, 1) and not base(nine, 4, 2, 1)  # a dirty book of 4 naturals and 3 wild cards
+    assert all(valid(int(Kind.JOKER), 0, t, size - t) for size in range(3, 8) for t in range(size + 1))
+    hands = [["9C", "9D", "9H", "2C", "*", "4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    state = _position(rules, hands=hands)
+    assert Meld(Kind.NINE, 3, 1, 1) in state.legal_actions()
+    state.apply(Meld(Kind.NINE, 3, 1, 1))
+    refused_base = _position(hands=hands)
+    assert Meld(Kind.NINE, 3, 1, 1) not in refused_base.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        refused_base.apply(Meld(Kind.NINE, 3, 1, 1))
+    assert refused.value.code is RuleCode.INVALID_MELD
+    hands = [["9C", "9D", "9H", "2C", "2D", "*", "4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    as_many = _position(rules, hands=hands)  # three naturals and three wild cards: not more naturals
+    with pytest.raises(IllegalActionError) as refused:
+        as_many.apply(Meld(Kind.NINE, 3, 2, 1))
+    assert refused.value.code is RuleCode.INVALID_MELD and "wild-limit-three" in str(refused.value.section)
+
+
+def test_foot_ends_turn_ends_the_turn_when_a_meld_empties_the_hand() -> None:
+    rules = _rules("foot-ends-turn")
+    assert not rules.packets.meld_picks_up
+    hands = [["7C", "7D", "7H"], ["QC", "QD", "4S"], ["JC", "JD"], ["QH", "QS"]]
+    in_hand = {"hands": hands, "packets": [[FOOT], [], [], []]}
+    base = _position(**in_hand)  # type: ignore[arg-type]
+    base.apply(Meld(Kind.SEVEN, 3, 0, 0))  # the base game: the foot at once, the turn goes on
+    assert base.seat == 0 and base.packets[0] == [] and base.sizes[0] == 13
+    state = _position(rules, **in_hand)  # type: ignore[arg-type]
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # no discard: the turn ends at once
+    assert state.seat == 1 and state.sizes[0] == 0 and len(state.packets[0]) == 1
+    for _ in range(3):
+        state.apply(next(a for a in state.legal_actions() if not isinstance(a, TakePile | Meld)))
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
+    assert state.seat == 0 and state.packets[0] == [] and state.sizes[0] == 13  # picked up at the next turn
+
+
+def test_no_permission_goes_out_without_a_yes_and_a_no_still_binds() -> None:
+    rules = _rules("no-permission")
+    assert rules.going_out.permission is canasta.Permission.ANY_TIME
+    hands = [["7C", "7D", "7H", "8C", "8D", "8H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    base = _position(melds=[QUOTA, []], hands=hands)
+    base.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert Meld(Kind.EIGHT, 3, 0, 0) not in base.legal_actions()  # no "yes": 2 cards must stay
+    state = _position(rules, melds=[QUOTA, []], hands=hands)
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert Meld(Kind.EIGHT, 3, 0, 0) in state.legal_actions() and AskGoOut() in state.legal_actions()
+    state.apply(Meld(Kind.EIGHT, 3, 0, 0))
+    assert state.is_over and state.went_out == 0
+    asked = _position(rules, melds=[QUOTA, []], hands=hands)
+    asked.apply(AskGoOut())
+    asked.apply(AnswerGoOut(False))  # "no" binds: not this turn
+    asked.apply(Meld(Kind.SEVEN, 3, 0, 0))  # 3 cards kept
+    assert Meld(Kind.EIGHT, 3, 0, 0) not in asked.legal_actions()
+    with pytest.raises(IllegalActionError):
+        asked.apply(Meld(Kind.EIGHT, 3, 0, 0))
+
+
+def test_no_permission_lets_the_foot_keep_one_card_where_going_out_follows() -> None:
+    hands = [["7C", "7D", "7H", "4C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    state = _position(_rules("no-permission"), melds=[QUOTA, []], hands=hands)
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # one card kept, for the final discard
+    state.apply(Discard(Kind.FOUR))
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=[QUOTA, []], hands=hands)
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in base.legal_actions()  # no "yes": at least 2 cards kept
+
+
 # --- the game ------------------------------------------------------------------------------------
 
 
@@ -483,6 +556,9 @@ def test_score_minimums_play_to_ten_thousand_not_four_deals() -> None:
 #: The options that change what is legal (the others change numbers of the deal or of the score).
 LEGALITY_OPTIONS = [
     "eights-nines-five",
+    "wild-limit-three",
+    "foot-ends-turn",
+    "no-permission",
     "no-wild-books",
     "pile-whole",
     "pile-three",
@@ -498,20 +574,5 @@ LEGALITY_OPTIONS = [
 
 @pytest.mark.parametrize("option", LEGALITY_OPTIONS)
 def test_the_reference_agrees_with_the_option_on_positions_of_random_play(option: str) -> None:
-    rules = _rules(option)
-    checked = 0
-    for seed in range(3):
-        rng = random.Random(seed)
-        state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=seed)
-        while not state.is_over:
-            if turn_cards(state) <= 9 and state.phase is not canasta.Phase.ANSWER:
-                try:
-                    check_exact_legality(state, max_nodes=20_000)
-                except ReferenceBudgetExceeded:
-                    pass
-                else:
-                    checked += 1
-            legal = state.legal_actions()
-            melds = [a for a in legal if isinstance(a, Meld | TakePile)]
-            state.apply(rng.choice(melds) if melds and rng.random() < 0.5 else rng.choice(legal))
-    assert checked >= 4
+    checked = reference_positions(_rules(option), range(3), max_nodes=20_000)
+    assert len(checked) >= 4

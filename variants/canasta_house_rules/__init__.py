@@ -18,10 +18,11 @@ variant below it, so it stacks on any variant it fits:
 - ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
 - ``splash`` (`canasta_house_rules.splash`), modern-american only;
 - the rule options of Hand and Foot (`canasta_house_rules.hand_and_foot`), hand-and-foot only: ``deal-eleven``,
-  ``decks-per-player``, ``eights-nines-five``, ``no-wild-books``, ``pile-whole``, ``pile-three``, ``pile-six``,
-  ``pile-onto-meld``, ``pile-needs-opening``, ``black-three-penalty-100``, ``-300`` and ``-0``, ``quota-1-1``,
-  ``quota-2-2``, ``quota-1-1-1``, ``quota-3-4``, ``discard-to-go-out``, ``partner-foot-free``,
-  ``going-out-bonus-200`` and ``-500``, ``score-minimums``.
+  ``decks-per-player``, ``eights-nines-five``, ``wild-limit-three``, ``no-wild-books``, ``pile-whole``,
+  ``pile-three``, ``pile-six``, ``pile-onto-meld``, ``pile-needs-opening``, ``black-three-penalty-100``,
+  ``-300`` and ``-0``, ``quota-1-1``, ``quota-2-2``, ``quota-1-1-1``, ``quota-3-4``, ``foot-ends-turn``,
+  ``discard-to-go-out``, ``no-permission``, ``partner-foot-free``, ``going-out-bonus-200`` and ``-500``,
+  ``score-minimums``.
 
 The club rules of modern American (``american-special-hands`` in either form, ``american-discards``,
 ``aces-pure``, ``dead-ranks``, ``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along

@@ -8,10 +8,9 @@ numbers). Options that set the same parameter replace each other: stacked
 together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
-Left out for now (they need engine work): ``upcard-stays``, ``wild-limit-three``,
-``add-to-books``, ``pile-natural-and-wild``, ``red-threes-dead``,
-``red-threes-always-minus-500``, ``foot-ends-turn``, ``foot-after-first-book``,
-``no-permission``, ``reshuffle-discards``, ``pierson-family``.
+Left out for now (they need engine work): ``upcard-stays``, ``add-to-books``,
+``pile-natural-and-wild``, ``red-threes-dead``, ``red-threes-always-minus-500``,
+``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
 """
 
 from __future__ import annotations
@@ -23,7 +22,9 @@ from canasta_house_rules.hand_and_foot import (
     decks_per_player,
     discard_to_go_out,
     eights_nines_five,
+    foot_ends_turn,
     going_out_bonus,
+    no_permission,
     no_wild_books,
     partner_foot_free,
     pile_count,
@@ -31,6 +32,7 @@ from canasta_house_rules.hand_and_foot import (
     pile_onto_meld,
     quota,
     score_minimums,
+    wild_limit_three,
 )
 
 __version__ = "1.0"
@@ -60,6 +62,11 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
     _option("deal-eleven", "Hands and feet of 11 cards (22 dealt to each player).", deal_eleven),
     _option("decks-per-player", "One deck per player instead of one more (4 players: 216 cards).", decks_per_player),
     _option("eights-nines-five", "8 and 9 count 5 instead of 10.", eights_nines_five),
+    _option(
+        "wild-limit-three",
+        "A rank meld holds more naturals than wild cards and at most 3 wild cards.",
+        wild_limit_three,
+    ),
     _option(
         "no-wild-books",
         "No wild melds: wild cards meld only in rank melds, no wild book to go out, a wild top card is never taken.",
@@ -97,9 +104,19 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         for name, (clean, dirty, wild) in quota.PRESETS.items()
     ),
     _option(
+        "foot-ends-turn",
+        "Emptying the hand ends the turn at once (no discard after a meld); the foot comes at the next turn.",
+        foot_ends_turn,
+    ),
+    _option(
         "discard-to-go-out",
         "Going out ends with a discard; going out by melding every card is refused.",
         discard_to_go_out,
+    ),
+    _option(
+        "no-permission",
+        'Going out needs no "yes"; asking stays possible at any point of the turn, and the answer binds.',
+        no_permission,
     ),
     _option("partner-foot-free", "Going out does not wait for the partners to pick up their feet.", partner_foot_free),
     *(
