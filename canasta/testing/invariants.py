@@ -444,7 +444,7 @@ def check_observations(state: HandState) -> None:
             raise InvariantError(f"seat {seat}'s observation names seat {obs.seat}, side {obs.side}")
         if list(obs.hand_sizes) != list(state.sizes) or obs.stock_size != len(state.stock):
             raise InvariantError(f"seat {seat}'s observation misreports hand or stock sizes")
-        pile = (state.pending_pile or []) + list(state.pile)
+        pile = list(state.pile) + (state.pending_pile or [])  # (a take's waiting cards above what it left)
         if [ids[c] for c in obs.pile] != pile:
             raise InvariantError(f"seat {seat}'s observation misreports the discard pile")
         for side in range(len(state.melds)):
