@@ -594,7 +594,6 @@ def test_the_cards_a_take_leaves_waiting_are_observed_above_the_rest_of_the_pile
     check_observations(state)
 
 
-@pytest.mark.xfail(strict=True, reason="engine: an opening after a one-card pile take misses a book then a meld")
 def test_an_opening_by_a_one_card_pile_may_continue_with_a_book_then_reach_the_minimum() -> None:
     # Deal 2 (90): the pickup meld 4 4 4 (15); then 7 7 7 7 7 2 2 (65, a book) and 6 6 6 (15) reach 95.
     foot = ["5C", "5D", "5H", "5S", "8C", "8D", "8H", "9C", "9D", "TC", "TD", "KS", "KD"]
