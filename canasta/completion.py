@@ -1042,6 +1042,7 @@ def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
         closing=turn.closing,
         hold=turn.hold,
         facts=turn.facts,
+        packet_down=turn.packet_down,
         books=books,
     )
 

@@ -188,6 +188,13 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         going_out.bonus >= 0 and (going_out.concealed_bonus is None or going_out.concealed_bonus >= 0),
         "canasta_going_out: bonuses must not be negative",
     )
+    wild_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.WILD)
+    _check(
+        not wild_books or melds.wild_melds,
+        f"canasta_going_out: the quota needs {wild_books} wild canasta(s), but wild melds are not allowed "
+        f"(MeldRules.wild_melds off, canasta_meld_rules answer from {answering_plugin(pm, 'canasta_meld_rules')}), "
+        "so nobody could go out",
+    )
     permission = going_out.permission
     partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
     # Partners at the table, or partners a partnership rule will make (cutthroat ⟨A⟩: they may ask).

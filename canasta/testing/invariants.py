@@ -444,7 +444,7 @@ def check_observations(state: HandState) -> None:
             raise InvariantError(f"seat {seat}'s observation names seat {obs.seat}, side {obs.side}")
         if list(obs.hand_sizes) != list(state.sizes) or obs.stock_size != len(state.stock):
             raise InvariantError(f"seat {seat}'s observation misreports hand or stock sizes")
-        pile = (state.pending_pile or []) + list(state.pile)
+        pile = list(state.pile) + (state.pending_pile or [])  # (a take's waiting cards above what it left)
         if [ids[c] for c in obs.pile] != pile:
             raise InvariantError(f"seat {seat}'s observation misreports the discard pile")
         for side in range(len(state.melds)):
@@ -618,7 +618,8 @@ def check_game(game: Game, *, initial_scores: Sequence[int] | None = None) -> No
     length = game.rules.game_length
     target, deals = length.target_score, length.deals
     reached = target is not None and max(game.scores) >= target
-    played = bool(game.results) and deals is not None and game.hand.deal_number >= deals
+    # (The last deal is played once it is over: while it is in play the game goes on.)
+    played = bool(game.results) and deals is not None and game.hand.is_over and game.hand.deal_number >= deals
     won = bool(game.results) and game.results[-1].game_won_by is not None
     if game.is_over != (reached or played or won):
         raise InvariantError(

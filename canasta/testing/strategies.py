@@ -268,7 +268,11 @@ def _rules(
     fitting = [h for h in pool if reg.fits(h, variant)]
     chosen: list[str] = []
     if fitting and max_house_rules:
-        chosen = draw(st.lists(st.sampled_from(fitting), max_size=max_house_rules, unique=True))
+        drawn = draw(st.lists(st.sampled_from(fitting), max_size=max_house_rules, unique=True))
+        for name in drawn:  # (of two that exclude each other, `HouseRule.conflicts`, the first drawn stays)
+            conflicts = reg.house_rule(name).conflicts
+            if not any(other in conflicts or name in reg.house_rule(other).conflicts for other in chosen):
+                chosen.append(name)
     # A house rule that claims to fit must compile: errors propagate on purpose.
     result: Rules = load_rules(variant, chosen, registry=reg)
     return result

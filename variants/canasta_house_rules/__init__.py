@@ -16,7 +16,13 @@ variant below it, so it stacks on any variant it fits:
 - ``dead-ranks`` (`canasta_house_rules.dead_ranks`), modern-american only;
 - ``held-aces-sevens-penalty`` (`canasta_house_rules.held_aces_sevens_penalty`), modern-american only;
 - ``rule-of-five`` (`canasta_house_rules.rule_of_five`), modern-american only;
-- ``splash`` (`canasta_house_rules.splash`), modern-american only.
+- ``splash`` (`canasta_house_rules.splash`), modern-american only;
+- the rule options of Hand and Foot (`canasta_house_rules.hand_and_foot`), hand-and-foot only: ``deal-eleven``,
+  ``decks-per-player``, ``eights-nines-five``, ``wild-limit-three``, ``no-wild-books``, ``pile-whole``,
+  ``pile-three``, ``pile-six``, ``pile-onto-meld``, ``pile-needs-opening``, ``black-three-penalty-100``,
+  ``-300`` and ``-0``, ``quota-1-1``, ``quota-2-2``, ``quota-1-1-1``, ``quota-3-4``, ``foot-ends-turn``,
+  ``discard-to-go-out``, ``no-permission``, ``partner-foot-free``, ``going-out-bonus-200`` and ``-500``,
+  ``score-minimums``.
 
 The club rules of modern American (``american-special-hands`` in either form, ``american-discards``,
 ``aces-pure``, ``dead-ranks``, ``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along
@@ -41,6 +47,7 @@ from canasta_house_rules import (
     splash,
     wilds_at_most_naturals,
 )
+from canasta_house_rules.hand_and_foot import HOUSE_RULES as HAND_AND_FOOT_OPTIONS
 
 __version__ = "1.0"
 #: The special-hands house rules' version: 1.1 keeps a three for the Straight (records of 1.0 replay no longer).
@@ -166,6 +173,7 @@ HOUSE_RULES = (
         version=__version__,
         source="pagat.com modern American",
     ),
+    *HAND_AND_FOOT_OPTIONS,
 )
 
 

@@ -1,0 +1,610 @@
+"""The rule options of Hand and Foot (§8.13) as house rules: each with its accepted and refused case, or its value.
+
+Positions are built with `canasta.build_position` as in ``test_hand_and_foot.py``
+(seats 0 and 2 against 1 and 3, everyone in the foot unless ``packets`` says
+otherwise). Options that set the same parameter replace each other (the last
+stacked wins); ``no-wild-books`` and ``quota-1-1-1`` contradict and are refused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+
+import attrs
+import pytest
+from canasta_house_rules.hand_and_foot import HOUSE_RULES
+from helpers import check_conservation, play_random_hand, reference_positions
+
+import canasta
+from canasta import (
+    AnswerGoOut,
+    AskGoOut,
+    CanastaClass,
+    Discard,
+    HandState,
+    IllegalActionError,
+    Kind,
+    Meld,
+    RuleCode,
+    TakePile,
+)
+from canasta.testing.invariants import check_observations
+
+BASE = canasta.load_rules("hand-and-foot")
+OPTIONS = [rule.name for rule in HOUSE_RULES]
+
+CLEAN_K = ["KC", "KD", "KH", "KS", "KC", "KD", "KH"]
+CLEAN_Q = ["QC", "QD", "QH", "QS", "QC", "QD", "QH"]
+DIRTY_J = ["JC", "JD", "JH", "JS", "JC", "2C", "2D"]
+DIRTY_T = ["TC", "TD", "TH", "TS", "TC", "TD", "*"]
+WILD = ["2H", "2S", "2H", "2S", "*", "*", "*"]
+QUOTA = [CLEAN_K, CLEAN_Q, DIRTY_J, DIRTY_T, WILD]
+FOOT = ["4C", "4D", "5C", "5D", "6C", "6D", "8C", "8D", "9C", "9D", "TC", "JC", "QC"]
+
+
+def _rules(*options: str) -> canasta.Rules:
+    return canasta.load_rules("hand-and-foot", list(options))
+
+
+def _position(rules: canasta.Rules = BASE, **kwargs: object) -> HandState:
+    """Seats 0 and 2 against 1 and 3; small hands; everyone in the foot unless ``packets`` says otherwise."""
+    kwargs.setdefault("hands", [["7C", "7D", "7H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]])
+    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
+    kwargs.setdefault("phase", "meld")
+    return canasta.build_position(rules, **kwargs)  # type: ignore[arg-type]
+
+
+def _go_out(state: HandState) -> None:
+    """Seat 0 asks, is answered "yes", and melds its three sevens."""
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+
+
+class _Players:
+    def __init__(self, players: int) -> None:
+        self.players = players
+
+    @canasta.hookimpl
+    def canasta_players(self) -> int:
+        return self.players
+
+
+def _at_table(players: int, *options: str) -> canasta.Rules:
+    """Hand and Foot for ``players`` with ``options`` (a test variant on top of hand-and-foot)."""
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(
+        canasta.Variant(
+            name=f"hand-and-foot-{players}", description="a test", plugins=(_Players(players),), base="hand-and-foot"
+        )
+    )
+    return canasta.load_rules(f"hand-and-foot-{players}", list(options), registry=registry)
+
+
+# --- every option --------------------------------------------------------------------------------
+
+
+def test_the_options_fit_hand_and_foot_only() -> None:
+    registry = canasta.default_registry()
+    assert len(OPTIONS) == 24 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    for name in OPTIONS:
+        assert registry.fits(name, "hand-and-foot"), name
+        assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
+    with pytest.raises(canasta.PluginError, match="does not fit variant 'classic'"):
+        canasta.load_rules("classic", ["pile-six"])
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+def test_random_deals_with_the_option_keep_every_invariant(option: str) -> None:
+    rules = _rules(option)
+    assert rules.house_rules == (option,) and rules != BASE
+    for seed in range(3):
+        state, _ = play_random_hand(
+            random.Random(seed), seed=seed, rules=rules, scores=[0, 0], legal_sample=1, illegal_sample=2
+        )
+        assert state.is_over
+        check_conservation(state)
+
+
+# --- deal and cards ------------------------------------------------------------------------------
+
+
+def test_deal_eleven_deals_hands_and_feet_of_eleven() -> None:
+    rules = _rules("deal-eleven")
+    assert (rules.hand_size, rules.packets.sizes, rules.deck) == (11, (11,), BASE.deck)
+    state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=2)
+    assert all(len(p[0]) == 11 for p in state.packets) and all(size == 11 for size in state.sizes)
+    replaced = sum(len(t) for t in state.threes)
+    assert len(state.stock) == 270 - 88 - 1 - replaced
+    base = HandState.deal(BASE, dealer=3, scores=[0, 0], seed=2)
+    assert all(size == 13 for size in base.sizes)
+
+
+@pytest.mark.parametrize(("players", "packs"), [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)])
+def test_decks_per_player_plays_one_deck_a_player(players: int, packs: int) -> None:
+    rules = _rules("decks-per-player") if players == 4 else _at_table(players, "decks-per-player")
+    assert (rules.deck.packs, rules.deck.jokers) == (packs, 2 * packs)
+    assert BASE.deck.packs == 5
+    state = HandState.deal(rules, dealer=0, scores=[0] * rules.side_count, seed=players)
+    check_conservation(state)
+    if players == 4:
+        assert rules.deck.size == 216
+
+
+def test_eights_nines_five_counts_them_five_in_the_opening_and_in_the_score() -> None:
+    rules = _rules("eights-nines-five")
+    assert (rules.card_values[Kind.EIGHT], rules.card_values[Kind.NINE]) == (5, 5)
+    assert rules.card_values[Kind.TEN] == 10 and rules.card_values[Kind.SEVEN] == 5
+    hands = [["8C", "8D", "8H", "9C", "9D", "9H", "4C", "5C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    base = _position(melds=[[], []], hands=hands)
+    base.apply(Meld(Kind.EIGHT, 3, 0, 0))
+    base.apply(Meld(Kind.NINE, 3, 0, 0))
+    assert base.opened[0]  # 60 >= 50
+    option = _position(rules, melds=[[], []], hands=hands)
+    assert not [a for a in option.legal_actions() if isinstance(a, Meld)]  # 15 + 15 < 50: no opening
+    with pytest.raises(IllegalActionError) as refused:
+        option.apply(Meld(Kind.EIGHT, 3, 0, 0))
+    assert refused.value.code is RuleCode.MINIMUM_NOT_MET
+    # Left in a hand: seat 1 holds an 8 and a 9.
+    held = [["7C", "7D", "7H"], ["8C", "9D"], ["JC", "JD"], ["QH", "QS"]]
+    out = _position(rules, melds=[QUOTA, []], hands=held)
+    _go_out(out)
+    assert out.score().sides[1].cards_in_hand == -10 - 20  # and seat 3's two queens
+    out = _position(melds=[QUOTA, []], hands=held)
+    _go_out(out)
+    assert out.score().sides[1].cards_in_hand == -20 - 20
+
+
+# --- melds and books -----------------------------------------------------------------------------
+
+
+def test_no_wild_books_refuses_a_wild_meld_and_a_wild_top_card() -> None:
+    rules = _rules("no-wild-books")
+    assert not rules.melds.wild_melds and not rules.pile.wild_pair
+    hands = [["2C", "2D", "*", "4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    assert Meld(Kind.JOKER, 0, 2, 1) in _position(hands=hands).legal_actions()
+    state = _position(rules, hands=hands)
+    assert Meld(Kind.JOKER, 0, 2, 1) not in state.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.JOKER, 0, 2, 1))
+    assert refused.value.code is RuleCode.WILD_MELD
+    assert "no-wild-books" in str(refused.value.section)
+    # A wild card still melds in a rank meld (two naturals per wild card).
+    assert Meld(Kind.ACE, 0, 1, 0) in state.legal_actions()
+    # A wild top card: taken by two of its kind in the base game, never with the option.
+    pile_hands = [["*", "*", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    assert TakePile(0, 0, 2) in _position(phase="draw", pile=["9S", "*"], hands=pile_hands).legal_actions()
+    state = _position(rules, phase="draw", pile=["9S", "*"], hands=pile_hands)
+    assert not [a for a in state.legal_actions() if isinstance(a, TakePile)]
+    with pytest.raises(IllegalActionError):
+        state.apply(TakePile(0, 0, 2))
+
+
+def test_no_wild_books_goes_out_without_a_wild_book() -> None:
+    rules = _rules("no-wild-books")
+    assert dict(rules.going_out.canastas_by_class) == {CanastaClass.NATURAL: 2, CanastaClass.MIXED: 2}
+    state = _position(rules, melds=[QUOTA[:4], []])
+    _go_out(state)
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=[QUOTA[:4], []])
+    base.apply(AskGoOut())
+    base.apply(AnswerGoOut(True))
+    with pytest.raises(IllegalActionError) as refused:
+        base.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert refused.value.code is RuleCode.GOING_OUT_NOT_ALLOWED
+
+
+def test_no_wild_books_and_a_quota_with_a_wild_book_are_refused_in_either_order() -> None:
+    for stack in (["no-wild-books", "quota-1-1-1"], ["quota-1-1-1", "no-wild-books"]):
+        with pytest.raises(canasta.PluginError) as refused:
+            canasta.load_rules("hand-and-foot", stack)
+        assert "'no-wild-books'" in str(refused.value) and "'quota-1-1-1'" in str(refused.value)
+    # The quotas without a wild book stack with it.
+    assert dict(_rules("no-wild-books", "quota-3-4").going_out.canastas_by_class) == {
+        CanastaClass.NATURAL: 3,
+        CanastaClass.MIXED: 4,
+    }
+
+
+class _WildQuota:
+    """A third party's quota that needs a wild book (not declared as conflicting with no-wild-books)."""
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out(self, players: int) -> Generator[None, canasta.GoingOutRules, canasta.GoingOutRules]:
+        going_out: canasta.GoingOutRules = yield
+        return attrs.evolve(going_out, canastas_by_class=((CanastaClass.WILD, 1),))
+
+
+def test_any_stack_whose_quota_needs_a_wild_book_without_wild_melds_is_refused_when_compiled() -> None:
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_house_rule(canasta.HouseRule(name="wild-quota", description="a test", plugins=(_WildQuota(),)))
+    assert canasta.load_rules("hand-and-foot", ["wild-quota", "no-wild-books"], registry=registry)
+    with pytest.raises(canasta.RulesError) as refused:
+        canasta.load_rules("hand-and-foot", ["no-wild-books", "wild-quota"], registry=registry)
+    message = str(refused.value)
+    assert "wild melds are not allowed" in message
+    assert "house rule no-wild-books" in message and "house rule wild-quota" in message
+
+
+# --- the discard pile ----------------------------------------------------------------------------
+
+PILE = ["4C", "4D", "4H", "5C", "5D", "6C", "6D", "8C", "8D", "JS", "KS"]
+
+
+@pytest.mark.parametrize(("option", "left"), [(None, 4), ("pile-whole", 0), ("pile-three", 8), ("pile-six", 5)])
+def test_the_pile_count_options_take_the_top_n_cards(option: str | None, left: int) -> None:
+    rules = BASE if option is None else _rules(option)
+    state = _position(rules, phase="draw", pile=PILE, hands=[["KC", "KD", "9C"], ["QC"], ["JC"], ["QH"]])
+    state.apply(TakePile(2, 0, 0))
+    assert [state.deck.cards[c].code for c in state.pile] == PILE[:left]
+    assert state.sizes[0] == 1 + (len(PILE) - left - 1)  # the 9, and the taken cards but the top
+
+
+def test_pile_count_options_replace_each_other_the_last_wins() -> None:
+    assert _rules("pile-three", "pile-six").pile.take_count == 6
+    assert _rules("pile-six", "pile-three").pile.take_count == 3
+    assert _rules("pile-three", "pile-whole").pile.take_count is None
+    assert BASE.pile.take_count == 7
+
+
+def test_pile_onto_meld_lays_the_top_card_off_on_the_incomplete_meld() -> None:
+    rules = _rules("pile-onto-meld")
+    melds = [[["9C", "9D", "9H", "9S", "9C", "2C"]], []]  # an incomplete meld of six nines
+    hands = [["4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    base = _position(phase="draw", pile=["4S", "9S"], hands=hands, melds=melds)
+    assert not [a for a in base.legal_actions() if isinstance(a, TakePile)]
+    state = _position(rules, phase="draw", pile=["4S", "9S"], hands=hands, melds=melds)
+    assert [a for a in state.legal_actions() if isinstance(a, TakePile)] == [TakePile(0, 0, 0)]
+    state.apply(TakePile(0, 0, 0))
+    assert len(state.books[0]) == 1 and Kind.NINE not in state.melds[0]  # 7 cards after: a book
+    assert state.sizes[0] == 3  # the 4 taken with it joins the hand
+
+
+def test_pile_onto_meld_never_goes_onto_a_book_a_full_meld_or_for_a_wild_top_card_or_unopened() -> None:
+    rules = _rules("pile-onto-meld")
+    hands = [["4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    nine_book = ["9C", "9D", "9H", "9S", "9C", "9D", "9H"]
+    for melds, pile in [
+        ([[nine_book, ["AC", "AD", "AH"]], []], ["4S", "9S"]),  # a book of nines only: no incomplete meld
+        ([[["AC", "AD", "AH"]], []], ["4S", "9S"]),  # no meld of nines at all
+        ([[["2C", "2D", "2H"], ["AC", "AD", "AH"]], []], ["4S", "2S"]),  # a wild top card onto the wild meld
+        ([[], []], ["4S", "9S"]),  # not opened (no meld)
+    ]:
+        state = _position(rules, phase="draw", pile=pile, hands=hands, melds=melds)
+        assert not [a for a in state.legal_actions() if isinstance(a, TakePile)], (melds, pile)
+        with pytest.raises(IllegalActionError):
+            state.apply(TakePile(0, 0, 0))
+    # Onto the incomplete meld beside a book of the rank.
+    state = _position(rules, phase="draw", pile=["4S", "9S"], hands=hands, melds=[[nine_book, ["9C", "9D", "9H"]], []])
+    assert TakePile(0, 0, 0) in state.legal_actions()
+
+
+def test_pile_needs_opening_refuses_the_pile_to_an_unopened_side() -> None:
+    rules = _rules("pile-needs-opening")
+    assert not rules.pile.unmelded_side_may_take
+    hands = [["KC", "KD", "AC", "AD", "AH", "4C"], ["QC"], ["JC"], ["QH"]]
+    unopened = {"phase": "draw", "pile": ["4S", "KS"], "hands": hands, "melds": [[], []]}
+    assert TakePile(2, 0, 0) in _position(**unopened).legal_actions()  # type: ignore[arg-type]
+    state = _position(rules, **unopened)
+    assert TakePile(2, 0, 0) not in state.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(TakePile(2, 0, 0))
+    assert refused.value.code is RuleCode.PILE_NOT_MELDED
+    opened = _position(rules, phase="draw", pile=["4S", "KS"], hands=hands)
+    assert TakePile(2, 0, 0) in opened.legal_actions()
+
+
+# --- threes --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "each"),
+    [(None, 5), ("black-three-penalty-100", 100), ("black-three-penalty-300", 300), ("black-three-penalty-0", 0)],
+)
+def test_a_black_three_left_in_a_hand_or_a_foot_down_counts_the_penalty(option: str | None, each: int) -> None:
+    rules = BASE if option is None else _rules(option)
+    assert rules.black_threes.in_hand_penalty == each
+    foot = ["3S", *FOOT[1:]]  # a black three and 12 cards worth 95
+    state = _position(
+        rules,
+        melds=[QUOTA, [["5H", "5S", "5H"]]],
+        hands=[["7C", "7D", "7H"], ["3C", "QD"], ["JC", "JD"], ["QH", "QS"]],
+        packets=[[], [foot], [], []],
+    )
+    _go_out(state)
+    # Seat 1: a black three and a queen in hand, a black three in the foot down; seat 3: two queens.
+    assert state.score().sides[1].cards_in_hand == -(2 * each) - 10 - 95 - 20
+
+
+def test_black_three_penalties_replace_each_other_the_last_wins() -> None:
+    assert _rules("black-three-penalty-300", "black-three-penalty-0").black_threes.in_hand_penalty == 0
+    assert _rules("black-three-penalty-0", "black-three-penalty-100").black_threes.in_hand_penalty == 100
+
+
+# --- going out -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "quota"),
+    [("quota-1-1", (1, 1, 0)), ("quota-2-2", (2, 2, 0)), ("quota-1-1-1", (1, 1, 1)), ("quota-3-4", (3, 4, 0))],
+)
+def test_the_quota_options_set_the_quota_for_every_side_whatever_the_players(
+    option: str, quota: tuple[int, int, int]
+) -> None:
+    expected = {cls: n for cls, n in zip(CanastaClass, quota, strict=True) if n}
+    for players in (2, 4, 5, 6):
+        rules = _rules(option) if players == 4 else _at_table(players, option)
+        assert dict(rules.going_out.canastas_by_class) == expected, players
+        assert rules.going_out.canastas_required == 0
+
+
+def test_quota_one_one_goes_out_with_a_clean_and_a_dirty_book() -> None:
+    melds = [[CLEAN_K, DIRTY_J], []]
+    state = _position(_rules("quota-1-1"), melds=melds)
+    _go_out(state)
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=melds)
+    base.apply(AskGoOut())
+    base.apply(AnswerGoOut(True))
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in base.legal_actions()
+
+
+def test_quota_three_four_refuses_the_base_quota() -> None:
+    _go_out(base := _position(melds=[QUOTA, []]))
+    assert base.is_over
+    state = _position(_rules("quota-3-4"), melds=[QUOTA, []])
+    assert AskGoOut() in state.legal_actions()  # asking before the draw stays possible
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))  # binds nothing: going out is impossible
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert refused.value.code is RuleCode.GOING_OUT_NOT_ALLOWED
+
+
+def test_quota_options_replace_each_other_the_last_wins() -> None:
+    assert dict(_rules("quota-1-1", "quota-3-4").going_out.canastas_by_class) == {
+        CanastaClass.NATURAL: 3,
+        CanastaClass.MIXED: 4,
+    }
+    assert dict(_rules("quota-3-4", "quota-1-1-1").going_out.canastas_by_class) == {
+        CanastaClass.NATURAL: 1,
+        CanastaClass.MIXED: 1,
+        CanastaClass.WILD: 1,
+    }
+
+
+def test_discard_to_go_out_refuses_going_out_by_melding_every_card() -> None:
+    rules = _rules("discard-to-go-out")
+    assert rules.going_out.final_discard_required and not BASE.going_out.final_discard_required
+    # Three sevens: the base game goes out by melding them; with the option there is no card left to discard.
+    base = _position(melds=[QUOTA, []])
+    _go_out(base)
+    assert base.is_over
+    state = _position(rules, melds=[QUOTA, []])
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))  # binds nothing: going out is impossible with no card to discard
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in state.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert refused.value.code is RuleCode.GOING_OUT_NOT_ALLOWED
+    assert state.legal_actions() == (Discard(Kind.SEVEN),)  # the turn is played on
+    # With a fourth card, after "yes" the player must keep one card for the final discard.
+    hands = [["7C", "7D", "7H", "7S"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    state = _position(rules, melds=[QUOTA, []], hands=hands)
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    assert state.legal_actions() == (Meld(Kind.SEVEN, 3, 0, 0),)
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.SEVEN, 4, 0, 0))  # no card left for the final discard
+    assert refused.value.code is not RuleCode.INVALID_MELD
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert state.legal_actions() == (Discard(Kind.SEVEN),)
+    state.apply(Discard(Kind.SEVEN))
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=[QUOTA, []], hands=hands)
+    base.apply(AskGoOut())
+    base.apply(AnswerGoOut(True))
+    assert Meld(Kind.SEVEN, 4, 0, 0) in base.legal_actions()
+
+
+def test_partner_foot_free_goes_out_while_a_partner_is_in_the_hand() -> None:
+    rules = _rules("partner-foot-free")
+    assert not rules.packets.partners_first
+    partner_down = {"melds": [QUOTA, []], "packets": [[], [], [FOOT], []]}
+    assert AskGoOut() not in _position(**partner_down).legal_actions()  # type: ignore[arg-type]
+    state = _position(rules, **partner_down)
+    _go_out(state)
+    assert state.is_over and state.went_out == 0
+    # The partner's foot still down counts against the side: 6 x 5 + 7 x 10, and the jacks in hand.
+    assert state.score().sides[0].cards_in_hand == -100 - 20
+
+
+@pytest.mark.parametrize(("option", "bonus"), [(None, 100), ("going-out-bonus-200", 200), ("going-out-bonus-500", 500)])
+def test_the_going_out_bonus(option: str | None, bonus: int) -> None:
+    state = _position(BASE if option is None else _rules(option), melds=[QUOTA, []])
+    _go_out(state)
+    assert state.score().sides[0].going_out == bonus and state.score().sides[1].going_out == 0
+
+
+def test_going_out_bonuses_replace_each_other_the_last_wins() -> None:
+    assert _rules("going-out-bonus-500", "going-out-bonus-200").going_out.bonus == 200
+    assert _rules("going-out-bonus-200", "going-out-bonus-500").going_out.bonus == 500
+
+
+def test_wild_limit_three_wants_more_naturals_than_wild_cards_and_three_at_most() -> None:
+    rules = _rules("wild-limit-three")
+    valid, base = rules.melds.is_valid, BASE.melds.is_valid
+    nine = int(Kind.NINE)
+    most = {3: 1, 4: 1, 5: 2, 6: 2, 7: 3}
+    for size, wilds in most.items():
+        assert valid(nine, size - wilds, wilds, 0) and not valid(nine, size - wilds - 1, wilds + 1, 0), size
+    assert valid(nine, 3, 1, 1) and not base(nine, 3, 1, 1)  # 5 cards, 2 wild: allowed only with the option
+    assert valid(nine, 4, 2, 1) and not base(nine, 4, 2, 1)  # a dirty book of 4 naturals and 3 wild cards
+    assert all(valid(int(Kind.JOKER), 0, t, size - t) for size in range(3, 8) for t in range(size + 1))
+    hands = [["9C", "9D", "9H", "2C", "*", "4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    state = _position(rules, hands=hands)
+    assert Meld(Kind.NINE, 3, 1, 1) in state.legal_actions()
+    state.apply(Meld(Kind.NINE, 3, 1, 1))
+    refused_base = _position(hands=hands)
+    assert Meld(Kind.NINE, 3, 1, 1) not in refused_base.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        refused_base.apply(Meld(Kind.NINE, 3, 1, 1))
+    assert refused.value.code is RuleCode.INVALID_MELD
+    hands = [["9C", "9D", "9H", "2C", "2D", "*", "4C", "5C"], ["QC"], ["JC"], ["QH"]]
+    as_many = _position(rules, hands=hands)  # three naturals and three wild cards: not more naturals
+    with pytest.raises(IllegalActionError) as refused:
+        as_many.apply(Meld(Kind.NINE, 3, 2, 1))
+    assert refused.value.code is RuleCode.INVALID_MELD and "wild-limit-three" in str(refused.value.section)
+
+
+def test_foot_ends_turn_ends_the_turn_when_a_meld_empties_the_hand() -> None:
+    rules = _rules("foot-ends-turn")
+    assert not rules.packets.meld_picks_up
+    hands = [["7C", "7D", "7H"], ["QC", "QD", "4S"], ["JC", "JD"], ["QH", "QS"]]
+    in_hand = {"hands": hands, "packets": [[FOOT], [], [], []]}
+    base = _position(**in_hand)  # type: ignore[arg-type]
+    base.apply(Meld(Kind.SEVEN, 3, 0, 0))  # the base game: the foot at once, the turn goes on
+    assert base.seat == 0 and base.packets[0] == [] and base.sizes[0] == 13
+    state = _position(rules, **in_hand)  # type: ignore[arg-type]
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # no discard: the turn ends at once
+    assert state.seat == 1 and state.sizes[0] == 0 and len(state.packets[0]) == 1
+    for _ in range(3):
+        state.apply(next(a for a in state.legal_actions() if not isinstance(a, TakePile | Meld)))
+        state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
+    assert state.seat == 0 and state.packets[0] == [] and state.sizes[0] == 13  # picked up at the next turn
+
+
+def test_no_permission_goes_out_without_a_yes_and_a_no_still_binds() -> None:
+    rules = _rules("no-permission")
+    assert rules.going_out.permission is canasta.Permission.ANY_TIME
+    hands = [["7C", "7D", "7H", "8C", "8D", "8H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    base = _position(melds=[QUOTA, []], hands=hands)
+    base.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert Meld(Kind.EIGHT, 3, 0, 0) not in base.legal_actions()  # no "yes": 2 cards must stay
+    state = _position(rules, melds=[QUOTA, []], hands=hands)
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    assert Meld(Kind.EIGHT, 3, 0, 0) in state.legal_actions() and AskGoOut() in state.legal_actions()
+    state.apply(Meld(Kind.EIGHT, 3, 0, 0))
+    assert state.is_over and state.went_out == 0
+    asked = _position(rules, melds=[QUOTA, []], hands=hands)
+    asked.apply(AskGoOut())
+    asked.apply(AnswerGoOut(False))  # "no" binds: not this turn
+    asked.apply(Meld(Kind.SEVEN, 3, 0, 0))  # 3 cards kept
+    assert Meld(Kind.EIGHT, 3, 0, 0) not in asked.legal_actions()
+    with pytest.raises(IllegalActionError):
+        asked.apply(Meld(Kind.EIGHT, 3, 0, 0))
+
+
+def test_no_permission_lets_the_foot_keep_one_card_where_going_out_follows() -> None:
+    hands = [["7C", "7D", "7H", "4C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    state = _position(_rules("no-permission"), melds=[QUOTA, []], hands=hands)
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # one card kept, for the final discard
+    state.apply(Discard(Kind.FOUR))
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=[QUOTA, []], hands=hands)
+    assert Meld(Kind.SEVEN, 3, 0, 0) not in base.legal_actions()  # no "yes": at least 2 cards kept
+
+
+# --- the game ------------------------------------------------------------------------------------
+
+
+def test_score_minimums_follow_the_side_total_not_the_deal() -> None:
+    rules = _rules("score-minimums")
+    table = [
+        (-500, 50),
+        (0, 50),
+        (2495, 50),
+        (2500, 90),
+        (4995, 90),
+        (5000, 120),
+        (7495, 120),
+        (7500, 150),
+        (20000, 150),
+    ]
+    for deal in (1, 4, 9):
+        assert [rules.minimums.minimum_for(score, deal) for score, _ in table] == [m for _, m in table]
+    hands = [["AC", "AD", "AH", "4C", "5C"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]]
+    # Deal 4 at a total of 0: 60 opens with the option, not in the base game (150).
+    state = _position(rules, deal_number=4, scores=[0, 0], melds=[[], []], hands=hands)
+    state.apply(Meld(Kind.ACE, 3, 0, 0))
+    assert state.opened[0]
+    base = _position(deal_number=4, scores=[0, 0], melds=[[], []], hands=hands)
+    assert Meld(Kind.ACE, 3, 0, 0) not in base.legal_actions()  # 60 < 150
+    # Deal 1 at a total of 5000: 60 is not enough with the option (120).
+    state = _position(rules, deal_number=1, scores=[5000, 0], melds=[[], []], hands=hands)
+    assert Meld(Kind.ACE, 3, 0, 0) not in state.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(Meld(Kind.ACE, 3, 0, 0))
+    assert refused.value.code is RuleCode.MINIMUM_NOT_MET and "120" in str(refused.value)
+    assert "score-minimums" in str(refused.value.section)
+
+
+def test_score_minimums_play_to_ten_thousand_not_four_deals() -> None:
+    rules = _rules("score-minimums")
+    assert rules.game_length == canasta.GameLength(target_score=10000)
+    assert not rules.game_length.is_over([9995, -300], 12) and rules.game_length.is_over([10000, 0], 2)
+    assert BASE.game_length.is_over([0, 0], 4)
+    game = canasta.Game("hand-and-foot", ["score-minimums"], seed=5)
+    rng = random.Random(5)
+    while len(game.results) < 4:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.is_over is (max(game.scores) >= 10000)
+
+
+# --- legal means completable -----------------------------------------------------------------------
+
+#: The options that change what is legal (the others change numbers of the deal or of the score).
+LEGALITY_OPTIONS = [
+    "eights-nines-five",
+    "wild-limit-three",
+    "foot-ends-turn",
+    "no-permission",
+    "no-wild-books",
+    "pile-whole",
+    "pile-three",
+    "pile-onto-meld",
+    "pile-needs-opening",
+    "quota-1-1",
+    "quota-3-4",
+    "discard-to-go-out",
+    "partner-foot-free",
+    "score-minimums",
+]
+
+
+@pytest.mark.parametrize("option", LEGALITY_OPTIONS)
+def test_the_reference_agrees_with_the_option_on_positions_of_random_play(option: str) -> None:
+    checked = reference_positions(_rules(option), range(3), max_nodes=20_000)
+    assert len(checked) >= 4
+
+
+# --- what the conformance runs of the options found in the base game -------------------------------
+
+
+def test_the_cards_a_take_leaves_waiting_are_observed_above_the_rest_of_the_pile() -> None:
+    # An unopened side takes 7 of 11 cards: the 6 others wait, face up, above the 4 left (check_observations).
+    foot = ["5C", "5D", "5H", "5S", "7C", "7D", "7H", "9C", "9D", "TC", "TD", "KS", "KD"]
+    hands = [["KC", "KD", "AC", "AD", "AH", "QS", "QH", "QD"], ["QC"], ["JC"], ["QH"]]
+    state = _position(phase="draw", pile=PILE, hands=hands, melds=[[], []], packets=[[foot], [], [], []])
+    state.apply(TakePile(2, 0, 0))
+    assert state.pending_pile is not None and len(state.pending_pile) == 6 and len(state.pile) == 4
+    seen = [card.code for card in state.observation(0).pile]
+    assert seen == [state.deck.cards[c].code for c in [*state.pile, *state.pending_pile]]
+    check_observations(state)
+
+
+def test_an_opening_by_a_one_card_pile_may_continue_with_a_book_then_reach_the_minimum() -> None:
+    # Deal 2 (90): the pickup meld 4 4 4 (15); then 7 7 7 7 7 2 2 (65, a book) and 6 6 6 (15) reach 95.
+    foot = ["5C", "5D", "5H", "5S", "8C", "8D", "8H", "9C", "9D", "TC", "TD", "KS", "KD"]
+    hands = [
+        ["QC", "QD", "KC"],
+        ["2D", "2H", "6C", "6C", "6D", "7S", "7H", "7H", "7C", "7S", "JC", "4S", "4D"],
+        ["JC", "JD"],
+        ["QH", "QS"],
+    ]
+    state = _position(
+        phase="draw", seat=1, pile=["4S"], hands=hands, melds=[[], []], packets=[[], [foot], [], []], deal_number=2
+    )
+    state.apply(TakePile(2, 0, 0))
+    assert Meld(Kind.SEVEN, 5, 2, 0) in state.legal_actions()  # the reference finds it completable
