@@ -110,6 +110,8 @@ class ThreeSign(Enum):
     BY_CANASTA_COUNT = "by-canasta-count"
     #: Always added, whatever the side melded (Hand and Foot, §8.6).
     ALWAYS_POSITIVE = "always-positive"
+    #: Always subtracted, whatever the side melded (Hand and Foot's ``red-threes-always-minus-500``).
+    ALWAYS_NEGATIVE = "always-negative"
 
 
 class CanastaClass(Enum):

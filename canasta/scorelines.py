@@ -109,6 +109,8 @@ def _threes(side: SideScore, state: TableState | None, rules: Rules) -> str:
         why = " (against a side that made no meld)"
     elif sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
         why = " (against a side without a canasta)"
+    elif sign is ThreeSign.ALWAYS_NEGATIVE:
+        why = " (against the side, always)"
     elif sign is ThreeSign.ALWAYS_POSITIVE or rules.packets.three_down:
         why = " (with those still down in a packet)"
     else:

@@ -95,6 +95,8 @@ def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
         return 1 if canastas else -1
     if sign is ThreeSign.ALWAYS_POSITIVE:
         return 1
+    if sign is ThreeSign.ALWAYS_NEGATIVE:
+        return -1
     return -1 if canastas == 0 else (0 if canastas == 1 else 1)
 
 

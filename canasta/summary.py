@@ -133,6 +133,7 @@ _SIGNS = {
     "negative-without-canasta": "for the side with a canasta; against it without one",
     "by-canasta-count": "against with no canasta, nothing with one, for with two or more",
     "always-positive": "for the side, always",
+    "always-negative": "against the side, always",
 }
 
 

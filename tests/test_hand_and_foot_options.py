@@ -87,7 +87,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 24 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 26 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -565,6 +565,7 @@ LEGALITY_OPTIONS = [
     "pile-three",
     "pile-onto-meld",
     "pile-needs-opening",
+    "pile-natural-and-wild",
     "quota-1-1",
     "quota-3-4",
     "discard-to-go-out",
@@ -608,3 +609,33 @@ def test_an_opening_by_a_one_card_pile_may_continue_with_a_book_then_reach_the_m
     )
     state.apply(TakePile(2, 0, 0))
     assert Meld(Kind.SEVEN, 5, 2, 0) in state.legal_actions()  # the reference finds it completable
+
+
+# --- pile-natural-and-wild, red-threes-always-minus-500 ----------------------------------------------
+
+
+def test_pile_natural_and_wild_takes_an_unfrozen_pile_with_a_natural_and_a_wild_card() -> None:
+    rules = _rules("pile-natural-and-wild")
+    hands = [["9C", "2C", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(rules, phase="draw", pile=["5S", "9S"], hands=hands)
+    assert TakePile(1, 1, 0) in state.legal_actions()
+    assert TakePile(1, 1, 0) not in _position(phase="draw", pile=["5S", "9S"], hands=hands).allowed_actions()
+    frozen = _position(rules, phase="draw", pile=["2S", "5S", "9S"], hands=hands)  # a wild card in the pile
+    assert frozen.pile_frozen_for(0) and TakePile(1, 1, 0) not in frozen.legal_actions()
+    with pytest.raises(IllegalActionError) as refused:
+        frozen.apply(TakePile(1, 1, 0))
+    assert refused.value.code is RuleCode.PILE_FROZEN and "pile-natural-and-wild" in str(refused.value)
+    unopened = _position(rules, phase="draw", pile=["5S", "9S"], hands=hands, melds=[[], []])
+    assert unopened.pile_frozen_for(0)  # frozen for a side that has not opened
+    assert not _position(phase="draw", pile=["2S", "5S", "9S"], hands=hands).pile_frozen_for(0)  # base: never
+
+
+def test_red_threes_always_minus_500_laid_out_and_left_in_a_foot() -> None:
+    rules = _rules("red-threes-always-minus-500")
+    foot = ["3H", *FOOT[1:]]
+    state = _position(rules, melds=[QUOTA, []], threes=[["3D"], ["3H"], [], []], packets=[[], [foot], [], []])
+    _go_out(state)
+    sides = state.score().sides
+    assert sides[0].red_threes == -500  # laid out by the side that went out: against it all the same
+    assert sides[1].red_threes == -500 - 500
+    assert BASE.threes.sign is canasta.ThreeSign.ALWAYS_POSITIVE

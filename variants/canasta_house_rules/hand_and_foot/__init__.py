@@ -9,8 +9,7 @@ together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
 Left out for now (they need engine work): ``upcard-stays``, ``add-to-books``,
-``pile-natural-and-wild``, ``red-threes-dead``, ``red-threes-always-minus-500``,
-``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
+``red-threes-dead``, ``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
 """
 
 from __future__ import annotations
@@ -28,9 +27,11 @@ from canasta_house_rules.hand_and_foot import (
     no_wild_books,
     partner_foot_free,
     pile_count,
+    pile_natural_and_wild,
     pile_needs_opening,
     pile_onto_meld,
     quota,
+    red_threes_minus_500,
     score_minimums,
     wild_limit_three,
 )
@@ -87,6 +88,16 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         pile_onto_meld,
     ),
     _option("pile-needs-opening", "Only a side that has opened may take the pile.", pile_needs_opening),
+    _option(
+        "pile-natural-and-wild",
+        "An unfrozen pile may be taken with a natural and a wild card; wild cards and no opening freeze it.",
+        pile_natural_and_wild,
+    ),
+    _option(
+        "red-threes-always-minus-500",
+        "Every red three laid out, or left in a foot still down, scores -500.",
+        red_threes_minus_500,
+    ),
     *(
         _option(
             name,
