@@ -1,7 +1,8 @@
 """Digests of seeded random play of every configuration, to show that a change leaves play as it was (not a test).
 
 For each configuration (every built-in variant alone, with each house rule that
-fits it, the club form, and classic's stack of three house rules) it plays
+fits it, the club form, and classic's stack of three house rules; then, where the
+tree has it, Hand and Foot alone and with each of its options) it plays
 ``--hands`` seeded hands with random legal actions through the public API
 (``HandState.deal``, ``legal_actions``, ``apply``, ``score``), each dealt with
 seeded cumulative scores so that every minimum band is met, and digests (SHA-256)
@@ -31,6 +32,9 @@ from canasta.cards import Deck
 from canasta.hand import HandState
 
 BUILT_IN = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american", "modern-american-club")
+#: Variants added later, digested where the tree has them (so the script still runs on older trees, and
+#: the 34 configurations above keep their digests): Hand and Foot alone and with each of its options.
+LATER = ("hand-and-foot",)
 
 
 def configurations() -> list[tuple[str, tuple[str, ...]]]:
@@ -43,6 +47,11 @@ def configurations() -> list[tuple[str, tuple[str, ...]]]:
         if variant != "modern-american-club":
             found.extend((variant, (rule,)) for rule in rules if registry.fits(rule, variant))
     found.append(("classic", ("black-three-freezes", "wilds-at-most-naturals", "last-red-three-may-meld")))
+    known = {v.name for v in registry.variants()}
+    for variant in LATER:
+        if variant in known:
+            found.append((variant, ()))
+            found.extend((variant, (rule,)) for rule in rules if registry.fits(rule, variant))
     return found
 
 
