@@ -365,8 +365,8 @@ def _check_deal(rules: Rules) -> None:
     packs = deck.packs
     bonus_threes = 2 * packs + (2 * packs if rules.threes.black_threes_are_bonus else 0)
     covered = 4 * packs + deck.jokers + 1 if rules.upcard is r.Upcard.COVER_WILD_AND_RED_THREE else 0
-    if rules.upcard is r.Upcard.BURY_WILD_AND_RED_THREE:
-        covered = 1  # (a buried upcard goes back into the stock: only the card left face up is taken)
+    if rules.upcard in (r.Upcard.BURY_WILD_AND_RED_THREE, r.Upcard.TURN_ONE):
+        covered = 1  # (one card is turned up: a buried one goes back into the stock)
     taken = bonus_threes + covered
     dealt = rules.hand_size + sum(rules.packets.sizes)  # (the packets' cards are dealt too)
     left = deck.size - dealt * rules.players

@@ -79,6 +79,9 @@ class Upcard(Enum):
     #: at a uniformly random place other than the top (the deal's seed decides) and turn the next
     #: (Hand and Foot, §8.1): nothing is frozen by it.
     BURY_WILD_AND_RED_THREE = "bury-wild-and-red-three"
+    #: Turn the top stock card up, whatever it is: a wild card or a red three stays as the upcard
+    #: (Hand and Foot's ``upcard-stays``; a red three on top blocks the pile until covered).
+    TURN_ONE = "turn-one"
 
 
 class Permission(Enum):

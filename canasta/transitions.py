@@ -68,6 +68,10 @@ def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
     if upcard is Upcard.NONE:
         return
     kinds = t.kinds
+    if upcard is Upcard.TURN_ONE:
+        if t.stock:
+            t._push_pile(t.stock.pop())  # whatever it is (a red three on top blocks the pile: `_take_shapes`)
+        return
     if upcard is Upcard.BURY_WILD_AND_RED_THREE:
         stock = t.stock
         if rng is None:

@@ -87,7 +87,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 26 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 27 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -556,6 +556,7 @@ def test_score_minimums_play_to_ten_thousand_not_four_deals() -> None:
 
 #: The options that change what is legal (the others change numbers of the deal or of the score).
 LEGALITY_OPTIONS = [
+    "upcard-stays",
     "eights-nines-five",
     "wild-limit-three",
     "foot-ends-turn",
@@ -639,3 +640,33 @@ def test_red_threes_always_minus_500_laid_out_and_left_in_a_foot() -> None:
     assert sides[0].red_threes == -500  # laid out by the side that went out: against it all the same
     assert sides[1].red_threes == -500 - 500
     assert BASE.threes.sign is canasta.ThreeSign.ALWAYS_POSITIVE
+
+
+# --- upcard-stays ---------------------------------------------------------------------------------
+
+
+def test_upcard_stays_keeps_a_wild_or_red_three_upcard() -> None:
+    rules = _rules("upcard-stays")
+    kinds = canasta.Deck(rules.deck).kinds
+    stayed = 0
+    for seed in range(200):
+        state = HandState.deal(rules, dealer=3, scores=[0, 0], seed=seed)
+        base = HandState.deal(BASE, dealer=3, scores=[0, 0], seed=seed)
+        assert len(state.pile) == 1
+        if kinds[state.pile[0]] <= Kind.RED_THREE:
+            stayed += 1
+            assert base.pile != state.pile  # the base game buries it
+        check_conservation(state)
+    assert stayed > 5
+
+
+def test_a_red_three_upcard_blocks_the_pile_until_covered_and_is_laid_out_when_taken() -> None:
+    rules = _rules("upcard-stays")
+    hands = [["9C", "9D", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    blocked = _position(rules, phase="draw", pile=["3H"], hands=hands)
+    assert not [a for a in blocked.legal_actions() if isinstance(a, TakePile)]
+    covered = _position(rules, phase="draw", pile=["3H", "9S"], hands=hands)
+    covered.apply(TakePile(2, 0, 0))
+    assert [covered.deck.cards[c].code for c in covered.threes[0]] == ["3H"]  # laid out, no replacement
+    wild = _position(rules, phase="draw", pile=["*"], hands=[["*", "*", "4C", "4D"], ["QC"], ["JC"], ["QH"]])
+    assert TakePile(0, 0, 2) in wild.legal_actions()

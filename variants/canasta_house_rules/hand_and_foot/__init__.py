@@ -8,8 +8,8 @@ numbers). Options that set the same parameter replace each other: stacked
 together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
-Left out for now (they need engine work): ``upcard-stays``, ``add-to-books``,
-``red-threes-dead``, ``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
+Left out for now (they need engine work): ``add-to-books``, ``red-threes-dead``,
+``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from canasta_house_rules.hand_and_foot import (
     quota,
     red_threes_minus_500,
     score_minimums,
+    upcard_stays,
     wild_limit_three,
 )
 
@@ -61,6 +62,11 @@ _WILD_QUOTAS = frozenset(name for name, (_, _, wild) in quota.PRESETS.items() if
 
 HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
     _option("deal-eleven", "Hands and feet of 11 cards (22 dealt to each player).", deal_eleven),
+    _option(
+        "upcard-stays",
+        "A wild or red-three upcard is not buried; a red three on top blocks the pile until covered.",
+        upcard_stays,
+    ),
     _option("decks-per-player", "One deck per player instead of one more (4 players: 216 cards).", decks_per_player),
     _option("eights-nines-five", "8 and 9 count 5 instead of 10.", eights_nines_five),
     _option(
