@@ -677,12 +677,6 @@ def _run_processes(
             for process in processes.values():
                 if process.exitcode is None:
                     process.kill()  # SIGKILL also ends a stopped process
-            # With the workers gone nothing reads the task queue: close this process's end too, so that its
-            # feeder thread, if blocked on a full pipe, fails instead of hanging the pool's shutdown and the
-            # interpreter's exit (what CPython does itself for a broken pool, gh-94777).
-            call_queue = getattr(pool, "_call_queue", None)
-            with contextlib.suppress(Exception):
-                call_queue._reader.close()  # type: ignore[union-attr]
         processes.update(getattr(pool, "_processes", None) or {})
         manager = getattr(pool, "_executor_manager_thread", None)  # it joins the workers
         pool.shutdown(wait=False, cancel_futures=True)  # (wait=True would join a stopped worker forever)
@@ -693,6 +687,17 @@ def _run_processes(
                 process.kill()
         if manager is not None:
             manager.join(SHUTDOWN_SECONDS)
+        if not finished:
+            # With the workers gone nothing reads the task queue: this process's end of it must be closed, so
+            # that its feeder thread, if blocked on a full pipe, fails instead of hanging the interpreter's exit.
+            # The pool's own thread does it when it finds the pool broken (CPython, gh-94777); only after that
+            # thread has ended (or was given its time) is it closed here, if still open: closing it while that
+            # thread closes it made one of them fail on a closed descriptor (a traceback after "interrupted").
+            call_queue = getattr(pool, "_call_queue", None)
+            reader = getattr(call_queue, "_reader", None)
+            if reader is not None and not reader.closed:
+                with contextlib.suppress(OSError):
+                    reader.close()
 
 
 def _local_cluster_options(workers: int) -> dict[str, Any]:
