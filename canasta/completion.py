@@ -939,31 +939,25 @@ def valid_additions(
     """
     found: list[tuple[int, int, int]] = []
     if validity is not None and n0 + have < 256 and t0 + twos < 256 and j0 + jokers < 256:
-        # The kind's own memo: the club rules' meld states share it where the kind's state is the same.
-        for n in range(have + 1):
-            naturals = n0 + n
-            for t in range(twos + 1):
-                base = (naturals * 256 + t0 + t) * 256 + j0
-                for j in range(jokers + 1):
-                    if n + t + j:
-                        valid = validity.get(base + j)
-                        if valid is None:
-                            valid = validity[base + j] = is_valid(rank, naturals, t0 + t, j0 + j)
-                        if valid:
-                            found.append((n, t, j))
-        return found
-    # Validity memo of these meld rules (equal rules share one): the tables built
-    # from this are cached by situation, and neighbouring situations ask about
-    # the same meld contents again and again.
-    validity = _VALIDITY.get(is_valid)
-    if validity is None:
-        if len(_VALIDITY) > 64:
-            _VALIDITY.clear()
-        validity = _VALIDITY[is_valid] = {}
+        # The kind's own memo: the club rules' meld states share it where the kind's state is the same
+        # (keyed by the contents alone, as `canasta.rulefacts.meld_valid` keys it).
+        prefix = 0
+        scale = 256
+    else:
+        # Validity memo of these meld rules (equal rules share one): the tables built
+        # from this are cached by situation, and neighbouring situations ask about
+        # the same meld contents again and again (keyed by the rank and the contents).
+        validity = _VALIDITY.get(is_valid)
+        if validity is None:
+            if len(_VALIDITY) > 64:
+                _VALIDITY.clear()
+            validity = _VALIDITY[is_valid] = {}
+        prefix = rank * 64
+        scale = 64
     for n in range(have + 1):
         naturals = n0 + n
         for t in range(twos + 1):
-            base = ((rank * 64 + naturals) * 64 + t0 + t) * 64 + j0
+            base = ((prefix + naturals) * scale + t0 + t) * scale + j0
             for j in range(jokers + 1):
                 if n + t + j:
                     valid = validity.get(base + j)

@@ -590,19 +590,6 @@ class TableState:
                 count += 1
         return count
 
-    def in_last_packet(self, seat: int) -> bool:
-        """Whether a seat holds its last packet: no packet of it is still face down (`canasta.PacketRules`).
-
-        Always true where the rules deal no packet after the hand.
-
-        Args:
-            seat: The seat.
-
-        Returns:
-            True if the seat has no packet left to pick up.
-        """
-        return not self.packets[seat]
-
     def partners_in_last_packet(self, seat: int) -> bool:
         """Whether every seat of this seat's side (itself included) holds its last packet.
 

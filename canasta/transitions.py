@@ -90,29 +90,28 @@ def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
             break
 
 
-def lay_out_and_replace(t: TableState, seat: int) -> bool:
+def lay_out_and_replace(t: TableState, seat: int) -> None:
     """Lay out the seat's bonus threes, replacing each from the stock (the rule book's "Red threes dealt").
+
+    Used at the deal and when a packet is picked up (`pick_up_packet`). Once the stock is
+    empty a three is laid out without replacement (Hand and Foot §8.6; at the deal the
+    stock never runs out: `canasta.compile_rules` refuses rules where it could).
 
     Args:
         t: The hand.
         seat: The seat.
-
-    Returns:
-        False if the stock ran out on a replacement of a three.
     """
     kinds_to_check = (RED_THREE, BLACK_THREE) if t.rules.threes.black_threes_are_bonus else (RED_THREE,)
     kept = three_to_keep(t, seat)  # "Keeping a three" (american-special-hands): one stays in the hand
-    while True:
+    found = True
+    while found:
         found = False
         for kind in kinds_to_check:
             while t.counts[seat][kind] > (1 if kind == kept else 0):
                 found = True
                 t.threes[seat].append(t._from_hand(seat, kind))
-                if not t.stock:
-                    return False
-                t._to_hand(seat, t.stock.pop())
-        if not found:
-            return True
+                if t.stock:
+                    t._to_hand(seat, t.stock.pop())
 
 
 # --- turn flow --------------------------------------------------------------------------
@@ -153,16 +152,7 @@ def pick_up_packet(t: TableState, seat: int) -> None:
     packet = t.packets[seat].pop(0)
     for card in packet:
         t._to_hand(seat, card)
-    kinds_to_check = (RED_THREE, BLACK_THREE) if t.facts.black_threes_are_bonus else (RED_THREE,)
-    found = True
-    while found:
-        found = False
-        for kind in kinds_to_check:
-            while t.counts[seat][kind]:
-                found = True
-                t.threes[seat].append(t._from_hand(seat, kind))
-                if t.stock:
-                    t._to_hand(seat, t.stock.pop())
+    lay_out_and_replace(t, seat)
     if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2:
         _strand_if_stuck(t, seat)
 
