@@ -40,12 +40,15 @@ QUOTA = [CLEAN_K, CLEAN_Q, DIRTY_J, DIRTY_T, WILD]
 FOOT = ["4C", "4D", "5C", "5D", "6C", "6D", "8C", "8D", "9C", "9D", "TC", "JC", "QC"]
 
 
-def _position(**kwargs: object) -> HandState:
-    """Seats 0 and 2 against 1 and 3; small hands; everyone in the foot unless ``packets`` says otherwise."""
+def _position(rules: canasta.Rules = RULES, **kwargs: object) -> HandState:
+    """Seats 0 and 2 against 1 and 3; small hands; everyone in the foot unless ``packets`` says otherwise.
+
+    (`test_hand_and_foot_options.py` builds its positions with this too, under its options' rules.)
+    """
     kwargs.setdefault("hands", [["7C", "7D", "7H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]])
     kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
     kwargs.setdefault("phase", "meld")
-    return canasta.build_position(RULES, **kwargs)  # type: ignore[arg-type]
+    return canasta.build_position(rules, **kwargs)  # type: ignore[arg-type]
 
 
 # --- §8.1 table and deal ------------------------------------------------------------------------

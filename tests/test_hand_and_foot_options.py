@@ -15,6 +15,8 @@ import attrs
 import pytest
 from canasta_house_rules.hand_and_foot import HOUSE_RULES
 from helpers import check_conservation, play_random_hand, reference_positions
+from test_hand_and_foot import CLEAN_K, DIRTY_J, FOOT, QUOTA, _position
+from test_hand_and_foot import RULES as BASE
 
 import canasta
 from canasta import (
@@ -31,28 +33,11 @@ from canasta import (
 )
 from canasta.testing.invariants import check_observations
 
-BASE = canasta.load_rules("hand-and-foot")
 OPTIONS = [rule.name for rule in HOUSE_RULES]
-
-CLEAN_K = ["KC", "KD", "KH", "KS", "KC", "KD", "KH"]
-CLEAN_Q = ["QC", "QD", "QH", "QS", "QC", "QD", "QH"]
-DIRTY_J = ["JC", "JD", "JH", "JS", "JC", "2C", "2D"]
-DIRTY_T = ["TC", "TD", "TH", "TS", "TC", "TD", "*"]
-WILD = ["2H", "2S", "2H", "2S", "*", "*", "*"]
-QUOTA = [CLEAN_K, CLEAN_Q, DIRTY_J, DIRTY_T, WILD]
-FOOT = ["4C", "4D", "5C", "5D", "6C", "6D", "8C", "8D", "9C", "9D", "TC", "JC", "QC"]
 
 
 def _rules(*options: str) -> canasta.Rules:
     return canasta.load_rules("hand-and-foot", list(options))
-
-
-def _position(rules: canasta.Rules = BASE, **kwargs: object) -> HandState:
-    """Seats 0 and 2 against 1 and 3; small hands; everyone in the foot unless ``packets`` says otherwise."""
-    kwargs.setdefault("hands", [["7C", "7D", "7H"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]])
-    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
-    kwargs.setdefault("phase", "meld")
-    return canasta.build_position(rules, **kwargs)  # type: ignore[arg-type]
 
 
 def _go_out(state: HandState) -> None:
