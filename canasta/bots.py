@@ -36,7 +36,7 @@ from canasta.actions import (
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
-from canasta.rules import Permission
+from canasta.rules import CanastaClass, Permission
 
 __all__ = [
     "BOTS",
@@ -134,7 +134,9 @@ class GreedyBot:
       only if the opening then reaches the minimum, checked on a copy).
     - Melds as much as is legal: opening melds only when its greedy plan
       reaches the minimum that turn; natural cards first, wild cards where
-      they make a new meld or complete a canasta.
+      they make a new meld or complete a canasta. Where the going-out quota
+      counts a wild book (Hand and Foot), once the quota's dirty books are
+      made it keeps its wild cards for a wild meld instead.
     - Answers its partner "yes" when its own hand is cheap to be caught with; where
       going out needs a "yes" (`canasta.Permission.REQUIRED`), asks in the meld phase
       as soon as a "yes" would let it go out.
@@ -257,6 +259,7 @@ class GreedyBot:
         side = state.side_of(state.seat)
         canasta = state.rules.melds.canasta_size
         table = state.melds[side]
+        wild_book_wanted, mixed_quota_met = _quota_wants(state, side)
         best: Meld | None = None
         best_score = 0.0
         for meld in melds:
@@ -265,10 +268,15 @@ class GreedyBot:
             size_before = on_table.size if on_table is not None else 0
             size_after = size_before + meld.naturals + wilds
             score = 10.0 * meld.naturals
-            if wilds:
+            if wilds and int(meld.rank) == _JOKER and wild_book_wanted:
+                score += 6.0 * wilds  # the quota needs a wild book: wild cards go there first
+            elif wilds:
                 completes = size_before < canasta <= size_after
                 opens_rank = on_table is None and meld.naturals >= 2
-                score += (4.0 if completes else 1.0 if opens_rank else -12.0) * wilds
+                if wild_book_wanted and mixed_quota_met:
+                    score -= 30.0 * wilds  # the quota's dirty books are made: keep wild cards for its wild book
+                else:
+                    score += (4.0 if completes else 1.0 if opens_rank else -12.0) * wilds
                 score -= 2.0 * meld.jokers  # keep jokers for later if a 2 does the job
             if score > best_score:
                 best, best_score = meld, score
@@ -403,6 +411,28 @@ def make_bot(name: str, seed: object = 0, **options: object) -> Bot:
 
 
 _ASK: Final = AskGoOut()
+
+
+def _quota_wants(state: HandState, side: int) -> tuple[bool, bool]:
+    """What the going-out quota by class still asks of ``side`` (Hand and Foot's books).
+
+    Returns:
+        Whether the quota needs a wild book the side has not made, and whether the
+        side has made every dirty (mixed) book the quota needs. ``(False, False)``
+        where the quota is not counted by class (classic and its relatives).
+    """
+    quota = state.rules.going_out.canastas_by_class
+    if not quota:
+        return False, False
+    made = state.canastas_by_class(side)
+    need = dict(quota)
+    wild_wanted = made[_CLASS_INDEX[CanastaClass.WILD]] < need.get(CanastaClass.WILD, 0)
+    mixed_met = made[_CLASS_INDEX[CanastaClass.MIXED]] >= need.get(CanastaClass.MIXED, 0)
+    return wild_wanted, mixed_met
+
+
+#: Each class's position in `HandState.canastas_by_class`'s answer (`CanastaClass` order).
+_CLASS_INDEX: Final = {cls: index for index, cls in enumerate(CanastaClass)}
 
 
 def _yes_binds(state: HandState) -> bool:

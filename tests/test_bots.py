@@ -139,3 +139,48 @@ def test_bot_in_finished_hand_raises_typed_error() -> None:
     with pytest.raises(NoLegalActionError):
         RandomBot(0).choose(game.hand, 0)
     assert isinstance(DrawStock(), DrawStock)
+
+
+# --- Hand and Foot: the going-out quota counts a wild book -------------------------------------------
+
+
+def _hand_and_foot_position(books: list[list[str]]) -> canasta.HandState:
+    """Seat 0 in its foot, after drawing, holding three wild cards and a pair of fives."""
+    rules = canasta.load_rules("hand-and-foot")
+    return build_position(
+        rules,
+        hands=[["2C", "2D", "*", "5C", "5D", "9S"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]],
+        melds=[books, [["6H", "6S", "6D"]]],
+        phase="meld",
+    )
+
+
+def test_greedy_starts_the_wild_book_once_the_dirty_books_are_made() -> None:
+    # Two clean and two dirty books made: of the quota (2 clean, 2 dirty, 1 wild) only the wild
+    # book is missing, so the wild cards go into a wild meld, not into a meld of fives.
+    clean = ["KC", "KD", "KH", "KS", "KC", "KD", "KH"]
+    dirty = ["8C", "8D", "8H", "8S", "8C", "8D", "2H"]
+    state = _hand_and_foot_position([clean, clean, dirty, dirty])
+    action = GreedyBot(0).choose(state, 0)
+    assert isinstance(action, Meld) and action.rank == Kind.JOKER and action.naturals == 0
+
+
+def test_greedy_spends_wild_cards_on_dirty_books_while_the_quota_still_needs_them() -> None:
+    clean = ["KC", "KD", "KH", "KS", "KC", "KD", "KH"]
+    state = _hand_and_foot_position([clean, clean])
+    action = GreedyBot(0).choose(state, 0)
+    assert isinstance(action, Meld) and action.rank == Kind.FIVE and action.twos + action.jokers >= 1
+
+
+def test_greedy_bots_go_out_in_most_hand_and_foot_deals() -> None:
+    # Without a wild book no side meets the quota; greedy bots that spent every wild card on
+    # dirty books ended all 8 of these deals by exhausting the stock.
+    ends = []
+    for seed in range(8):
+        game = canasta.Game("hand-and-foot", seed=seed)
+        bots = [make_bot("greedy", f"{seed}:{s}") for s in range(game.rules.players)]
+        hand = game.hand
+        while hand.end is None:
+            game.apply(bots[hand.seat].choose(hand, hand.seat))
+        ends.append(hand.end)
+    assert ends.count(canasta.HandEnd.WENT_OUT) >= 5
