@@ -88,6 +88,10 @@ def snapshot(state: HandState) -> tuple[object, ...]:
         state.seat,
         state.turn,
         [sorted((r, m.naturals, m.twos, m.jokers, tuple(m.cards)) for r, m in side.items()) for side in state.melds],
+        [[(m.rank, m.naturals, m.twos, m.jokers, tuple(m.cards)) for m in side] for side in state.books],
+        [[list(packet) for packet in seat] for seat in state.packets],
+        [list(threes) for threes in state.threes],
+        list(state.asks_used),
         list(state.opened),
         state.provisional_count,
         state.pending_pile,
@@ -159,6 +163,13 @@ def check_conservation(state: HandState) -> None:
             # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
             if not state.rules.as_dealt.melds.is_valid(rank, m.naturals, m.twos, m.jokers) and state.opened[side]:
                 raise InvariantError(f"side {side} meld {Kind(rank).name} is not a legal meld: {m}")
+    for side, books in enumerate(state.books):
+        for m in books:
+            ks = [state.kinds[c] for c in m.cards]
+            if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
+                raise InvariantError(f"side {side} book {m}: counts disagree with its cards")
+            if m.size < state.rules.melds.canasta_size:
+                raise InvariantError(f"side {side} book {m} is smaller than a canasta")
 
 
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
