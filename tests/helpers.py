@@ -177,6 +177,8 @@ def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> lis
     cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False), LayOutThree()]
     cands += [Discard(Kind(k)) for k in range(15)]
     cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
+    # Wild pairs (`canasta.PileRules.wild_pair`) and the other meld of a rank (cutthroat).
+    cands += [TakePile(0, 2, 0), TakePile(0, 0, 2), TakePile(0, 1, 1), TakePile(2, 0, 0, second=True)]
     for _ in range(extra):
         cands.append(Meld(Kind(rng.randrange(15)), rng.randrange(5), rng.randrange(4), rng.randrange(3)))
         cands.append(TakePile(rng.randrange(3), rng.randrange(2), rng.randrange(2)))
@@ -186,6 +188,7 @@ def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> lis
             cands.append(Meld(a.rank, a.naturals + 1, a.twos, a.jokers))
             cands.append(Meld(a.rank, a.naturals, a.twos + 1, a.jokers))
             cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers + 1))
+            cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers, second=not a.second))
     return cands
 
 
