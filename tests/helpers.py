@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -80,14 +81,15 @@ def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
 
 def snapshot(state: HandState) -> tuple[object, ...]:
     """Everything a refused action must leave unchanged."""
+    # (Orders are kept, not sorted: a refused action must not even reorder a hand or a meld.)
     return (
-        {k: sorted(v) for k, v in state.card_locations().items()},
+        state.card_locations(),
         list(state.stock),
         list(state.pile),
         state.phase,
         state.seat,
         state.turn,
-        [sorted((r, m.naturals, m.twos, m.jokers, tuple(m.cards)) for r, m in side.items()) for side in state.melds],
+        [[(r, m.naturals, m.twos, m.jokers, tuple(m.cards)) for r, m in side.items()] for side in state.melds],
         [[(m.rank, m.naturals, m.twos, m.jokers, tuple(m.cards)) for m in side] for side in state.books],
         [[list(packet) for packet in seat] for seat in state.packets],
         [list(threes) for threes in state.threes],
@@ -142,33 +144,37 @@ class InvariantError(AssertionError):
 
 
 def check_conservation(state: HandState) -> None:
-    """Every card of the deck is in exactly one place."""
-    locations = state.card_locations()
-    seen = [c for cards in locations.values() for c in cards]
+    """Every card of the deck is in exactly one place, and every count agrees with the cards it counts."""
+    seen = list(chain.from_iterable(state.card_locations().values()))
     total = len(state.deck)
-    if sorted(seen) != list(range(total)):
+    if len(seen) != total or set(seen) != set(range(total)):
         dupes = len(seen) - len(set(seen))
         raise InvariantError(f"{len(seen)} cards placed, {dupes} twice, deck has {total}")
-    for seat in range(state.rules.players):
-        hand = [c for k in state.hands[seat] for c in k]
-        if len(hand) != state.sizes[seat] or [len(k) for k in state.hands[seat]] != state.counts[seat]:
+    kinds = state.kinds
+    for seat, (hand, counts, size) in enumerate(zip(state.hands, state.counts, state.sizes, strict=True)):
+        lengths = [len(cards) for cards in hand]
+        if lengths != counts or sum(lengths) != size:
             raise InvariantError(f"hand {seat}: size/count bookkeeping is off")
-        if any(state.kinds[c] != k for k, cards in enumerate(state.hands[seat]) for c in cards):
-            raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
+        for kind, cards in enumerate(hand):
+            for card in cards:
+                if kinds[card] != kind:
+                    raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
+    # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
+    meld_rules = state.rules.as_dealt.melds
     for side, melds in enumerate(state.melds):
         for rank, m in melds.items():
-            ks = [state.kinds[c] for c in m.cards]
+            ks = [kinds[c] for c in m.cards]
             if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
                 raise InvariantError(f"side {side} meld {rank}: counts disagree with its cards")
-            # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
-            if not state.rules.as_dealt.melds.is_valid(rank, m.naturals, m.twos, m.jokers) and state.opened[side]:
+            if state.opened[side] and not meld_rules.is_valid(rank, m.naturals, m.twos, m.jokers):
                 raise InvariantError(f"side {side} meld {Kind(rank).name} is not a legal meld: {m}")
+    canasta_size = state.rules.melds.canasta_size
     for side, books in enumerate(state.books):
         for m in books:
-            ks = [state.kinds[c] for c in m.cards]
+            ks = [kinds[c] for c in m.cards]
             if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
                 raise InvariantError(f"side {side} book {m}: counts disagree with its cards")
-            if m.size < state.rules.melds.canasta_size:
+            if m.size < canasta_size:
                 raise InvariantError(f"side {side} book {m} is smaller than a canasta")
 
 
