@@ -390,6 +390,12 @@ def _is_kind(value: object) -> bool:
 
 def _check_policies(rules: Rules) -> None:
     """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    reshuffle = rules.exhaustion.reshuffle_pile_at
+    _check(
+        reshuffle == 0 or reshuffle >= 2,
+        "canasta_stock_exhaustion: reshuffle_pile_at must be 0 (never) or 2 or more (the top card stays as the "
+        f"pile, and the new stock needs a card), got {reshuffle}",
+    )
     pile = rules.pile
     _check(
         pile.take_count is None or pile.take_count >= 1,
