@@ -293,7 +293,8 @@ def canasta_stock_exhaustion() -> ExhaustionRules:  # type: ignore[empty-body]
 
     Whether the hand ends, play goes on with the pile's discards, or the pile
     but its top card is shuffled into a new stock
-    (`canasta.ExhaustionRules.reshuffle_pile_at`: 0, never, or at least 2).
+    (`canasta.ExhaustionRules.reshuffle_pile_at`: 0, never, or at least 3, with
+    a draw of 2 cards or more).
 
     Example::
 

@@ -781,8 +781,10 @@ class ExhaustionRules:
             stock and the discard pile holds at least this many cards, every
             pile card but the top one is shuffled into a new stock and the turn
             begins (Hand and Foot's ``reshuffle-discards``: 3); otherwise the
-            rules above apply. 0 (the default): never. At least 2 when set (the
-            new stock needs a card). The shuffle is reproducible: it is drawn
+            rules above apply. 0 (the default): never. At least 3 when set, with
+            a draw of 2 cards or more (`canasta.compile_rules` refuses others):
+            then every hand ends, as the stock and the pile together lose a card
+            for good at the first stock draw from each new stock. The shuffle is reproducible: it is drawn
             from the hand's ``shuffle_seed`` (drawn from the deal's seed, or
             ``build_position``'s ``stock_seed``) and the number of the
             reshuffle, so a replayed record reshuffles alike; every player
