@@ -86,12 +86,12 @@ def test_a_plugin_may_reshuffle_from_more_cards_and_a_bad_answer_is_refused() ->
     assert _on_hand_and_foot(_ReshuffleAt(5)).exhaustion.reshuffle_pile_at == 5
     # A new stock of one card, or a draw of one card, could be refilled from the same cards forever.
     for at in (1, 2):
-        with pytest.raises(canasta.RulesError, match="reshuffle_pile_at must be 0 .never. or 3 or more"):
+        with pytest.raises(canasta.RulesError, match=r"reshuffle_pile_at must be 0 \(never\) or 3 or more"):
             _on_hand_and_foot(_ReshuffleAt(at))
     registry = canasta.Registry(autoload="builtin")
-    registry.add_variant(
-        canasta.Variant(name="hf-draw-one", description="a test", plugins=(_DrawOne(), _ReshuffleAt(3)), base="hand-and-foot")
-    )
+    plugins = (_DrawOne(), _ReshuffleAt(3))
+    variant = canasta.Variant(name="hf-draw-one", description="a test", plugins=plugins, base="hand-and-foot")
+    registry.add_variant(variant)
     with pytest.raises(canasta.RulesError, match="reshuffle_pile_at needs a draw of 2 cards or more, not 1"):
         canasta.load_rules("hf-draw-one", registry=registry)
     with pytest.raises(canasta.PluginError, match="reshuffle_pile_at must not be negative"):
@@ -287,7 +287,8 @@ def test_a_sampled_state_fills_the_stock_with_the_reshuffled_cards_in_a_random_o
         sample = canasta.sample_state(seen, random.Random(i))
         assert sample.observation(seat) == seen
         check_conservation(sample)
-        assert len(sample.stock) == len(state.stock) and set(sample.stock) <= pool  # never an unseen card from elsewhere
+        assert len(sample.stock) == len(state.stock)
+        assert set(sample.stock) <= pool  # never an unseen card from elsewhere
         assert not pool & {c for packets in sample.packets for p in packets for c in p}  # feet were dealt before
         assert sample.shuffle_seed != state.shuffle_seed
         orders.add(tuple(sample.stock))
@@ -338,7 +339,9 @@ def test_the_openspiel_hand_length_bound_covers_reshuffles() -> None:
     assert hand_length_bound(size, reshuffles=True) == 4 * (3 * size + 1) + size + 1
     game = CanastaGame({"variant": "hand-and-foot", "house_rules": "reshuffle-discards"})
     assert game.max_game_length() == hand_length_bound(size, reshuffles=True)
-    longest = max(
-        play_random_hand(random.Random(seed), seed=seed, rules=RULES, scores=[0, 0], check=False)[1] for seed in range(5)
-    )
+    lengths = [
+        play_random_hand(random.Random(seed), seed=seed, rules=RULES, scores=[0, 0], check=False)[1]
+        for seed in range(5)
+    ]
+    longest = max(lengths)
     assert longest < hand_length_bound(size, reshuffles=True)
