@@ -215,28 +215,46 @@ def _after_reshuffle(seed: int, players: int = 2, extra: int = 3) -> canasta.Gam
     return game
 
 
+def _new_stocks(game: canasta.Game, stocks: list[list[int]]) -> None:
+    """Note the stock just after each reshuffle of the first deal."""
+    if not game.results and game.hand.reshuffles > len(stocks):
+        stocks.append(game.hand.stock[:])
+
+
 def test_a_record_replays_the_reshuffles() -> None:
     game = canasta.Game("hand-and-foot", ["reshuffle-discards"], players=2, seed=11)
     recorder = GameRecorder(game)
     rng = random.Random(11)
+    played: list[list[int]] = []
     while not game.results:
         recorder.apply(rng.choice(game.legal_actions()))
-    hand = game.results[0]
-    assert game.hand.deal_number == 2
-    loaded = loads_record(recorder.record().dumps())
-    steps = list(replay(loaded))
-    assert len(steps) == len(recorder.record().actions)
-    # The replayed deal met the same reshuffles: each time the same new stock, so the same score.
-    assert steps[-1].game.results[0] == hand
-    first = canasta.Game("hand-and-foot", ["reshuffle-discards"], players=2, seed=11)
-    stocks = []
-    for step_action in loaded.actions:
-        first.apply(step_action)
-        if first.results:
-            break
-        if first.hand.reshuffles > len(stocks):
-            stocks.append(first.hand.stock[:])
-    assert len(stocks) >= 2  # random play reshuffles several times in a deal
+        _new_stocks(game, played)
+    record = recorder.record()
+    assert len(played) >= 2  # random play reshuffles several times in a deal
+    # Stored as seeds and actions (no deck), the record replays every reshuffle: the same new stocks, in order.
+    loaded = loads_record(record.dumps())
+    replayed: list[list[int]] = []
+    for step in replay(loaded):
+        _new_stocks(step.game, replayed)
+    assert replayed == played
+    assert step.game.results == game.results
+
+
+def test_undo_across_a_reshuffle_and_a_game_from_a_built_position_reshuffle_alike() -> None:
+    game = _after_reshuffle(8, extra=2)
+    stock, pile, reshuffles = game.hand.stock[:], game.hand.pile[:], game.hand.reshuffles
+    action = game.legal_actions()[0]
+    game.apply(action)
+    game.undo()  # (replayed from the deal's seed: the same reshuffles)
+    assert (game.hand.stock, game.hand.pile, game.hand.reshuffles) == (stock, pile, reshuffles)
+    orders = []
+    for _ in range(2):
+        built = canasta.Game.from_hand(_exhausted(["9C", "TD", "KH", "8S", "6D"], stock_seed=4))
+        built.apply(Discard(Kind.FOUR))
+        built.apply(DrawStock())
+        built.undo()
+        orders.append(built.hand.stock[:])
+    assert orders[0] == orders[1] and len(orders[0]) == 5
 
 
 # --- what each player knows ----------------------------------------------------------------------
