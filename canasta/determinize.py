@@ -187,7 +187,7 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
         )
     mid_turn = public.seat != seat and public.phase is not OVER_PHASE
     holders = [s for s in kept_three_holders(public, observation.stock_size) if s != seat and missing[s]]
-    reshuffled = public.reshuffled if observation.stock_size else ()
+    reshuffled = public.reshuffled  # (with the stock empty again too: its cards were drawn, none is in a packet)
     reshuffles = bool(public.rules.exhaustion.reshuffle_pile_at)
     for _ in range(MAX_SAMPLE_TRIES):
         if reshuffled:

@@ -784,11 +784,11 @@ class ExhaustionRules:
             rules above apply. 0 (the default): never. At least 3 when set, with
             a draw of 2 cards or more (`canasta.compile_rules` refuses others):
             then every hand ends, as the stock and the pile together lose a card
-            for good at the first stock draw from each new stock. The shuffle is reproducible: it is drawn
-            from the hand's ``shuffle_seed`` (drawn from the deal's seed, or
-            ``build_position``'s ``stock_seed``) and the number of the
-            reshuffle, so a replayed record reshuffles alike; every player
-            knows which cards the new stock holds, not their order.
+            for good at the first stock draw from each new stock. The shuffle
+            is reproducible: it is drawn from the hand's ``shuffle_seed`` (drawn
+            from the deal's seed, or ``build_position``'s ``stock_seed``) and
+            the number of the reshuffle, so a replayed record reshuffles alike;
+            every player knows which cards the new stock holds, not their order.
     """
 
     continue_with_discards: bool = True
