@@ -17,7 +17,15 @@ stock, under the two constraints the rules themselves impose:
   placed uniformly among the deals that respect this (`kept_three_holders`);
 - when another seat is in the middle of its turn, the sampled hand must let it
   complete that turn (what "legal" means: the real hand can), so a sample
-  that leaves it no legal action is drawn again.
+  that leaves it no legal action is drawn again;
+- after the pile was shuffled into a new stock (`canasta.ExhaustionRules.reshuffle_pile_at`),
+  the stock holds only cards of that reshuffle (``HandState.reshuffled``, public:
+  they lay face up in the pile), in a random order; the unseen ones it no longer
+  holds were drawn into other hands since (never into a packet still down, dealt
+  before), and the other unseen cards fill the packets and the rest of the
+  hands. (Which seat drew them is not tracked: they go to any other hand.) The
+  sample gets a fresh source of reshuffles of its own (``shuffle_seed``), so a
+  search never plays the real hand's next reshuffle.
 """
 
 from __future__ import annotations
@@ -179,13 +187,19 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
         )
     mid_turn = public.seat != seat and public.phase is not OVER_PHASE
     holders = [s for s in kept_three_holders(public, observation.stock_size) if s != seat and missing[s]]
+    reshuffled = public.reshuffled  # (with the stock empty again too: its cards were drawn, none is in a packet)
+    reshuffles = bool(public.rules.exhaustion.reshuffle_pile_at)
     for _ in range(MAX_SAMPLE_TRIES):
-        if holders and threes:
+        if reshuffled:
+            state = _deal_reshuffled(public, seat, missing, observation.stock_size, threes, others, rng)
+        elif holders and threes:
             state = _deal_keeping(public, seat, missing, stock_size, threes, others, holders, rng)
         else:
             state = _deal(public, seat, missing, stock_size, threes, others, rng)
         if packet_sizes:
             _cut_packets(state, observation.stock_size, packet_sizes)
+        if reshuffles:
+            state.shuffle_seed = rng.getrandbits(64)  # (the real one is secret: `public_table` left it out)
         if not mid_turn or state.legal_actions():
             return state
     raise SamplingError(f"no deal of the unseen cards lets seat {public.seat} complete its turn")
@@ -263,6 +277,47 @@ def _deal(
     stock = threes[:into_stock] + pool[: stock_size - into_stock]
     rng.shuffle(stock)
     return _dealt(public, seat, missing, stock, pool[stock_size - into_stock :])
+
+
+def _deal_reshuffled(
+    public: HandState,
+    seat: int,
+    missing: list[int],
+    stock_size: int,
+    threes: list[int],
+    others: list[int],
+    rng: random.Random,
+) -> HandState:
+    """One deal after a reshuffle: the stock from the reshuffled cards unseen, packets from the other unseen cards.
+
+    ``threes`` and ``others`` are the unseen bonus threes and other cards; the result's stock is
+    followed by the packets' cards (cut by `_cut_packets`).
+    """
+    pool = set(public.reshuffled)
+    pile_threes = [c for c in threes if c in pool]  # (a bonus three drawn is laid out at once: still in the stock)
+    pile_others = [c for c in others if c in pool]
+    if len(pile_threes) + len(pile_others) < stock_size:
+        raise SamplingError(
+            f"the stock holds {stock_size} cards, but only {len(pile_threes) + len(pile_others)} cards of its "
+            "reshuffle are unseen"
+        )
+    rng.shuffle(pile_others)
+    into_stock = min(len(pile_threes), stock_size)
+    stock = pile_threes[:into_stock] + pile_others[: stock_size - into_stock]
+    rng.shuffle(stock)
+    drawn = pile_others[stock_size - into_stock :] + pile_threes[into_stock:]  # drawn since, into other hands
+    rest_threes = [c for c in threes if c not in pool]
+    rest_others = [c for c in others if c not in pool]
+    rng.shuffle(rest_others)
+    packet_total = len(threes) + len(others) - stock_size - sum(missing)  # (what the hands and stock leave)
+    if packet_total > len(rest_threes) + len(rest_others):
+        raise SamplingError("the packets down hold more cards than the unseen cards outside the reshuffle")
+    into_packets = min(len(rest_threes), packet_total)
+    packet_cards = rest_threes[:into_packets] + rest_others[: packet_total - into_packets]
+    rng.shuffle(packet_cards)
+    held = drawn + rest_others[packet_total - into_packets :] + rest_threes[into_packets:]
+    rng.shuffle(held)
+    return _dealt(public, seat, missing, stock + packet_cards, held)
 
 
 def _dealt(public: HandState, seat: int, missing: list[int], stock: list[int], rest: list[int]) -> HandState:

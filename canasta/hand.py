@@ -98,6 +98,12 @@ class HandState(TableState):
         went_out: The seat that went out, if one did.
         concealed: Whether that player went out concealed.
         declared: ``(seat, hand id)`` of the special hand declared, if one was (rules with special hands).
+        shuffle_seed: The hand's secret source of reshuffles (`canasta.ExhaustionRules.reshuffle_pile_at`):
+            drawn from the deal's seed, ``build_position``'s ``stock_seed`` for a built position; 0 (unused)
+            where the rules never reshuffle. No observation shows it.
+        reshuffles: How many times the pile was shuffled into a new stock in this hand.
+        reshuffled: The card ids the last reshuffle put into the stock, in the order they lay in the
+            pile (public), as a tuple; empty before any.
     """
 
     __slots__ = ()
@@ -154,6 +160,9 @@ class HandState(TableState):
             for i in range(n):
                 state.packets[(first + i) % n].append(packets[i])
         transitions.turn_upcard(state, rng)
+        if rules.exhaustion.reshuffle_pile_at:
+            # The source of the hand's reshuffles (`canasta.ExhaustionRules.reshuffle_pile_at`): secret, from the seed.
+            state.shuffle_seed = rng.getrandbits(64)
         # Deal-time threes: each player in turn lays out and replaces them.
         for i in range(n):
             seat = (first + i) % n

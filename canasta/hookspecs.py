@@ -291,6 +291,17 @@ def canasta_going_out(players: int) -> GoingOutRules:  # type: ignore[empty-body
 def canasta_stock_exhaustion() -> ExhaustionRules:  # type: ignore[empty-body]
     """What happens when the stock runs out.
 
+    Whether the hand ends, play goes on with the pile's discards, or the pile
+    but its top card is shuffled into a new stock
+    (`canasta.ExhaustionRules.reshuffle_pile_at`: 0, never, or at least 3, with
+    a draw of 2 cards or more).
+
+    Example::
+
+        @canasta.hookimpl(wrapper=True)
+        def canasta_stock_exhaustion():  # Hand and Foot's reshuffle-discards
+            return attrs.evolve((yield), reshuffle_pile_at=3)
+
     Returns:
         A `canasta.ExhaustionRules`. Stops at first non-None result.
     """

@@ -75,6 +75,13 @@ class Observation:
             owner included (§8.12).
         deal_number: The hand's number in its game, from 1 (a minimum table by
             deal reads it; public, like the scores).
+        reshuffles: How many times the pile was shuffled into a new stock in
+            this hand (`canasta.ExhaustionRules.reshuffle_pile_at`; 0 where the
+            rules never do).
+        reshuffled: The cards the last reshuffle put into the stock, in the
+            order they lay in the pile, bottom first: everyone saw them there,
+            so everyone knows the stock holds nothing else (those not drawn
+            since), never their new order. Empty before any reshuffle.
     """
 
     seat: int
@@ -97,6 +104,8 @@ class Observation:
     action_log: tuple[tuple[int, Action], ...]
     packets_down: tuple[tuple[int, ...], ...] = ()
     deal_number: int = 1
+    reshuffles: int = 0
+    reshuffled: tuple[Card, ...] = ()
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -165,6 +174,8 @@ def observe(state: TableState, seat: int) -> Observation:
         action_log=tuple(state.log),
         packets_down=tuple(tuple(len(p) for p in seat_packets) for seat_packets in state.packets),
         deal_number=state.deal_number,
+        reshuffles=state.reshuffles,
+        reshuffled=tuple(cards[c] for c in state.reshuffled),
         public=public_table(state, seat),
     )
 
@@ -174,6 +185,8 @@ def public_table(state: TableState, seat: int) -> TableState:
 
     Each other hand keeps its size and holds only its known cards; the stock
     is empty, and so is every packet still down (`canasta.PacketRules`). `canasta.sample_state` fills both back in.
+    The hand's secret source of reshuffles (``shuffle_seed``) is 0; the cards of the last reshuffle
+    (``reshuffled``) stay: they were face up in the pile.
 
     Args:
         state: The hand.
@@ -184,6 +197,7 @@ def public_table(state: TableState, seat: int) -> TableState:
     """
     public = state.copy()
     public.stock = []
+    public.shuffle_seed = 0  # the source of the next reshuffles' order: nobody's to see
     # Packets still down are hidden from everyone, their owners included: only their number stays.
     public.packets = [[[] for _ in seat_packets] for seat_packets in state.packets]
     kinds = state.kinds

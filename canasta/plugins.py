@@ -390,6 +390,20 @@ def _is_kind(value: object) -> bool:
 
 def _check_policies(rules: Rules) -> None:
     """Range checks of the policy objects asked inside the `Rules` call (their types are already checked)."""
+    reshuffle = rules.exhaustion.reshuffle_pile_at
+    # A hand must end: with a new stock of at least 2 cards and draws of at least 2, the stock and the pile
+    # together lose a card for good at the next stock draw (two drawn, one discarded); a stock of 1, or a
+    # draw of 1, could be refilled from the same cards forever.
+    _check(
+        reshuffle == 0 or reshuffle >= 3,
+        "canasta_stock_exhaustion: reshuffle_pile_at must be 0 (never) or 3 or more (the top card stays, and a "
+        f"new stock of one card could be drawn and refilled forever), got {reshuffle}",
+    )
+    _check(
+        reshuffle == 0 or rules.draw_count >= 2,
+        f"canasta_stock_exhaustion: reshuffle_pile_at needs a draw of 2 cards or more, not {rules.draw_count} (with "
+        "a draw of one card and a discard, the stock and the pile would never shrink)",
+    )
     pile = rules.pile
     _check(
         pile.take_count is None or pile.take_count >= 1,

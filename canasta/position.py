@@ -66,7 +66,11 @@ def build_position(
         set_aside: Each side's set-aside black threes.
         stock: The stock, **top card first**. ``None``: every card not placed
             elsewhere, shuffled with ``stock_seed``.
-        stock_seed: Seed for that shuffle.
+        stock_seed: Seed for that shuffle, and the source of the hand's
+            reshuffles where the rules reshuffle the pile into a new stock
+            (`canasta.ExhaustionRules.reshuffle_pile_at`; a dealt hand draws
+            its source from the deal's seed): the same position and seed
+            reshuffle alike.
         scores: Each side's cumulative score before the hand, integers
             (default zeros).
         dealer: The dealer, ``0`` to ``players - 1`` (default: the seat before
@@ -161,6 +165,7 @@ def build_position(
 
     state = HandState(rules, deck, dealer_seat, side_scores, deal_number=number)
     state.seat = acting
+    state.shuffle_seed = seed  # (the source of any reshuffle of the pile: `canasta.transitions.reshuffle_pile`)
     kinds = deck.kinds
     bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
     for s, hand in enumerate(hand_lists):

@@ -777,6 +777,18 @@ class ExhaustionRules:
             turn goes on; a player it leaves with no card to discard and no way
             to go out ends the turn without discarding (`canasta.EndHand`), and
             the hand then ends by exhaustion.
+        reshuffle_pile_at: When a player is due to start a turn with an empty
+            stock and the discard pile holds at least this many cards, every
+            pile card but the top one is shuffled into a new stock and the turn
+            begins (Hand and Foot's ``reshuffle-discards``: 3); otherwise the
+            rules above apply. 0 (the default): never. At least 3 when set, with
+            a draw of 2 cards or more (`canasta.compile_rules` refuses others):
+            then every hand ends, as the stock and the pile together lose a card
+            for good at the first stock draw from each new stock. The shuffle
+            is reproducible: it is drawn from the hand's ``shuffle_seed`` (drawn
+            from the deal's seed, or ``build_position``'s ``stock_seed``) and
+            the number of the reshuffle, so a replayed record reshuffles alike;
+            every player knows which cards the new stock holds, not their order.
     """
 
     continue_with_discards: bool = True
@@ -784,6 +796,7 @@ class ExhaustionRules:
     forced_take_by_layoff: bool = False
     last_red_three_may_meld: bool = False
     red_three_last_ends_hand: bool = True
+    reshuffle_pile_at: int = field(default=0, validator=_non_negative)
 
 
 @frozen

@@ -122,6 +122,7 @@ _LABELS: dict[str, str] = {
     "exhaustion.forced_take": "a matching discard must be taken",
     "exhaustion.forced_take_by_layoff": "a matching discard may be laid off even on a frozen pile",
     "exhaustion.last_red_three_may_meld": "after a last-card red three the player may meld",
+    "exhaustion.reshuffle_pile_at": "pile (but its top card) reshuffled into an empty stock from",
 }
 
 #: Fields the engine sets during a hand (`canasta.Rules.during_hand`): a hand's meld state, not rules,
@@ -201,6 +202,8 @@ def _value(path: str, value: Any) -> str:
         return f"{value}" if value else "none"
     if path == "initial_meld.clean_meld_naturals":
         return f"yes, {value} or more" if value else "no"
+    if path == "exhaustion.reshuffle_pile_at":
+        return f"{value} cards" if value else "never"
     if path == "sides":
         return _sides(value)
     if path == "card_values":

@@ -269,6 +269,8 @@ class TableState:
         "provisional_count",
         "regrouped",
         "relief_stock",
+        "reshuffled",
+        "reshuffles",
         "restricts_discards",
         "resume_phase",
         "rules",
@@ -276,6 +278,7 @@ class TableState:
         "seat",
         "seating",
         "set_aside",
+        "shuffle_seed",
         "sizes",
         "stock",
         "taken_top",
@@ -322,6 +325,12 @@ class TableState:
         self.stock: list[int] = []
         self.pile: list[int] = []
         self.pile_freezers = 0
+        #: `canasta.ExhaustionRules.reshuffle_pile_at`: the hand's secret source of its reshuffles (drawn from the
+        #: deal's seed; never seen by a player), the reshuffles so far, and the cards the last one put into the
+        #: stock (public: they were the pile's; a tuple, never changed, so copies and observations share it).
+        self.shuffle_seed = 0
+        self.reshuffles = 0
+        self.reshuffled: tuple[int, ...] = ()
         self.hands: list[list[list[int]]] = [[[] for _ in range(KIND_COUNT)] for _ in range(n)]
         self.counts: list[list[int]] = [[0] * KIND_COUNT for _ in range(n)]
         self.sizes = [0] * n
@@ -802,6 +811,9 @@ class TableState:
         self.stock = other.stock[:]
         self.pile = other.pile[:]
         self.pile_freezers = other.pile_freezers
+        self.shuffle_seed = other.shuffle_seed
+        self.reshuffles = other.reshuffles
+        self.reshuffled = other.reshuffled
         self.hands = [[k[:] for k in h] for h in other.hands]
         self.counts = [c[:] for c in other.counts]
         self.sizes = other.sizes[:]
@@ -917,12 +929,15 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "provisional_count",
         "regrouped",
         "relief_stock",
+        "reshuffled",
+        "reshuffles",
         "restricts_discards",
         "resume_phase",
         "scores",
         "seat",
         "seating",
         "set_aside",
+        "shuffle_seed",
         "sizes",
         "stock",
         "taken_top",

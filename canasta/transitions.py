@@ -45,6 +45,7 @@ __all__ = [
     "begin_turn",
     "lay_out_and_replace",
     "pick_up_packet",
+    "reshuffle_pile",
     "transition",
     "turn_upcard",
 ]
@@ -172,12 +173,46 @@ def _strand_if_stuck(t: TableState, seat: int) -> None:
 
 
 def _end_if_exhausted(t: TableState) -> None:
-    """The rule book's "Stock exhaustion": the hand ends when the player is due to draw from an empty stock."""
+    """The rule book's "Stock exhaustion": the hand ends when the player is due to draw from an empty stock.
+
+    Where the rules reshuffle (`canasta.ExhaustionRules.reshuffle_pile_at`) and the pile is large enough,
+    the pile but its top card becomes a new stock instead (`reshuffle_pile`), and the turn begins.
+    """
     if t.stock:
         return
     exhaustion = t.rules.exhaustion
+    at = exhaustion.reshuffle_pile_at
+    if at and len(t.pile) >= at:
+        reshuffle_pile(t)
+        return
     if not exhaustion.continue_with_discards or not legal_takes(t, t.seat, exhausted=True):
         _finish(t, HandEnd.STOCK_EXHAUSTED)
+
+
+def reshuffle_pile(t: TableState) -> None:
+    """Every pile card but the top one, shuffled, becomes the stock (`canasta.ExhaustionRules.reshuffle_pile_at`).
+
+    The one shuffle of a reshuffle, on both engines: ``random.Random`` seeded with a string of the
+    hand's ``shuffle_seed`` and the reshuffle's number (a string seed is hashed the same way in every
+    process), then ``Random.shuffle`` of the cards in pile order, bottom first. The top card stays
+    as the pile. ``reshuffled`` keeps the cards in pile order (public: every player saw them there; the
+    new order is secret), and
+    ``reshuffles`` counts the reshuffles of the hand.
+
+    Args:
+        t: The hand, whose stock is empty and whose pile holds at least 2 cards.
+    """
+    pile = t.pile
+    top = pile[len(pile) - 1]
+    cards = pile[: len(pile) - 1]
+    t.reshuffled = tuple(cards)  # in pile order: which cards, not their new order
+    t.reshuffles += 1
+    rng = random.Random(f"canasta-reshuffle/{t.shuffle_seed}/{t.reshuffles}")
+    rng.shuffle(cards)
+    t.stock = cards  # (the top of the stock is the end of the list)
+    t.pile = []
+    t.pile_freezers = 0
+    t._push_pile(top)  # (what freezes the pile now is its one card)
 
 
 def _finish(t: TableState, end: HandEnd, went_out: int | None = None, concealed: bool = False) -> None:

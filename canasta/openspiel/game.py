@@ -56,7 +56,7 @@ def _game_type(utility: Any, reward_model: Any, min_players: int, max_players: i
 GAME_TYPE = _game_type(pyspiel.GameType.Utility.GENERAL_SUM, pyspiel.GameType.RewardModel.REWARDS, 2, 6)
 
 
-def hand_length_bound(deck_size: int) -> int:
+def hand_length_bound(deck_size: int, *, reshuffles: bool = False) -> int:
     """A bound on the number of actions in one hand, from the deck's size.
 
     Every turn starts with a stock draw (which takes at least one card from the
@@ -65,13 +65,23 @@ def hand_length_bound(deck_size: int) -> int:
     take, a question, an answer and a discard, plus melds, each of which melds
     at least one card for good; one action may end the hand.
 
+    Where the pile is reshuffled into a new stock (`canasta.ExhaustionRules.reshuffle_pile_at`:
+    at least 3 cards, draws of at least 2), the stock and the pile together never
+    grow in a turn, and shrink in every turn but a pile take and a one-card draw;
+    a one-card draw empties the stock, and the stock comes back to one card only
+    through a turn in which they shrink. So at most ``deck_size`` turns shrink them,
+    at most ``deck_size + 1`` draw one card and at most ``deck_size`` take the pile.
+
     Args:
         deck_size: Cards in the deck.
+        reshuffles: Whether the rules reshuffle the pile into a new stock.
 
     Returns:
-        ``4 × 2 × deck_size + deck_size + 1``.
+        ``4 × 2 × deck_size + deck_size + 1``; with reshuffles,
+        ``4 × (3 × deck_size + 1) + deck_size + 1``.
     """
-    return 4 * 2 * deck_size + deck_size + 1
+    turns = 3 * deck_size + 1 if reshuffles else 2 * deck_size
+    return 4 * turns + deck_size + 1
 
 
 class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
@@ -98,7 +108,8 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         reward_model = (
             pyspiel.GameType.RewardModel.REWARDS if config.whole_game else pyspiel.GameType.RewardModel.TERMINAL
         )
-        hand_length = hand_length_bound(config.rules.deck.size)
+        rules = config.rules
+        hand_length = hand_length_bound(rules.deck.size, reshuffles=bool(rules.exhaustion.reshuffle_pile_at))
         deals = config.rules.game_length.deals
         if not config.whole_game:
             bound, length = float(config.utility_bound), hand_length

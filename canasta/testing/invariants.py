@@ -403,7 +403,10 @@ def check_observations(state: HandState) -> None:
     """Each seat's observation holds exactly what that seat may see.
 
     No card of another hand or of the stock appears anywhere in it; its own
-    hand, the sizes, the pile, melds, threes and scores match the state.
+    hand, the sizes, the pile, melds, threes and scores match the state. (The
+    cards of the last reshuffle, ``reshuffled``, are public: they lay face up
+    in the pile. It must list them as the state does, and the public table must
+    not keep the hand's secret ``shuffle_seed``.)
 
     Args:
         state: The hand.
@@ -428,11 +431,15 @@ def check_observations(state: HandState) -> None:
             in_public = set(public.stock).union(*(c for held in public.hands for c in held))
             if in_public & hidden:
                 raise InvariantError(f"seat {seat}'s observation keeps hidden cards in its public table")
+            if public.shuffle_seed:
+                raise InvariantError(f"seat {seat}'s observation keeps the hand's shuffle seed in its public table")
+        if [ids[c] for c in obs.reshuffled] != list(state.reshuffled) or obs.reshuffles != state.reshuffles:
+            raise InvariantError(f"seat {seat}'s observation misreports the cards of the last reshuffle")
         if [[ids[c] for c in k] for k in obs.known_cards] != [list(k) for k in state.known]:
             raise InvariantError(f"seat {seat}'s observation misreports the known cards of the hands")
         if list(obs.action_log) != list(state.log):
             raise InvariantError(f"seat {seat}'s observation misreports the action log")
-        for card in _cards_in(obs):
+        for card in _cards_in(attrs.evolve(obs, reshuffled=())):  # (the reshuffled cards: checked above)
             card_id = ids.get(card)
             if card_id is None:
                 raise InvariantError(f"seat {seat}'s observation shows {card!r}, which is not in the deck")

@@ -9,7 +9,7 @@ together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
 Left out for now (they need engine work): ``add-to-books``, ``red-threes-dead``,
-``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
+``foot-after-first-book``, ``pierson-family``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from canasta_house_rules.hand_and_foot import (
     pile_onto_meld,
     quota,
     red_threes_minus_500,
+    reshuffle_discards,
     score_minimums,
     upcard_stays,
     wild_limit_three,
@@ -144,5 +145,10 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "score-minimums",
         "Minimums by the side's total (50, 90, 120, 150 from 0, 2500, 5000, 7500); game to 10,000, not 4 deals.",
         score_minimums,
+    ),
+    _option(
+        "reshuffle-discards",
+        "An empty stock at the start of a turn is refilled by shuffling the pile but its top card (3 cards or more).",
+        reshuffle_discards,
     ),
 )
