@@ -98,6 +98,9 @@ class HandState(TableState):
         went_out: The seat that went out, if one did.
         concealed: Whether that player went out concealed.
         declared: ``(seat, hand id)`` of the special hand declared, if one was (rules with special hands).
+        first_canasta: Per seat, the turn (as ``turn`` counts) in which the player first completed a
+            canasta (a book) by their own action in this hand, or -1 if not yet (kept only where a
+            packet is earned so: `canasta.PacketRules.after_first_canasta`; public).
     """
 
     __slots__ = ()
