@@ -458,7 +458,32 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
     if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
+    if shapes and facts.after_first_canasta and packet_unearned(t, seat):
+        shapes = [shape for shape in shapes if not _take_empties_unearned(t, seat, shape)]
     return shapes
+
+
+def _take_empties_unearned(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> bool:
+    """foot-after-first-book: this take would empty the hand (§8.10 E1) with no canasta of the player's own."""
+    n, tw, jk, second = shape
+    if t.sizes[seat] - n - tw - jk or sum(pile_to_hand(t, taken_below_top(t))):
+        return False
+    top = t.kinds[t.pile[-1]]
+    key = JOKER if top <= TWO else (top + SECOND_MELD if second else top)
+    meld = t.melds[t.seating[seat]].get(key)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    return not before < t.facts.canasta_size <= before + 1 + n + tw + jk
+
+
+def _meld_empties_unearned(t: TableState, seat: int, action: Meld) -> bool:
+    """foot-after-first-book: this meld would empty the hand and complete no canasta (the player has none yet)."""
+    added = action.naturals + action.twos + action.jokers
+    if t.sizes[seat] != added:
+        return False
+    rank = int(action.rank)
+    meld = t.melds[t.seating[seat]].get(rank + SECOND_MELD if action.second else rank)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    return not before < t.facts.canasta_size <= before + added
 
 
 def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int, int, int]]:
@@ -1240,6 +1265,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 and meld_strands(t, seat, a.rank + SECOND_MELD if a.second else a.rank, a.naturals, a.twos, a.jokers)
             )
         ]
+    if unearned and not filtered:
+        # foot-after-first-book (the rules' half, for `allowed_actions`): no meld empties the hand before the
+        # player's first canasta, unless it completes that canasta. (Filtered, the oracle refuses them.)
+        actions = [a for a in actions if not (isinstance(a, Meld) and _meld_empties_unearned(t, seat, a))]
     provisional_pending = not opened and (bool(melds) or bool(t.books[side]))  # (books: melds set apart)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);

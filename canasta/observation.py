@@ -75,6 +75,10 @@ class Observation:
             owner included (§8.12).
         deal_number: The hand's number in its game, from 1 (a minimum table by
             deal reads it; public, like the scores).
+        first_canasta: Where a packet is earned by a canasta
+            (`canasta.PacketRules.after_first_canasta`), per seat the turn in which
+            it completed its first canasta of the hand, or -1 (`canasta.HandState.first_canasta`;
+            public: everyone saw the meld); empty elsewhere.
     """
 
     seat: int
@@ -97,6 +101,7 @@ class Observation:
     action_log: tuple[tuple[int, Action], ...]
     packets_down: tuple[tuple[int, ...], ...] = ()
     deal_number: int = 1
+    first_canasta: tuple[int, ...] = ()
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -165,6 +170,7 @@ def observe(state: TableState, seat: int) -> Observation:
         action_log=tuple(state.log),
         packets_down=tuple(tuple(len(p) for p in seat_packets) for seat_packets in state.packets),
         deal_number=state.deal_number,
+        first_canasta=tuple(state.first_canasta) if state.facts.after_first_canasta else (),
         public=public_table(state, seat),
     )
 
