@@ -57,7 +57,18 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     """
     if not isinstance(
         action,
-        (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree, PickUpPacket),
+        (
+            DrawStock,
+            TakePile,
+            Meld,
+            Discard,
+            AskGoOut,
+            AnswerGoOut,
+            EndHand,
+            DeclareSpecialHand,
+            LayOutThree,
+            PickUpPacket,
+        ),
     ):
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:

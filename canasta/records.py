@@ -75,7 +75,8 @@ cannot be recorded: `GameRecorder` refuses it, and a game already played.
 Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 6,
 which is version 5 plus the optional ``players`` (a record of version 5 or older
 has no such key and replays with the variant's default count, as it was played;
-one holding it is refused) and the ``pick_up`` action (refused in older records); version 5 is version 4 plus ``first_dealer`` (a record of version 4 or older has no
+one holding it is refused) and the ``pick_up`` action (refused in older records);
+version 5 is version 4 plus ``first_dealer`` (a record of version 4 or older has no
 such key and replays with the last seat dealing first, as it was played); version 4
 is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
 ``declare`` action. Older records read as before (one holding an action its
