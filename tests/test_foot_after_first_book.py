@@ -338,3 +338,13 @@ def test_the_reference_agrees_on_small_positions_near_the_first_book() -> None:
         checked += 1
         refused += len(state.allowed_actions()) - len(state.legal_actions())
     assert checked >= 60 and refused
+
+
+def test_sample_state_keeps_the_first_books_and_ismcts_plays_the_option() -> None:
+    state = _unearned(melds=[[["AC", "AD", "AH"], CLEAN_K], []], first_canasta=[1, -1, -1, -1], phase="draw")
+    sample = canasta.sample_state(state.observation(1), random.Random(0))
+    assert sample.first_canasta == state.first_canasta and PickUpPacket() in sample.legal_actions()
+    own = canasta.sample_state(state.observation(0), random.Random(1))  # (the foot unknown to its owner too)
+    assert own.first_canasta == state.first_canasta and own.legal_actions() == state.legal_actions()
+    action = canasta.ISMCTSBot(0, iterations=30).choose(state, 0)
+    assert action in state.legal_actions()
