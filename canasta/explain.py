@@ -219,6 +219,10 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
                 "(none but aces, sevens, wild cards and cards of closed ranks)",
             )
         # The meld is fine: the take fails because the turn could not be completed after it.
+        if packet_unearned(state, state.seat):
+            left = state.sizes[state.seat] - action.naturals - wild_shown
+            if left <= 1:
+                return _unearned_empty(state, "this take would leave you only to empty")
         return _explain_incomplete(state, "this take")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 

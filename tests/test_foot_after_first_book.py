@@ -99,7 +99,7 @@ def test_a_pile_take_that_empties_the_hand_needs_the_book_its_pickup_meld_makes(
     hands = [["9C", "9D"], *HANDS[1:]]
     state = _unearned(hands=hands, melds=[[["AC", "AD", "AH"]], []], pile=["9H"], phase="draw")
     assert TakePile(2, 0, 0) not in state.legal_actions()  # (§8.10 E1 would pick the foot up: not yet earned)
-    assert _refused(state, TakePile(2, 0, 0)).code is not RuleCode.ILLEGAL
+    assert _refused(state, TakePile(2, 0, 0)).code is RuleCode.PACKET_NOT_EARNED
     state = _unearned(hands=hands, melds=[[["AC", "AD", "AH"], NINES_4], []], pile=["9H"], phase="draw")
     assert TakePile(2, 0, 0) in state.legal_actions()
     state.apply(TakePile(2, 0, 0))  # the pickup meld makes the book: it counts (a pickup meld included)
