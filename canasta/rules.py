@@ -857,7 +857,8 @@ class PacketRules:
             of the player, before the draw, the player may also pick the next packet up at
             will with `canasta.PickUpPacket` (the hand need not be empty: both are then held
             as one). `canasta.HandState.first_canasta` records the turn of each player's first
-            canasta. Off by default: emptying the hand is the only way to the packet.
+            canasta; it earns every later packet too. Off by default: emptying the hand is the
+            only way to the packet.
     """
 
     sizes: tuple[int, ...] = field(default=(), converter=tuple)

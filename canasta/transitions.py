@@ -155,6 +155,8 @@ def pick_up_packet(t: TableState, seat: int) -> None:
     for card in packet:
         t._to_hand(seat, card)
     lay_out_and_replace(t, seat)
+    if t.final_meld_only and t.facts.after_first_canasta:
+        t.final_meld_only = False  # (stranded with an unearned packet, its canasta then made: the packet's cards)
     if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2:
         _strand_if_stuck(t, seat)
 
@@ -164,9 +166,16 @@ def _strand_if_stuck(t: TableState, seat: int) -> None:
 
     A player in the last packet holding 0 or 1 card who may not go out ends the turn without
     discarding (`canasta.EndHand`, offered while ``final_meld_only`` is set), and the hand ends by
-    exhaustion. (With a packet still down the last card may be discarded: no one is stranded.)
+    exhaustion. (With a packet still down the last card may be discarded: no one is stranded, unless
+    the packet is still to be earned by a canasta, `canasta.PacketRules.after_first_canasta`.)
     """
-    if t.bound or t.packets[seat] or t.stock or t.sizes[seat] >= 2:
+    if t.bound or t.stock or t.sizes[seat] >= 2:
+        return
+    if t.packets[seat]:
+        if t.facts.after_first_canasta and t.first_canasta[seat] < 0:
+            # foot-after-first-book: the last card may not be discarded before the player's first canasta,
+            # so this player is stranded too (unless it melds the card into that canasta: the packet follows).
+            t.final_meld_only = True
         return
     if t.sizes[seat] == 1 and goes_out_ok(t, t.seating[seat]):
         return  # the last card's discard goes out

@@ -348,3 +348,36 @@ def test_sample_state_keeps_the_first_books_and_ismcts_plays_the_option() -> Non
     assert own.first_canasta == state.first_canasta and own.legal_actions() == state.legal_actions()
     action = canasta.ISMCTSBot(0, iterations=30).choose(state, 0)
     assert action in state.legal_actions()
+
+
+def _last_stock_card_a_red_three(state: HandState) -> None:
+    """Leave one red three in the stock: every other stock card goes under the pile (conservation kept)."""
+    three = next(c for c in state.stock if state.kinds[c] == Kind.RED_THREE)
+    rest = [c for c in state.stock if c != three]
+    state.pile[:0] = rest
+    state.stock = [three]
+    state._legal = None
+
+
+def test_a_last_card_red_three_strands_a_player_whose_foot_is_not_earned() -> None:
+    # §8.9's exception: one card left, which may not be discarded (no book yet) nor make a book: the turn ends.
+    state = _unearned(hands=[["9C"], *HANDS[1:]], melds=[[["AC", "AD", "AH"]], []], phase="draw", pile=["4S"])
+    _last_stock_card_a_red_three(state)
+    state.apply(DrawStock())
+    assert not state.stock and state.sizes[0] == 1 and state.legal_actions() == (canasta.EndHand(),)
+    check_exact_legality(state)
+    state.apply(canasta.EndHand())
+    assert state.end is canasta.HandEnd.STOCK_EXHAUSTED
+    check_conservation(state)
+
+
+def test_a_stranded_player_may_still_make_its_first_book_and_play_on_from_the_foot() -> None:
+    state = _unearned(hands=[["7H"], *HANDS[1:]], phase="draw", pile=["4S"])
+    _last_stock_card_a_red_three(state)
+    state.apply(DrawStock())
+    assert set(state.legal_actions()) == {canasta.EndHand(), Meld(Kind.SEVEN, 1)}
+    check_exact_legality(state)
+    state.apply(Meld(Kind.SEVEN, 1))  # the first book, with the last card: the foot comes at once
+    assert not state.packets[0] and state.sizes[0] == len(FOOT) and not state.final_meld_only
+    assert any(isinstance(a, Discard) for a in state.legal_actions())
+    check_conservation(state)
