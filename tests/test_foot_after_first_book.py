@@ -246,7 +246,7 @@ def test_the_action_in_records_text_and_the_terminal_grammar() -> None:
 
 
 def test_a_game_with_pick_ups_is_recorded_and_replays() -> None:
-    from canasta.records import GameRecorder, loads_record
+    from canasta.records import GameRecorder, loads_record, verify_record
 
     game = canasta.Game("hand-and-foot", house_rules=["foot-after-first-book"], seed=3)
     recorder = GameRecorder(game)
@@ -259,7 +259,9 @@ def test_a_game_with_pick_ups_is_recorded_and_replays() -> None:
     assert picked == 1
     text = recorder.record().dumps()
     assert '{"type": "pick_up"}' in text
-    loads_record(text)  # replays (validated)
+    replayed = verify_record(loads_record(text))  # replays: the first books follow from the actions
+    assert replayed.hand.first_canasta == game.hand.first_canasta and max(game.hand.first_canasta) >= 0
+    assert replayed.hand.packets == game.hand.packets
 
 
 def test_rl_action_space_version_7_only_where_the_option_is() -> None:
