@@ -383,3 +383,11 @@ def test_a_stranded_player_may_still_make_its_first_book_and_play_on_from_the_fo
     assert not state.packets[0] and state.sizes[0] == len(FOOT) and not state.final_meld_only
     assert any(isinstance(a, Discard) for a in state.legal_actions())
     check_conservation(state)
+
+
+def test_a_version_5_record_with_a_pick_up_is_refused() -> None:
+    from canasta.records import RecordError, _record_action
+
+    assert _record_action({"type": "pick_up"}, 0, 6) == PickUpPacket()
+    with pytest.raises(RecordError, match="record format version 6"):
+        _record_action({"type": "pick_up"}, 3, 5)
