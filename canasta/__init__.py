@@ -28,6 +28,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.bots import Bot, GreedyBot, RandomBot, make_bot
@@ -156,6 +157,7 @@ __all__ = [
     "PartnershipRules",
     "Permission",
     "Phase",
+    "PickUpPacket",
     "PileRules",
     "PluginError",
     "RandomBot",

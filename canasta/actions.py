@@ -29,6 +29,7 @@ __all__ = [
     "EndHand",
     "LayOutThree",
     "Meld",
+    "PickUpPacket",
     "TakePile",
 ]
 
@@ -293,11 +294,38 @@ class LayOutThree:
         return "lay out the kept three"
 
 
+@frozen(cache_hash=True)
+class PickUpPacket:
+    """Pick up the next packet at will (rule sets with `canasta.PacketRules.after_first_canasta`).
+
+    Hand and Foot's ``foot-after-first-book``: at the start of any turn after
+    the one in which the player first completed a canasta (a book) by their own
+    action, before the draw, the player may pick up the next packet (the foot)
+    even with cards still in hand; both are then held as one. Its red threes are
+    laid out and replaced, and the player then draws as usual. Where the rules
+    pick a packet up themselves (an emptied hand), the engine does it.
+    """
+
+    name: ClassVar[str] = "pick_up"
+
+    def __str__(self) -> str:
+        return "pick up the next packet"
+
+
 Action: TypeAlias = (
-    DrawStock | TakePile | Meld | Discard | AskGoOut | AnswerGoOut | EndHand | DeclareSpecialHand | LayOutThree
+    DrawStock
+    | TakePile
+    | Meld
+    | Discard
+    | AskGoOut
+    | AnswerGoOut
+    | EndHand
+    | DeclareSpecialHand
+    | LayOutThree
+    | PickUpPacket
 )
 
 #: The action classes, for a cheap exact type test at the engine's edge.
 ACTION_TYPES: frozenset[type] = frozenset(
-    {DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree}
+    {DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree, PickUpPacket}
 )

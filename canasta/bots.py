@@ -31,6 +31,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
@@ -53,6 +54,7 @@ __all__ = [
 _JOKER = int(Kind.JOKER)
 _TWO = int(Kind.TWO)
 _B3 = int(Kind.BLACK_THREE)
+_PICK_UP = PickUpPacket()
 
 
 class NoLegalActionError(CanastaError):
@@ -186,6 +188,10 @@ class GreedyBot:
         lay_out = next((a for a in actions if isinstance(a, LayOutThree)), None)
         if lay_out is not None and not _near_straight(state.counts[seat]):
             return lay_out
+        if phase is Phase.DRAW and state.facts.after_first_canasta and _PICK_UP in actions:
+            # foot-after-first-book: the foot as soon as it may be picked up (its cards count against the side
+            # whether held or still down, its red threes score only once laid out, and more cards meld more).
+            return _PICK_UP
         if phase is Phase.DRAW:
             return self._draw(state, seat, actions)
         return self._meld_or_discard(state, seat, actions)

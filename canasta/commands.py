@@ -25,6 +25,8 @@ command                action
 ``sh pairs``           declare a special hand (``sh pairs 9``: discarding a nine
                        after a two-card draw), where the rules have special hands
 ``l3``                 lay out the three kept in hand, where the rules keep one
+``pu``                 pick up the next packet at will, before the draw, where the
+                       rules allow it (Hand and Foot's foot-after-first-book)
 ``help`` / ``?``       the grammar and a card legend
 ``q`` / ``quit``       stop playing
 =====================  =============================================================
@@ -59,6 +61,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import Kind, kind_from_symbol
@@ -122,7 +125,7 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
     ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
     ("sh pairs  sh pairs 9", "declare a special hand (discard a nine), where allowed"),
-    ("l3  end  ?  q", "lay out a kept three; end the hand; this help; quit"),
+    ("l3  pu  end  ?  q", "lay out a kept three; pick up a packet; end; help; quit"),
 )
 
 #: The card legend, as (symbol, meaning) rows.
@@ -153,6 +156,7 @@ _VERBS = {
     "no": "no",
     "end": "end",
     "l3": "lay_out",
+    "pu": "pick_up",
     "sh": "declare",
     "declare": "declare",
 }
@@ -193,6 +197,8 @@ def notation(action: Action) -> str:
         return f"sh {action.hand}" + ("" if action.discard is None else " " + action.discard.symbol.lower())
     if isinstance(action, LayOutThree):
         return "l3"
+    if isinstance(action, PickUpPacket):
+        return "pu"
     return "end"
 
 
@@ -247,7 +253,7 @@ def parse_command(text: str, state: Playable) -> Action | Command:
     if verb is None:
         raise CommandError(f"unknown command {raw.split()[0]!r}; {_HELP_HINT}")
     legal = state.legal_actions()
-    if verb in ("draw", "ask", "yes", "no", "end", "lay_out"):
+    if verb in ("draw", "ask", "yes", "no", "end", "lay_out", "pick_up"):
         if rest:
             raise CommandError(f"{verb!r} takes nothing after it, got {rest!r}; {_HELP_HINT}")
         simple: dict[str, Action] = {
@@ -257,6 +263,7 @@ def parse_command(text: str, state: Playable) -> Action | Command:
             "no": AnswerGoOut(False),
             "end": EndHand(),
             "lay_out": LayOutThree(),
+            "pick_up": PickUpPacket(),
         }
         return _legal(simple[verb], legal, state)
     if verb == "discard":

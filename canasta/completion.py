@@ -96,11 +96,22 @@ class Turn:
             the acting side's books set apart so far, by class (natural, mixed,
             wild), for the going-out search (`canasta.goingout.can_meld_out`);
             ``None`` elsewhere.
+        unearned: With ``packet_down``: the packet is not yet earned
+            (`canasta.PacketRules.after_first_canasta`, Hand and Foot's
+            ``foot-after-first-book``): the hand may be emptied, by a meld or a
+            discard, only once the player has completed a canasta, which is a meld
+            taken from below canasta size to it from this position on (`_earned`).
+        canastas_before: With ``unearned``: the keys of the side's melds already of canasta
+            size at this position (a canasta the player made before it is not one it makes).
+        books_before: With ``unearned``: the side's books at this position (the search sets
+            books apart as it lays them: one more is a canasta the player made).
     """
 
     __slots__ = (
         "books",
+        "books_before",
         "bound",
+        "canastas_before",
         "closing",
         "discardable",
         "exempt",
@@ -116,6 +127,7 @@ class Turn:
         "rules",
         "splash",
         "top_rank",
+        "unearned",
     )
 
     def __init__(
@@ -136,6 +148,9 @@ class Turn:
         facts: RuleFacts | None = None,
         packet_down: bool = False,
         books: tuple[int, ...] | None = None,
+        unearned: bool = False,
+        canastas_before: tuple[int, ...] = (),
+        books_before: int = 0,
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -155,6 +170,9 @@ class Turn:
         self.splash = rules.initial_meld.splash
         self.packet_down = packet_down
         self.books = books
+        self.unearned = unearned
+        self.canastas_before = canastas_before
+        self.books_before = books_before
 
 
 class OpeningsFound:
@@ -372,7 +390,12 @@ def can_complete(
         size = sum(hand)
     if opened:
         return _opened_completes(turn, hand, melds, size)
-    if not melds and not turn.bound and (size >= 2 or (turn.packet_down and size)) and _has_discard(turn, hand, melds):
+    if (
+        not melds
+        and not turn.bound
+        and (size >= 2 or (turn.packet_down and not turn.unearned and size))
+        and _has_discard(turn, hand, melds)
+    ):
         return True  # nothing laid down this turn: a discard ends it (the last card of a hand, with a packet down)
     if turn.final_only and not melds and not turn.bound and size:
         return True  # last-red-three-may-meld: nothing laid down, the hand simply ends
@@ -468,7 +491,11 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
     if turn.packet_down:
         # Hand and Foot §8.7: emptying the hand picks up the next packet, whose cards end the turn (E8);
         # a discard may take the last card. (Going out needs the last packet: `out_allowed` is False.)
-        return not size or _has_discard(turn, hand, melds)
+        if not turn.unearned or _earned(turn, melds):
+            return not size or _has_discard(turn, hand, melds)
+        # foot-after-first-book: not before the player's first canasta; a discard keeps a card, or a
+        # meld completes that canasta first.
+        return (size >= 2 and _has_discard(turn, hand, melds)) or _canasta_then_ends(turn, hand, melds)
     if turn.final_only and not turn.bound and size:
         return True  # last-red-three-may-meld: end the hand keeping a card
     if not turn.bound and size > turn.hold and _has_discard(turn, hand, melds):
@@ -478,6 +505,64 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
     return can_meld_out(
         turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books
     )
+
+
+def _earned(turn: Turn, melds: _Melds) -> bool:
+    """Whether the player has made a canasta since the turn's position (`Turn.unearned`): the packet is earned.
+
+    Only the player acts in its own turn, so a meld of canasta size that was not one at that
+    position, or a book set apart since (the search's books), is the player's own.
+    """
+    books = turn.books
+    if books is not None and sum(books) > turn.books_before:
+        return True
+    size = turn.facts.canasta_size
+    before = turn.canastas_before
+    for key, (n, t, j) in melds.items():  # noqa: SIM110 - a plain loop: any() over a generator is slower
+        if n + t + j >= size and key not in before:
+            return True
+    return False
+
+
+def _canasta_then_ends(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
+    """foot-after-first-book: one meld completes a canasta, after which the hand is empty or holds a discard.
+
+    A single addition reaches any meld contents two would (only the result is checked), and melds
+    of other kinds before it only take cards away; once the canasta is made the packet is earned,
+    and the turn ends as `_opened_completes` says with a packet down. (Called with few cards: a
+    hand of two or more discards and keeps one.)
+    """
+    facts = turn.facts
+    size = facts.canasta_size
+    is_valid = facts.is_valid
+    total = sum(hand)
+    keys: list[int] = list(NATURAL_INTS)
+    if facts.wild_melds:
+        keys.append(JOKER)
+    for key in melds:
+        if key >= SECOND_MELD:
+            keys.append(key)  # (cutthroat: a rank's second meld)
+    for key in keys:
+        rank = key & 15
+        n0, t0, j0 = melds.get(key, (0, 0, 0))
+        before = n0 + t0 + j0
+        if before >= size:
+            continue  # already a canasta: adding to it makes none
+        have = 0 if rank == JOKER else hand[rank]
+        if before + have + hand[TWO] + hand[JOKER] < size:
+            continue
+        for n, t, j in valid_additions(is_valid, rank, n0, t0, j0, have, hand[TWO], hand[JOKER]):
+            if before + n + t + j < size:
+                continue
+            if total == n + t + j:
+                return True  # the hand emptied by the canasta's own meld: the packet is picked up
+            left = list(hand)
+            left[rank] = left[rank] - n
+            left[TWO] = left[TWO] - t
+            left[JOKER] = left[JOKER] - j
+            if _has_discard(turn, left, melds):
+                return True
+    return False
 
 
 def _opening_completes(
@@ -1038,6 +1123,9 @@ def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
         facts=turn.facts,
         packet_down=turn.packet_down,
         books=books,
+        unearned=turn.unearned,
+        canastas_before=turn.canastas_before,
+        books_before=turn.books_before,
     )
 
 

@@ -57,6 +57,9 @@ class RuleCode(StrEnum):
     SPECIAL_HAND = "special-hand"
     #: Laying out a kept three refused (house rule american-special-hands: keeping a three).
     KEPT_THREE = "kept-three"
+    #: A packet not yet earned (`canasta.PacketRules.after_first_canasta`, Hand and Foot's
+    #: foot-after-first-book): picked up, or the hand emptied, before the player's first canasta.
+    PACKET_NOT_EARNED = "packet-not-earned"
     MINIMUM_NOT_MET = "minimum-not-met"
     CLEAN_MELD_REQUIRED = "clean-meld-required"
     CANNOT_DISCARD = "cannot-discard"

@@ -20,6 +20,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import SECOND_MELD, Kind
@@ -28,7 +29,7 @@ from canasta.declaration import explain_declaration
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out, held_three
-from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card
+from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card, packet_unearned
 from canasta.rules import MeldRules, Permission
 from canasta.table import Phase, TableState
 from canasta.wording import action_text, plural
@@ -55,13 +56,27 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         ``(code, sentence)``.
     """
     if not isinstance(
-        action, (DrawStock, TakePile, Meld, Discard, AskGoOut, AnswerGoOut, EndHand, DeclareSpecialHand, LayOutThree)
+        action,
+        (
+            DrawStock,
+            TakePile,
+            Meld,
+            Discard,
+            AskGoOut,
+            AnswerGoOut,
+            EndHand,
+            DeclareSpecialHand,
+            LayOutThree,
+            PickUpPacket,
+        ),
     ):
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:
         return RuleCode.HAND_OVER, "the hand is over; no action is possible"
     if isinstance(action, LayOutThree):
         return explain_lay_out(state)
+    if isinstance(action, PickUpPacket):
+        return _explain_pick_up(state)
     expected = _PHASE_OF.get(type(action))
     if expected is not None and expected != state.phase.value:
         phase = state.phase.value
@@ -116,6 +131,45 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         return RuleCode.WRONG_PHASE, "the hand can be ended only when the stock is exhausted"
 
 
+def _explain_pick_up(state: TableState) -> tuple[RuleCode, str]:
+    """Why the next packet may not be picked up at will now (`canasta.PacketRules.after_first_canasta`)."""
+    seat = state.seat
+    packets = state.rules.packets
+    if not state.facts.after_first_canasta:
+        return (
+            RuleCode.PACKET_NOT_EARNED,
+            "a packet is never picked up at will in this game: it comes when your hand is emptied",
+        )
+    if not state.packets[seat]:
+        return RuleCode.PACKET_NOT_EARNED, "you have no packet left face down to pick up"
+    name = packets.name_of(len(packets.sizes) - len(state.packets[seat]))
+    if state.first_canasta[seat] < 0:
+        return (
+            RuleCode.PACKET_NOT_EARNED,
+            f"your {name} is earned by a canasta of your own (a book your partner made does not count): "
+            "you have completed none in this hand",
+        )
+    if state.phase is not Phase.DRAW:
+        when = "this turn" if state.first_canasta[seat] == state.turn else "the draw"
+        return (
+            RuleCode.PACKET_NOT_EARNED,
+            f"your {name} is picked up at will only at the start of a turn, before the draw; not after {when} "
+            "(you may pick it up at the start of your next turn)",
+        )
+    return RuleCode.PACKET_NOT_EARNED, f"your {name} may not be picked up now"
+
+
+def _unearned_empty(state: TableState, what: str) -> tuple[RuleCode, str]:
+    """foot-after-first-book: an action that would empty the hand before the player's first canasta."""
+    packets = state.rules.packets
+    name = packets.name_of(len(packets.sizes) - len(state.packets[state.seat]))
+    return (
+        RuleCode.PACKET_NOT_EARNED,
+        f"{what} your hand before you have completed a canasta of your own, which earns your {name}: "
+        "keep a card, or complete one first",
+    )
+
+
 def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     pile_rules = state.rules.pile
     side = state.side
@@ -165,6 +219,10 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
                 "(none but aces, sevens, wild cards and cards of closed ranks)",
             )
         # The meld is fine: the take fails because the turn could not be completed after it.
+        if packet_unearned(state, state.seat):
+            left = state.sizes[state.seat] - action.naturals - wild_shown
+            if left <= 1:
+                return _unearned_empty(state, "this take would leave you only to empty")
         return _explain_incomplete(state, "this take")
     return RuleCode.INVALID_MELD, "the top card and the shown cards would not make a legal meld"
 
@@ -287,6 +345,10 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         )
     if state.bound or not state.opened[state.side]:
         return _explain_incomplete(state, "this meld")
+    if left <= 1 and packet_unearned(state, state.seat):
+        if left == 0 and not (n0 + t0 + j0 < meld_rules.canasta_size <= n + t + j):
+            return _unearned_empty(state, "this meld would empty")
+        return _unearned_empty(state, "after this meld you could only empty")
     if left <= 1:
         return _explain_going_out(state, "after this meld you could end the turn only by going out")
     return (
@@ -336,6 +398,8 @@ def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]
     if restricted is not None:
         return restricted
     if state.sizes[state.seat] == 1:
+        if packet_unearned(state, state.seat):
+            return _unearned_empty(state, "discarding your last card would empty")
         return _explain_going_out(state, "discarding your last card goes out")
     if state.bound:
         return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"

@@ -104,6 +104,9 @@ class HandState(TableState):
         reshuffles: How many times the pile was shuffled into a new stock in this hand.
         reshuffled: The card ids the last reshuffle put into the stock, in the order they lay in the
             pile (public), as a tuple; empty before any.
+        first_canasta: Per seat, the turn (as ``turn`` counts) in which the player first completed a
+            canasta (a book) by their own action in this hand, or -1 if not yet (kept only where a
+            packet is earned so: `canasta.PacketRules.after_first_canasta`; public).
     """
 
     __slots__ = ()

@@ -384,7 +384,10 @@ def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
     owner too) until it is picked up, picks it up when the hand is emptied
     (at once after a meld, at the start of the next turn after a discard),
     lets only a player in the last packet go out, and scores a packet still
-    down against its side (see `canasta.PacketRules`).
+    down against its side (see `canasta.PacketRules`). With
+    ``after_first_canasta`` a packet is earned by the player's own first
+    canasta: until then the hand is never emptied, and from a later turn on the
+    player may pick it up at will before the draw (`canasta.PickUpPacket`).
 
     Example::
 

@@ -19,7 +19,7 @@ from typing import Final
 
 from attrs import evolve
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, PickUpPacket, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import (
     OpeningGroups,
@@ -70,9 +70,11 @@ __all__ = [
     "goes_out_ok",
     "legal_actions",
     "legal_takes",
+    "may_pick_up",
     "meld_counts",
     "needs_no_kept_card",
     "opened_this_turn",
+    "packet_unearned",
     "pile_to_hand",
     "turn_facts",
     "yes_binds",
@@ -87,6 +89,7 @@ _END: Final = EndHand()
 _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
+_PICK_UP: Final = PickUpPacket()
 # The meld actions made, one object per meld (the legal lists share them): by kind (``rank +
 # SECOND_MELD`` for a side's second meld of a rank), then by ``(naturals, twos, jokers)``, the
 # tuples `valid_additions` makes (no key to build).
@@ -205,6 +208,7 @@ def turn_facts(
         out_discardable = None
         closing = False
     packet_down = bool(t.packets[seat])
+    unearned = packet_down and t.facts.after_first_canasta and t.first_canasta[seat] < 0
     if out_allowed is None:
         out_allowed = answer_lets_out(t)
     if t.facts.has_packets and not _packets_let_out(t, seat):
@@ -225,6 +229,52 @@ def turn_facts(
         facts=t.facts,
         packet_down=packet_down,
         books=t.book_counts(t.seating[seat]) if t.facts.counts_by_class else None,
+        unearned=unearned,
+        canastas_before=_canasta_keys(t, t.seating[seat]) if unearned else (),
+        books_before=len(t.books[t.seating[seat]]) if unearned else 0,
+    )
+
+
+def _canasta_keys(t: TableState, side: int) -> tuple[int, ...]:
+    """The keys of a side's melds of canasta size (books set apart are not among its melds)."""
+    size = t.facts.canasta_size
+    return tuple(key for key, m in t.melds[side].items() if m.naturals + m.twos + m.jokers >= size)
+
+
+def packet_unearned(t: TableState, seat: int) -> bool:
+    """Whether the seat's next packet is still to be earned by its first canasta (foot-after-first-book).
+
+    `canasta.PacketRules.after_first_canasta`: until the seat has completed a canasta of its own
+    this hand, no meld or discard may empty its hand, and it may not pick the packet up.
+
+    Args:
+        t: The hand.
+        seat: The seat.
+
+    Returns:
+        True if the seat has a packet down that its first canasta has not yet earned.
+    """
+    return bool(t.packets[seat]) and t.facts.after_first_canasta and t.first_canasta[seat] < 0
+
+
+def may_pick_up(t: TableState) -> bool:
+    """Whether the acting seat may pick up its next packet at will now (`canasta.PickUpPacket`).
+
+    foot-after-first-book: in the draw phase (the start of its turn, before the draw) of a turn
+    after the one in which it completed its first canasta, with a packet still down.
+
+    Args:
+        t: The hand.
+
+    Returns:
+        True if `canasta.PickUpPacket` is legal.
+    """
+    seat = t.seat
+    return (
+        t.facts.after_first_canasta
+        and t.phase is DRAW_PHASE
+        and bool(t.packets[seat])
+        and 0 <= t.first_canasta[seat] < t.turn
     )
 
 
@@ -408,7 +458,32 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
     if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
+    if shapes and facts.after_first_canasta and packet_unearned(t, seat):
+        shapes = [shape for shape in shapes if not _take_empties_unearned(t, seat, shape)]
     return shapes
+
+
+def _take_empties_unearned(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> bool:
+    """foot-after-first-book: this take would empty the hand (§8.10 E1) with no canasta of the player's own."""
+    n, tw, jk, second = shape
+    if t.sizes[seat] - n - tw - jk or sum(pile_to_hand(t, taken_below_top(t))):
+        return False
+    top = t.kinds[t.pile[-1]]
+    key = JOKER if top <= TWO else (top + SECOND_MELD if second else top)
+    meld = t.melds[t.seating[seat]].get(key)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    return not before < t.facts.canasta_size <= before + 1 + n + tw + jk
+
+
+def _meld_empties_unearned(t: TableState, seat: int, action: Meld) -> bool:
+    """foot-after-first-book: this meld would empty the hand and complete no canasta (the player has none yet)."""
+    added = action.naturals + action.twos + action.jokers
+    if t.sizes[seat] != added:
+        return False
+    rank = int(action.rank)
+    meld = t.melds[t.seating[seat]].get(rank + SECOND_MELD if action.second else rank)
+    before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
+    return not before < t.facts.canasta_size <= before + added
 
 
 def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int, int, int]]:
@@ -528,6 +603,7 @@ def _take_completes(
     if opened:
         hand = list(map(add, hand, rest))
     down = bool(t.packets[seat])  # Hand and Foot: emptying the hand picks up the packet still down
+    unearned = down and t.facts.after_first_canasta and t.first_canasta[seat] < 0  # (foot-after-first-book)
     if t.facts.has_packets and not _packets_let_out(t, seat):
         out_allowed = False  # §8.8, conditions 1 and 3: going out needs the last packet (the partners' too)
     turn = Turn(
@@ -544,6 +620,9 @@ def _take_completes(
         closing=closing,
         packet_down=down,
         books=t.book_counts(side) if t.facts.counts_by_class else None,
+        unearned=unearned,
+        canastas_before=_canasta_keys(t, side) if unearned else (),
+        books_before=len(t.books[side]) if unearned else 0,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -1047,7 +1126,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     # An addition of at most ``limit`` cards needs no completion check.
     limit = (size - 2 if simple else -1) if filtered else KIND_COUNT * 64
     down = bool(t.packets[seat])  # Hand and Foot: a packet is still down (§8.7)
-    if down and simple and filtered and not t.restricts_discards:
+    # foot-after-first-book: not yet earned by the player's own canasta, the hand may not be emptied.
+    unearned = down and facts.after_first_canasta and t.first_canasta[seat] < 0
+    if down and simple and filtered and not t.restricts_discards and not unearned:
         limit = size  # any meld leaves a discard or empties the hand, which picks up the packet
     wild_key = twos * 64 + jokers  # (the wild cards' part of a meld table's key)
     # The side's melds by kind, read once: a list index per rank below, not a dict look-up.
@@ -1184,6 +1265,10 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                 and meld_strands(t, seat, a.rank + SECOND_MELD if a.second else a.rank, a.naturals, a.twos, a.jokers)
             )
         ]
+    if unearned and not filtered:
+        # foot-after-first-book (the rules' half, for `allowed_actions`): no meld empties the hand before the
+        # player's first canasta, unless it completes that canasta. (Filtered, the oracle refuses them.)
+        actions = [a for a in actions if not (isinstance(a, Meld) and _meld_empties_unearned(t, seat, a))]
     provisional_pending = not opened and (bool(melds) or bool(t.books[side]))  # (books: melds set apart)
     if final_only:
         # Rule option last-red-three-may-meld: meld, then end the hand (no discard);
@@ -1201,8 +1286,9 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
             if discardable[kind]:
                 actions.append(_DISCARDS[kind])
         elif down:
-            # Hand and Foot §8.7: the hand's last card, discarded; the packet is picked up next turn.
-            if not bound and not provisional_pending and discardable[kind]:
+            # Hand and Foot §8.7: the hand's last card, discarded; the packet is picked up next turn
+            # (foot-after-first-book: only once the player's own canasta has earned it).
+            if not bound and not provisional_pending and discardable[kind] and not unearned:
                 actions.append(_DISCARDS[kind])
         elif (
             t.relief_stock >= 0
@@ -1431,12 +1517,16 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
                 actions.append(_ASK)
             if t.keeps_threes and _holds_three(t):
                 actions += layouts(t)  # "Keeping a three": like a stock draw, it always leaves the turn completable
+            if t.facts.after_first_canasta and may_pick_up(t):
+                actions.append(_PICK_UP)  # foot-after-first-book: the draw phase follows, as before it
             return actions
         actions = _draw_options(t, seat, bound=t.bound, out_allowed=answer_lets_out(t), filtered=filtered)
         if _may_ask(t) and (not filtered or _answer_completes(t, seat, DRAW_PHASE, False)):
             actions.append(_ASK)
         if t.keeps_threes and _holds_three(t):
             actions += layouts(t)
+        if t.facts.after_first_canasta and may_pick_up(t):
+            actions.append(_PICK_UP)
         return actions
     if phase is ANSWER_PHASE:
         # Both answers are always legal: the partner cannot see the asker's hand

@@ -82,6 +82,10 @@ class Observation:
             order they lay in the pile, bottom first: everyone saw them there,
             so everyone knows the stock holds nothing else (those not drawn
             since), never their new order. Empty before any reshuffle.
+        first_canasta: Where a packet is earned by a canasta
+            (`canasta.PacketRules.after_first_canasta`), per seat the turn in which
+            it completed its first canasta of the hand, or -1 (`canasta.HandState.first_canasta`;
+            public: everyone saw the meld); empty elsewhere.
     """
 
     seat: int
@@ -106,6 +110,7 @@ class Observation:
     deal_number: int = 1
     reshuffles: int = 0
     reshuffled: tuple[Card, ...] = ()
+    first_canasta: tuple[int, ...] = ()
     #: The table as the seat sees it (hidden cards left out), for `canasta.sample_state`.
     _public: TableState | None = field(default=None, eq=False, repr=False, alias="public")
 
@@ -176,6 +181,7 @@ def observe(state: TableState, seat: int) -> Observation:
         deal_number=state.deal_number,
         reshuffles=state.reshuffles,
         reshuffled=tuple(cards[c] for c in state.reshuffled),
+        first_canasta=tuple(state.first_canasta) if state.facts.after_first_canasta else (),
         public=public_table(state, seat),
     )
 

@@ -274,6 +274,10 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         f"canasta_packets: names must name every packet (1 to 20 printable characters each), got {packets.names}",
     )
     _check(
+        not packets.after_first_canasta or bool(packets.sizes),
+        "canasta_packets: after_first_canasta earns the next packet by a canasta, but no packet is dealt (sizes empty)",
+    )
+    _check(
         (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,
         f"canasta_packets: dealing {hand_size} cards and packets of {packets.sizes} to {players} players needs "
         f"more than the {deck.size} cards",

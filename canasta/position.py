@@ -41,6 +41,7 @@ def build_position(
     opened: Sequence[bool] | None = None,
     packets: Sequence[Sequence[Sequence[CardLike]]] | None = None,
     deal_number: int = 1,
+    first_canasta: Sequence[int] | None = None,
 ) -> HandState:
     """Build a validated hand from an explicit position.
 
@@ -88,6 +89,13 @@ def build_position(
             A seat with a packet down may hold no cards (it discarded its hand).
         deal_number: The hand's number in its game, from 1 (a minimum table
             by deal reads it: `canasta.MeldMinimums.by_deal`).
+        first_canasta: Where a packet is earned by a canasta
+            (`canasta.PacketRules.after_first_canasta`), for each seat the turn
+            (as ``turn`` counts, at most ``turn``) in which it completed its first
+            canasta of the hand, or -1 for none (the default for every seat). Only
+            the acting seat, in the meld phase, may have made it this turn
+            (``turn``); a seat that made one has a side with a canasta on the
+            table; a seat holding no card with a packet down has made one.
 
     Returns:
         The hand, ready for ``seat`` to act (or already over, if the stock is
@@ -145,6 +153,25 @@ def build_position(
         raise InvalidPositionError(f"phase: must be 'draw' or 'meld', got {_show(phase)}")
     turns = n if turn is None else _int("turn", turn, low=0)
     number = _int("deal_number", deal_number, low=1)
+    first = [-1] * n
+    if first_canasta is not None:
+        first = [
+            _int(f"first_canasta[{i}]", v, low=-1)
+            for i, v in enumerate(_sized("first_canasta", first_canasta, n, "seats", "turn numbers"))
+        ]
+        for s, made in enumerate(first):
+            if made < 0:
+                continue
+            if not rules.packets.after_first_canasta:
+                raise InvalidPositionError(
+                    f"first_canasta[{s}]: these rules earn no packet by a canasta "
+                    "(PacketRules.after_first_canasta), so no first canasta is kept"
+                )
+            if made > turns or (made == turns and (s != acting or phase != "meld")):
+                raise InvalidPositionError(
+                    f"first_canasta[{s}]: seat {s} has not played turn {made} "
+                    f"(the position is turn {turns}, seat {acting} in its {phase} phase)"
+                )
     side_opened = (
         None
         if opened is None
@@ -223,6 +250,21 @@ def build_position(
         if state.sizes[s] == 0 and not (state.packets[s] and (s != acting or phase == "draw")):
             who = "the acting player" if s == acting else f"seat {s}"
             raise InvalidPositionError(f"hands[{s}]: {who} has no cards; a player with no cards would have gone out")
+    size = rules.melds.canasta_size
+    for s, made in enumerate(first):
+        if made < 0:
+            if state.sizes[s] == 0 and state.packets[s] and rules.packets.after_first_canasta:
+                raise InvalidPositionError(
+                    f"first_canasta[{s}]: seat {s} holds no card with a packet down, which needs a canasta of its own "
+                    "first (the packet is earned by it)"
+                )
+            continue
+        side = rules.sides[s]
+        if not state.books[side] and not any(m.size >= size for m in state.melds[side].values()):
+            raise InvalidPositionError(
+                f"first_canasta[{s}]: seat {s} completed a canasta, but its side has none on the table"
+            )
+    state.first_canasta = first
     for s in range(n):
         state.melded_before[s] = bool(state.melds[rules.sides[s]] or state.books[rules.sides[s]])
     state.turn = turns

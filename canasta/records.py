@@ -44,13 +44,16 @@ Actions serialise losslessly (`action_to_json` / `action_from_json`)::
     {"type": "discard", "kind": "7"}
     {"type": "ask"}   {"type": "answer", "yes": true}   {"type": "end"}
     {"type": "declare", "hand": "pairs"}   {"type": "declare", "hand": "pairs", "discard": "9"}
-    {"type": "lay_out"}
+    {"type": "lay_out"}   {"type": "pick_up"}
 
 A ``declare`` lays a special hand (rule sets with special hands); ``discard``,
 the 15th card after a two-card draw, is optional and written only when there is one.
 A ``lay_out`` lays out the three kept in hand and draws its replacement (rule
 sets that keep a three, `canasta.ThreeRules.keep_one`); keeping the three, and
-laying it out where the rules do, happen without an action.
+laying it out where the rules do, happen without an action. A ``pick_up`` picks up
+the next packet at will before the draw (rule sets where a packet is earned by
+a canasta, `canasta.PacketRules.after_first_canasta`); a packet the rules pick up
+(an emptied hand) comes without an action.
 
 A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
 where partners who both held a rank keep two melds) adds ``"second": true``;
@@ -72,7 +75,8 @@ cannot be recorded: `GameRecorder` refuses it, and a game already played.
 Versions (`READABLE_RECORD_FORMAT_VERSIONS`): records are written as version 6,
 which is version 5 plus the optional ``players`` (a record of version 5 or older
 has no such key and replays with the variant's default count, as it was played;
-one holding it is refused); version 5 is version 4 plus ``first_dealer`` (a record of version 4 or older has no
+one holding it is refused) and the ``pick_up`` action (refused in older records);
+version 5 is version 4 plus ``first_dealer`` (a record of version 4 or older has no
 such key and replays with the last seat dealing first, as it was played); version 4
 is version 3 plus the ``lay_out`` action; version 3 is version 2 plus the
 ``declare`` action. Older records read as before (one holding an action its
@@ -120,6 +124,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import Card, Kind, kind_from_symbol
@@ -220,6 +225,7 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "end": {},
     "declare": {"hand": str},
     "lay_out": {},
+    "pick_up": {},
 }
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
@@ -232,6 +238,7 @@ _SIMPLE: dict[str, Action] = {
     "ask": AskGoOut(),
     "end": EndHand(),
     "lay_out": LayOutThree(),
+    "pick_up": PickUpPacket(),
 }
 #: The take-back of record format version 1 (removed in version 2).
 _RETRACT = "retract"
@@ -278,7 +285,7 @@ def action_to_json(action: Action) -> dict[str, Any]:
         if action.discard is not None:
             data["discard"] = action.discard.symbol
         return data
-    if isinstance(action, (DrawStock, AskGoOut, EndHand, LayOutThree)):
+    if isinstance(action, (DrawStock, AskGoOut, EndHand, LayOutThree, PickUpPacket)):
         return {"type": action.name}
     raise TypeError(f"not a canasta action: {action!r}")
 
@@ -408,7 +415,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
     Returns:
         A dict with ``format``, ``format_version`` and every field of `canasta.Observation`.
     """
-    return {
+    data = {
         "format": "canasta-observation",
         "format_version": OBSERVATION_FORMAT_VERSION,
         "seat": obs.seat,
@@ -431,6 +438,9 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "action_log": [{"seat": seat, "action": action_to_json(a)} for seat, a in obs.action_log],
         "deal_number": obs.deal_number,
     }
+    if obs.first_canasta:
+        data["first_canasta"] = list(obs.first_canasta)  # (rule sets that earn a packet by a canasta only)
+    return data
 
 
 # --- records ---------------------------------------------------------------------------
@@ -831,6 +841,7 @@ def record_from_json(
 _NEWER_ACTIONS: tuple[tuple[str, int, str], ...] = (
     ("declare", 3, "declaring a special hand"),
     ("lay_out", 4, "laying out a kept three"),
+    ("pick_up", 6, "picking up a packet at will"),
 )
 
 

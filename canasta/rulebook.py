@@ -80,6 +80,7 @@ CODE_SECTIONS: Mapping[RuleCode, str] = {
     RuleCode.RULE_OF_FIVE: "wild-cards",
     RuleCode.SPECIAL_HAND: "the-turn",
     RuleCode.KEPT_THREE: "threes",
+    RuleCode.PACKET_NOT_EARNED: "the-turn",
     RuleCode.MINIMUM_NOT_MET: "initial-meld",
     RuleCode.CLEAN_MELD_REQUIRED: "initial-meld",
     RuleCode.CANNOT_DISCARD: "the-turn",
@@ -123,6 +124,8 @@ CODE_SENTENCES: Mapping[RuleCode, str] = {
     "with exactly its 14 cards (after a two-card draw, the 15th discarded, never a three), as the hand they score as.",
     RuleCode.KEPT_THREE: "A kept three is laid out only by its holder, in his turn before he discards, "
     "while a stock card is left to replace it.",
+    RuleCode.PACKET_NOT_EARNED: "The next packet is earned by a canasta of the player's own: until then it is not "
+    "picked up and the hand is never emptied; it is picked up at will only from a later turn, before the draw.",
     RuleCode.RANK_CLOSED: "The rank is closed for the rest of the hand: no meld of it may be started, grow, or take "
     "the pile.",
     RuleCode.MINIMUM_NOT_MET: "The side's initial meld does not reach its minimum count.",

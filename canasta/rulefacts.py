@@ -139,6 +139,8 @@ class RuleFacts:
         )
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         self.partners_first: bool = rules.packets.partners_first
+        # foot-after-first-book: a packet is earned by the player's own first canasta (`canasta.PacketRules`).
+        self.after_first_canasta: bool = rules.packets.after_first_canasta and bool(rules.packets.sizes)
         self._minimums: dict[int, int] = {}
         # A minimum table by deal number (Hand and Foot), not by score: read once per hand dealt.
         self.minimums_by_deal: bool = bool(rules.minimums.by_deal)
@@ -222,6 +224,7 @@ class RuleFacts:
         self.turn_states = dealt.turn_states
         self.has_packets = dealt.has_packets
         self.partners_first = dealt.partners_first
+        self.after_first_canasta = dealt.after_first_canasta
         self._minimums = dealt._minimums
         self.minimums_by_deal = dealt.minimums_by_deal
         self._scoring = dealt._scoring

@@ -861,6 +861,17 @@ class PacketRules:
             the turn goes on (§8.7). False: emptying the hand ends the turn at once, whichever
             way (after a meld there is no discard), and the packet is picked up at the start of
             the player's next turn (Hand and Foot's ``foot-ends-turn``).
+        after_first_canasta: A packet is *earned* by a canasta (Hand and Foot's
+            ``foot-after-first-book``): until the player has completed a canasta (a book)
+            by their own action in this hand (a meld, or the pickup meld of a pile take; a
+            partner's canasta does not count), no meld or discard may empty the hand (§0: a
+            meld that would leave the turn unable to end so is refused too). Once the player has,
+            the pick-up events above apply as written, and from the start of any later turn
+            of the player, before the draw, the player may also pick the next packet up at
+            will with `canasta.PickUpPacket` (the hand need not be empty: both are then held
+            as one). `canasta.HandState.first_canasta` records the turn of each player's first
+            canasta; it earns every later packet too. Off by default: emptying the hand is the
+            only way to the packet.
     """
 
     sizes: tuple[int, ...] = field(default=(), converter=tuple)
@@ -868,6 +879,7 @@ class PacketRules:
     three_down: int = 0
     names: tuple[str, ...] = field(default=(), converter=tuple)
     meld_picks_up: bool = True
+    after_first_canasta: bool = False
 
     def name_of(self, index: int) -> str:
         """The display name of the packet at ``index`` in `sizes` (0: the first after the hand).

@@ -62,6 +62,8 @@ _LABELS: dict[str, str] = {
     "packets.partners_first": "going out and asking need every partner in the last packet",
     "packets.three_down": "each red three in a packet still down at the end scores",
     "packets.names": "packet names",
+    "packets.meld_picks_up": "a meld that empties the hand picks up the next packet at once",
+    "packets.after_first_canasta": "a packet is earned by the player's own first canasta, then picked up at will",
     "card_values": "card values",
     "minimums": "minimum count for the initial meld",
     "game_length.target_score": "game ends at",

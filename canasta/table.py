@@ -248,6 +248,7 @@ class TableState:
         "end",
         "facts",
         "final_meld_only",
+        "first_canasta",
         "hands",
         "keeps_threes",
         "kinds",
@@ -349,6 +350,9 @@ class TableState:
         #: keeps the identity of the meld it was. Always empty where melds do not become books.
         self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
+        #: Per seat, the turn (`turn`) in which the player first completed a canasta (a book) by their own
+        #: action in this hand, or -1: kept where a packet is earned so (`canasta.PacketRules.after_first_canasta`).
+        self.first_canasta: list[int] = [-1] * n
         self.set_aside: list[list[int]] = [[] for _ in range(sides)]
         self.opened = [False] * sides
         self.melded_before = [False] * n
@@ -823,6 +827,7 @@ class TableState:
         self.packets = [[p[:] for p in seat_packets] for seat_packets in other.packets]
         self.books = [b[:] for b in other.books]  # (books never change: shared)
         self.threes = [t[:] for t in other.threes]
+        self.first_canasta = other.first_canasta[:]
         self.set_aside = [s[:] for s in other.set_aside]
         self.opened = other.opened[:]
         self.melded_before = other.melded_before[:]
@@ -909,6 +914,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "drew_from_stock",
         "end",
         "final_meld_only",
+        "first_canasta",
         "hands",
         "keeps_threes",
         "known",

@@ -21,6 +21,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
@@ -142,18 +143,21 @@ def begin_turn(t: TableState) -> None:
 def pick_up_packet(t: TableState, seat: int) -> None:
     """The seat picks up its next packet (`canasta.PacketRules`; Hand and Foot §8.7, §8.6).
 
-    Its cards become the seat's cards; its red threes (its bonus threes) are
-    laid out and replaced from the stock as at the deal, without replacement
-    once the stock is empty (§8.6, E11).
+    Its cards become the seat's cards (joining any still held: `canasta.PickUpPacket`
+    under ``after_first_canasta``); its red threes (its bonus threes) are laid out
+    and replaced from the stock as at the deal, without replacement once the stock
+    is empty (§8.6, E11).
 
     Args:
         t: The hand.
-        seat: The seat, whose hand is empty and which has a packet down.
+        seat: The seat, which has a packet down (its hand is empty, unless it picks the packet up at will).
     """
     packet = t.packets[seat].pop(0)
     for card in packet:
         t._to_hand(seat, card)
     lay_out_and_replace(t, seat)
+    if t.final_meld_only and t.facts.after_first_canasta:
+        t.final_meld_only = False  # (stranded with an unearned packet, its canasta then made: the packet's cards)
     if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2:
         _strand_if_stuck(t, seat)
 
@@ -163,9 +167,16 @@ def _strand_if_stuck(t: TableState, seat: int) -> None:
 
     A player in the last packet holding 0 or 1 card who may not go out ends the turn without
     discarding (`canasta.EndHand`, offered while ``final_meld_only`` is set), and the hand ends by
-    exhaustion. (With a packet still down the last card may be discarded: no one is stranded.)
+    exhaustion. (With a packet still down the last card may be discarded: no one is stranded, unless
+    the packet is still to be earned by a canasta, `canasta.PacketRules.after_first_canasta`.)
     """
-    if t.bound or t.packets[seat] or t.stock or t.sizes[seat] >= 2:
+    if t.bound or t.stock or t.sizes[seat] >= 2:
+        return
+    if t.packets[seat]:
+        if t.facts.after_first_canasta and t.first_canasta[seat] < 0:
+            # foot-after-first-book: the last card may not be discarded before the player's first canasta,
+            # so this player is stranded too (unless it melds the card into that canasta: the packet follows).
+            t.final_meld_only = True
         return
     if t.sizes[seat] == 1 and goes_out_ok(t, t.seating[seat]):
         return  # the last card's discard goes out
@@ -357,6 +368,7 @@ def _do_take(t: TableState, action: Action) -> None:
         key = rank + SECOND_MELD if action.second else rank
         meld = _meld_to_extend(t, side, key)
         meld.naturals += 1
+    before = meld.naturals + meld.twos + meld.jokers - 1  # (the meld's size before the take, for a canasta made)
     meld._additions = None  # its contents change
     meld.cards.append(top)
     t.melded_this_turn = True
@@ -376,6 +388,8 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.jokers += count
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.after_first_canasta:
+        _note_canasta(t, seat, before, meld.naturals + meld.twos + meld.jokers)  # the pickup meld counts
     if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
         t._retire(side, key)  # a book: its rank is free again
     if opened:
@@ -476,6 +490,9 @@ def _do_meld(t: TableState, action: Action) -> None:
     t.melded_this_turn = True
     if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
+    if t.facts.after_first_canasta:
+        size = meld.naturals + meld.twos + meld.jokers
+        _note_canasta(t, seat, size - (n + tw + jk), size)
     if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
         t._retire(side, key)  # a book: its rank is free again
     if not t.opened[side]:
@@ -483,6 +500,15 @@ def _do_meld(t: TableState, action: Action) -> None:
         _maybe_open(t)
     if not t.sizes[seat]:
         _go_out_if_empty(t)
+
+
+def _note_canasta(t: TableState, seat: int, before: int, after: int) -> None:
+    """foot-after-first-book: a meld the seat took from below to canasta size is its first canasta, if none yet.
+
+    (`canasta.PacketRules.after_first_canasta`: the seat's next packet is earned by it; its own action only.)
+    """
+    if before < t.facts.canasta_size <= after and t.first_canasta[seat] < 0:
+        t.first_canasta[seat] = t.turn
 
 
 def _move_to_meld(t: TableState, seat: int, held: list[int], cards: list[int], count: int) -> None:
@@ -646,6 +672,11 @@ def _do_end_hand(t: TableState, action: Action | None = None) -> None:
         _finish(t, HandEnd.STOCK_EXHAUSTED)
 
 
+def _do_pick_up(t: TableState, action: Action | None = None) -> None:
+    """foot-after-first-book: the next packet picked up at will, before the draw; the draw follows."""
+    pick_up_packet(t, t.seat)
+
+
 def _do_declare(t: TableState, action: Action) -> None:
     """The club form's special hands: 14 cards laid face up (a two-card draw's 15th discarded); the hand ends."""
     assert isinstance(action, DeclareSpecialHand)
@@ -681,6 +712,7 @@ TRANSITIONS: Final[dict[type, Callable[[TableState, Action], None]]] = {
     EndHand: _do_end_hand,
     DeclareSpecialHand: _do_declare,
     LayOutThree: _do_lay_out,
+    PickUpPacket: _do_pick_up,
 }
 # The common action types, for `transition` (module constants: no global lookup in the compiled engine).
 _DRAW_STOCK: Final = DrawStock

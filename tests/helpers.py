@@ -36,10 +36,11 @@ from canasta import (
     Kind,
     LayOutThree,
     Meld,
+    PickUpPacket,
     RuleCode,
     TakePile,
 )
-from canasta.testing.invariants import check_threes_in_hands
+from canasta.testing.invariants import check_earned_packets, check_threes_in_hands
 
 
 @cache
@@ -180,7 +181,15 @@ def check_conservation(state: HandState) -> None:
 
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
     """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
-    cands: list[object] = [DrawStock(), EndHand(), AskGoOut(), AnswerGoOut(True), AnswerGoOut(False), LayOutThree()]
+    cands: list[object] = [
+        DrawStock(),
+        EndHand(),
+        AskGoOut(),
+        AnswerGoOut(True),
+        AnswerGoOut(False),
+        LayOutThree(),
+        PickUpPacket(),
+    ]
     cands += [Discard(Kind(k)) for k in range(15)]
     cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
     # Wild pairs (`canasta.PileRules.wild_pair`) and the other meld of a rank (cutthroat).
@@ -209,6 +218,7 @@ def check_state(state: HandState, rng: random.Random, *, legal_sample: int | Non
     """
     check_conservation(state)
     check_threes_in_hands(state)
+    check_earned_packets(state)
     legal = state.legal_actions()
     if state.is_over:
         if legal:

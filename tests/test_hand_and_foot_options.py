@@ -545,6 +545,7 @@ LEGALITY_OPTIONS = [
     "eights-nines-five",
     "wild-limit-three",
     "foot-ends-turn",
+    "foot-after-first-book",
     "no-permission",
     "no-wild-books",
     "pile-whole",

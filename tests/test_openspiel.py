@@ -62,6 +62,7 @@ def test_every_installed_variant_loads_and_passes_the_random_simulation_test(var
         "variant=classic,house_rules=black-three-freezes+last-red-three-may-meld+wilds-at-most-naturals",
         "variant=modern-american,house_rules=american-talon",
         "variant=two-player,whole_game=True",
+        "variant=hand-and-foot,house_rules=foot-after-first-book",
     ],
 )
 def test_house_rules_and_whole_games_pass_the_random_simulation_test(spec: str) -> None:

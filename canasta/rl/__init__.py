@@ -9,7 +9,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   `ACTION_SPACE_VERSION`; `SPECIAL_HANDS_ACTION_SPACE_VERSION` for rule sets
   with special hands; `KEPT_THREE_ACTION_SPACE_VERSION` for rule sets that
   keep a three in hand; `WILD_PAIR_ACTION_SPACE_VERSION` for rule sets with
-  wild-pair pile takes).
+  wild-pair pile takes; `PICK_UP_ACTION_SPACE_VERSION` for rule sets where a
+  packet is picked up at will once earned by a canasta).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
   rule sets that deal packets after the hand).
@@ -27,6 +28,7 @@ require_extra("rl", ("numpy", "gymnasium", "pettingzoo"))
 from canasta.rl.actions import (  # noqa: E402
     ACTION_SPACE_VERSION,
     KEPT_THREE_ACTION_SPACE_VERSION,
+    PICK_UP_ACTION_SPACE_VERSION,
     SPECIAL_HANDS_ACTION_SPACE_VERSION,
     WILD_PAIR_ACTION_SPACE_VERSION,
     ActionSpace,
@@ -45,6 +47,7 @@ __all__ = [
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
     "PACKETS_OBSERVATION_VERSION",
+    "PICK_UP_ACTION_SPACE_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "ActionSpace",

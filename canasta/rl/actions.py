@@ -17,7 +17,10 @@ with special hands (`canasta.Rules.special_hands`): version 2's ids, then the de
 Version 5 (`WILD_PAIR_ACTION_SPACE_VERSION`) is the layout of rule sets that take a wild card on top
 of the pile with two of its kind (`canasta.PileRules.wild_pair`, Hand and Foot): the ids the rule set
 would have without it, then ``TakePile(0, 2, 0)`` and ``TakePile(0, 0, 2)``.
-Every other rule set keeps version 2.
+Version 7 (`PICK_UP_ACTION_SPACE_VERSION`) is the layout of rule sets where a packet is earned by a
+canasta and picked up at will (`canasta.PacketRules.after_first_canasta`, Hand and Foot's
+``foot-after-first-book``): the ids the rule set would have without it, then `PickUpPacket`.
+Every other rule set keeps version 2. (Version 6 is kept for another layout.)
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
@@ -49,6 +53,7 @@ __all__ = [
     "FIXED_ACTIONS",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
+    "PICK_UP_ACTION_SPACE_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "WILD_PAIR_TAKES",
@@ -67,6 +72,9 @@ KEPT_THREE_ACTION_SPACE_VERSION: int = 4
 #: Version of the id layout of rule sets with wild-pair takes (`canasta.PileRules.wild_pair`): the ids
 #: the rule set would have without them (version 2, 3 or 4), then `WILD_PAIR_TAKES`.
 WILD_PAIR_ACTION_SPACE_VERSION: int = 5
+#: Version of the id layout of rule sets where a packet is picked up at will once earned by a canasta
+#: (`canasta.PacketRules.after_first_canasta`): the ids the rule set would have without it, then `PickUpPacket`.
+PICK_UP_ACTION_SPACE_VERSION: int = 7
 
 
 class ActionSpaceError(CanastaError):
@@ -171,6 +179,8 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
 
 def _version(rules: Rules) -> int:
     """The id layout's version under these rules (see the module docs)."""
+    if rules.packets.after_first_canasta and rules.packets.sizes:
+        return PICK_UP_ACTION_SPACE_VERSION
     if rules.pile.wild_pair:
         return WILD_PAIR_ACTION_SPACE_VERSION
     if rules.threes.keep_one:
@@ -214,6 +224,9 @@ class ActionSpace:
     - Only where the rules take a wild card on top with two of its kind
       (`canasta.PileRules.wild_pair`, version `WILD_PAIR_ACTION_SPACE_VERSION`),
       last: `WILD_PAIR_TAKES`, ``TakePile(0, 2, 0)`` then ``TakePile(0, 0, 2)``.
+    - Only where a packet is picked up at will once earned by a canasta
+      (`canasta.PacketRules.after_first_canasta`, version `PICK_UP_ACTION_SPACE_VERSION`),
+      last: `PickUpPacket`.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -229,7 +242,8 @@ class ActionSpace:
         version: The layout's version: `ACTION_SPACE_VERSION`;
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
             `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three;
-            `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes.
+            `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes;
+            `PICK_UP_ACTION_SPACE_VERSION` under rules with `canasta.PickUpPacket`.
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -243,6 +257,7 @@ class ActionSpace:
             + _declarations(rules)
             + ((LayOutThree(),) if rules.threes.keep_one else ())
             + (WILD_PAIR_TAKES if rules.pile.wild_pair else ())
+            + ((PickUpPacket(),) if rules.packets.after_first_canasta and rules.packets.sizes else ())
         )
         self.size: int = len(self.actions)
         self.version: int = _version(rules)

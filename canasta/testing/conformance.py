@@ -220,6 +220,7 @@ class CanastaConformance(RuleBasedStateMachine):
         state = self.hand
         inv.check_conservation(state)
         inv.check_threes_in_hands(state)
+        inv.check_earned_packets(state)
         inv.check_legal_actions(state, self._rng, legal_sample=self.legal_sample, illegal_sample=self.illegal_sample)
         inv.check_observations(state)
         inv.check_score(state)

@@ -37,6 +37,7 @@ from canasta.actions import (
     EndHand,
     LayOutThree,
     Meld,
+    PickUpPacket,
     TakePile,
 )
 from canasta.cards import KIND_COUNT, Card, DeckSpec, Kind, build_deck
@@ -56,6 +57,7 @@ __all__ = [
     "check_all",
     "check_conservation",
     "check_copy_independence",
+    "check_earned_packets",
     "check_game",
     "check_hidden_information",
     "check_legal_actions",
@@ -96,6 +98,7 @@ def simple_actions() -> list[Action]:
         AnswerGoOut(True),
         AnswerGoOut(False),
         LayOutThree(),
+        PickUpPacket(),
     ]
     actions += [Discard(kind) for kind in Kind]
     actions += [
@@ -273,6 +276,44 @@ def check_threes_in_hands(state: HandState) -> None:
         and any(state.counts[seat][k] for k in bonus)
     ):
         raise InvariantError(f"seat {seat} begins its turn with a three in hand though its side has opened")
+
+
+def check_earned_packets(state: HandState) -> None:
+    """A packet earned by a canasta (`canasta.PacketRules.after_first_canasta`) is never reached before it.
+
+    Every seat's first canasta is a turn already played (the acting seat's may be this turn,
+    after its draw), and its side has a canasta on the table; a seat that has made none and
+    has a packet down holds a card (its hand was never emptied); `canasta.PickUpPacket` is
+    listed only in the draw phase of a seat whose first canasta came in an earlier turn.
+    Elsewhere no first canasta is kept.
+
+    Args:
+        state: The hand.
+
+    Raises:
+        InvariantError: If a seat reached its packet, or a first canasta is kept, against the rule.
+    """
+    rules = state.rules
+    earned = rules.packets.after_first_canasta and bool(rules.packets.sizes)
+    size = rules.melds.canasta_size
+    playing = state.asker if state.phase is Phase.ANSWER and state.asker is not None else state.seat
+    for seat, made in enumerate(state.first_canasta):
+        if made < 0:
+            if earned and state.packets[seat] and not state.sizes[seat] and not state.is_over:
+                raise InvariantError(f"seat {seat} emptied its hand with its packet down before a canasta of its own")
+            continue
+        if not earned:
+            raise InvariantError(f"seat {seat} has a first canasta kept, but no packet is earned by one")
+        if made > state.turn or (made == state.turn and seat != playing):
+            raise InvariantError(f"seat {seat}'s first canasta is at turn {made}, not yet played (turn {state.turn})")
+        side = state.seating[seat]
+        if not state.books[side] and not any(m.size >= size for m in state.melds[side].values()):
+            raise InvariantError(f"seat {seat} has a first canasta, but its side has none on the table")
+    if any(isinstance(a, PickUpPacket) for a in state.legal_actions()):
+        seat = state.seat
+        made = state.first_canasta[seat]
+        if state.phase is not Phase.DRAW or not state.packets[seat] or not 0 <= made < state.turn:
+            raise InvariantError(f"seat {seat} may pick up a packet it has not earned in an earlier turn")
 
 
 def check_refused(state: HandState, action: object) -> IllegalActionError:
@@ -796,6 +837,7 @@ def check_all(
     rng = rng or random.Random(state.turn)
     check_conservation(state)
     check_threes_in_hands(state)
+    check_earned_packets(state)
     check_legal_actions(state, rng, legal_sample=legal_sample, illegal_sample=illegal_sample)
     check_observations(state)
     check_hidden_information(state, rng)

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, Meld, TakePile
+from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, Meld, PickUpPacket, TakePile
 from canasta.bots import Bot, bot_names, make_bot
 from canasta.commands import GRAMMAR, Command, CommandError, notation, parse_command
 from canasta.errors import CanastaError, IllegalActionError
@@ -80,8 +80,8 @@ def action_group(action: Action) -> str:
     Returns:
         ``"draw"``, ``"take"``, ``"meld"``, ``"discard"``, ``"go out"`` or ``"end"``.
     """
-    if isinstance(action, DrawStock):
-        return "draw"
+    if isinstance(action, DrawStock | PickUpPacket):
+        return "draw"  # (a packet picked up at will, before the draw: foot-after-first-book)
     if isinstance(action, TakePile):
         return "take"
     if isinstance(action, Meld):

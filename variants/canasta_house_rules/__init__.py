@@ -21,6 +21,7 @@ variant below it, so it stacks on any variant it fits:
   ``decks-per-player``, ``eights-nines-five``, ``wild-limit-three``, ``no-wild-books``, ``pile-whole``,
   ``pile-three``, ``pile-six``, ``pile-onto-meld``, ``pile-needs-opening``, ``black-three-penalty-100``,
   ``-300`` and ``-0``, ``quota-1-1``, ``quota-2-2``, ``quota-1-1-1``, ``quota-3-4``, ``foot-ends-turn``,
+  ``foot-after-first-book``,
   ``discard-to-go-out``, ``no-permission``, ``partner-foot-free``, ``going-out-bonus-200`` and ``-500``,
   ``score-minimums``.
 

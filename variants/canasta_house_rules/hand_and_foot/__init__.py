@@ -9,7 +9,7 @@ together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
 Left out for now (they need engine work): ``add-to-books``, ``red-threes-dead``,
-``foot-after-first-book``, ``pierson-family``.
+``pierson-family``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from canasta_house_rules.hand_and_foot import (
     decks_per_player,
     discard_to_go_out,
     eights_nines_five,
+    foot_after_first_book,
     foot_ends_turn,
     going_out_bonus,
     no_permission,
@@ -125,6 +126,11 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "foot-ends-turn",
         "Emptying the hand ends the turn at once (no discard after a meld); the foot comes at the next turn.",
         foot_ends_turn,
+    ),
+    _option(
+        "foot-after-first-book",
+        "The foot is earned by a book of the player's own: picked up at will from a later turn, before the draw.",
+        foot_after_first_book,
     ),
     _option(
         "discard-to-go-out",
