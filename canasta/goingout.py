@@ -330,8 +330,8 @@ def _plan(
     ``mode`` (rule-of-five): 1, no wild card is added to a natural meld; 2, the
     wild meld ends complete; 0, neither restriction.
     """
-    if hand[RED_THREE]:
-        return None
+    if hand[RED_THREE] and not discardable[RED_THREE]:
+        return None  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
     meld_rules = rules.melds
     if not _canastas_possible(meld_rules, hand, melds, need):
         return None
@@ -468,8 +468,14 @@ def _pair_options(
 
 
 def _groups(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[_Group]:
-    """The groups of an assignment: black threes, each natural rank in hand or on the table, the wild meld."""
+    """The groups of an assignment: threes, each natural rank in hand or on the table, the wild meld.
+
+    Red threes are a group only where they are held as ordinary cards (``ThreeRules.red_threes_are_bonus``
+    False): never melded, one of them may be the final discard.
+    """
     groups: list[_Group] = []
+    if hand[RED_THREE]:
+        groups.append((RED_THREE, hand[RED_THREE], 0, 0, 0))
     if hand[BLACK_THREE]:
         groups.append((BLACK_THREE, hand[BLACK_THREE], 0, 0, 0))
     for rank in NATURAL_INTS:
@@ -529,6 +535,8 @@ def _stranded(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[int]:
     black = hand[BLACK_THREE]
     if black and not meld_rules.is_valid(BLACK_THREE, black, 0, 0):
         problems.append(BLACK_THREE)
+    if hand[RED_THREE]:
+        problems.append(RED_THREE)  # (held as an ordinary card: never melded)
     return problems
 
 
@@ -548,8 +556,8 @@ def _meld_out_small(
     )
     if kind < 0:
         return meld_allowed and canastas >= need and not blocked  # the hand was melded out
-    if kind == RED_THREE:
-        return False
+    if kind == RED_THREE and not discardable[kind]:
+        return False  # a kept red three (red threes held as ordinary cards go out as the final discard)
     if discardable[kind] and canastas >= need and not blocked:
         return True  # the final discard goes out
     if len(blocked) > 1:
@@ -661,8 +669,8 @@ def _meld_out_by_class(
     and go on in new melds, each a book but the last (one incomplete meld of a rank at a
     time). The books already set apart start the count.
     """
-    if hand[RED_THREE]:
-        return False
+    if hand[RED_THREE] and not discardable[RED_THREE]:
+        return False  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
     quota = _quota(rules)
     twos, jokers = hand[TWO], hand[JOKER]
     if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT:

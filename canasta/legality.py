@@ -153,7 +153,8 @@ def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
     for card in cards:
         kind = kinds[card]
         counts[kind] = counts[kind] + 1
-    counts[RED_THREE] = 0
+    if t.facts.red_threes_are_bonus:
+        counts[RED_THREE] = 0
     if t.rules.threes.black_threes_are_bonus or t.rules.black_threes.set_aside_from_pile:
         counts[BLACK_THREE] = 0
     return counts
@@ -1225,7 +1226,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         actions.append(_DISCARDS[kind])
             else:
                 actions += compress(_DISCARDS, map(mul, counts, keep))
-        elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
+        elif (
+            first_round
+            or (counts[RED_THREE] and t.facts.red_threes_are_bonus)
+            or (counts[BLACK_THREE] and t.keeps_threes)
+        ):
+            # (A red three held is a kept one, never discarded, unless red threes are ordinary cards.)
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:

@@ -162,7 +162,7 @@ def build_position(
     state = HandState(rules, deck, dealer_seat, side_scores, deal_number=number)
     state.seat = acting
     kinds = deck.kinds
-    bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
+    bonus = ((2,) if rules.threes.red_threes_are_bonus else ()) + ((3,) if rules.threes.black_threes_are_bonus else ())
     for s, hand in enumerate(hand_lists):
         held = 0
         for card in ids(f"hands[{s}]", hand):

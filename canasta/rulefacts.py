@@ -87,6 +87,7 @@ class RuleFacts:
         # black_threes.*, threes.*
         self.no_discard_first_round: bool = rules.black_threes.no_discard_first_round
         self.black_threes_are_bonus: bool = rules.threes.black_threes_are_bonus
+        self.red_threes_are_bonus: bool = rules.threes.red_threes_are_bonus
         # pile.*
         self.always_frozen: bool = pile.always_frozen
         self.unmelded_side_frozen: bool = pile.unmelded_side_frozen
@@ -185,6 +186,7 @@ class RuleFacts:
         self.wild_meld_first = dealt.wild_meld_first
         self.no_discard_first_round = dealt.no_discard_first_round
         self.black_threes_are_bonus = dealt.black_threes_are_bonus
+        self.red_threes_are_bonus = dealt.red_threes_are_bonus
         self.always_frozen = dealt.always_frozen
         self.unmelded_side_frozen = dealt.unmelded_side_frozen
         self.unmelded_side_may_take = dealt.unmelded_side_may_take

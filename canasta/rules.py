@@ -637,12 +637,25 @@ class ThreeRules:
             hands, "Keeping a three", for the Straight): it cannot be melded
             or discarded; he may lay it out in his turn before discarding, and it is
             laid out when his side opens (see `canasta.keeping`).
+        red_threes_are_bonus: Red threes are bonus cards, laid out and replaced
+            (every variant today). False: they are ordinary cards of the hand
+            (Hand and Foot's ``red-threes-dead``): never laid out (at the deal,
+            in a draw, a pile take or a packet picked up), never melded, and
+            discardable (whether one on top blocks the pile is
+            `PileRules.blocked_top`'s); they score `red_held` each when left in
+            a hand or a packet still down, and the schedule never applies to them.
+        red_held: Where red threes are not bonus cards: what each one left in a
+            hand or a packet still down scores, in the bonus-threes row of the
+            score (`canasta.SideScore.red_threes`), not as a card value
+            (``red-threes-dead``: -500). 0 by default.
     """
 
     schedule: tuple[int, ...] = (0, 100, 200, 300, 800)
     sign: ThreeSign = ThreeSign.NEGATIVE_WITHOUT_MELD
     black_threes_are_bonus: bool = False
     keep_one: bool = False
+    red_threes_are_bonus: bool = True
+    red_held: int = 0
 
     def score(self, count: int) -> int:
         """Unsigned score of ``count`` bonus threes of one colour.

@@ -106,6 +106,8 @@ _LABELS: dict[str, str] = {
     "threes.sign": "bonus threes count",
     "threes.black_threes_are_bonus": "black threes are bonus cards",
     "threes.keep_one": "one three kept in hand until the side melds",
+    "threes.red_threes_are_bonus": "red threes are bonus cards (laid out); if not, ordinary cards of the hand",
+    "threes.red_held": "each red three left in a hand or a packet still down scores",
     "black_threes.no_discard_first_round": "no black-three discard in the first round",
     "black_threes.set_aside_from_pile": "black threes from a taken pile set aside",
     "black_threes.set_aside_schedule": "set-aside black threes (1, 2, ...)",

@@ -371,7 +371,8 @@ class TableState:
         if facts.bonus_cards_stand_for_kept_card and facts.bonus_cards:
             # More cards than the floor and every bonus three of the deck: the bonus cards never all are threes.
             black = facts.black_threes_are_bonus
-            threes = sum(1 for k in deck.kinds if k == RED_THREE or (k == BLACK_THREE and black))
+            red = facts.red_threes_are_bonus
+            threes = sum(1 for k in deck.kinds if (k == RED_THREE and red) or (k == BLACK_THREE and black))
             self.relief_stock = rules.initial_meld.bonus_cards_stock_floor + threes
         # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
         self.keeps_threes = facts.keeps_threes
@@ -418,7 +419,9 @@ class TableState:
         return False
 
     def _is_bonus_three(self, kind: int) -> bool:
-        return kind == RED_THREE or (kind == BLACK_THREE and self.facts.black_threes_are_bonus)
+        if kind == RED_THREE:
+            return self.facts.red_threes_are_bonus  # (False: red-threes-dead, an ordinary card)
+        return kind == BLACK_THREE and self.facts.black_threes_are_bonus
 
     def _to_hand(self, seat: int, card: int) -> None:
         kind = self.kinds[card]

@@ -101,7 +101,11 @@ def lay_out_and_replace(t: TableState, seat: int) -> None:
         t: The hand.
         seat: The seat.
     """
-    kinds_to_check = (RED_THREE, BLACK_THREE) if t.rules.threes.black_threes_are_bonus else (RED_THREE,)
+    threes = t.rules.threes
+    # (The bonus threes: red ones unless they are ordinary cards, red-threes-dead; black ones where bonus.)
+    kinds_to_check = ((RED_THREE,) if threes.red_threes_are_bonus else ()) + (
+        (BLACK_THREE,) if threes.black_threes_are_bonus else ()
+    )
     kept = three_to_keep(t, seat)  # "Keeping a three" (american-special-hands): one stays in the hand
     found = True
     while found:
@@ -230,11 +234,14 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
     kinds = t.kinds
     stock = t.stock
     bonus_black = facts.black_threes_are_bonus
+    bonus_red = facts.red_threes_are_bonus
     keeps = t.keeps_threes
     while need and stock:
         card = stock.pop()
         kind = kinds[card]
-        if (kind == RED_THREE or (kind == BLACK_THREE and bonus_black)) and not (keeps and may_keep(t, seat)):
+        if ((kind == RED_THREE and bonus_red) or (kind == BLACK_THREE and bonus_black)) and not (
+            keeps and may_keep(t, seat)
+        ):
             # A bonus three (`TableState._is_bonus_three`), unless it is kept ("Keeping a three").
             t.threes[seat].append(card)
             if not stock:

@@ -31,6 +31,7 @@ from canasta import (
     RuleCode,
     TakePile,
 )
+from canasta.goingout import can_meld_out
 from canasta.testing.invariants import check_observations
 
 OPTIONS = [rule.name for rule in HOUSE_RULES]
@@ -72,7 +73,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 27 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 28 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -557,6 +558,7 @@ LEGALITY_OPTIONS = [
     "discard-to-go-out",
     "partner-foot-free",
     "score-minimums",
+    "red-threes-dead",
 ]
 
 
@@ -655,3 +657,141 @@ def test_a_red_three_upcard_blocks_the_pile_until_covered_and_is_laid_out_when_t
     assert [covered.deck.cards[c].code for c in covered.threes[0]] == ["3H"]  # laid out, no replacement
     wild = _position(rules, phase="draw", pile=["*"], hands=[["*", "*", "4C", "4D"], ["QC"], ["JC"], ["QH"]])
     assert TakePile(0, 0, 2) in wild.legal_actions()
+
+
+# --- red-threes-dead ------------------------------------------------------------------------------
+
+DEAD = _rules("red-threes-dead")
+
+
+def test_red_threes_dead_deals_red_threes_into_the_hands_and_lays_none_out() -> None:
+    held = 0
+    for seed in range(20):
+        state = HandState.deal(DEAD, dealer=3, scores=[0, 0], seed=seed)
+        assert not any(state.threes)  # never laid out, never replaced
+        held += sum(state.counts[seat][Kind.RED_THREE] for seat in range(4))
+        # 270 - 104 dealt - 1 upcard: no replacement comes off the stock.
+        assert len(state.stock) == 165
+        check_conservation(state)
+    assert held > 20  # 10 red threes among 270 cards, 52 a hand each deal: about 2 a deal
+
+
+def _red_threes_on_top(state: HandState) -> HandState:
+    """Move two red threes of the stock to its top (the engine draws from the end)."""
+    reds = [c for c in state.stock if state.kinds[c] == Kind.RED_THREE][:2]
+    state.stock = [c for c in state.stock if c not in reds] + reds
+    return state
+
+
+def test_red_threes_dead_keeps_a_drawn_red_three_in_the_hand_and_it_may_be_discarded() -> None:
+    hands = [["9C", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    state = _red_threes_on_top(_position(DEAD, phase="draw", pile=["5S"], hands=hands))
+    stock = len(state.stock)
+    state.apply(canasta.DrawStock())
+    assert state.counts[0][Kind.RED_THREE] == 2 and not state.threes[0]
+    assert len(state.stock) == stock - 2  # no replacement
+    legal = state.legal_actions()
+    assert Discard(Kind.RED_THREE) in legal
+    assert not [a for a in legal if isinstance(a, Meld) and a.rank == Kind.RED_THREE]
+    with pytest.raises(IllegalActionError):
+        state.apply(Meld(Kind.RED_THREE, 2, 0, 0))
+    state.apply(Discard(Kind.RED_THREE))
+    assert state.kinds[state.pile[-1]] == Kind.RED_THREE
+    base = _red_threes_on_top(_position(phase="draw", pile=["5S"], hands=hands))
+    base.apply(canasta.DrawStock())
+    assert len(base.threes[0]) >= 2 and base.counts[0][Kind.RED_THREE] == 0  # the base lays them out
+
+
+def test_red_threes_dead_a_red_three_on_top_blocks_the_pile_until_covered_then_joins_the_hand() -> None:
+    hands = [["9C", "9D", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    blocked = _position(DEAD, phase="draw", pile=["9S", "3H"], hands=hands)
+    assert not [a for a in blocked.legal_actions() if isinstance(a, TakePile)]
+    with pytest.raises(IllegalActionError):
+        blocked.apply(TakePile(2, 0, 0))
+    covered = _position(DEAD, phase="draw", pile=["3H", "9S"], hands=hands)
+    covered.apply(TakePile(2, 0, 0))
+    assert covered.counts[0][Kind.RED_THREE] == 1 and not covered.threes[0]  # taken into the hand
+    check_conservation(covered)
+
+
+def test_red_threes_dead_a_red_three_in_a_foot_picked_up_stays_in_the_hand() -> None:
+    foot = ["3H", *FOOT[1:]]
+    hands = [["7C", "7D", "7H"], ["QC"], ["JC"], ["QH"]]
+    state = _position(DEAD, hands=hands, packets=[[foot], [], [], []])
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # the last hand card melded: the foot at once (§8.7)
+    assert state.counts[0][Kind.RED_THREE] == 1 and not state.threes[0]
+    assert sum(state.counts[0]) == 13
+
+
+def test_red_threes_dead_goes_out_with_a_red_three_as_the_final_discard_never_with_two() -> None:
+    one = _position(DEAD, melds=[QUOTA, []], hands=[["7C", "7D", "7H", "3H"], ["QC"], ["JC"], ["QH"]])
+    assert AskGoOut() in one.legal_actions()
+    one.apply(AskGoOut())
+    one.apply(AnswerGoOut(True))
+    assert Discard(Kind.RED_THREE) not in one.legal_actions()  # bound: keep going out possible
+    one.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    one.apply(Discard(Kind.RED_THREE))
+    assert one.is_over and one.went_out == 0
+    two = _position(DEAD, melds=[QUOTA, []], hands=[["7C", "7D", "7H", "3H", "3D"], ["QC"], ["JC"], ["QH"]])
+    two.apply(AskGoOut())
+    two.apply(AnswerGoOut(True))
+    assert not two.bound  # a red three never melds, so two cannot both leave: the "yes" does not bind
+    assert Discard(Kind.SEVEN) in two.legal_actions()
+    hand = [0] * 15
+    hand[Kind.RED_THREE] = 1
+    discardable = [True] * 15
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))  # the red three is the discard
+    assert not can_meld_out(DEAD, hand, {}, [k != Kind.RED_THREE for k in range(15)], need=0, books=(2, 2, 1))
+    hand[Kind.RED_THREE] = 2
+    assert not can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    hand[Kind.RED_THREE], hand[Kind.SEVEN] = 1, 3
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    classic_dead = attrs.evolve(canasta.load_rules("classic"), threes=DEAD.threes)  # the search without books
+    assert can_meld_out(classic_dead, hand, {}, discardable, need=0)
+    assert not can_meld_out(classic_dead, hand, {}, discardable, need=1)
+
+
+def test_red_threes_dead_score_minus_500_each_in_a_hand_or_a_foot_down_in_the_red_three_row() -> None:
+    foot = ["3H", "3D", *FOOT[2:]]
+    hands = [["7C", "7D", "7H"], ["QC", "3H"], ["JC"], ["QH"]]
+    state = _position(DEAD, melds=[QUOTA, []], hands=hands, packets=[[], [], [], [foot]])
+    _go_out(state)
+    sides = state.score().sides
+    assert sides[0].red_threes == 0
+    assert sides[1].red_threes == -500 * 3  # one held by seat 1, two in seat 3's foot
+    assert sides[1].cards_in_hand == -(10 + 10 + 90)  # Q, Q and the foot's 11 others: the red threes count nothing
+    base = _position(melds=[QUOTA, []], hands=hands[:1] + [["QC"], ["JC"], ["QH"]], packets=[[], [], [], [foot]])
+    _go_out(base)
+    assert base.score().sides[1].red_threes == -200  # the base: -100 each in a foot down
+
+
+def test_red_threes_dead_and_red_threes_always_minus_500_are_refused_together() -> None:
+    for stack in (["red-threes-dead", "red-threes-always-minus-500"], ["red-threes-always-minus-500", "red-threes-dead"]):
+        with pytest.raises(canasta.PluginError, match="red-threes"):
+            _rules(*stack)
+
+
+class _BadThrees:
+    def __init__(self, threes: canasta.ThreeRules) -> None:
+        self.threes = threes
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_threes(self) -> Generator[None, canasta.ThreeRules, canasta.ThreeRules]:
+        yield
+        return self.threes
+
+
+@pytest.mark.parametrize(
+    ("threes", "message"),
+    [
+        (canasta.ThreeRules(red_held=-500), "red_held"),
+        (canasta.ThreeRules(red_threes_are_bonus=False, keep_one=True), "keep_one"),
+    ],
+)
+def test_red_threes_held_as_ordinary_cards_are_checked_when_compiled(threes: canasta.ThreeRules, message: str) -> None:
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(
+        canasta.Variant(name="bad-threes", description="a test", plugins=(_BadThrees(threes),), base="hand-and-foot")
+    )
+    with pytest.raises(canasta.RulesError, match=message):
+        canasta.load_rules("bad-threes", registry=registry)

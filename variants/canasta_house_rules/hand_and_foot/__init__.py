@@ -8,7 +8,10 @@ numbers). Options that set the same parameter replace each other: stacked
 together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
-Left out for now (they need engine work): ``add-to-books``, ``red-threes-dead``,
+``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
+is laid out or it is not) and are refused together.
+
+Left out for now (they need engine work): ``add-to-books``,
 ``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
 """
 
@@ -31,6 +34,7 @@ from canasta_house_rules.hand_and_foot import (
     pile_needs_opening,
     pile_onto_meld,
     quota,
+    red_threes_dead,
     red_threes_minus_500,
     score_minimums,
     upcard_stays,
@@ -103,6 +107,14 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "red-threes-always-minus-500",
         "Every red three laid out, or left in a foot still down, scores -500.",
         red_threes_minus_500,
+        conflicts=frozenset({"red-threes-dead"}),
+    ),
+    _option(
+        "red-threes-dead",
+        "Red threes are ordinary cards: never laid out or melded, discardable (one on top blocks the pile); "
+        "each left in a hand or a foot down scores -500.",
+        red_threes_dead,
+        conflicts=frozenset({"red-threes-always-minus-500"}),
     ),
     *(
         _option(
