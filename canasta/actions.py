@@ -85,6 +85,11 @@ def _second(value: object) -> bool:
     return _flag(value, "second")
 
 
+def _book(value: object) -> bool:
+    """Validate the choice of the side's books of a rank: ``True`` or ``False``."""
+    return _flag(value, "book")
+
+
 @frozen(cache_hash=True)
 class DrawStock:
     """Draw from the stock (the variant's draw count; red threes are replaced automatically)."""
@@ -112,20 +117,28 @@ class TakePile:
         jokers: Jokers shown.
         second: Onto the side's second meld of that rank (only under
             ``cutthroat``, where partners who both held a rank keep two melds).
+        book: Onto one of the side's books of that rank (only under
+            `canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``:
+            a natural pair; the side's books of a rank are interchangeable).
     """
 
     naturals: int = field(default=2, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
     second: bool = field(default=False, converter=_second, kw_only=True)
+    book: bool = field(default=False, converter=_book, kw_only=True)
     name: ClassVar[str] = "take"
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
+        if self.book:
+            second += ", book=True"
         return f"TakePile(naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
         onto = " (onto the second meld of that rank)" if self.second else ""
+        if self.book:
+            onto = " (onto a book of that rank)"
         if not (self.naturals or self.twos or self.jokers):
             return "take the pile (top card onto a meld)" + onto
         if self.naturals == 2:
@@ -155,6 +168,9 @@ class Meld:
         jokers: Jokers.
         second: Onto the side's second meld of that rank (only under
             ``cutthroat``, where partners who both held a rank keep two melds).
+        book: Onto one of the side's books of that rank (only under
+            `canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``:
+            naturals only; the side's books of a rank are interchangeable).
     """
 
     rank: Kind = field(converter=_kind)
@@ -162,10 +178,13 @@ class Meld:
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
     second: bool = field(default=False, converter=_second, kw_only=True)
+    book: bool = field(default=False, converter=_book, kw_only=True)
     name: ClassVar[str] = "meld"
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
+        if self.book:
+            second += ", book=True"
         return f"Meld(rank={self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
@@ -190,6 +209,8 @@ class Meld:
         target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
         if self.second:
             target = f"the second meld of {target}"
+        if self.book:
+            target = f"a book of {target}"
         return f"meld {' + '.join(parts)} ({target})"
 
 

@@ -96,6 +96,9 @@ class Turn:
             the acting side's books set apart so far, by class (natural, mixed,
             wild), for the going-out search (`canasta.goingout.can_meld_out`);
             ``None`` elsewhere.
+        onto_books: Under `canasta.MeldRules.add_to_books`, the natural ranks of
+            the acting side's clean and dirty books: their naturals may go onto a
+            book (for the going-out search); empty elsewhere.
     """
 
     __slots__ = (
@@ -108,6 +111,7 @@ class Turn:
         "final_only",
         "hold",
         "minimum",
+        "onto_books",
         "out_allowed",
         "out_discardable",
         "packet_down",
@@ -136,6 +140,7 @@ class Turn:
         facts: RuleFacts | None = None,
         packet_down: bool = False,
         books: tuple[int, ...] | None = None,
+        onto_books: frozenset[int] = frozenset(),
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -155,6 +160,7 @@ class Turn:
         self.splash = rules.initial_meld.splash
         self.packet_down = packet_down
         self.books = books
+        self.onto_books = onto_books
 
 
 class OpeningsFound:
@@ -424,6 +430,7 @@ def meld_may_complete(
             need=turn.facts.canastas_required,
             witness=witness,
             books=turn.books,
+            onto_books=turn.onto_books,
         )
     # (The opening first, as in `can_complete`.)
     return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
@@ -435,7 +442,13 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
         turn.exempt
         and turn.out_allowed
         and can_meld_out(
-            turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1), books=turn.books
+            turn.rules,
+            hand,
+            melds,
+            turn.out_discardable,
+            need=max(turn.facts.canastas_required, 1),
+            books=turn.books,
+            onto_books=turn.onto_books,
         )
     )
 
@@ -476,7 +489,13 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
     if not turn.out_allowed:
         return False
     return can_meld_out(
-        turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books
+        turn.rules,
+        hand,
+        melds,
+        turn.out_discardable,
+        need=turn.facts.canastas_required,
+        books=turn.books,
+        onto_books=turn.onto_books,
     )
 
 

@@ -18,7 +18,7 @@ decides every candidate meld of a turn at once. `canasta.completion` uses both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
@@ -63,6 +63,7 @@ def can_meld_out(
     need: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
     books: Sequence[int] | None = None,
+    onto_books: Collection[int] = (),
 ) -> bool:
     """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
 
@@ -82,6 +83,9 @@ def can_meld_out(
             apart so far, by class (natural, mixed, wild); the search then
             decides the rules' whole quota, and ``need`` is not read. ``None``:
             canastas of any class are counted against ``need``.
+        onto_books: With ``books``: the natural ranks whose cards may also be
+            added to a book of the side (`canasta.MeldRules.add_to_books`): any
+            number of them may go there, making no book and changing none.
 
     Returns:
         True if some assignment of the hand's cards goes out legally.
@@ -91,7 +95,7 @@ def can_meld_out(
     meld_map = melds if isinstance(melds, dict) else dict(melds)
     may_discard = discardable if isinstance(discardable, tuple) else tuple(discardable)
     if books is not None:
-        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books))
+        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books), onto_books)
     if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
@@ -660,7 +664,12 @@ def _quota(rules: Rules) -> _Quota:
 
 
 def _meld_out_by_class(
-    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, books: tuple[int, ...]
+    rules: Rules,
+    hand: _Hand,
+    melds: _Melds,
+    discardable: _Discardable,
+    books: tuple[int, ...],
+    onto_books: Collection[int] = (),
 ) -> bool:
     """`can_meld_out` where canastas count by class: the programme's state counts them per quota digit.
 
@@ -687,7 +696,9 @@ def _meld_out_by_class(
         if len(group) > 5:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
-        options = _class_options(rules, quota, group, twos, jokers, rank != JOKER and discardable[rank])
+        options = _class_options(
+            rules, quota, group, twos, jokers, rank != JOKER and discardable[rank], bool(onto_books) and rank in onto_books
+        )
         reached: set[int] = set()
         for state in states:
             d = state & 1
@@ -707,9 +718,14 @@ def _meld_out_by_class(
     return done + 1 in states or (not final_discard and done in states)
 
 
-def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
-    """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``."""
-    key = (group, twos, jokers, discard)
+def _class_options(
+    rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool, onto_book: bool = False
+) -> list[_Option]:
+    """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``.
+
+    With ``onto_book`` (add-to-books) any number of the group's naturals may go onto a book of its rank instead.
+    """
+    key = (group, twos, jokers, discard, onto_book)
     cache = quota.options
     found = cache.get(key)
     if found is not None:
@@ -723,8 +739,10 @@ def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers
     blocking = going_out if going_out.not_with_incomplete else None
     options: set[_Option] = set()
     for dd in (0, 1) if discard and hand_naturals else (0,):
-        for dt, dj, made in _fill(rules.melds, blocking, rank, hand_naturals - dd, (n0, t0, j0), twos, jokers):
-            options.add((dt, dj, dd, quota.of_books(made)))
+        for onto in range(hand_naturals - dd + 1) if onto_book else (0,):
+            placed = hand_naturals - dd - onto
+            for dt, dj, made in _fill(rules.melds, blocking, rank, placed, (n0, t0, j0), twos, jokers):
+                options.add((dt, dj, dd, quota.of_books(made)))
     found = cache[key] = sorted(options)
     return found
 

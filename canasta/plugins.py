@@ -413,6 +413,10 @@ def _check_policies(rules: Rules) -> None:
         "as empty after a take)",
     )
     _check(
+        not rules.melds.add_to_books or rules.melds.book_makes_room,
+        "canasta_meld_rules: add_to_books adds to books, which needs book_makes_room (melds set apart as books)",
+    )
+    _check(
         not pile.wild_pair or rules.melds.wild_melds,
         "canasta_pile_rules: wild_pair melds the top card into the wild meld, which needs MeldRules.wild_melds",
     )

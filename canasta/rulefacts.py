@@ -110,6 +110,7 @@ class RuleFacts:
         # where either is on, the going-out search counts canastas by class (`canasta.goingout`), and a
         # hand's fast tests of "the canastas required" defer to it.
         self.makes_books: bool = melds.book_makes_room
+        self.add_to_books: bool = melds.add_to_books
         self.counts_by_class: bool = melds.book_makes_room or bool(rules.going_out.canastas_by_class)
         self.final_discard_required: bool = rules.going_out.final_discard_required
         self.first_taker_alone: bool = rules.partnerships.first_taker_alone
@@ -203,6 +204,7 @@ class RuleFacts:
         self.permission = dealt.permission
         self.canastas_required = dealt.canastas_required
         self.makes_books = dealt.makes_books
+        self.add_to_books = dealt.add_to_books
         self.counts_by_class = dealt.counts_by_class
         self.final_discard_required = dealt.final_discard_required
         self.first_taker_alone = dealt.first_taker_alone

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Self, cast
 
-from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
@@ -336,7 +336,7 @@ class TableState:
         self.packets: list[list[list[int]]] = [[] for _ in range(n)]
         #: Per side, its books in the order made (`canasta.MeldRules.book_makes_room`): melds that reached
         #: canasta size, retired from ``melds`` (which keeps one open meld per rank, for the hot paths) and
-        #: never changed again. Values, not keys: when melds get identities (the sequence games), a book
+        #: never changed in place (add-to-books replaces a book with a grown copy). Values, not keys: when melds get identities (the sequence games), a book
         #: keeps the identity of the meld it was. Always empty where melds do not become books.
         self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
@@ -635,6 +635,17 @@ class TableState:
         for m in self.books[side]:
             counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
         return tuple(counts)
+
+    def book_ranks(self, side: int) -> frozenset[int]:
+        """The natural ranks of a side's clean and dirty books (`canasta.MeldRules.add_to_books`: they take naturals).
+
+        Args:
+            side: The side.
+
+        Returns:
+            The ranks (no wild book's).
+        """
+        return frozenset(m.rank for m in self.books[side] if m.rank != JOKER)
 
     def quota_met(self, side: int) -> bool:
         """Whether a side has the canastas going out needs (`canasta.GoingOutRules.quota_met`), its books included.

@@ -73,7 +73,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 28 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 29 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -559,6 +559,7 @@ LEGALITY_OPTIONS = [
     "partner-foot-free",
     "score-minimums",
     "red-threes-dead",
+    "add-to-books",
 ]
 
 

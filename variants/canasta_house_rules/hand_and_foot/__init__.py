@@ -11,7 +11,7 @@ together, the last one wins. Options that contradict are refused:
 ``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
 is laid out or it is not) and are refused together.
 
-Left out for now (they need engine work): ``add-to-books``,
+Left out for now (they need engine work):
 ``foot-after-first-book``, ``reshuffle-discards``, ``pierson-family``.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import canasta
 from canasta_house_rules.hand_and_foot import (
+    add_to_books,
     black_three_penalty,
     deal_eleven,
     decks_per_player,
@@ -83,6 +84,11 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "No wild melds: wild cards meld only in rank melds, no wild book to go out, a wild top card is never taken.",
         no_wild_books,
         conflicts=_WILD_QUOTAS,
+    ),
+    _option(
+        "add-to-books",
+        "Natural cards of a rank may be added to the side's clean or dirty books of it; the pickup meld too.",
+        add_to_books,
     ),
     *(
         _option(
