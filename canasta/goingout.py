@@ -624,7 +624,7 @@ class _Quota:
                 add.append(self._code([min(a + b, cap) for a, b, cap in zip(first, second, self.caps, strict=True)]))
         self.add: list[int] = add
         #: Each group's options under these rules (`_class_options`), by the group and the wild cards held.
-        self.options: dict[tuple[_Group, int, int, bool], list[_Option]] = {}
+        self.options: dict[tuple[_Group, int, int, bool, bool], list[_Option]] = {}
 
     def _digits(self, code: int) -> list[int]:
         digits = []
@@ -696,9 +696,9 @@ def _meld_out_by_class(
         if len(group) > 5:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
-        options = _class_options(
-            rules, quota, group, twos, jokers, rank != JOKER and discardable[rank], bool(onto_books) and rank in onto_books
-        )
+        discard = rank != JOKER and discardable[rank]
+        onto = bool(onto_books) and rank in onto_books  # add-to-books: naturals of the rank may go onto a book
+        options = _class_options(rules, quota, group, twos, jokers, discard, onto)
         reached: set[int] = set()
         for state in states:
             d = state & 1

@@ -965,8 +965,9 @@ class _MeldChecks:
         hand = list(self.counts)
         hand[rank] = hand[rank] - n
         t = self.t
+        size = self.size - n
         return can_complete(
-            self.turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=self.size - n
+            self.turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=size
         )
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:

@@ -336,7 +336,8 @@ class TableState:
         self.packets: list[list[list[int]]] = [[] for _ in range(n)]
         #: Per side, its books in the order made (`canasta.MeldRules.book_makes_room`): melds that reached
         #: canasta size, retired from ``melds`` (which keeps one open meld per rank, for the hot paths) and
-        #: never changed in place (add-to-books replaces a book with a grown copy). Values, not keys: when melds get identities (the sequence games), a book
+        #: never changed in place (add-to-books replaces a book with a grown copy).
+        #: Values, not keys: when melds get identities (the sequence games), a book
         #: keeps the identity of the meld it was. Always empty where melds do not become books.
         self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]

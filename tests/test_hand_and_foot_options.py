@@ -15,7 +15,7 @@ import attrs
 import pytest
 from canasta_house_rules.hand_and_foot import HOUSE_RULES
 from helpers import check_conservation, play_random_hand, reference_positions
-from test_hand_and_foot import CLEAN_K, DIRTY_J, FOOT, QUOTA, _position
+from test_hand_and_foot import CLEAN_K, DIRTY_J, DIRTY_T, FOOT, QUOTA, _position
 from test_hand_and_foot import RULES as BASE
 
 import canasta
@@ -33,6 +33,7 @@ from canasta import (
 )
 from canasta.goingout import can_meld_out
 from canasta.testing.invariants import check_observations
+from canasta.testing.reference import check_exact_legality
 
 OPTIONS = [rule.name for rule in HOUSE_RULES]
 
@@ -761,13 +762,14 @@ def test_red_threes_dead_score_minus_500_each_in_a_hand_or_a_foot_down_in_the_re
     assert sides[0].red_threes == 0
     assert sides[1].red_threes == -500 * 3  # one held by seat 1, two in seat 3's foot
     assert sides[1].cards_in_hand == -(10 + 10 + 90)  # Q, Q and the foot's 11 others: the red threes count nothing
-    base = _position(melds=[QUOTA, []], hands=hands[:1] + [["QC"], ["JC"], ["QH"]], packets=[[], [], [], [foot]])
+    base = _position(melds=[QUOTA, []], hands=[hands[0], ["QC"], ["JC"], ["QH"]], packets=[[], [], [], [foot]])
     _go_out(base)
     assert base.score().sides[1].red_threes == -200  # the base: -100 each in a foot down
 
 
 def test_red_threes_dead_and_red_threes_always_minus_500_are_refused_together() -> None:
-    for stack in (["red-threes-dead", "red-threes-always-minus-500"], ["red-threes-always-minus-500", "red-threes-dead"]):
+    dead, minus = "red-threes-dead", "red-threes-always-minus-500"
+    for stack in ([dead, minus], [minus, dead]):
         with pytest.raises(canasta.PluginError, match="red-threes"):
             _rules(*stack)
 
@@ -796,3 +798,109 @@ def test_red_threes_held_as_ordinary_cards_are_checked_when_compiled(threes: can
     )
     with pytest.raises(canasta.RulesError, match=message):
         canasta.load_rules("bad-threes", registry=registry)
+
+
+# --- add-to-books ---------------------------------------------------------------------------------
+
+BOOKS = _rules("add-to-books")
+WILD_BOOK = ["2H", "2S", "2H", "2S", "*", "*", "*"]
+
+
+def _book(state: HandState, rank: Kind) -> canasta.MeldState:
+    return next(b for b in state.books[0] if b.rank == rank)
+
+
+def test_add_to_books_adds_naturals_to_a_clean_or_dirty_book_keeping_its_kind_and_bonus() -> None:
+    hands = [["KC", "KS", "JC", "JD", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, DIRTY_J, ["AC", "AD", "AH"]], []])
+    legal = state.legal_actions()
+    assert Meld(Kind.KING, 2, book=True) in legal and Meld(Kind.JACK, 2, book=True) in legal
+    assert Meld(Kind.NINE, 1, book=True) not in legal  # no book of nines
+    base = _position(hands=hands, melds=[[CLEAN_K, DIRTY_J, ["AC", "AD", "AH"]], []])
+    assert not [a for a in base.legal_actions() if isinstance(a, Meld) and a.book]
+    with pytest.raises(IllegalActionError, match="closed"):
+        base.apply(Meld(Kind.KING, 1, book=True))
+    bonuses = state.copy()
+    state.apply(Meld(Kind.KING, 2, book=True))
+    state.apply(Meld(Kind.JACK, 1, book=True))
+    king, jack = _book(state, Kind.KING), _book(state, Kind.JACK)
+    assert (king.naturals, king.twos, king.jokers) == (9, 0, 0) and (jack.naturals, jack.twos) == (6, 2)
+    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0)  # no book made, kinds kept
+    assert state.canastas_by_class(0) == bonuses.canastas_by_class(0)
+    assert _book(bonuses, Kind.KING).naturals == 7  # (the copy's book is its own)
+    check_conservation(state)
+
+
+def test_add_to_books_never_adds_a_wild_card_nor_to_a_wild_book() -> None:
+    hands = [["KC", "2S", "*", "JC", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, WILD_BOOK, ["AC", "AD", "AH"]], []])
+    books = [a for a in state.legal_actions() if isinstance(a, Meld) and a.book]
+    assert books == [Meld(Kind.KING, 1, book=True)]
+    for action, message in (
+        (Meld(Kind.KING, 1, 1, 0, book=True), "never a wild card"),
+        (Meld(Kind.JOKER, 0, 1, 0, book=True), "never a wild card"),
+        (Meld(Kind.JACK, 1, book=True), "no clean or dirty book of jacks"),
+    ):
+        with pytest.raises(IllegalActionError, match=message):
+            state.apply(action)
+
+
+def test_add_to_books_takes_the_pile_onto_a_book_or_onto_the_incomplete_meld_by_choice() -> None:
+    hands = [["TC", "TD", "4C", "4D", "9C"], ["QC"], ["JC"], ["QH"]]
+    ten_book = ["TC", "TD", "TH", "TS", "TC", "TD", "TH"]
+    pile = ["5S", "TS"]
+    both = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[[ten_book, ["TH", "TS", "TC"]], []])
+    takes = [a for a in both.legal_actions() if isinstance(a, TakePile)]
+    assert takes == [TakePile(2, 0, 0), TakePile(2, 0, 0, book=True)]
+    onto = both.copy()
+    onto.apply(TakePile(2, 0, 0, book=True))
+    assert onto.books[0][0].naturals == 10 and onto.melds[0][Kind.TEN].naturals == 3
+    assert onto.counts[0][Kind.FIVE] == 1  # the rest of the pile joined the hand
+    both.apply(TakePile(2, 0, 0))
+    assert both.books[0][0].naturals == 7 and both.melds[0][Kind.TEN].naturals == 6
+    # An incomplete meld of 5 cannot take three more (§8.5, H6): onto the book is then the only way.
+    tens = [ten_book, ["TH", "TS", "TC", "TD", "TC"]]
+    five = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[tens, []])
+    assert [a for a in five.legal_actions() if isinstance(a, TakePile)] == [TakePile(2, 0, 0, book=True)]
+    base = _position(phase="draw", pile=pile, hands=hands, melds=[tens, []])
+    assert not [a for a in base.legal_actions() if isinstance(a, TakePile)]
+    alone = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[[ten_book], []])
+    assert [a for a in alone.legal_actions() if isinstance(a, TakePile)] == [takes[0], takes[1]]
+    check_exact_legality(five)
+    check_exact_legality(alone)
+
+
+def test_add_to_books_goes_out_by_adding_to_a_book_and_never_counts_toward_the_quota() -> None:
+    out = _position(BOOKS, melds=[QUOTA, []], hands=[["KC", "KD"], ["QC"], ["JC"], ["QH"]])
+    out.apply(AskGoOut())
+    out.apply(AnswerGoOut(True))
+    assert out.bound and Meld(Kind.KING, 2, book=True) in out.legal_actions()
+    out.apply(Meld(Kind.KING, 2, book=True))
+    assert out.is_over and out.went_out == 0
+    sides = out.score().sides
+    assert sides[0].canasta_bonuses == 2 * 500 + 2 * 300 + 1500  # the grown book keeps its bonus
+    assert sides[0].melded_cards == 90 + 70 + 90 + 110 + 230  # K×9 (the 2 added count), Q×7, J×5+2+2, T×6+*, wild
+    # Without the quota (one clean book short) two kings onto the book do not go out; in the foot
+    # the player must keep two cards: neither addition is legal.
+    kings = [["KC", "KD"], ["QC"], ["JC"], ["QH"]]
+    short = _position(BOOKS, melds=[[CLEAN_K, DIRTY_J, DIRTY_T, WILD_BOOK], []], hands=kings)
+    legal = short.legal_actions()
+    assert Meld(Kind.KING, 1, book=True) not in legal and Meld(Kind.KING, 2, book=True) not in legal
+    with pytest.raises(IllegalActionError):
+        short.apply(Meld(Kind.KING, 2, book=True))
+    check_exact_legality(short)
+
+
+def test_add_to_books_records_and_commands_name_the_book() -> None:
+    from canasta.commands import notation, parse_command
+    from canasta.records import action_from_json, action_to_json
+
+    for action in (Meld(Kind.KING, 2, book=True), TakePile(2, 0, 0, book=True)):
+        data = action_to_json(action)
+        assert data["book"] is True and action_from_json(data) == action
+        assert "book=True" in repr(action) and "a book" in str(action)
+    assert "book" not in action_to_json(Meld(Kind.KING, 2))
+    hands = [["KC", "KS", "JC", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, ["AC", "AD", "AH"]], []])
+    assert notation(Meld(Kind.KING, 2, book=True)) == "m kk]"
+    assert parse_command("m kk]", state) == parse_command("m kk book", state) == Meld(Kind.KING, 2, book=True)

@@ -17,6 +17,9 @@ with special hands (`canasta.Rules.special_hands`): version 2's ids, then the de
 Version 5 (`WILD_PAIR_ACTION_SPACE_VERSION`) is the layout of rule sets that take a wild card on top
 of the pile with two of its kind (`canasta.PileRules.wild_pair`, Hand and Foot): the ids the rule set
 would have without it, then ``TakePile(0, 2, 0)`` and ``TakePile(0, 0, 2)``.
+Version 6 (`BOOKS_ACTION_SPACE_VERSION`) is the layout of rule sets that add natural cards to books
+(`canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``): the ids the rule set would have
+without it, then the takes and melds onto a book (`book_actions`).
 Every other rule set keeps version 2.
 """
 
@@ -46,6 +49,7 @@ from canasta.rules import Rules
 
 __all__ = [
     "ACTION_SPACE_VERSION",
+    "BOOKS_ACTION_SPACE_VERSION",
     "FIXED_ACTIONS",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
@@ -55,6 +59,7 @@ __all__ = [
     "ActionSpace",
     "ActionSpaceError",
     "HasLegalActions",
+    "book_actions",
 ]
 
 #: Version of the id layout of rule sets without special hands. 2: no take-back (version 1 had
@@ -67,6 +72,9 @@ KEPT_THREE_ACTION_SPACE_VERSION: int = 4
 #: Version of the id layout of rule sets with wild-pair takes (`canasta.PileRules.wild_pair`): the ids
 #: the rule set would have without them (version 2, 3 or 4), then `WILD_PAIR_TAKES`.
 WILD_PAIR_ACTION_SPACE_VERSION: int = 5
+#: Version of the id layout of rule sets that add natural cards to books (`canasta.MeldRules.add_to_books`):
+#: the ids the rule set would have without it (version 2 to 5), then the actions of `book_actions`.
+BOOKS_ACTION_SPACE_VERSION: int = 6
 
 
 class ActionSpaceError(CanastaError):
@@ -163,6 +171,26 @@ def _second_meld_actions(rules: Rules) -> tuple[Action, ...]:
     return takes + melds
 
 
+def book_actions(rules: Rules) -> tuple[Action, ...]:
+    """The actions onto a side's books of a rank, where the rules add to books (else none).
+
+    ``TakePile(2, 0, 0, book=True)``, then ``Meld(rank, n, book=True)`` for each
+    natural rank from 4 to ace and ``n`` from 1 to the deck's copies of a rank
+    (``4 × packs``), ascending.
+
+    Args:
+        rules: The compiled rules.
+
+    Returns:
+        The actions, in id order (empty unless `canasta.MeldRules.add_to_books`).
+    """
+    if not rules.melds.add_to_books:
+        return ()
+    per_rank = 4 * rules.deck.packs
+    melds = tuple(Meld(rank, n, book=True) for rank in NATURAL_KINDS for n in range(1, per_rank + 1))
+    return (TakePile(2, 0, 0, book=True), *melds)
+
+
 def _declarations(rules: Rules) -> tuple[Action, ...]:
     """Under rules with special hands: each hand's declaration with no discard, then discarding each kind."""
     discards = [None, *(k for k in Kind if k not in (Kind.RED_THREE, Kind.BLACK_THREE))]
@@ -171,6 +199,8 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
 
 def _version(rules: Rules) -> int:
     """The id layout's version under these rules (see the module docs)."""
+    if rules.melds.add_to_books:
+        return BOOKS_ACTION_SPACE_VERSION
     if rules.pile.wild_pair:
         return WILD_PAIR_ACTION_SPACE_VERSION
     if rules.threes.keep_one:
@@ -214,6 +244,9 @@ class ActionSpace:
     - Only where the rules take a wild card on top with two of its kind
       (`canasta.PileRules.wild_pair`, version `WILD_PAIR_ACTION_SPACE_VERSION`),
       last: `WILD_PAIR_TAKES`, ``TakePile(0, 2, 0)`` then ``TakePile(0, 0, 2)``.
+    - Only where the rules add natural cards to books (`canasta.MeldRules.add_to_books`,
+      version `BOOKS_ACTION_SPACE_VERSION`), last: `book_actions`,
+      ``TakePile(2, 0, 0, book=True)`` then ``Meld(rank, n, book=True)`` by rank and count.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -229,7 +262,8 @@ class ActionSpace:
         version: The layout's version: `ACTION_SPACE_VERSION`;
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
             `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three;
-            `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes.
+            `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes;
+            `BOOKS_ACTION_SPACE_VERSION` under rules that add to books.
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -243,6 +277,7 @@ class ActionSpace:
             + _declarations(rules)
             + ((LayOutThree(),) if rules.threes.keep_one else ())
             + (WILD_PAIR_TAKES if rules.pile.wild_pair else ())
+            + book_actions(rules)
         )
         self.size: int = len(self.actions)
         self.version: int = _version(rules)
