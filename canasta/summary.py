@@ -82,6 +82,7 @@ _LABELS: dict[str, str] = {
     "melds.max_wilds": "wild cards in a meld at most",
     "melds.naturals_per_wild": "naturals needed per wild card in a meld",
     "melds.book_makes_room": "a canasta is a closed book; a new meld of its rank may start",
+    "melds.add_to_books": "natural cards may still be added to a clean or dirty book",
     "melds.max_size": "cards in a meld at most",
     "melds.canasta_size": "cards in a canasta",
     "melds.wild_melds": "melds of wild cards only",

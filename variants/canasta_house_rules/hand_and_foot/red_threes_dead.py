@@ -15,7 +15,7 @@ from collections.abc import Generator
 import attrs
 
 import canasta
-from canasta import Kind, PileRules, ThreeRules
+from canasta import Kind, PacketRules, PileRules, ThreeRules
 
 #: What each red three left in a hand or a foot still down costs.
 PENALTY = 500
@@ -33,3 +33,10 @@ def canasta_pile_rules() -> Generator[None, PileRules, PileRules]:
     """A red three on top of the pile blocks it, like a black three."""
     pile: PileRules = yield
     return attrs.evolve(pile, blocked_top=pile.blocked_top | {Kind.RED_THREE})
+
+
+@canasta.hookimpl(wrapper=True)
+def canasta_packets(players: int) -> Generator[None, PacketRules, PacketRules]:
+    """No −100 for a red three in a foot down: it is an ordinary card there, scored by ``red_held``."""
+    packets: PacketRules = yield
+    return attrs.evolve(packets, three_down=0)
