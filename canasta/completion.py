@@ -1031,16 +1031,24 @@ def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
         return turn, dict(melds)
     counts = list(books)
     rest: _Melds = {}
+    ranks: list[int] = []
     for rank, (n, t, j) in melds.items():
         if n + t + j >= size:
             counts[canasta_class_index(rank, n, t, j)] += 1
+            ranks.append(rank)
         else:
             rest[rank] = (n, t, j)
-    return _with_books(turn, tuple(counts)), rest
+    return _with_books(turn, tuple(counts), ranks), rest
 
 
-def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
-    """The turn's facts with other books (the opening search's own, made as it lays them)."""
+def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = ()) -> Turn:
+    """The turn's facts with other books (the opening search's own, made as it lays them).
+
+    ``ranks``: the ranks of the books just set apart; under add-to-books their naturals may go onto them.
+    """
+    onto = turn.onto_books
+    if ranks and turn.facts.add_to_books:
+        onto = onto | frozenset(r for r in ranks if r != JOKER)
     return Turn(
         turn.rules,
         minimum=turn.minimum,
@@ -1057,6 +1065,7 @@ def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
         facts=turn.facts,
         packet_down=turn.packet_down,
         books=books,
+        onto_books=onto,
     )
 
 
@@ -1082,7 +1091,7 @@ def _search_after_book(
     n, t, j = melds[rank]
     books = list(turn.books or ())
     books[canasta_class_index(rank, n, t, j)] += 1
-    after_turn = _with_books(turn, tuple(books))
+    after_turn = _with_books(turn, tuple(books), (rank,))
     after_melds = dict(melds)
     del after_melds[rank]
     if count >= turn.minimum and not turn.facts.clean_meld_naturals:

@@ -723,7 +723,8 @@ def _class_options(
 ) -> list[_Option]:
     """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``.
 
-    With ``onto_book`` (add-to-books) any number of the group's naturals may go onto a book of its rank instead.
+    With ``onto_book`` (add-to-books) any number of the group's naturals may go onto a book of its rank instead;
+    under add-to-books they may also go onto a book of the rank this line makes (`canasta.MeldRules.add_to_books`).
     """
     key = (group, twos, jokers, discard, onto_book)
     cache = quota.options
@@ -738,10 +739,13 @@ def _class_options(
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
     options: set[_Option] = set()
+    grows = onto_book or (rules.melds.add_to_books and rank != JOKER)
     for dd in (0, 1) if discard and hand_naturals else (0,):
-        for onto in range(hand_naturals - dd + 1) if onto_book else (0,):
+        for onto in range(hand_naturals - dd + 1) if grows else (0,):
             placed = hand_naturals - dd - onto
             for dt, dj, made in _fill(rules.melds, blocking, rank, placed, (n0, t0, j0), twos, jokers):
+                if onto and not onto_book and not any(made):
+                    continue  # no book of the rank to add them to: neither one before, nor one this line makes
                 options.add((dt, dj, dd, quota.of_books(made)))
     found = cache[key] = sorted(options)
     return found

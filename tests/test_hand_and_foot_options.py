@@ -15,7 +15,7 @@ import attrs
 import pytest
 from canasta_house_rules.hand_and_foot import HOUSE_RULES
 from helpers import check_conservation, play_random_hand, reference_positions
-from test_hand_and_foot import CLEAN_K, DIRTY_J, DIRTY_T, FOOT, QUOTA, _position
+from test_hand_and_foot import CLEAN_K, CLEAN_Q, DIRTY_J, DIRTY_T, FOOT, QUOTA, _position
 from test_hand_and_foot import RULES as BASE
 
 import canasta
@@ -904,3 +904,26 @@ def test_add_to_books_records_and_commands_name_the_book() -> None:
     state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, ["AC", "AD", "AH"]], []])
     assert notation(Meld(Kind.KING, 2, book=True)) == "m kk]"
     assert parse_command("m kk]", state) == parse_command("m kk book", state) == Meld(Kind.KING, 2, book=True)
+
+
+def test_add_to_books_goes_out_onto_a_book_made_in_the_same_turn() -> None:
+    # One clean book short; an incomplete meld of five kings, and K K K 9 in hand: two kings complete the
+    # book, the third goes onto it, the 9 is the final discard (the going-out search counts a book its own
+    # line makes).
+    melds = [[CLEAN_Q, DIRTY_J, DIRTY_T, WILD_BOOK, ["KC", "KD", "KH", "KS", "KC"]], []]
+    hands = [["KC", "KD", "KH", "9C"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, melds=melds, hands=hands)
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    assert state.bound  # going out is possible, so the "yes" binds
+    assert state.legal_actions() == (Meld(Kind.KING, 1, 0, 0), Meld(Kind.KING, 2, 0, 0))
+    check_exact_legality(state)
+    state.apply(Meld(Kind.KING, 2, 0, 0))
+    assert state.legal_actions() == (Meld(Kind.KING, 1, book=True),)
+    state.apply(Meld(Kind.KING, 1, book=True))
+    state.apply(Discard(Kind.NINE))
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=melds, hands=hands)
+    base.apply(AskGoOut())
+    base.apply(AnswerGoOut(True))
+    assert not base.bound  # the base game: the third king has nowhere to go
