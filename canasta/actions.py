@@ -80,14 +80,16 @@ def _yes(value: object) -> bool:
     return _flag(value, "an answer")
 
 
-def _second(value: object) -> bool:
-    """Validate the choice of a side's second meld of a rank: ``True`` or ``False``."""
-    return _flag(value, "second")
+def _check_flags(action: TakePile | Meld) -> None:
+    """Validate the choices of a take or meld (``second``, ``book``): ``True`` or ``False`` (numpy's converted).
 
-
-def _book(value: object) -> bool:
-    """Validate the choice of the side's books of a rank: ``True`` or ``False``."""
-    return _flag(value, "book")
+    Called by their ``__attrs_post_init__`` only when a flag is not a plain ``bool``: one
+    call per construction where two converters would cost two (the engine makes melds often).
+    """
+    for name in ("second", "book"):
+        value = getattr(action, name)
+        if type(value) is not bool:
+            object.__setattr__(action, name, _flag(value, name))  # (frozen: set once, before any hash)
 
 
 @frozen(cache_hash=True)
@@ -125,9 +127,13 @@ class TakePile:
     naturals: int = field(default=2, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
-    second: bool = field(default=False, converter=_second, kw_only=True)
-    book: bool = field(default=False, converter=_book, kw_only=True)
+    second: bool = field(default=False, kw_only=True)
+    book: bool = field(default=False, kw_only=True)
     name: ClassVar[str] = "take"
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.second) is not bool or type(self.book) is not bool:
+            _check_flags(self)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
@@ -177,9 +183,13 @@ class Meld:
     naturals: int = field(default=0, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
-    second: bool = field(default=False, converter=_second, kw_only=True)
-    book: bool = field(default=False, converter=_book, kw_only=True)
+    second: bool = field(default=False, kw_only=True)
+    book: bool = field(default=False, kw_only=True)
     name: ClassVar[str] = "meld"
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.second) is not bool or type(self.book) is not bool:
+            _check_flags(self)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""

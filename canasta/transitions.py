@@ -328,7 +328,7 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += 1
         else:
             meld.jokers += 1
-    elif action.book:
+    elif t.facts.add_to_books and action.book:  # (the rules' flag first: a native read, not the action's)
         key = -1  # add-to-books: onto a book of the rank (its class and bonus stay; no book is made)
         meld = _book_of(t, side, rank)
         meld.naturals += 1
@@ -440,7 +440,7 @@ def _maybe_open(t: TableState) -> None:
 
 def _do_meld(t: TableState, action: Action) -> None:
     assert isinstance(action, Meld)
-    if action.book:
+    if t.facts.add_to_books and action.book:  # (the rules' flag first: a native read, not the action's)
         _do_meld_onto_book(t, action)
         return
     rank = _PLAIN_KIND[action.rank]
