@@ -334,12 +334,15 @@ def _plan(
     ``mode`` (rule-of-five): 1, no wild card is added to a natural meld; 2, the
     wild meld ends complete; 0, neither restriction.
     """
-    if hand[RED_THREE] and not discardable[RED_THREE]:
+    red = hand[RED_THREE]
+    if red and not discardable[RED_THREE]:
         return None  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
     meld_rules = rules.melds
     if not _canastas_possible(meld_rules, hand, melds, need):
         return None
     problems = _stranded(meld_rules, hand, melds)
+    if red:
+        problems.append(RED_THREE)  # red threes held as ordinary cards: never melded (`_red_group`)
     if len(problems) > 1:
         return None  # a final discard removes one card: it cannot rescue two groups
     # Only discarding a card of the group that cannot be melded can help.
@@ -359,6 +362,8 @@ def _plan(
     if may_discard[JOKER]:
         starts.append(_pack(twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
+    if red:
+        groups.insert(0, _red_group(red))
     options: list[list[_Option]] = []
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
@@ -472,14 +477,8 @@ def _pair_options(
 
 
 def _groups(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[_Group]:
-    """The groups of an assignment: threes, each natural rank in hand or on the table, the wild meld.
-
-    Red threes are a group only where they are held as ordinary cards (``ThreeRules.red_threes_are_bonus``
-    False): never melded, one of them may be the final discard.
-    """
+    """The groups of an assignment: black threes, each natural rank in hand or on the table, the wild meld."""
     groups: list[_Group] = []
-    if hand[RED_THREE]:
-        groups.append((RED_THREE, hand[RED_THREE], 0, 0, 0))
     if hand[BLACK_THREE]:
         groups.append((BLACK_THREE, hand[BLACK_THREE], 0, 0, 0))
     for rank in NATURAL_INTS:
@@ -539,9 +538,16 @@ def _stranded(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[int]:
     black = hand[BLACK_THREE]
     if black and not meld_rules.is_valid(BLACK_THREE, black, 0, 0):
         problems.append(BLACK_THREE)
-    if hand[RED_THREE]:
-        problems.append(RED_THREE)  # (held as an ordinary card: never melded)
     return problems
+
+
+def _red_group(red: int) -> _Group:
+    """The group of red threes held as ordinary cards (``ThreeRules.red_threes_are_bonus`` False).
+
+    They are never melded (no meld has their rank): one of them may be the final discard. The
+    searches add it to `_groups`'s and `_stranded`'s answers only where the hand holds one.
+    """
+    return (RED_THREE, red, 0, 0, 0)
 
 
 def _meld_out_small(
@@ -678,7 +684,8 @@ def _meld_out_by_class(
     and go on in new melds, each a book but the last (one incomplete meld of a rank at a
     time). The books already set apart start the count.
     """
-    if hand[RED_THREE] and not discardable[RED_THREE]:
+    red = hand[RED_THREE]
+    if red and not discardable[RED_THREE]:
         return False  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
     quota = _quota(rules)
     twos, jokers = hand[TWO], hand[JOKER]
@@ -692,7 +699,10 @@ def _meld_out_by_class(
     if discardable[JOKER] and jokers:
         states.add(((twos * _WILD_LIMIT + jokers - 1) * size + start) * 2 + 1)
     add = quota.add
-    for group in _groups(rules.melds, hand, melds):
+    groups = _groups(rules.melds, hand, melds)
+    if red:
+        groups.insert(0, _red_group(red))
+    for group in groups:
         if len(group) > 5:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
