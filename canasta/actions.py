@@ -133,7 +133,7 @@ class TakePile:
 
     def __attrs_post_init__(self) -> None:
         if type(self.second) is not bool or type(self.book) is not bool:
-            _check_flags(self)
+            _check_flags(self)  # type: ignore[unreachable]  # (numpy's bool, or a wrong type: refused there)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
@@ -189,7 +189,7 @@ class Meld:
 
     def __attrs_post_init__(self) -> None:
         if type(self.second) is not bool or type(self.book) is not bool:
-            _check_flags(self)
+            _check_flags(self)  # type: ignore[unreachable]  # (numpy's bool, or a wrong type: refused there)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""

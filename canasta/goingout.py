@@ -247,6 +247,7 @@ def _merged(first: OutOptions | None, second: OutOptions | None) -> OutOptions |
 
 
 _MEMO: Final[dict[tuple[object, ...], OutOptions | None]] = {}
+_NO_DISCARD: Final[tuple[bool, ...]] = (False,) * KIND_COUNT  # (a red three held is the discard: `_red_plan`)
 _NONE_BLOCKED: Final[list[int]] = []  # (never changed: the melds keeping no side from going out, by default)
 _KEEP_RULES: Final[dict[int, Rules]] = {}
 
@@ -334,15 +335,12 @@ def _plan(
     ``mode`` (rule-of-five): 1, no wild card is added to a natural meld; 2, the
     wild meld ends complete; 0, neither restriction.
     """
-    red = hand[RED_THREE]
-    if red and not discardable[RED_THREE]:
-        return None  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
+    if hand[RED_THREE]:
+        return _red_plan(rules, hand, melds, discardable, need, mode)
     meld_rules = rules.melds
     if not _canastas_possible(meld_rules, hand, melds, need):
         return None
     problems = _stranded(meld_rules, hand, melds)
-    if red:
-        problems.append(RED_THREE)  # red threes held as ordinary cards: never melded (`_red_group`)
     if len(problems) > 1:
         return None  # a final discard removes one card: it cannot rescue two groups
     # Only discarding a card of the group that cannot be melded can help.
@@ -362,8 +360,6 @@ def _plan(
     if may_discard[JOKER]:
         starts.append(_pack(twos, jokers - 1, 0, 1))
     groups = _groups(meld_rules, hand, melds)
-    if red:
-        groups.insert(0, _red_group(red))
     options: list[list[_Option]] = []
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
@@ -541,13 +537,23 @@ def _stranded(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[int]:
     return problems
 
 
-def _red_group(red: int) -> _Group:
-    """The group of red threes held as ordinary cards (``ThreeRules.red_threes_are_bonus`` False).
+def _red_plan(
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int
+) -> tuple[list[_Group], list[list[_Option]], list[_State]] | None:
+    """`_plan` for a hand holding a red three.
 
-    They are never melded (no meld has their rank): one of them may be the final discard. The
-    searches add it to `_groups`'s and `_stranded`'s answers only where the hand holds one.
+    A kept one never leaves the hand; one held as an ordinary card (``ThreeRules.red_threes_are_bonus``
+    False) is never melded, so it is the final discard and the rest is melded out (two never are).
     """
-    return (RED_THREE, red, 0, 0, 0)
+    if hand[RED_THREE] > 1 or not discardable[RED_THREE]:
+        return None
+    rest = list(hand)
+    rest[RED_THREE] = 0
+    plan = _plan(rules, rest, melds, _NO_DISCARD, need, mode)
+    if plan is None:
+        return None
+    groups, options, _ = plan
+    return groups, options, [_pack(hand[TWO], hand[JOKER], 0, 1)]  # (the discard made: the red three)
 
 
 def _meld_out_small(
@@ -676,33 +682,37 @@ def _meld_out_by_class(
     discardable: _Discardable,
     books: tuple[int, ...],
     onto_books: Collection[int] = (),
+    discarded: bool = False,
 ) -> bool:
     """`can_meld_out` where canastas count by class: the programme's state counts them per quota digit.
 
     Each group (a rank, the wild meld, the black threes) is placed by `_fill`: where a
     canasta is a book that makes room, its rank's cards may fill the open meld to a book
     and go on in new melds, each a book but the last (one incomplete meld of a rank at a
-    time). The books already set apart start the count.
+    time). The books already set apart start the count. ``discarded``: the final discard is made
+    (a red three held as an ordinary card, set aside by the caller).
     """
-    red = hand[RED_THREE]
-    if red and not discardable[RED_THREE]:
-        return False  # a kept red three stays in the hand (red threes held as ordinary cards are discarded)
+    if hand[RED_THREE]:
+        # A kept red three never leaves the hand; one held as an ordinary card (red_threes_are_bonus
+        # False) is never melded: it is the final discard, and the rest is melded out (two never are).
+        if discarded or hand[RED_THREE] > 1 or not discardable[RED_THREE]:
+            return False
+        kept = list(hand)
+        kept[RED_THREE] = 0
+        return _meld_out_by_class(rules, kept, melds, _NO_DISCARD, books, onto_books, True)
     quota = _quota(rules)
     twos, jokers = hand[TWO], hand[JOKER]
     if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT:
         raise ValueError(f"the going-out search holds fewer than {_WILD_LIMIT} 2s or jokers")
     size = quota.size
     start = quota.of_books(books)
-    states: set[int] = {((twos * _WILD_LIMIT + jokers) * size + start) * 2}
+    states: set[int] = {((twos * _WILD_LIMIT + jokers) * size + start) * 2 + (1 if discarded else 0)}
     if discardable[TWO] and twos:
         states.add((((twos - 1) * _WILD_LIMIT + jokers) * size + start) * 2 + 1)
     if discardable[JOKER] and jokers:
         states.add(((twos * _WILD_LIMIT + jokers - 1) * size + start) * 2 + 1)
     add = quota.add
-    groups = _groups(rules.melds, hand, melds)
-    if red:
-        groups.insert(0, _red_group(red))
-    for group in groups:
+    for group in _groups(rules.melds, hand, melds):
         if len(group) > 5:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
