@@ -81,9 +81,16 @@ def _yes(value: object) -> bool:
     return _flag(value, "an answer")
 
 
-def _second(value: object) -> bool:
-    """Validate the choice of a side's second meld of a rank: ``True`` or ``False``."""
-    return _flag(value, "second")
+def _check_flags(action: TakePile | Meld) -> None:
+    """Validate the choices of a take or meld (``second``, ``book``): ``True`` or ``False`` (numpy's converted).
+
+    Called by their ``__attrs_post_init__`` only when a flag is not a plain ``bool``: one
+    call per construction where two converters would cost two (the engine makes melds often).
+    """
+    for name in ("second", "book"):
+        value = getattr(action, name)
+        if type(value) is not bool:
+            object.__setattr__(action, name, _flag(value, name))  # (frozen: set once, before any hash)
 
 
 @frozen(cache_hash=True)
@@ -113,20 +120,32 @@ class TakePile:
         jokers: Jokers shown.
         second: Onto the side's second meld of that rank (only under
             ``cutthroat``, where partners who both held a rank keep two melds).
+        book: Onto one of the side's books of that rank (only under
+            `canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``:
+            a natural pair; the side's books of a rank are interchangeable).
     """
 
     naturals: int = field(default=2, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
-    second: bool = field(default=False, converter=_second, kw_only=True)
+    second: bool = field(default=False, kw_only=True)
+    book: bool = field(default=False, kw_only=True)
     name: ClassVar[str] = "take"
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.second) is not bool or type(self.book) is not bool:
+            _check_flags(self)  # type: ignore[unreachable]  # (numpy's bool, or a wrong type: refused there)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
+        if self.book:
+            second += ", book=True"
         return f"TakePile(naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
         onto = " (onto the second meld of that rank)" if self.second else ""
+        if self.book:
+            onto = " (onto a book of that rank)"
         if not (self.naturals or self.twos or self.jokers):
             return "take the pile (top card onto a meld)" + onto
         if self.naturals == 2:
@@ -156,17 +175,27 @@ class Meld:
         jokers: Jokers.
         second: Onto the side's second meld of that rank (only under
             ``cutthroat``, where partners who both held a rank keep two melds).
+        book: Onto one of the side's books of that rank (only under
+            `canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``:
+            naturals only; the side's books of a rank are interchangeable).
     """
 
     rank: Kind = field(converter=_kind)
     naturals: int = field(default=0, converter=_count)
     twos: int = field(default=0, converter=_count)
     jokers: int = field(default=0, converter=_count)
-    second: bool = field(default=False, converter=_second, kw_only=True)
+    second: bool = field(default=False, kw_only=True)
+    book: bool = field(default=False, kw_only=True)
     name: ClassVar[str] = "meld"
+
+    def __attrs_post_init__(self) -> None:
+        if type(self.second) is not bool or type(self.book) is not bool:
+            _check_flags(self)  # type: ignore[unreachable]  # (numpy's bool, or a wrong type: refused there)
 
     def __repr__(self) -> str:
         second = ", second=True" if self.second else ""
+        if self.book:
+            second += ", book=True"
         return f"Meld(rank={self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
 
     def __str__(self) -> str:
@@ -191,6 +220,8 @@ class Meld:
         target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
         if self.second:
             target = f"the second meld of {target}"
+        if self.book:
+            target = f"a book of {target}"
         return f"meld {' + '.join(parts)} ({target})"
 
 

@@ -35,7 +35,9 @@ Cards are the kind symbols of `canasta.Kind` (``A K Q J T 9 8 7 6 5 4``, ``2``,
 ``*`` for a joker, ``b3``, ``10`` for a ten too), in any case, with or without
 spaces. A ``'`` after a meld or take (``m q'``, ``t'``), or the word ``2nd``,
 means your side's *second* meld of that rank (only under the ``cutthroat``
-house rule). The verb may be spelled out (``draw``, ``take``, ``meld``,
+house rule). A ``]`` after a meld or take (``m kk]``, ``t]``), or the word
+``book``, means onto one of your side's *books* of that rank (only under Hand
+and Foot's ``add-to-books``; a book shows as ``[K×7]``). The verb may be spelled out (``draw``, ``take``, ``meld``,
 ``discard``, ``yes``, ``no``).
 
 `parse_command` never builds an action the engine does not list: a
@@ -121,7 +123,7 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("m qq*", "meld two queens and a joker (one rank + wild cards)"),
     ("m q  m +q  m q:2", "add a queen / only wild cards (a 2) to your queens"),
     ("m 222", "a wild meld of 2s, where the variant allows one"),
-    ("m q'  t'", "onto your second meld of a rank (cutthroat)"),
+    ("m q'  t'  m q]  t]", "onto a second meld (cutthroat) / a book (add-to-books)"),
     ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
     ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
     ("sh pairs  sh pairs 9", "declare a special hand (discard a nine), where allowed"),
@@ -179,7 +181,7 @@ def notation(action: Action) -> str:
     if isinstance(action, DrawStock):
         return "d"
     if isinstance(action, TakePile):
-        second = "'" if action.second else ""
+        second = "]" if action.book else "'" if action.second else ""
         if (action.naturals, action.twos, action.jokers) == (2, 0, 0):
             return "t" + second
         if not (action.naturals or action.twos or action.jokers):
@@ -212,7 +214,7 @@ def meld_cards(meld: Meld) -> str:
         The card part of its command.
     """
     wilds = "2" * meld.twos + "*" * meld.jokers
-    second = "'" if meld.second else ""
+    second = "]" if meld.book else "'" if meld.second else ""
     if meld.rank == Kind.JOKER:
         return wilds + second
     symbol = meld.rank.symbol.lower()
@@ -270,10 +272,11 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         return _legal(_discard(rest), legal, state)
     if verb == "declare":
         return _legal(_declare(rest), legal, state)
+    rest, book = _book_flag(rest)
     rest, second = _second_flag(rest)
     if verb == "take":
-        return _take(rest, second, legal, state)
-    return _legal(_meld(rest, second), legal, state)
+        return _take(rest, second, legal, state, book)
+    return _legal(_meld(rest, second, book), legal, state)
 
 
 def _split_verb(lower: str) -> tuple[str | None, str]:
@@ -284,6 +287,22 @@ def _split_verb(lower: str) -> tuple[str | None, str]:
     if head[0] in "tmx" and len(head) > 1:  # a one-letter verb glued to its cards: "x9", "mqq*", "t+", "t'"
         return _VERBS[head[0]], lower[1:].strip()
     return None, ""
+
+
+def _book_flag(rest: str) -> tuple[str, bool]:
+    """Strip a book mark (a trailing ``]`` or the word ``book``: onto a book of the rank, add-to-books)."""
+    book = False
+    words = rest.split()
+    if "book" in words:
+        words.remove("book")
+        book = True
+    rest = " ".join(words)
+    if rest.endswith("]"):
+        rest = rest[:-1].rstrip()
+        book = True
+    if "]" in rest:
+        raise CommandError(f"a ] goes at the end (onto a book of the rank), got {rest!r}; {_HELP_HINT}")
+    return rest, book
 
 
 def _second_flag(rest: str) -> tuple[str, bool]:
@@ -346,7 +365,7 @@ def _declare(rest: str) -> DeclareSpecialHand:
     return DeclareSpecialHand(words[0], discard)
 
 
-def _meld(rest: str, second: bool) -> Meld:
+def _meld(rest: str, second: bool, book: bool = False) -> Meld:
     if rest.startswith("+"):
         rest = rest[1:]
     if not rest:
@@ -373,17 +392,17 @@ def _meld(rest: str, second: bool) -> Meld:
     naturals = sum(1 for k in kinds if k == meld_rank) if meld_rank != Kind.JOKER else 0
     twos = kinds.count(Kind.TWO)
     jokers = kinds.count(Kind.JOKER)
-    return Meld(meld_rank, naturals, twos, jokers, second=second)
+    return Meld(meld_rank, naturals, twos, jokers, second=second, book=book)
 
 
-def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable) -> Action:
+def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable, book: bool = False) -> Action:
     if not rest:
-        takes = [a for a in legal if isinstance(a, TakePile) and a.second == second]
+        takes = [a for a in legal if isinstance(a, TakePile) and a.second == second and (a.book or not book)]
         if len(takes) == 1:
             return takes[0]
-        return _legal(TakePile(2, 0, 0, second=second), legal, state)
+        return _legal(TakePile(2, 0, 0, second=second, book=book), legal, state)
     if rest == "+":
-        return _legal(TakePile(0, 0, 0, second=second), legal, state)
+        return _legal(TakePile(0, 0, 0, second=second, book=book), legal, state)
     pile = state.observation(state.seat).pile
     top = pile[-1].kind if pile and pile[-1].kind.is_natural else None
     pair = next((a for a in legal if isinstance(a, TakePile) and a in _WILD_PAIR_TAKES), None)
@@ -408,7 +427,7 @@ def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable) -> 
             raise CommandError(
                 f"{on_top}: show naturals of its rank (n), 2s or jokers, e.g. t n*, not {kind.symbol}; {_HELP_HINT}"
             )
-    return _legal(TakePile(naturals, twos, jokers, second=second), legal, state)
+    return _legal(TakePile(naturals, twos, jokers, second=second, book=book), legal, state)
 
 
 def _legal(action: Action, legal: Sequence[Action], state: Playable) -> Action:

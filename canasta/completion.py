@@ -105,6 +105,9 @@ class Turn:
             size at this position (a canasta the player made before it is not one it makes).
         books_before: With ``unearned``: the side's books at this position (the search sets
             books apart as it lays them: one more is a canasta the player made).
+        onto_books: Under `canasta.MeldRules.add_to_books`, the natural ranks of
+            the acting side's clean and dirty books: their naturals may go onto a
+            book (for the going-out search); empty elsewhere.
     """
 
     __slots__ = (
@@ -119,6 +122,7 @@ class Turn:
         "final_only",
         "hold",
         "minimum",
+        "onto_books",
         "out_allowed",
         "out_discardable",
         "packet_down",
@@ -151,6 +155,7 @@ class Turn:
         unearned: bool = False,
         canastas_before: tuple[int, ...] = (),
         books_before: int = 0,
+        onto_books: frozenset[int] = frozenset(),
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -173,6 +178,7 @@ class Turn:
         self.unearned = unearned
         self.canastas_before = canastas_before
         self.books_before = books_before
+        self.onto_books = onto_books
 
 
 class OpeningsFound:
@@ -447,6 +453,7 @@ def meld_may_complete(
             need=turn.facts.canastas_required,
             witness=witness,
             books=turn.books,
+            onto_books=turn.onto_books,
         )
     # (The opening first, as in `can_complete`.)
     return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
@@ -458,7 +465,13 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
         turn.exempt
         and turn.out_allowed
         and can_meld_out(
-            turn.rules, hand, melds, turn.out_discardable, need=max(turn.facts.canastas_required, 1), books=turn.books
+            turn.rules,
+            hand,
+            melds,
+            turn.out_discardable,
+            need=max(turn.facts.canastas_required, 1),
+            books=turn.books,
+            onto_books=turn.onto_books,
         )
     )
 
@@ -503,7 +516,13 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
     if not turn.out_allowed:
         return False
     return can_meld_out(
-        turn.rules, hand, melds, turn.out_discardable, need=turn.facts.canastas_required, books=turn.books
+        turn.rules,
+        hand,
+        melds,
+        turn.out_discardable,
+        need=turn.facts.canastas_required,
+        books=turn.books,
+        onto_books=turn.onto_books,
     )
 
 
@@ -1097,16 +1116,24 @@ def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
         return turn, dict(melds)
     counts = list(books)
     rest: _Melds = {}
+    ranks: list[int] = []
     for rank, (n, t, j) in melds.items():
         if n + t + j >= size:
             counts[canasta_class_index(rank, n, t, j)] += 1
+            ranks.append(rank)
         else:
             rest[rank] = (n, t, j)
-    return _with_books(turn, tuple(counts)), rest
+    return _with_books(turn, tuple(counts), ranks), rest
 
 
-def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
-    """The turn's facts with other books (the opening search's own, made as it lays them)."""
+def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = ()) -> Turn:
+    """The turn's facts with other books (the opening search's own, made as it lays them).
+
+    ``ranks``: the ranks of the books just set apart; under add-to-books their naturals may go onto them.
+    """
+    onto = turn.onto_books
+    if ranks and turn.facts.add_to_books:
+        onto = onto | frozenset(r for r in ranks if r != JOKER)
     return Turn(
         turn.rules,
         minimum=turn.minimum,
@@ -1126,6 +1153,7 @@ def _with_books(turn: Turn, books: tuple[int, ...]) -> Turn:
         unearned=turn.unearned,
         canastas_before=turn.canastas_before,
         books_before=turn.books_before,
+        onto_books=onto,
     )
 
 
@@ -1151,7 +1179,7 @@ def _search_after_book(
     n, t, j = melds[rank]
     books = list(turn.books or ())
     books[canasta_class_index(rank, n, t, j)] += 1
-    after_turn = _with_books(turn, tuple(books))
+    after_turn = _with_books(turn, tuple(books), (rank,))
     after_melds = dict(melds)
     del after_melds[rank]
     if count >= turn.minimum and not turn.facts.clean_meld_naturals:

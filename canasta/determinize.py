@@ -167,8 +167,11 @@ def sample_state(observation: Observation, rng: random.Random) -> HandState:
     kinds = public.kinds
     unseen = unseen_cards(observation)
     bonus_black = public.rules.threes.black_threes_are_bonus
-    threes = [c for c in unseen if kinds[c] == RED_THREE or (bonus_black and kinds[c] == BLACK_THREE)]
-    others = [c for c in unseen if not (kinds[c] == RED_THREE or (bonus_black and kinds[c] == BLACK_THREE))]
+    bonus_red = public.rules.threes.red_threes_are_bonus  # (False: red-threes-dead, ordinary cards)
+    threes = [c for c in unseen if (bonus_red and kinds[c] == RED_THREE) or (bonus_black and kinds[c] == BLACK_THREE)]
+    others = [
+        c for c in unseen if not ((bonus_red and kinds[c] == RED_THREE) or (bonus_black and kinds[c] == BLACK_THREE))
+    ]
     players = public.rules.players
     missing = [0 if s == seat else public.sizes[s] - sum(public.counts[s]) for s in range(players)]
     # Packets still down (`canasta.PacketRules`, Hand and Foot's foot) are unseen by everyone, their owner

@@ -87,8 +87,10 @@ def _discardable(facts: RuleFacts, turn: int) -> tuple[bool, ...]:
     found = facts.discardable[first_round]
     if found is None:
         bonus_black = facts.black_threes_are_bonus
+        bonus_red = facts.red_threes_are_bonus  # (False: red-threes-dead, a red three is discarded like any card)
         found = facts.discardable[first_round] = tuple(
-            not (k == RED_THREE or (k == BLACK_THREE and (bonus_black or first_round))) for k in range(KIND_COUNT)
+            not ((k == RED_THREE and bonus_red) or (k == BLACK_THREE and (bonus_black or first_round)))
+            for k in range(KIND_COUNT)
         )
     return found
 
@@ -293,7 +295,8 @@ def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> 
     top = kinds[pile[-1]]
     n, tw, jk, second = shape
     dropped = rules.threes.black_threes_are_bonus or rules.black_threes.set_aside_from_pile
-    rest = [c for c in pile[:-1] if not (kinds[c] == RED_THREE or (kinds[c] == BLACK_THREE and dropped))]
+    red = rules.threes.red_threes_are_bonus
+    rest = [c for c in pile[:-1] if not ((kinds[c] == RED_THREE and red) or (kinds[c] == BLACK_THREE and dropped))]
     return _strands(t, seat, top + SECOND_MELD if second else top, (n, tw, jk), rest, 1)
 
 

@@ -191,6 +191,8 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     if not state.opened[side] and not pile_rules.unmelded_side_may_take:
         return RuleCode.PILE_NOT_MELDED, "your side must meld from the hand before it may take the pile"
     counts = state.counts[state.seat]
+    if action.book:
+        return _explain_book_take(state, action, top)
     wild_shown = action.twos + action.jokers
     if state.pile_frozen_for(side) and (action.naturals != 2 or wild_shown):
         return (
@@ -265,6 +267,26 @@ def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
     return _explain_going_out(state, f"after {what} you could end the turn only by going out")
 
 
+def _explain_book(state: TableState, rank: Kind, wilds: int, second: bool, what: str) -> tuple[RuleCode, str]:
+    """Why cards may not go onto a book of the rank now (`canasta.MeldRules.add_to_books`)."""
+    if not state.rules.melds.add_to_books:
+        return RuleCode.INVALID_MELD, "a book is closed: no card is ever added to it in these rules"
+    if wilds or second or not rank.is_natural:
+        return RuleCode.INVALID_MELD, "only natural cards of the book's rank are added to a book (never a wild card)"
+    if not state.opened[state.side] or int(rank) not in state.book_ranks(state.side):
+        return RuleCode.INVALID_MELD, f"your side has no clean or dirty book of {_ranks(rank)} to add to"
+    return _explain_incomplete(state, what)
+
+
+def _explain_book_take(state: TableState, action: TakePile, top: Kind) -> tuple[RuleCode, str]:
+    """A pile take onto a book of the top card's rank (add-to-books): a natural pair, onto a book of the side."""
+    if (action.naturals, action.twos, action.jokers) != (2, 0, 0):
+        return RuleCode.PILE_NEEDS_MATCH, "onto a book the pile is taken only with a natural pair of its rank"
+    if state.counts[state.seat][top] < 2:
+        return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards to show ({action_text(action)})"
+    return _explain_book(state, top, 0, action.second, "this take")
+
+
 def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     rank = int(action.rank)
@@ -285,6 +307,8 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             RuleCode.BLACK_THREE_MELD,
             "black threes meld only when going out, 3 or 4 of them with no wild card, as the last meld",
         )
+    if action.book:
+        return _explain_book(state, action.rank, action.twos + action.jokers, action.second, "this addition")
     if action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
         return (
             RuleCode.INVALID_MELD,

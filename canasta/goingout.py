@@ -18,7 +18,7 @@ decides every candidate meld of a turn at once. `canasta.completion` uses both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO
@@ -63,6 +63,7 @@ def can_meld_out(
     need: int,
     witness: dict[int, tuple[int, int, int]] | None = None,
     books: Sequence[int] | None = None,
+    onto_books: Collection[int] = (),
 ) -> bool:
     """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
 
@@ -82,6 +83,9 @@ def can_meld_out(
             apart so far, by class (natural, mixed, wild); the search then
             decides the rules' whole quota, and ``need`` is not read. ``None``:
             canastas of any class are counted against ``need``.
+        onto_books: With ``books``: the natural ranks whose cards may also be
+            added to a book of the side (`canasta.MeldRules.add_to_books`): any
+            number of them may go there, making no book and changing none.
 
     Returns:
         True if some assignment of the hand's cards goes out legally.
@@ -91,7 +95,7 @@ def can_meld_out(
     meld_map = melds if isinstance(melds, dict) else dict(melds)
     may_discard = discardable if isinstance(discardable, tuple) else tuple(discardable)
     if books is not None:
-        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books))
+        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books), onto_books)
     if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
@@ -243,6 +247,7 @@ def _merged(first: OutOptions | None, second: OutOptions | None) -> OutOptions |
 
 
 _MEMO: Final[dict[tuple[object, ...], OutOptions | None]] = {}
+_NO_DISCARD: Final[tuple[bool, ...]] = (False,) * KIND_COUNT  # (a red three held is the discard: `_red_plan`)
 _NONE_BLOCKED: Final[list[int]] = []  # (never changed: the melds keeping no side from going out, by default)
 _KEEP_RULES: Final[dict[int, Rules]] = {}
 
@@ -331,7 +336,7 @@ def _plan(
     wild meld ends complete; 0, neither restriction.
     """
     if hand[RED_THREE]:
-        return None
+        return _red_plan(rules, hand, melds, discardable, need, mode)
     meld_rules = rules.melds
     if not _canastas_possible(meld_rules, hand, melds, need):
         return None
@@ -532,6 +537,25 @@ def _stranded(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[int]:
     return problems
 
 
+def _red_plan(
+    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int
+) -> tuple[list[_Group], list[list[_Option]], list[_State]] | None:
+    """`_plan` for a hand holding a red three.
+
+    A kept one never leaves the hand; one held as an ordinary card (``ThreeRules.red_threes_are_bonus``
+    False) is never melded, so it is the final discard and the rest is melded out (two never are).
+    """
+    if hand[RED_THREE] > 1 or not discardable[RED_THREE]:
+        return None
+    rest = list(hand)
+    rest[RED_THREE] = 0
+    plan = _plan(rules, rest, melds, _NO_DISCARD, need, mode)
+    if plan is None:
+        return None
+    groups, options, _ = plan
+    return groups, options, [_pack(hand[TWO], hand[JOKER], 0, 1)]  # (the discard made: the red three)
+
+
 def _meld_out_small(
     rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, need: int, mode: int = 0
 ) -> bool:
@@ -548,8 +572,8 @@ def _meld_out_small(
     )
     if kind < 0:
         return meld_allowed and canastas >= need and not blocked  # the hand was melded out
-    if kind == RED_THREE:
-        return False
+    if kind == RED_THREE and not discardable[kind]:
+        return False  # a kept red three (red threes held as ordinary cards go out as the final discard)
     if discardable[kind] and canastas >= need and not blocked:
         return True  # the final discard goes out
     if len(blocked) > 1:
@@ -612,7 +636,7 @@ class _Quota:
                 add.append(self._code([min(a + b, cap) for a, b, cap in zip(first, second, self.caps, strict=True)]))
         self.add: list[int] = add
         #: Each group's options under these rules (`_class_options`), by the group and the wild cards held.
-        self.options: dict[tuple[_Group, int, int, bool], list[_Option]] = {}
+        self.options: dict[tuple[_Group, int, int, bool, bool], list[_Option]] = {}
 
     def _digits(self, code: int) -> list[int]:
         digits = []
@@ -652,24 +676,37 @@ def _quota(rules: Rules) -> _Quota:
 
 
 def _meld_out_by_class(
-    rules: Rules, hand: _Hand, melds: _Melds, discardable: _Discardable, books: tuple[int, ...]
+    rules: Rules,
+    hand: _Hand,
+    melds: _Melds,
+    discardable: _Discardable,
+    books: tuple[int, ...],
+    onto_books: Collection[int] = (),
+    discarded: bool = False,
 ) -> bool:
     """`can_meld_out` where canastas count by class: the programme's state counts them per quota digit.
 
     Each group (a rank, the wild meld, the black threes) is placed by `_fill`: where a
     canasta is a book that makes room, its rank's cards may fill the open meld to a book
     and go on in new melds, each a book but the last (one incomplete meld of a rank at a
-    time). The books already set apart start the count.
+    time). The books already set apart start the count. ``discarded``: the final discard is made
+    (a red three held as an ordinary card, set aside by the caller).
     """
     if hand[RED_THREE]:
-        return False
+        # A kept red three never leaves the hand; one held as an ordinary card (red_threes_are_bonus
+        # False) is never melded: it is the final discard, and the rest is melded out (two never are).
+        if discarded or hand[RED_THREE] > 1 or not discardable[RED_THREE]:
+            return False
+        kept = list(hand)
+        kept[RED_THREE] = 0
+        return _meld_out_by_class(rules, kept, melds, _NO_DISCARD, books, onto_books, True)
     quota = _quota(rules)
     twos, jokers = hand[TWO], hand[JOKER]
     if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT:
         raise ValueError(f"the going-out search holds fewer than {_WILD_LIMIT} 2s or jokers")
     size = quota.size
     start = quota.of_books(books)
-    states: set[int] = {((twos * _WILD_LIMIT + jokers) * size + start) * 2}
+    states: set[int] = {((twos * _WILD_LIMIT + jokers) * size + start) * 2 + (1 if discarded else 0)}
     if discardable[TWO] and twos:
         states.add((((twos - 1) * _WILD_LIMIT + jokers) * size + start) * 2 + 1)
     if discardable[JOKER] and jokers:
@@ -679,7 +716,9 @@ def _meld_out_by_class(
         if len(group) > 5:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
-        options = _class_options(rules, quota, group, twos, jokers, rank != JOKER and discardable[rank])
+        discard = rank != JOKER and discardable[rank]
+        onto = bool(onto_books) and rank in onto_books  # add-to-books: naturals of the rank may go onto a book
+        options = _class_options(rules, quota, group, twos, jokers, discard, onto)
         reached: set[int] = set()
         for state in states:
             d = state & 1
@@ -699,9 +738,15 @@ def _meld_out_by_class(
     return done + 1 in states or (not final_discard and done in states)
 
 
-def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool) -> list[_Option]:
-    """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``."""
-    key = (group, twos, jokers, discard)
+def _class_options(
+    rules: Rules, quota: _Quota, group: _Group, twos: int, jokers: int, discard: bool, onto_book: bool = False
+) -> list[_Option]:
+    """A group's options ``(twos, jokers, 1 if a natural of it is the final discard, quota state made)``.
+
+    With ``onto_book`` (add-to-books) any number of the group's naturals may go onto a book of its rank instead;
+    under add-to-books they may also go onto a book of the rank this line makes (`canasta.MeldRules.add_to_books`).
+    """
+    key = (group, twos, jokers, discard, onto_book)
     cache = quota.options
     found = cache.get(key)
     if found is not None:
@@ -714,9 +759,14 @@ def _class_options(rules: Rules, quota: _Quota, group: _Group, twos: int, jokers
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
     options: set[_Option] = set()
+    grows = onto_book or (rules.melds.add_to_books and rank != JOKER)
     for dd in (0, 1) if discard and hand_naturals else (0,):
-        for dt, dj, made in _fill(rules.melds, blocking, rank, hand_naturals - dd, (n0, t0, j0), twos, jokers):
-            options.add((dt, dj, dd, quota.of_books(made)))
+        for onto in range(hand_naturals - dd + 1) if grows else (0,):
+            placed = hand_naturals - dd - onto
+            for dt, dj, made in _fill(rules.melds, blocking, rank, placed, (n0, t0, j0), twos, jokers):
+                if onto and not onto_book and not any(made):
+                    continue  # no book of the rank to add them to: neither one before, nor one this line makes
+                options.add((dt, dj, dd, quota.of_books(made)))
     found = cache[key] = sorted(options)
     return found
 

@@ -102,8 +102,11 @@ _TAKE_SHAPES: Final = tuple(
 )
 # A wild card on top, taken with two of its kind (`canasta.PileRules.wild_pair`): by the top card's kind.
 _WILD_PAIR_SHAPES: Final = {TWO: (0, 2, 0, 0), JOKER: (0, 0, 2, 0)}
+# add-to-books: a natural pair onto one of the side's books of the top card's rank (the last number 2).
+_BOOK_TAKE: Final = (2, 0, 0, 2)
 _TAKES: Final = {
-    shape: TakePile(*shape[:3], second=bool(shape[3])) for shape in (*_TAKE_SHAPES, *_WILD_PAIR_SHAPES.values())
+    shape: TakePile(*shape[:3], second=shape[3] == 1, book=shape[3] == 2)
+    for shape in (*_TAKE_SHAPES, *_WILD_PAIR_SHAPES.values(), _BOOK_TAKE)
 }
 # The shapes by meld (0: the rank's meld or a new one; 1: its second meld), in `_shapes_onto`'s order.
 _TAKE_WAYS: Final = (_TAKE_SHAPES[:4], _TAKE_SHAPES[4:])
@@ -121,6 +124,7 @@ _ONCE_PER_HAND: Final = Permission.ONCE_PER_HAND
 _REQUIRED: Final = Permission.REQUIRED
 _ANY_TIME: Final = Permission.ANY_TIME
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
+_NO_RANKS: Final[frozenset[int]] = frozenset()
 # Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
 # by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
 _TAKE_RULES: Final[dict[tuple[int, int], tuple[Rules, Rules]]] = {}
@@ -132,6 +136,18 @@ def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Mel
     action = melds.get(shape)
     if action is None:
         action = melds[shape] = Meld(_KINDS[rank], n, t, j, second=second)
+    return action
+
+
+_BOOK_MELDS: Final[dict[int, Meld]] = {}
+
+
+def _book_meld(rank: int, n: int) -> Meld:
+    """``Meld(rank, n, book=True)`` (add-to-books), made once."""
+    key = rank * 64 + n
+    action = _BOOK_MELDS.get(key)
+    if action is None:
+        action = _BOOK_MELDS[key] = Meld(_KINDS[rank], n, 0, 0, book=True)
     return action
 
 
@@ -156,7 +172,8 @@ def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
     for card in cards:
         kind = kinds[card]
         counts[kind] = counts[kind] + 1
-    counts[RED_THREE] = 0
+    if t.facts.red_threes_are_bonus:
+        counts[RED_THREE] = 0
     if t.rules.threes.black_threes_are_bonus or t.rules.black_threes.set_aside_from_pile:
         counts[BLACK_THREE] = 0
     return counts
@@ -232,6 +249,7 @@ def turn_facts(
         unearned=unearned,
         canastas_before=_canasta_keys(t, t.seating[seat]) if unearned else (),
         books_before=len(t.books[t.seating[seat]]) if unearned else 0,
+        onto_books=t.book_ranks(t.seating[seat]) if t.facts.add_to_books else _NO_RANKS,
     )
 
 
@@ -455,6 +473,8 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
     second = melds.get(top + SECOND_MELD)
     if second is not None:
         _shapes_onto(shapes, facts, counts, top, second, 1, frozen, layoff)
+    if facts.add_to_books and opened and counts[top] >= 2 and top in t.book_ranks(side):
+        shapes.append(_BOOK_TAKE)  # add-to-books: the pickup meld onto a book of the rank
     if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
         shapes = [shape for shape in shapes if not take_strands(t, seat, shape)]
@@ -584,7 +604,7 @@ def _take_completes(
         # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld.
         m0 = melds.get(JOKER, (0, 0, 0))
         melds[JOKER] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
-    else:
+    elif second < 2:  # (2: onto a book, add-to-books: the melds stay as they are)
         key = top + SECOND_MELD if second else top
         m0 = melds.get(key, (0, 0, 0))
         melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
@@ -623,6 +643,7 @@ def _take_completes(
         unearned=unearned,
         canastas_before=_canasta_keys(t, side) if unearned else (),
         books_before=len(t.books[side]) if unearned else 0,
+        onto_books=t.book_ranks(side) if t.facts.add_to_books else _NO_RANKS,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -804,7 +825,13 @@ class _MeldChecks:
             self.hopeless = not (
                 turn.out_allowed
                 and can_meld_out(
-                    t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required, books=turn.books
+                    t.rules,
+                    counts,
+                    counts_now,
+                    turn.out_discardable,
+                    need=t.facts.canastas_required,
+                    books=turn.books,
+                    onto_books=turn.onto_books,
                 )
             )
             return
@@ -1007,6 +1034,20 @@ class _MeldChecks:
         else:
             refuted.append((n, tw, jk))
         return False
+
+    def completes_onto_book(self, rank: int, n: int) -> bool:
+        """Whether the turn can still be completed after adding ``n`` naturals of a rank to a book (add-to-books).
+
+        Decided by the oracle on the counts it leaves: the side has opened, and its melds and books by
+        class stay as they are.
+        """
+        hand = list(self.counts)
+        hand[rank] = hand[rank] - n
+        t = self.t
+        size = self.size - n
+        return can_complete(
+            self.turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=size
+        )
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.
@@ -1233,6 +1274,18 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                     if not checks.completes(JOKER, 0, tw, jk):
                         continue
                 actions.append(acts[i])
+    if facts.add_to_books and opened and t.books[side]:
+        # add-to-books: naturals onto the side's books of their rank (interchangeable: one action per count).
+        ranks = t.book_ranks(side)
+        for rank in NATURAL_INTS:
+            if counts[rank] and rank in ranks:
+                for n in range(1, counts[rank] + 1):
+                    if n > limit:
+                        if checks is None:
+                            checks = _MeldChecks(t, seat, side, strict)
+                        if not checks.completes_onto_book(rank, n):
+                            continue
+                    actions.append(_book_meld(rank, n))
     black = counts[BLACK_THREE]
     if black >= 3 and facts.black_threes_when_going_out and not down:  # (with a packet down, never going out)
         # The rule book's "Melds": black threes meld only as the last meld of going out. A side that
@@ -1311,7 +1364,12 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         actions.append(_DISCARDS[kind])
             else:
                 actions += compress(_DISCARDS, map(mul, counts, keep))
-        elif first_round or counts[RED_THREE] or (counts[BLACK_THREE] and t.keeps_threes):
+        elif (
+            first_round
+            or (counts[RED_THREE] and t.facts.red_threes_are_bonus)
+            or (counts[BLACK_THREE] and t.keeps_threes)
+        ):
+            # (A red three held is a kept one, never discarded, unless red threes are ordinary cards.)
             # (Keeping a three: a black three in the hand is a kept one, never discarded.)
             actions.extend([a for k, a in _DISCARD_PAIRS[first_round or t.keeps_threes] if counts[k]])
         else:

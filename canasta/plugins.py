@@ -219,6 +219,16 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
     threes = _ask(pm, "canasta_threes", r.ThreeRules)
     _check(len(threes.schedule) >= 2 and threes.schedule[0] == 0, "canasta_threes: schedule must start (0, ...)")
     _check(all(v >= 0 for v in threes.schedule), f"canasta_threes: scores must not be negative, got {threes.schedule}")
+    _check(
+        threes.red_threes_are_bonus or not threes.keep_one,
+        "canasta_threes: keep_one keeps a bonus three in hand, but red_threes_are_bonus is False (red threes are "
+        "ordinary cards)",
+    )
+    _check(
+        not threes.red_held or not threes.red_threes_are_bonus,
+        f"canasta_threes: red_held ({threes.red_held}) scores red threes held as ordinary cards, which needs "
+        "red_threes_are_bonus False",
+    )
     penalties = _ask(pm, "canasta_incomplete_meld_penalties", tuple[tuple[Kind, int], ...])
     _check(
         all(isinstance(p, tuple) and len(p) == 2 and _is_kind(p[0]) and _is_int(p[1]) and p[1] >= 0 for p in penalties),
@@ -367,7 +377,9 @@ def _check_deal(rules: Rules) -> None:
     """
     deck = rules.deck
     packs = deck.packs
-    bonus_threes = 2 * packs + (2 * packs if rules.threes.black_threes_are_bonus else 0)
+    bonus_threes = (2 * packs if rules.threes.red_threes_are_bonus else 0) + (
+        2 * packs if rules.threes.black_threes_are_bonus else 0
+    )
     covered = 4 * packs + deck.jokers + 1 if rules.upcard is r.Upcard.COVER_WILD_AND_RED_THREE else 0
     if rules.upcard in (r.Upcard.BURY_WILD_AND_RED_THREE, r.Upcard.TURN_ONE):
         covered = 1  # (one card is turned up: a buried one goes back into the stock)
@@ -417,6 +429,10 @@ def _check_policies(rules: Rules) -> None:
         pile.take_count is None or not pile.empty_pile_stops,
         "canasta_pile_rules: take_count cannot be combined with empty_pile_stops (american-discards reads the pile "
         "as empty after a take)",
+    )
+    _check(
+        not rules.melds.add_to_books or rules.melds.book_makes_room,
+        "canasta_meld_rules: add_to_books adds to books, which needs book_makes_room (melds set apart as books)",
     )
     _check(
         not pile.wild_pair or rules.melds.wild_melds,

@@ -194,7 +194,7 @@ def build_position(
     state.seat = acting
     state.shuffle_seed = seed  # (the source of any reshuffle of the pile: `canasta.transitions.reshuffle_pile`)
     kinds = deck.kinds
-    bonus = (2, 3) if rules.threes.black_threes_are_bonus else (2,)
+    bonus = ((2,) if rules.threes.red_threes_are_bonus else ()) + ((3,) if rules.threes.black_threes_are_bonus else ())
     for s, hand in enumerate(hand_lists):
         held = 0
         for card in ids(f"hands[{s}]", hand):

@@ -57,7 +57,10 @@ a canasta, `canasta.PacketRules.after_first_canasta`); a packet the rules pick u
 
 A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
 where partners who both held a rank keep two melds) adds ``"second": true``;
-the key is optional and written only when true.
+one onto a side's books of a rank (`canasta.MeldRules.add_to_books`, Hand and
+Foot's ``add-to-books``) adds ``"book": true``. Both keys are optional and
+written only when true (the format's version is unchanged: a record without
+them reads as before).
 
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
@@ -229,8 +232,8 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
 }
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
-    "take": {"second": bool},
-    "meld": {"second": bool},
+    "take": {"second": bool, "book": bool},
+    "meld": {"second": bool, "book": bool},
     "declare": {"discard": str},
 }
 _SIMPLE: dict[str, Action] = {
@@ -270,11 +273,15 @@ def action_to_json(action: Action) -> dict[str, Any]:
         }
         if action.second:
             data["second"] = True
+        if action.book:
+            data["book"] = True
         return data
     if isinstance(action, TakePile):
         data = {"type": "take", "naturals": action.naturals, "twos": action.twos, "jokers": action.jokers}
         if action.second:
             data["second"] = True
+        if action.book:
+            data["book"] = True
         return data
     if isinstance(action, Discard):
         return {"type": "discard", "kind": action.kind.symbol}
@@ -325,7 +332,13 @@ def action_from_json(data: object, where: str = "action") -> Action:
         return _SIMPLE[kind]
     try:
         if kind == "take":
-            return TakePile(data["naturals"], data["twos"], data["jokers"], second=data.get("second", False))
+            return TakePile(
+                data["naturals"],
+                data["twos"],
+                data["jokers"],
+                second=data.get("second", False),
+                book=data.get("book", False),
+            )
         if kind == "answer":
             return AnswerGoOut(data["yes"])
         if kind == "discard":
@@ -339,6 +352,7 @@ def action_from_json(data: object, where: str = "action") -> Action:
             data["twos"],
             data["jokers"],
             second=data.get("second", False),
+            book=data.get("book", False),
         )
     except (TypeError, ValueError) as exc:
         # The action classes validate their fields too; whatever they refuse is a malformed record.

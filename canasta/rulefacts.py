@@ -87,6 +87,7 @@ class RuleFacts:
         # black_threes.*, threes.*
         self.no_discard_first_round: bool = rules.black_threes.no_discard_first_round
         self.black_threes_are_bonus: bool = rules.threes.black_threes_are_bonus
+        self.red_threes_are_bonus: bool = rules.threes.red_threes_are_bonus
         # pile.*
         self.always_frozen: bool = pile.always_frozen
         self.unmelded_side_frozen: bool = pile.unmelded_side_frozen
@@ -109,6 +110,7 @@ class RuleFacts:
         # where either is on, the going-out search counts canastas by class (`canasta.goingout`), and a
         # hand's fast tests of "the canastas required" defer to it.
         self.makes_books: bool = melds.book_makes_room
+        self.add_to_books: bool = melds.add_to_books
         self.counts_by_class: bool = melds.book_makes_room or bool(rules.going_out.canastas_by_class)
         self.final_discard_required: bool = rules.going_out.final_discard_required
         self.first_taker_alone: bool = rules.partnerships.first_taker_alone
@@ -187,6 +189,7 @@ class RuleFacts:
         self.wild_meld_first = dealt.wild_meld_first
         self.no_discard_first_round = dealt.no_discard_first_round
         self.black_threes_are_bonus = dealt.black_threes_are_bonus
+        self.red_threes_are_bonus = dealt.red_threes_are_bonus
         self.always_frozen = dealt.always_frozen
         self.unmelded_side_frozen = dealt.unmelded_side_frozen
         self.unmelded_side_may_take = dealt.unmelded_side_may_take
@@ -203,6 +206,7 @@ class RuleFacts:
         self.permission = dealt.permission
         self.canastas_required = dealt.canastas_required
         self.makes_books = dealt.makes_books
+        self.add_to_books = dealt.add_to_books
         self.counts_by_class = dealt.counts_by_class
         self.final_discard_required = dealt.final_discard_required
         self.first_taker_alone = dealt.first_taker_alone

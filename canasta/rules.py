@@ -428,6 +428,14 @@ class MeldRules:
             meld after a wild book). A side holds at most one incomplete meld of a
             rank at a time, and any number of books of it (Hand and Foot). Needs
             ``max_size`` equal to ``canasta_size``.
+        add_to_books: With ``book_makes_room``: natural cards of a rank may be
+            added to the side's clean or dirty books of that rank (Hand and
+            Foot's ``add-to-books``), never a wild card and nothing to a wild
+            book; a pile take's meld (top card and shown pair) may go onto such a
+            book too (`canasta.Meld` and `canasta.TakePile` with ``book=True``).
+            A book so grown keeps its class and bonus, each added card counts
+            its value, no book is made by it, and only a side that has opened
+            adds to its books. False by default.
         closed: Ranks closed now. The engine adds to it during a hand (see
             `Rules.during_hand`); a rule set may also close ranks for good.
         wilds_only_when_opening: Ranks whose meld takes wild cards only in the
@@ -459,6 +467,7 @@ class MeldRules:
     max_wilds: int | None = 3
     naturals_per_wild: int = field(default=0, validator=_non_negative)
     extra_naturals: int = field(default=0, validator=_non_negative, kw_only=True)
+    add_to_books: bool = field(default=False, kw_only=True)
     max_size: int | None = None
     canasta_size: int = 7
     wild_melds: bool = False
@@ -524,6 +533,7 @@ class MeldRules:
             wild_floors,
             mixed_cap,
             extra_naturals=self.extra_naturals,
+            add_to_books=self.add_to_books,
         )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
@@ -637,12 +647,25 @@ class ThreeRules:
             hands, "Keeping a three", for the Straight): it cannot be melded
             or discarded; he may lay it out in his turn before discarding, and it is
             laid out when his side opens (see `canasta.keeping`).
+        red_threes_are_bonus: Red threes are bonus cards, laid out and replaced
+            (every variant today). False: they are ordinary cards of the hand
+            (Hand and Foot's ``red-threes-dead``): never laid out (at the deal,
+            in a draw, a pile take or a packet picked up), never melded, and
+            discardable (whether one on top blocks the pile is
+            `PileRules.blocked_top`'s); they score `red_held` each when left in
+            a hand or a packet still down, and the schedule never applies to them.
+        red_held: Where red threes are not bonus cards: what each one left in a
+            hand or a packet still down scores, in the bonus-threes row of the
+            score (`canasta.SideScore.red_threes`), not as a card value
+            (``red-threes-dead``: -500). 0 by default.
     """
 
     schedule: tuple[int, ...] = (0, 100, 200, 300, 800)
     sign: ThreeSign = ThreeSign.NEGATIVE_WITHOUT_MELD
     black_threes_are_bonus: bool = False
     keep_one: bool = False
+    red_threes_are_bonus: bool = True
+    red_held: int = 0
 
     def score(self, count: int) -> int:
         """Unsigned score of ``count`` bonus threes of one colour.

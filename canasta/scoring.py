@@ -22,7 +22,9 @@ class SideScore:
         melded_cards: Count of every card in the side's melds.
         canasta_bonuses: Canasta bonuses.
         red_threes: Bonus-three score (red, plus black where black threes are bonus cards), signed; with
-            packets (`canasta.PacketRules`) it includes the red threes of packets still down.
+            packets (`canasta.PacketRules`) it includes the red threes of packets still down; where red
+            threes are ordinary cards (`canasta.ThreeRules.red_threes_are_bonus` False), it is
+            `canasta.ThreeRules.red_held` for each one left in a hand or a packet still down.
         going_out: Going-out bonus (concealed included).
         set_aside: Score of black threes set aside from taken piles.
         cards_in_hand: Minus the count of cards left in the side's hands, and in its packets still down.
@@ -175,6 +177,9 @@ def score_hand(state: TableState) -> HandScore:
         if black:
             threes += facts.three_score(black)
         threes *= _sign(three_rules.sign, state.opened[unit], canastas)
+        # Red threes held as ordinary cards (red-threes-dead): each left in a hand or a packet still down
+        # scores ``ThreeRules.red_held`` in this row, not as a card value.
+        red_held = three_rules.red_held
         in_hand = 0
         if facts.has_packets:
             # Packets still down (Hand and Foot §8.11): their cards count against the side like cards held,
@@ -186,6 +191,8 @@ def score_hand(state: TableState) -> HandScore:
                         if state._is_bonus_three(kind):
                             threes += rules.packets.three_down
                         else:
+                            if kind == _R3:
+                                threes += red_held
                             in_hand -= hand_values[kind]
         going_out = 0
         if state.went_out is not None and seating[state.went_out] == unit:
@@ -198,6 +205,8 @@ def score_hand(state: TableState) -> HandScore:
             counts = state.counts[seat]
             for k in range(KIND_COUNT):
                 in_hand -= hand_values[k] * counts[k]
+            if red_held:
+                threes += red_held * counts[_R3]
             for kind, at_least, penalty in held_penalties:
                 if counts[kind] >= at_least:
                     penalties -= penalty  # once per player and entry, besides the cards' values

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Self, cast
 
-from canasta.cards import BLACK_THREE, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
@@ -346,7 +346,8 @@ class TableState:
         self.packets: list[list[list[int]]] = [[] for _ in range(n)]
         #: Per side, its books in the order made (`canasta.MeldRules.book_makes_room`): melds that reached
         #: canasta size, retired from ``melds`` (which keeps one open meld per rank, for the hot paths) and
-        #: never changed again. Values, not keys: when melds get identities (the sequence games), a book
+        #: never changed in place (add-to-books replaces a book with a grown copy).
+        #: Values, not keys: when melds get identities (the sequence games), a book
         #: keeps the identity of the meld it was. Always empty where melds do not become books.
         self.books: list[list[MeldState]] = [[] for _ in range(sides)]
         self.threes: list[list[int]] = [[] for _ in range(n)]
@@ -384,7 +385,8 @@ class TableState:
         if facts.bonus_cards_stand_for_kept_card and facts.bonus_cards:
             # More cards than the floor and every bonus three of the deck: the bonus cards never all are threes.
             black = facts.black_threes_are_bonus
-            threes = sum(1 for k in deck.kinds if k == RED_THREE or (k == BLACK_THREE and black))
+            red = facts.red_threes_are_bonus
+            threes = sum(1 for k in deck.kinds if (k == RED_THREE and red) or (k == BLACK_THREE and black))
             self.relief_stock = rules.initial_meld.bonus_cards_stock_floor + threes
         # "Keeping a three" (american-special-hands): a side that has not melded keeps one three per player.
         self.keeps_threes = facts.keeps_threes
@@ -431,7 +433,9 @@ class TableState:
         return False
 
     def _is_bonus_three(self, kind: int) -> bool:
-        return kind == RED_THREE or (kind == BLACK_THREE and self.facts.black_threes_are_bonus)
+        if kind == RED_THREE:
+            return self.facts.red_threes_are_bonus  # (False: red-threes-dead, an ordinary card)
+        return kind == BLACK_THREE and self.facts.black_threes_are_bonus
 
     def _to_hand(self, seat: int, card: int) -> None:
         kind = self.kinds[card]
@@ -645,6 +649,17 @@ class TableState:
         for m in self.books[side]:
             counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
         return tuple(counts)
+
+    def book_ranks(self, side: int) -> frozenset[int]:
+        """The natural ranks of a side's clean and dirty books (`canasta.MeldRules.add_to_books`: they take naturals).
+
+        Args:
+            side: The side.
+
+        Returns:
+            The ranks (no wild book's).
+        """
+        return frozenset(m.rank for m in self.books[side] if m.rank != JOKER)
 
     def quota_met(self, side: int) -> bool:
         """Whether a side has the canastas going out needs (`canasta.GoingOutRules.quota_met`), its books included.

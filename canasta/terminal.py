@@ -418,8 +418,9 @@ def _meld_group(action: Meld) -> tuple[int, str]:
     """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``)."""
     if action.rank == Kind.JOKER:
         return (0, "wild")
-    mark = "'" if action.second else ""
-    return (100 - int(action.rank) + (50 if action.second else 0), kind_name(action.rank) + mark)
+    mark = "]" if action.book else "'" if action.second else ""
+    offset = 25 if action.book else 50 if action.second else 0
+    return (100 - int(action.rank) + offset, kind_name(action.rank) + mark)
 
 
 def _flow(chunks: Sequence[Text], width: int, label: str) -> list[Text]:
@@ -460,7 +461,7 @@ def shown_notation(action: Action) -> str:
         symbol = kind_name(action.rank).lower()
         if len(symbol) > 1:
             wilds = "2" * action.twos + "*" * action.jokers
-            second = "'" if action.second else ""
+            second = "]" if action.book else "'" if action.second else ""
             if not action.naturals:
                 return f"m {symbol}:{wilds}{second}"
             return "m " + " ".join([symbol] * action.naturals + ([wilds] if wilds else [])) + second

@@ -103,7 +103,11 @@ def lay_out_and_replace(t: TableState, seat: int) -> None:
         t: The hand.
         seat: The seat.
     """
-    kinds_to_check = (RED_THREE, BLACK_THREE) if t.rules.threes.black_threes_are_bonus else (RED_THREE,)
+    threes = t.rules.threes
+    # (The bonus threes: red ones unless they are ordinary cards, red-threes-dead; black ones where bonus.)
+    kinds_to_check = ((RED_THREE,) if threes.red_threes_are_bonus else ()) + (
+        (BLACK_THREE,) if threes.black_threes_are_bonus else ()
+    )
     kept = three_to_keep(t, seat)  # "Keeping a three" (american-special-hands): one stays in the hand
     found = True
     while found:
@@ -276,11 +280,14 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
     kinds = t.kinds
     stock = t.stock
     bonus_black = facts.black_threes_are_bonus
+    bonus_red = facts.red_threes_are_bonus
     keeps = t.keeps_threes
     while need and stock:
         card = stock.pop()
         kind = kinds[card]
-        if (kind == RED_THREE or (kind == BLACK_THREE and bonus_black)) and not (keeps and may_keep(t, seat)):
+        if ((kind == RED_THREE and bonus_red) or (kind == BLACK_THREE and bonus_black)) and not (
+            keeps and may_keep(t, seat)
+        ):
             # A bonus three (`TableState._is_bonus_three`), unless it is kept ("Keeping a three").
             t.threes[seat].append(card)
             if not stock:
@@ -325,7 +332,10 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             need = facts.canastas_required
             discardable = discardable_now(t)
             books = t.book_counts(side) if facts.counts_by_class else None
-            t.bound = can_meld_out(rules, t.counts[seat], meld_counts(t, side), discardable, need=need, books=books)
+            onto = t.book_ranks(side) if facts.add_to_books else frozenset()  # add-to-books
+            t.bound = can_meld_out(
+                rules, t.counts[seat], meld_counts(t, side), discardable, need=need, books=books, onto_books=onto
+            )
         else:
             turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
@@ -364,6 +374,10 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += 1
         else:
             meld.jokers += 1
+    elif t.facts.add_to_books and action.book:  # (the rules' flag first: a native read, not the action's)
+        key = -1  # add-to-books: onto a book of the rank (its class and bonus stay; no book is made)
+        meld = _book_of(t, side, rank)
+        meld.naturals += 1
     else:
         key = rank + SECOND_MELD if action.second else rank
         meld = _meld_to_extend(t, side, key)
@@ -390,7 +404,7 @@ def _do_take(t: TableState, action: Action) -> None:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if t.facts.after_first_canasta:
         _note_canasta(t, seat, before, meld.naturals + meld.twos + meld.jokers)  # the pickup meld counts
-    if t.facts.makes_books and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
+    if t.facts.makes_books and key >= 0 and meld.naturals + meld.twos + meld.jokers >= t.facts.canasta_size:
         t._retire(side, key)  # a book: its rank is free again
     if opened:
         _pick_up(t, rest)
@@ -402,6 +416,20 @@ def _do_take(t: TableState, action: Action) -> None:
     _maybe_open(t)
     if t.facts.has_packets and not t.sizes[seat] and t.opened[side]:
         _go_out_if_empty(t)  # Hand and Foot §8.10 E1: the pickup meld that opened emptied the hand
+
+
+def _book_of(t: TableState, side: int, rank: int) -> MeldState:
+    """The side's first book of a natural rank, to grow (add-to-books: its books of a rank are interchangeable).
+
+    The book is replaced by a copy, which the caller grows: copies of the table share their books.
+    """
+    books = t.books[side]
+    for i, book in enumerate(books):
+        if book.rank == rank:
+            t.added_to_old = True
+            grown = books[i] = book.copy()
+            return grown
+    raise AssertionError(f"side {side} has no book of rank {rank}")  # (legality offers no such action)
 
 
 def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
@@ -461,6 +489,9 @@ def _maybe_open(t: TableState) -> None:
 
 def _do_meld(t: TableState, action: Action) -> None:
     assert isinstance(action, Meld)
+    if t.facts.add_to_books and action.book:  # (the rules' flag first: a native read, not the action's)
+        _do_meld_onto_book(t, action)
+        return
     rank = _PLAIN_KIND[action.rank]
     key = rank + SECOND_MELD if action.second else rank
     n, tw, jk = action.naturals, action.twos, action.jokers
@@ -509,6 +540,24 @@ def _note_canasta(t: TableState, seat: int, before: int, after: int) -> None:
     """
     if before < t.facts.canasta_size <= after and t.first_canasta[seat] < 0:
         t.first_canasta[seat] = t.turn
+
+
+def _do_meld_onto_book(t: TableState, action: Meld) -> None:
+    """add-to-books: naturals onto one of the side's books of their rank (an opened side; no book is made)."""
+    rank = _PLAIN_KIND[action.rank]
+    n = action.naturals
+    seat = t.seat
+    side = t.seating[seat]
+    book = _book_of(t, side, rank)
+    _move_to_meld(t, seat, t.hands[seat][rank], book.cards, n)
+    counts = t.counts[seat]
+    counts[rank] = counts[rank] - n
+    t.sizes[seat] = t.sizes[seat] - n
+    book.naturals += n
+    book._additions = None  # its contents changed
+    t.melded_this_turn = True
+    if not t.sizes[seat]:
+        _go_out_if_empty(t)
 
 
 def _move_to_meld(t: TableState, seat: int, held: list[int], cards: list[int], count: int) -> None:

@@ -286,6 +286,7 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         "max_wilds",
         "naturals_per_wild",
         "extra_naturals",
+        "add_to_books",
         "max_size",
         "canasta_size",
         "wild_melds",

@@ -15,7 +15,7 @@ import attrs
 import pytest
 from canasta_house_rules.hand_and_foot import HOUSE_RULES
 from helpers import check_conservation, play_random_hand, reference_positions
-from test_hand_and_foot import CLEAN_K, DIRTY_J, FOOT, QUOTA, _position
+from test_hand_and_foot import CLEAN_K, CLEAN_Q, DIRTY_J, DIRTY_T, FOOT, QUOTA, _position
 from test_hand_and_foot import RULES as BASE
 
 import canasta
@@ -31,7 +31,9 @@ from canasta import (
     RuleCode,
     TakePile,
 )
+from canasta.goingout import can_meld_out
 from canasta.testing.invariants import check_observations
+from canasta.testing.reference import check_exact_legality
 
 OPTIONS = [rule.name for rule in HOUSE_RULES]
 
@@ -72,7 +74,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 29 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 31 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
@@ -559,6 +561,8 @@ LEGALITY_OPTIONS = [
     "partner-foot-free",
     "score-minimums",
     "reshuffle-discards",
+    "red-threes-dead",
+    "add-to-books",
 ]
 
 
@@ -657,3 +661,271 @@ def test_a_red_three_upcard_blocks_the_pile_until_covered_and_is_laid_out_when_t
     assert [covered.deck.cards[c].code for c in covered.threes[0]] == ["3H"]  # laid out, no replacement
     wild = _position(rules, phase="draw", pile=["*"], hands=[["*", "*", "4C", "4D"], ["QC"], ["JC"], ["QH"]])
     assert TakePile(0, 0, 2) in wild.legal_actions()
+
+
+# --- red-threes-dead ------------------------------------------------------------------------------
+
+DEAD = _rules("red-threes-dead")
+
+
+def test_red_threes_dead_deals_red_threes_into_the_hands_and_lays_none_out() -> None:
+    held = 0
+    for seed in range(20):
+        state = HandState.deal(DEAD, dealer=3, scores=[0, 0], seed=seed)
+        assert not any(state.threes)  # never laid out, never replaced
+        held += sum(state.counts[seat][Kind.RED_THREE] for seat in range(4))
+        # 270 - 104 dealt - 1 upcard: no replacement comes off the stock.
+        assert len(state.stock) == 165
+        check_conservation(state)
+    assert held > 20  # 10 red threes among 270 cards, 52 a hand each deal: about 2 a deal
+
+
+def _red_threes_on_top(state: HandState) -> HandState:
+    """Move two red threes of the stock to its top (the engine draws from the end)."""
+    reds = [c for c in state.stock if state.kinds[c] == Kind.RED_THREE][:2]
+    state.stock = [c for c in state.stock if c not in reds] + reds
+    return state
+
+
+def test_red_threes_dead_keeps_a_drawn_red_three_in_the_hand_and_it_may_be_discarded() -> None:
+    hands = [["9C", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    state = _red_threes_on_top(_position(DEAD, phase="draw", pile=["5S"], hands=hands))
+    stock = len(state.stock)
+    state.apply(canasta.DrawStock())
+    assert state.counts[0][Kind.RED_THREE] == 2 and not state.threes[0]
+    assert len(state.stock) == stock - 2  # no replacement
+    legal = state.legal_actions()
+    assert Discard(Kind.RED_THREE) in legal
+    assert not [a for a in legal if isinstance(a, Meld) and a.rank == Kind.RED_THREE]
+    with pytest.raises(IllegalActionError):
+        state.apply(Meld(Kind.RED_THREE, 2, 0, 0))
+    state.apply(Discard(Kind.RED_THREE))
+    assert state.kinds[state.pile[-1]] == Kind.RED_THREE
+    base = _red_threes_on_top(_position(phase="draw", pile=["5S"], hands=hands))
+    base.apply(canasta.DrawStock())
+    assert len(base.threes[0]) >= 2 and base.counts[0][Kind.RED_THREE] == 0  # the base lays them out
+
+
+def test_red_threes_dead_a_red_three_on_top_blocks_the_pile_until_covered_then_joins_the_hand() -> None:
+    hands = [["9C", "9D", "4C", "4D"], ["QC"], ["JC"], ["QH"]]
+    blocked = _position(DEAD, phase="draw", pile=["9S", "3H"], hands=hands)
+    assert not [a for a in blocked.legal_actions() if isinstance(a, TakePile)]
+    with pytest.raises(IllegalActionError):
+        blocked.apply(TakePile(2, 0, 0))
+    covered = _position(DEAD, phase="draw", pile=["3H", "9S"], hands=hands)
+    covered.apply(TakePile(2, 0, 0))
+    assert covered.counts[0][Kind.RED_THREE] == 1 and not covered.threes[0]  # taken into the hand
+    check_conservation(covered)
+
+
+def test_red_threes_dead_a_red_three_in_a_foot_picked_up_stays_in_the_hand() -> None:
+    foot = ["3H", *FOOT[1:]]
+    hands = [["7C", "7D", "7H"], ["QC"], ["JC"], ["QH"]]
+    state = _position(DEAD, hands=hands, packets=[[foot], [], [], []])
+    state.apply(Meld(Kind.SEVEN, 3, 0, 0))  # the last hand card melded: the foot at once (§8.7)
+    assert state.counts[0][Kind.RED_THREE] == 1 and not state.threes[0]
+    assert sum(state.counts[0]) == 13
+
+
+def test_red_threes_dead_goes_out_with_a_red_three_as_the_final_discard_never_with_two() -> None:
+    one = _position(DEAD, melds=[QUOTA, []], hands=[["7C", "7D", "7H", "3H"], ["QC"], ["JC"], ["QH"]])
+    assert AskGoOut() in one.legal_actions()
+    one.apply(AskGoOut())
+    one.apply(AnswerGoOut(True))
+    assert Discard(Kind.RED_THREE) not in one.legal_actions()  # bound: keep going out possible
+    one.apply(Meld(Kind.SEVEN, 3, 0, 0))
+    one.apply(Discard(Kind.RED_THREE))
+    assert one.is_over and one.went_out == 0
+    two = _position(DEAD, melds=[QUOTA, []], hands=[["7C", "7D", "7H", "3H", "3D"], ["QC"], ["JC"], ["QH"]])
+    two.apply(AskGoOut())
+    two.apply(AnswerGoOut(True))
+    assert not two.bound  # a red three never melds, so two cannot both leave: the "yes" does not bind
+    assert Discard(Kind.SEVEN) in two.legal_actions()
+    hand = [0] * 15
+    hand[Kind.RED_THREE] = 1
+    discardable = [True] * 15
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))  # the red three is the discard
+    assert not can_meld_out(DEAD, hand, {}, [k != Kind.RED_THREE for k in range(15)], need=0, books=(2, 2, 1))
+    hand[Kind.RED_THREE] = 2
+    assert not can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    hand[Kind.RED_THREE], hand[Kind.SEVEN] = 1, 3
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    classic_dead = attrs.evolve(canasta.load_rules("classic"), threes=DEAD.threes)  # the search without books
+    assert can_meld_out(classic_dead, hand, {}, discardable, need=0)
+    assert not can_meld_out(classic_dead, hand, {}, discardable, need=1)
+
+
+def test_red_threes_dead_score_minus_500_each_in_a_hand_or_a_foot_down_in_the_red_three_row() -> None:
+    foot = ["3H", "3D", *FOOT[2:]]
+    hands = [["7C", "7D", "7H"], ["QC", "3H"], ["JC"], ["QH"]]
+    state = _position(DEAD, melds=[QUOTA, []], hands=hands, packets=[[], [], [], [foot]])
+    _go_out(state)
+    sides = state.score().sides
+    assert sides[0].red_threes == 0
+    assert sides[1].red_threes == -500 * 3  # one held by seat 1, two in seat 3's foot
+    assert sides[1].cards_in_hand == -(10 + 10 + 90)  # Q, Q and the foot's 11 others: the red threes count nothing
+    base = _position(melds=[QUOTA, []], hands=[hands[0], ["QC"], ["JC"], ["QH"]], packets=[[], [], [], [foot]])
+    _go_out(base)
+    assert base.score().sides[1].red_threes == -200  # the base: -100 each in a foot down
+
+
+def test_red_threes_dead_and_red_threes_always_minus_500_are_refused_together() -> None:
+    dead, minus = "red-threes-dead", "red-threes-always-minus-500"
+    for stack in ([dead, minus], [minus, dead]):
+        with pytest.raises(canasta.PluginError, match="red-threes"):
+            _rules(*stack)
+
+
+class _BadThrees:
+    def __init__(self, threes: canasta.ThreeRules) -> None:
+        self.threes = threes
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_threes(self) -> Generator[None, canasta.ThreeRules, canasta.ThreeRules]:
+        yield
+        return self.threes
+
+
+@pytest.mark.parametrize(
+    ("threes", "message"),
+    [
+        (canasta.ThreeRules(red_held=-500), "red_held"),
+        (canasta.ThreeRules(red_threes_are_bonus=False, keep_one=True), "keep_one"),
+    ],
+)
+def test_red_threes_held_as_ordinary_cards_are_checked_when_compiled(threes: canasta.ThreeRules, message: str) -> None:
+    registry = canasta.Registry(autoload="builtin")
+    registry.add_variant(
+        canasta.Variant(name="bad-threes", description="a test", plugins=(_BadThrees(threes),), base="hand-and-foot")
+    )
+    with pytest.raises(canasta.RulesError, match=message):
+        canasta.load_rules("bad-threes", registry=registry)
+
+
+# --- add-to-books ---------------------------------------------------------------------------------
+
+BOOKS = _rules("add-to-books")
+WILD_BOOK = ["2H", "2S", "2H", "2S", "*", "*", "*"]
+
+
+def _book(state: HandState, rank: Kind) -> canasta.MeldState:
+    return next(b for b in state.books[0] if b.rank == rank)
+
+
+def test_add_to_books_adds_naturals_to_a_clean_or_dirty_book_keeping_its_kind_and_bonus() -> None:
+    hands = [["KC", "KS", "JC", "JD", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, DIRTY_J, ["AC", "AD", "AH"]], []])
+    legal = state.legal_actions()
+    assert Meld(Kind.KING, 2, book=True) in legal and Meld(Kind.JACK, 2, book=True) in legal
+    assert Meld(Kind.NINE, 1, book=True) not in legal  # no book of nines
+    base = _position(hands=hands, melds=[[CLEAN_K, DIRTY_J, ["AC", "AD", "AH"]], []])
+    assert not [a for a in base.legal_actions() if isinstance(a, Meld) and a.book]
+    with pytest.raises(IllegalActionError, match="closed"):
+        base.apply(Meld(Kind.KING, 1, book=True))
+    bonuses = state.copy()
+    state.apply(Meld(Kind.KING, 2, book=True))
+    state.apply(Meld(Kind.JACK, 1, book=True))
+    king, jack = _book(state, Kind.KING), _book(state, Kind.JACK)
+    assert (king.naturals, king.twos, king.jokers) == (9, 0, 0) and (jack.naturals, jack.twos) == (6, 2)
+    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0)  # no book made, kinds kept
+    assert state.canastas_by_class(0) == bonuses.canastas_by_class(0)
+    assert _book(bonuses, Kind.KING).naturals == 7  # (the copy's book is its own)
+    check_conservation(state)
+
+
+def test_add_to_books_never_adds_a_wild_card_nor_to_a_wild_book() -> None:
+    hands = [["KC", "2S", "*", "JC", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, WILD_BOOK, ["AC", "AD", "AH"]], []])
+    books = [a for a in state.legal_actions() if isinstance(a, Meld) and a.book]
+    assert books == [Meld(Kind.KING, 1, book=True)]
+    for action, message in (
+        (Meld(Kind.KING, 1, 1, 0, book=True), "never a wild card"),
+        (Meld(Kind.JOKER, 0, 1, 0, book=True), "never a wild card"),
+        (Meld(Kind.JACK, 1, book=True), "no clean or dirty book of jacks"),
+    ):
+        with pytest.raises(IllegalActionError, match=message):
+            state.apply(action)
+
+
+def test_add_to_books_takes_the_pile_onto_a_book_or_onto_the_incomplete_meld_by_choice() -> None:
+    hands = [["TC", "TD", "4C", "4D", "9C"], ["QC"], ["JC"], ["QH"]]
+    ten_book = ["TC", "TD", "TH", "TS", "TC", "TD", "TH"]
+    pile = ["5S", "TS"]
+    both = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[[ten_book, ["TH", "TS", "TC"]], []])
+    takes = [a for a in both.legal_actions() if isinstance(a, TakePile)]
+    assert takes == [TakePile(2, 0, 0), TakePile(2, 0, 0, book=True)]
+    onto = both.copy()
+    onto.apply(TakePile(2, 0, 0, book=True))
+    assert onto.books[0][0].naturals == 10 and onto.melds[0][Kind.TEN].naturals == 3
+    assert onto.counts[0][Kind.FIVE] == 1  # the rest of the pile joined the hand
+    both.apply(TakePile(2, 0, 0))
+    assert both.books[0][0].naturals == 7 and both.melds[0][Kind.TEN].naturals == 6
+    # An incomplete meld of 5 cannot take three more (§8.5, H6): onto the book is then the only way.
+    tens = [ten_book, ["TH", "TS", "TC", "TD", "TC"]]
+    five = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[tens, []])
+    assert [a for a in five.legal_actions() if isinstance(a, TakePile)] == [TakePile(2, 0, 0, book=True)]
+    base = _position(phase="draw", pile=pile, hands=hands, melds=[tens, []])
+    assert not [a for a in base.legal_actions() if isinstance(a, TakePile)]
+    alone = _position(BOOKS, phase="draw", pile=pile, hands=hands, melds=[[ten_book], []])
+    assert [a for a in alone.legal_actions() if isinstance(a, TakePile)] == [takes[0], takes[1]]
+    check_exact_legality(five)
+    check_exact_legality(alone)
+
+
+def test_add_to_books_goes_out_by_adding_to_a_book_and_never_counts_toward_the_quota() -> None:
+    out = _position(BOOKS, melds=[QUOTA, []], hands=[["KC", "KD"], ["QC"], ["JC"], ["QH"]])
+    out.apply(AskGoOut())
+    out.apply(AnswerGoOut(True))
+    assert out.bound and Meld(Kind.KING, 2, book=True) in out.legal_actions()
+    out.apply(Meld(Kind.KING, 2, book=True))
+    assert out.is_over and out.went_out == 0
+    sides = out.score().sides
+    assert sides[0].canasta_bonuses == 2 * 500 + 2 * 300 + 1500  # the grown book keeps its bonus
+    assert sides[0].melded_cards == 90 + 70 + 90 + 110 + 230  # K×9 (the 2 added count), Q×7, J×5+2+2, T×6+*, wild
+    # Without the quota (one clean book short) two kings onto the book do not go out; in the foot
+    # the player must keep two cards: neither addition is legal.
+    kings = [["KC", "KD"], ["QC"], ["JC"], ["QH"]]
+    short = _position(BOOKS, melds=[[CLEAN_K, DIRTY_J, DIRTY_T, WILD_BOOK], []], hands=kings)
+    legal = short.legal_actions()
+    assert Meld(Kind.KING, 1, book=True) not in legal and Meld(Kind.KING, 2, book=True) not in legal
+    with pytest.raises(IllegalActionError):
+        short.apply(Meld(Kind.KING, 2, book=True))
+    check_exact_legality(short)
+
+
+def test_add_to_books_records_and_commands_name_the_book() -> None:
+    from canasta.commands import notation, parse_command
+    from canasta.records import action_from_json, action_to_json
+
+    for action in (Meld(Kind.KING, 2, book=True), TakePile(2, 0, 0, book=True)):
+        data = action_to_json(action)
+        assert data["book"] is True and action_from_json(data) == action
+        assert "book=True" in repr(action) and "a book" in str(action)
+    assert "book" not in action_to_json(Meld(Kind.KING, 2))
+    hands = [["KC", "KS", "JC", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, hands=hands, melds=[[CLEAN_K, ["AC", "AD", "AH"]], []])
+    assert notation(Meld(Kind.KING, 2, book=True)) == "m kk]"
+    assert parse_command("m kk]", state) == parse_command("m kk book", state) == Meld(Kind.KING, 2, book=True)
+
+
+def test_add_to_books_goes_out_onto_a_book_made_in_the_same_turn() -> None:
+    # One clean book short; an incomplete meld of five kings, and K K K 9 in hand: two kings complete the
+    # book, the third goes onto it, the 9 is the final discard (the going-out search counts a book its own
+    # line makes).
+    melds = [[CLEAN_Q, DIRTY_J, DIRTY_T, WILD_BOOK, ["KC", "KD", "KH", "KS", "KC"]], []]
+    hands = [["KC", "KD", "KH", "9C"], ["QC"], ["JC"], ["QH"]]
+    state = _position(BOOKS, melds=melds, hands=hands)
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    assert state.bound  # going out is possible, so the "yes" binds
+    assert state.legal_actions() == (Meld(Kind.KING, 1, 0, 0), Meld(Kind.KING, 2, 0, 0))
+    check_exact_legality(state)
+    state.apply(Meld(Kind.KING, 2, 0, 0))
+    assert state.legal_actions() == (Meld(Kind.KING, 1, book=True),)
+    state.apply(Meld(Kind.KING, 1, book=True))
+    state.apply(Discard(Kind.NINE))
+    assert state.is_over and state.went_out == 0
+    base = _position(melds=melds, hands=hands)
+    base.apply(AskGoOut())
+    base.apply(AnswerGoOut(True))
+    assert not base.bound  # the base game: the third king has nowhere to go

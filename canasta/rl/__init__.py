@@ -9,8 +9,9 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   `ACTION_SPACE_VERSION`; `SPECIAL_HANDS_ACTION_SPACE_VERSION` for rule sets
   with special hands; `KEPT_THREE_ACTION_SPACE_VERSION` for rule sets that
   keep a three in hand; `WILD_PAIR_ACTION_SPACE_VERSION` for rule sets with
-  wild-pair pile takes; `PICK_UP_ACTION_SPACE_VERSION` for rule sets where a
-  packet is picked up at will once earned by a canasta).
+  wild-pair pile takes; `BOOKS_ACTION_SPACE_VERSION` for rule sets that add to books;
+  `PICK_UP_ACTION_SPACE_VERSION` for rule sets where a packet is picked up at will once earned
+  by a canasta; `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` for both).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
   rule sets that deal packets after the hand).
@@ -27,6 +28,8 @@ require_extra("rl", ("numpy", "gymnasium", "pettingzoo"))
 
 from canasta.rl.actions import (  # noqa: E402
     ACTION_SPACE_VERSION,
+    BOOKS_ACTION_SPACE_VERSION,
+    BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION,
     KEPT_THREE_ACTION_SPACE_VERSION,
     PICK_UP_ACTION_SPACE_VERSION,
     SPECIAL_HANDS_ACTION_SPACE_VERSION,
@@ -44,6 +47,8 @@ from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 
 __all__ = [
     "ACTION_SPACE_VERSION",
+    "BOOKS_ACTION_SPACE_VERSION",
+    "BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
     "PACKETS_OBSERVATION_VERSION",

@@ -17,10 +17,15 @@ with special hands (`canasta.Rules.special_hands`): version 2's ids, then the de
 Version 5 (`WILD_PAIR_ACTION_SPACE_VERSION`) is the layout of rule sets that take a wild card on top
 of the pile with two of its kind (`canasta.PileRules.wild_pair`, Hand and Foot): the ids the rule set
 would have without it, then ``TakePile(0, 2, 0)`` and ``TakePile(0, 0, 2)``.
+Version 6 (`BOOKS_ACTION_SPACE_VERSION`) is the layout of rule sets that add natural cards to books
+(`canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``): the ids the rule set would have
+without it, then the takes and melds onto a book (`book_actions`).
 Version 7 (`PICK_UP_ACTION_SPACE_VERSION`) is the layout of rule sets where a packet is earned by a
 canasta and picked up at will (`canasta.PacketRules.after_first_canasta`, Hand and Foot's
 ``foot-after-first-book``): the ids the rule set would have without it, then `PickUpPacket`.
-Every other rule set keeps version 2. (Version 6 is kept for another layout.)
+Version 8 (`BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION`) is the layout of rule sets with both: the ids of
+version 6, then `PickUpPacket`.
+Every other rule set keeps version 2.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ from canasta.rules import Rules
 
 __all__ = [
     "ACTION_SPACE_VERSION",
+    "BOOKS_ACTION_SPACE_VERSION",
+    "BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION",
     "FIXED_ACTIONS",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
@@ -60,6 +67,7 @@ __all__ = [
     "ActionSpace",
     "ActionSpaceError",
     "HasLegalActions",
+    "book_actions",
 ]
 
 #: Version of the id layout of rule sets without special hands. 2: no take-back (version 1 had
@@ -72,9 +80,14 @@ KEPT_THREE_ACTION_SPACE_VERSION: int = 4
 #: Version of the id layout of rule sets with wild-pair takes (`canasta.PileRules.wild_pair`): the ids
 #: the rule set would have without them (version 2, 3 or 4), then `WILD_PAIR_TAKES`.
 WILD_PAIR_ACTION_SPACE_VERSION: int = 5
+#: Version of the id layout of rule sets that add natural cards to books (`canasta.MeldRules.add_to_books`):
+#: the ids the rule set would have without it (version 2 to 5), then the actions of `book_actions`.
+BOOKS_ACTION_SPACE_VERSION: int = 6
 #: Version of the id layout of rule sets where a packet is picked up at will once earned by a canasta
 #: (`canasta.PacketRules.after_first_canasta`): the ids the rule set would have without it, then `PickUpPacket`.
 PICK_UP_ACTION_SPACE_VERSION: int = 7
+#: Version of the id layout of rule sets with both: version 6's ids, then `PickUpPacket`.
+BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION: int = 8
 
 
 class ActionSpaceError(CanastaError):
@@ -171,6 +184,26 @@ def _second_meld_actions(rules: Rules) -> tuple[Action, ...]:
     return takes + melds
 
 
+def book_actions(rules: Rules) -> tuple[Action, ...]:
+    """The actions onto a side's books of a rank, where the rules add to books (else none).
+
+    ``TakePile(2, 0, 0, book=True)``, then ``Meld(rank, n, book=True)`` for each
+    natural rank from 4 to ace and ``n`` from 1 to the deck's copies of a rank
+    (``4 × packs``), ascending.
+
+    Args:
+        rules: The compiled rules.
+
+    Returns:
+        The actions, in id order (empty unless `canasta.MeldRules.add_to_books`).
+    """
+    if not rules.melds.add_to_books:
+        return ()
+    per_rank = 4 * rules.deck.packs
+    melds = tuple(Meld(rank, n, book=True) for rank in NATURAL_KINDS for n in range(1, per_rank + 1))
+    return (TakePile(2, 0, 0, book=True), *melds)
+
+
 def _declarations(rules: Rules) -> tuple[Action, ...]:
     """Under rules with special hands: each hand's declaration with no discard, then discarding each kind."""
     discards = [None, *(k for k in Kind if k not in (Kind.RED_THREE, Kind.BLACK_THREE))]
@@ -179,7 +212,10 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
 
 def _version(rules: Rules) -> int:
     """The id layout's version under these rules (see the module docs)."""
-    if rules.packets.after_first_canasta and rules.packets.sizes:
+    picks_up = rules.packets.after_first_canasta and bool(rules.packets.sizes)
+    if rules.melds.add_to_books:
+        return BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION if picks_up else BOOKS_ACTION_SPACE_VERSION
+    if picks_up:
         return PICK_UP_ACTION_SPACE_VERSION
     if rules.pile.wild_pair:
         return WILD_PAIR_ACTION_SPACE_VERSION
@@ -224,9 +260,12 @@ class ActionSpace:
     - Only where the rules take a wild card on top with two of its kind
       (`canasta.PileRules.wild_pair`, version `WILD_PAIR_ACTION_SPACE_VERSION`),
       last: `WILD_PAIR_TAKES`, ``TakePile(0, 2, 0)`` then ``TakePile(0, 0, 2)``.
+    - Only where the rules add natural cards to books (`canasta.MeldRules.add_to_books`,
+      version `BOOKS_ACTION_SPACE_VERSION`), last: `book_actions`,
+      ``TakePile(2, 0, 0, book=True)`` then ``Meld(rank, n, book=True)`` by rank and count.
     - Only where a packet is picked up at will once earned by a canasta
-      (`canasta.PacketRules.after_first_canasta`, version `PICK_UP_ACTION_SPACE_VERSION`),
-      last: `PickUpPacket`.
+      (`canasta.PacketRules.after_first_canasta`, version `PICK_UP_ACTION_SPACE_VERSION`,
+      or `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` with books), last: `PickUpPacket`.
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -243,7 +282,9 @@ class ActionSpace:
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
             `KEPT_THREE_ACTION_SPACE_VERSION` under rules that keep a three;
             `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes;
-            `PICK_UP_ACTION_SPACE_VERSION` under rules with `canasta.PickUpPacket`.
+            `BOOKS_ACTION_SPACE_VERSION` under rules that add to books;
+            `PICK_UP_ACTION_SPACE_VERSION` under rules with `canasta.PickUpPacket`;
+            `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` under rules with both.
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -257,6 +298,7 @@ class ActionSpace:
             + _declarations(rules)
             + ((LayOutThree(),) if rules.threes.keep_one else ())
             + (WILD_PAIR_TAKES if rules.pile.wild_pair else ())
+            + book_actions(rules)
             + ((PickUpPacket(),) if rules.packets.after_first_canasta and rules.packets.sizes else ())
         )
         self.size: int = len(self.actions)

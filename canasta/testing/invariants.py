@@ -263,7 +263,9 @@ def check_threes_in_hands(state: HandState) -> None:
         InvariantError: If a hand holds a three the rules would have laid out.
     """
     rules = state.rules
-    bonus = [Kind.RED_THREE, Kind.BLACK_THREE] if rules.threes.black_threes_are_bonus else [Kind.RED_THREE]
+    bonus = [Kind.RED_THREE] if rules.threes.red_threes_are_bonus else []
+    if rules.threes.black_threes_are_bonus:
+        bonus.append(Kind.BLACK_THREE)
     for seat in range(rules.players):
         held = sum(state.counts[seat][k] for k in bonus)
         if held > (1 if rules.threes.keep_one else 0):

@@ -51,7 +51,9 @@ def inconsistencies(state: HandState, seat: int, observation: Observation, sampl
             problems.append(f"seat {other} lacks cards known to be in its hand")
         if other == seat:
             continue
-        bonus = {RED_THREE, BLACK_THREE} if bonus_black else {RED_THREE}
+        bonus = {RED_THREE} if state.rules.threes.red_threes_are_bonus else set()
+        if bonus_black:
+            bonus.add(BLACK_THREE)
         truly_held = any(state.kinds[c] in bonus for cards in state.hands[other] for c in cards)
         threes = sum(1 for c in held if sample.kinds[c] in bonus)
         if not truly_held and threes and not (other in holders and threes == 1):

@@ -8,14 +8,18 @@ numbers). Options that set the same parameter replace each other: stacked
 together, the last one wins. Options that contradict are refused:
 ``no-wild-books`` with ``quota-1-1-1`` (its wild book).
 
-Left out for now (they need engine work): ``add-to-books``, ``red-threes-dead``,
-``pierson-family``.
+``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
+is laid out or it is not) and are refused together.
+
+Left out for now: ``pierson-family`` (a pile take always makes a new meld, so a side
+holds several incomplete melds of a rank: it needs meld identities, issue 34).
 """
 
 from __future__ import annotations
 
 import canasta
 from canasta_house_rules.hand_and_foot import (
+    add_to_books,
     black_three_penalty,
     deal_eleven,
     decks_per_player,
@@ -32,6 +36,7 @@ from canasta_house_rules.hand_and_foot import (
     pile_needs_opening,
     pile_onto_meld,
     quota,
+    red_threes_dead,
     red_threes_minus_500,
     reshuffle_discards,
     score_minimums,
@@ -82,6 +87,11 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         no_wild_books,
         conflicts=_WILD_QUOTAS,
     ),
+    _option(
+        "add-to-books",
+        "Natural cards of a rank may be added to the side's clean or dirty books of it; the pickup meld too.",
+        add_to_books,
+    ),
     *(
         _option(
             name,
@@ -105,6 +115,14 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "red-threes-always-minus-500",
         "Every red three laid out, or left in a foot still down, scores -500.",
         red_threes_minus_500,
+        conflicts=frozenset({"red-threes-dead"}),
+    ),
+    _option(
+        "red-threes-dead",
+        "Red threes are ordinary cards: never laid out or melded, discardable (one on top blocks the pile); "
+        "each left in a hand or a foot down scores -500.",
+        red_threes_dead,
+        conflicts=frozenset({"red-threes-always-minus-500"}),
     ),
     *(
         _option(
