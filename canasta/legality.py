@@ -674,6 +674,7 @@ class _MeldChecks:
         "hopeless",
         "learns",
         "opened",
+        "ordered",
         "out_options",
         "plain_out",
         "refuted",
@@ -709,8 +710,10 @@ class _MeldChecks:
         self.alone: tuple[int, int] | None = None
         # What the searches found (see `completes`): openings that complete the turn (the witness
         # first), and by meld the additions after which it cannot be completed. (Only where the
-        # side has not opened, and not under rule-of-five, where the order of melds matters.)
-        self.learns = not opened and not t.wild_meld_first
+        # side has not opened. Under rule-of-five, where the order of melds matters, only for the
+        # candidates that commute with every opening: see `_commutes`.)
+        self.learns = not opened
+        self.ordered = t.wild_meld_first
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
@@ -767,8 +770,10 @@ class _MeldChecks:
         counts_now = self.counts_now
         opened = self.opened
         # One search for the whole list: if no meld can lead to a completion, none is legal.
-        # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
-        carried = self.learns and not t.restricts_discards  # (american-discards: the discards follow the hand)
+        # (Under rule-of-five the order of melds matters: the witness stands in only for the candidates that
+        # commute with it, `_commutes`.)
+        # (american-discards: the discards follow the hand; rule-of-five: the melds made since may not commute.)
+        carried = self.learns and not t.restricts_discards and not self.ordered
         tag = _openings_tag(t) if carried else ()
         if carried and t._openings is not None:
             # Openings found earlier this turn that contain the melds made since complete it from here too
@@ -784,14 +789,21 @@ class _MeldChecks:
                 counts_now,
                 opened=opened,
                 provisional=t.provisional_count,
-                witness=None if t.wild_meld_first else self.witness,
+                witness=self.witness if self.learns else None,
             )
             if self.witness and self.learns:
                 self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if carried and self.found:
             # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
             t._openings = OpeningsFound(t.rules, tag, counts[:], dict(counts_now), t.provisional_count, self.found)
-        if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
+        if (
+            self.witness
+            and not opened
+            and not turn.bound
+            and not turn.final_only
+            and not t.restricts_discards
+            and not self.ordered  # (rule-of-five: the swapped meld may not commute with the opening's)
+        ):
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
             values = t.facts.card_values
@@ -860,6 +872,8 @@ class _MeldChecks:
                             return True
                         break
         learns = self.learns
+        if learns and self.ordered and not self._commutes(key, rank, n, tw, jk, m0):
+            learns = False  # (rule-of-five: this candidate is decided on its own, and teaches nothing)
         if learns:
             # This meld is part of a completion already found (the witness, then the openings the
             # oracle found for earlier candidates): the rest of it follows. The legal additions to a
@@ -928,6 +942,36 @@ class _MeldChecks:
         else:
             refuted.append((n, tw, jk))
         return False
+
+    def _commutes(self, key: int, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
+        """Under rule-of-five, whether what the searches learn holds for this candidate (see `completes`).
+
+        Where the order of melds matters, an opening found (a witness) still
+        completes the turn after a candidate it contains, and a refused candidate
+        still refutes the additions that contain it, when the candidate can be
+        laid first and the rest of the opening after it, in the search's order:
+
+        - a natural meld's candidate: the search lays the natural ranks before
+          the wild meld, and a wild meld already on the table but incomplete is
+          completed first or takes no wild card from the naturals (the search's
+          two modes), so laying naturals first changes no wild card's place;
+        - not a candidate that puts wild cards into a natural meld while the
+          side's wild meld is incomplete: the meld phase refuses it anyway, and
+          an opening found after it is no opening the side can lay;
+        - not a candidate on the wild meld: left incomplete, it would bar the
+          opening's wild cards in natural melds (laid before it in the search);
+        - not a candidate that makes its meld a canasta where a rank then closes
+          (dead-ranks): the rest of the opening's meld of that rank could not follow.
+        """
+        if key != rank or rank < 4:
+            return False
+        t = self.t
+        size = t.facts.canasta_size
+        if tw or jk:
+            wild = self.counts_now.get(JOKER)
+            if wild is not None and wild[0] + wild[1] + wild[2] < size:
+                return False
+        return not t.closes_ranks or m0[0] + m0[1] + m0[2] + n + tw + jk < size
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.
