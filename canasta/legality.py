@@ -674,7 +674,6 @@ class _MeldChecks:
         "hopeless",
         "learns",
         "opened",
-        "ordered",
         "out_options",
         "plain_out",
         "refuted",
@@ -710,10 +709,10 @@ class _MeldChecks:
         self.alone: tuple[int, int] | None = None
         # What the searches found (see `completes`): openings that complete the turn (the witness
         # first), and by meld the additions after which it cannot be completed. (Only where the
-        # side has not opened. Under rule-of-five, where the order of melds matters, only for the
-        # candidates that commute with every opening: see `_commutes`.)
-        self.learns = not opened
-        self.ordered = t.wild_meld_first
+        # side has not opened. Under rule-of-five, where the order of melds matters, ``learns`` is
+        # off and `completes` learns only for the candidates that commute with every opening:
+        # see `_commutes`.)
+        self.learns = not opened and not t.wild_meld_first
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
         self.groups: OpeningGroups | None = None  # (the opening search's groups here, made when first needed)
@@ -772,8 +771,7 @@ class _MeldChecks:
         # One search for the whole list: if no meld can lead to a completion, none is legal.
         # (Under rule-of-five the order of melds matters: the witness stands in only for the candidates that
         # commute with it, `_commutes`.)
-        # (american-discards: the discards follow the hand; rule-of-five: the melds made since may not commute.)
-        carried = self.learns and not t.restricts_discards and not self.ordered
+        carried = self.learns and not t.restricts_discards  # (american-discards: the discards follow the hand)
         tag = _openings_tag(t) if carried else ()
         if carried and t._openings is not None:
             # Openings found earlier this turn that contain the melds made since complete it from here too
@@ -789,9 +787,9 @@ class _MeldChecks:
                 counts_now,
                 opened=opened,
                 provisional=t.provisional_count,
-                witness=self.witness if self.learns else None,
+                witness=self.witness,  # (under rule-of-five too: the candidates that commute, `_commutes`)
             )
-            if self.witness and self.learns:
+            if self.witness and (self.learns or t.wild_meld_first):
                 self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if carried and self.found:
             # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
@@ -802,7 +800,7 @@ class _MeldChecks:
             and not turn.bound
             and not turn.final_only
             and not t.restricts_discards
-            and not self.ordered  # (rule-of-five: the swapped meld may not commute with the opening's)
+            and not t.wild_meld_first  # (rule-of-five: the swapped meld may not commute with the opening's)
         ):
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
@@ -872,8 +870,6 @@ class _MeldChecks:
                             return True
                         break
         learns = self.learns
-        if learns and self.ordered and not self._commutes(key, rank, n, tw, jk, m0):
-            learns = False  # (rule-of-five: this candidate is decided on its own, and teaches nothing)
         if learns:
             # This meld is part of a completion already found (the witness, then the openings the
             # oracle found for earlier candidates): the rest of it follows. The legal additions to a
@@ -913,14 +909,20 @@ class _MeldChecks:
         if opened:
             return can_complete(turn, hand, after, opened=True, provisional=provisional, scratch=True, size=size)
         if not learns:
-            # (Rule-of-five: nothing is learnt from one candidate for the next, but the search's groups are
-            # still this position's but for this rank's, as below: the same search, its groups made once.)
-            if not turn.exempt and not turn.splash and key == rank and rank >= 4:
-                groups = self.groups
-                if groups is None:
-                    groups = self.groups = opening_groups(turn, counts, counts_now)
-                return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
-            return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
+            # Rule-of-five (a side that has not opened, where the order of melds matters): what the searches
+            # found decides only the candidates that commute with every opening (`_commutes`), and only they
+            # teach the next ones; the others are decided on their own. (The search's groups are still this
+            # position's but for this rank's, as below: the same search, its groups made once.)
+            if not self._commutes(key, rank, n, tw, jk, m0):
+                if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+                    groups = self.groups
+                    if groups is None:
+                        groups = self.groups = opening_groups(turn, counts, counts_now)
+                    return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
+                return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
+            known = self._learnt(key, n, tw, jk, m0)
+            if known >= 0:
+                return known == 1
         opening: dict[int, tuple[int, int, int]] = {}
         if not turn.exempt and not turn.splash and key == rank and rank >= 4:
             # The search's groups are this position's, but for this rank's: made once for all candidates.
@@ -942,6 +944,23 @@ class _MeldChecks:
         else:
             refuted.append((n, tw, jk))
         return False
+
+    def _learnt(self, key: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> int:
+        """What the searches found says of this candidate: 1, it completes; 0, it does not; -1, nothing.
+
+        The test of `completes` where ``learns`` is on, for the candidates of rule-of-five that commute
+        (`_commutes`): contained in an opening found, or containing a candidate the oracle refused.
+        """
+        for found in self.found:
+            w = found.get(key)
+            if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
+                return 1
+        refuted = self.refuted.get(key)
+        if refuted is not None:
+            for a, b, c in refuted:
+                if a <= n and b <= tw and c <= jk:
+                    return 0
+        return -1
 
     def _commutes(self, key: int, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """Under rule-of-five, whether what the searches learn holds for this candidate (see `completes`).
