@@ -809,7 +809,9 @@ class _MeldChecks:
         self.alone: tuple[int, int] | None = None
         # What the searches found (see `completes`): openings that complete the turn (the witness
         # first), and by meld the additions after which it cannot be completed. (Only where the
-        # side has not opened, and not under rule-of-five, where the order of melds matters.)
+        # side has not opened. Under rule-of-five, where the order of melds matters, ``learns`` is
+        # off and `completes` learns only for the candidates that commute with every opening:
+        # see `_commutes`.)
         self.learns = not opened and not t.wild_meld_first
         self.found: list[dict[int, tuple[int, int, int]]] = []
         self.refuted: dict[int, list[tuple[int, int, int]]] = {}
@@ -873,7 +875,8 @@ class _MeldChecks:
         counts_now = self.counts_now
         opened = self.opened
         # One search for the whole list: if no meld can lead to a completion, none is legal.
-        # (Under rule-of-five the order of melds matters, so no witness stands in for a candidate's own check.)
+        # (Under rule-of-five the order of melds matters: the witness stands in only for the candidates that
+        # commute with it, `_commutes`.)
         carried = self.learns and not t.restricts_discards  # (american-discards: the discards follow the hand)
         tag = _openings_tag(t) if carried else ()
         if carried and t._openings is not None:
@@ -890,14 +893,21 @@ class _MeldChecks:
                 counts_now,
                 opened=opened,
                 provisional=t.provisional_count,
-                witness=None if t.wild_meld_first else self.witness,
+                witness=self.witness,  # (under rule-of-five too: the candidates that commute, `_commutes`)
             )
-            if self.witness and self.learns:
+            if self.witness and (self.learns or t.wild_meld_first):
                 self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if carried and self.found:
             # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
             t._openings = OpeningsFound(t.rules, tag, counts[:], dict(counts_now), t.provisional_count, self.found)
-        if self.witness and not opened and not turn.bound and not turn.final_only and not t.restricts_discards:
+        if (
+            self.witness
+            and not opened
+            and not turn.bound
+            and not turn.final_only
+            and not t.restricts_discards
+            and not t.wild_meld_first  # (rule-of-five: the swapped meld may not commute with the opening's)
+        ):
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
             values = t.facts.card_values
@@ -1005,14 +1015,20 @@ class _MeldChecks:
         if opened:
             return can_complete(turn, hand, after, opened=True, provisional=provisional, scratch=True, size=size)
         if not learns:
-            # (Rule-of-five: nothing is learnt from one candidate for the next, but the search's groups are
-            # still this position's but for this rank's, as below: the same search, its groups made once.)
-            if not turn.exempt and not turn.splash and key == rank and rank >= 4:
-                groups = self.groups
-                if groups is None:
-                    groups = self.groups = opening_groups(turn, counts, counts_now)
-                return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
-            return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
+            # Rule-of-five (a side that has not opened, where the order of melds matters): what the searches
+            # found decides only the candidates that commute with every opening (`_commutes`), and only they
+            # teach the next ones; the others are decided on their own. (The search's groups are still this
+            # position's but for this rank's, as below: the same search, its groups made once.)
+            if not self._commutes(key, rank, n, tw, jk, m0):
+                if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+                    groups = self.groups
+                    if groups is None:
+                        groups = self.groups = opening_groups(turn, counts, counts_now)
+                    return opening_completes_after(turn, hand, after, provisional, groups, rank, size=size)
+                return can_complete(turn, hand, after, opened=False, provisional=provisional, scratch=True, size=size)
+            known = self._learnt(key, n, tw, jk, m0)
+            if known >= 0:
+                return known == 1
         opening: dict[int, tuple[int, int, int]] = {}
         if not turn.exempt and not turn.splash and key == rank and rank >= 4:
             # The search's groups are this position's, but for this rank's: made once for all candidates.
@@ -1048,6 +1064,53 @@ class _MeldChecks:
         return can_complete(
             self.turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=size
         )
+
+    def _learnt(self, key: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> int:
+        """What the searches found says of this candidate: 1, it completes; 0, it does not; -1, nothing.
+
+        The test of `completes` where ``learns`` is on, for the candidates of rule-of-five that commute
+        (`_commutes`): contained in an opening found, or containing a candidate the oracle refused.
+        """
+        for found in self.found:
+            w = found.get(key)
+            if w is not None and m0[0] + n <= w[0] and m0[1] + tw <= w[1] and m0[2] + jk <= w[2]:
+                return 1
+        refuted = self.refuted.get(key)
+        if refuted is not None:
+            for a, b, c in refuted:
+                if a <= n and b <= tw and c <= jk:
+                    return 0
+        return -1
+
+    def _commutes(self, key: int, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
+        """Under rule-of-five, whether what the searches learn holds for this candidate (see `completes`).
+
+        Where the order of melds matters, an opening found (a witness) still
+        completes the turn after a candidate it contains, and a refused candidate
+        still refutes the additions that contain it, when the candidate can be
+        laid first and the rest of the opening after it, in the search's order:
+
+        - a natural meld's candidate: the search lays the natural ranks before
+          the wild meld, and a wild meld already on the table but incomplete is
+          completed first or takes no wild card from the naturals (the search's
+          two modes), so laying naturals first changes no wild card's place;
+        - not a candidate that puts wild cards into a natural meld while the
+          side's wild meld is incomplete: the meld phase refuses it anyway, and
+          an opening found after it is no opening the side can lay;
+        - not a candidate on the wild meld: left incomplete, it would bar the
+          opening's wild cards in natural melds (laid before it in the search);
+        - not a candidate that makes its meld a canasta where a rank then closes
+          (dead-ranks): the rest of the opening's meld of that rank could not follow.
+        """
+        if key != rank or rank < 4:
+            return False
+        t = self.t
+        size = t.facts.canasta_size
+        if tw or jk:
+            wild = self.counts_now.get(JOKER)
+            if wild is not None and wild[0] + wild[1] + wild[2] < size:
+                return False
+        return not t.closes_ranks or m0[0] + m0[1] + m0[2] + n + tw + jk < size
 
     def _swap_opens(self, rank: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> bool:
         """The opening found, with this meld in place of what it laid on this rank, still opens and ends the turn.

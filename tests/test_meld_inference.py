@@ -28,6 +28,9 @@ CASES = [
     ("modern-american", ()),
     ("modern-american", ("american-discards",)),
     ("modern-american", ("rule-of-five",)),
+    # (Rule-of-five learns only from the candidates that commute with every opening: `_MeldChecks._commutes`.)
+    ("modern-american", ("rule-of-five", "dead-ranks")),
+    ("modern-american-club", ()),
     ("modern-american", ("splash",)),
 ]
 
