@@ -175,7 +175,7 @@ _PLAYERS_SINCE = 6
 #: The numbers of players a record may name (those `canasta.compile_rules` accepts).
 _PLAYER_RANGE = range(2, 9)
 #: Version of the observation JSON written by `observation_to_json`.
-OBSERVATION_FORMAT_VERSION = 2
+OBSERVATION_FORMAT_VERSION = 3
 _RECORD_FORMAT = "canasta-record"
 #: Default size limit of a record's text, in bytes (8 MiB). A whole game of bots takes 30-60 KB;
 #: 200,000 actions of random bots (a game that never reaches its target), 7.7 MB.
@@ -451,6 +451,10 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "known_cards": [_cards(k) for k in obs.known_cards],
         "action_log": [{"seat": seat, "action": action_to_json(a)} for seat, a in obs.action_log],
         "deal_number": obs.deal_number,
+        "packets_down": [list(sizes) for sizes in obs.packets_down],
+        "first_canasta": list(obs.first_canasta),
+        "reshuffles": obs.reshuffles,
+        "reshuffled": _cards(obs.reshuffled),
     }
     if obs.first_canasta:
         data["first_canasta"] = list(obs.first_canasta)  # (rule sets that earn a packet by a canasta only)

@@ -8,8 +8,10 @@ independent tracker that reads only the seat's successive observations.
 
 from __future__ import annotations
 
+import json
 import random
 
+import attrs
 import pytest
 
 import canasta
@@ -107,7 +109,7 @@ def test_known_cards_and_log_are_in_the_json_observation() -> None:
     for _ in range(12):
         game.apply(game.legal_actions()[0])
     data = canasta.observation_to_json(game.observation(1))
-    assert data["format_version"] == 2
+    assert data["format_version"] == 3
     assert len(data["known_cards"]) == 4
     assert len(data["action_log"]) == 12
     first = data["action_log"][0]
@@ -152,3 +154,15 @@ def test_the_leak_test_catches_a_card_claimed_known_that_is_not_in_the_hand() ->
     hand.known[1].append(hand.stock[-1])
     with pytest.raises(InvariantError, match="publicly known cards are not all in its hand"):
         check_observations(hand)
+
+
+def test_the_json_observation_carries_every_field_of_the_observation() -> None:
+    # Hand and Foot with an earned foot and reshuffles: the fields other rule sets leave empty.
+    game = Game("hand-and-foot", ["foot-after-first-book", "reshuffle-discards"], seed=2)
+    observation = game.observation(1)
+    data = json.loads(json.dumps(canasta.observation_to_json(observation)))
+    fields = {a.name for a in attrs.fields(type(observation)) if not a.name.startswith("_")}
+    assert set(data) == fields | {"format", "format_version"}
+    assert data["packets_down"] == [[13], [13], [13], [13]]  # each seat's foot, face down: its size only
+    assert data["first_canasta"] == [-1, -1, -1, -1]
+    assert (data["reshuffles"], data["reshuffled"]) == (0, [])
