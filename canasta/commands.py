@@ -289,36 +289,29 @@ def _split_verb(lower: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def _trailing_mark(rest: str, mark: str, word: str, meaning: str, joiner: str = " ") -> tuple[str, bool]:
+    """Strip a flag given as a trailing ``mark`` or as ``word`` anywhere; the words left joined by ``joiner``."""
+    words = rest.split()
+    flagged = word in words
+    if flagged:
+        words.remove(word)
+    rest = joiner.join(words)
+    if rest.endswith(mark):
+        rest = rest[:-1].rstrip()
+        flagged = True
+    if mark in rest:
+        raise CommandError(f"a {mark} goes at the end ({meaning}), got {rest!r}; {_HELP_HINT}")
+    return rest, flagged
+
+
 def _book_flag(rest: str) -> tuple[str, bool]:
     """Strip a book mark (a trailing ``]`` or the word ``book``: onto a book of the rank, add-to-books)."""
-    book = False
-    words = rest.split()
-    if "book" in words:
-        words.remove("book")
-        book = True
-    rest = " ".join(words)
-    if rest.endswith("]"):
-        rest = rest[:-1].rstrip()
-        book = True
-    if "]" in rest:
-        raise CommandError(f"a ] goes at the end (onto a book of the rank), got {rest!r}; {_HELP_HINT}")
-    return rest, book
+    return _trailing_mark(rest, "]", "book", "onto a book of the rank")
 
 
 def _second_flag(rest: str) -> tuple[str, bool]:
-    """Strip a second-meld mark (a trailing ``'`` or the word ``2nd``)."""
-    second = False
-    words = rest.split()
-    if "2nd" in words:
-        words.remove("2nd")
-        second = True
-    rest = "".join(words)
-    if rest.endswith("'"):
-        rest = rest[:-1]
-        second = True
-    if "'" in rest:
-        raise CommandError(f"a ' goes at the end (the second meld of a rank), got {rest!r}; {_HELP_HINT}")
-    return rest, second
+    """Strip a second-meld mark (a trailing ``'`` or the word ``2nd``); the cards left run together."""
+    return _trailing_mark(rest, "'", "2nd", "the second meld of a rank", joiner="")
 
 
 def _kinds(cards: str) -> list[Kind]:

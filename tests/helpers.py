@@ -26,21 +26,14 @@ import pytest
 import canasta
 from canasta import (
     Action,
-    AnswerGoOut,
-    AskGoOut,
-    Discard,
-    DrawStock,
-    EndHand,
     HandState,
     IllegalActionError,
     Kind,
-    LayOutThree,
     Meld,
-    PickUpPacket,
     RuleCode,
     TakePile,
 )
-from canasta.testing.invariants import check_earned_packets, check_threes_in_hands
+from canasta.testing.invariants import check_earned_packets, check_threes_in_hands, simple_actions
 
 
 @cache
@@ -181,19 +174,9 @@ def check_conservation(state: HandState) -> None:
 
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
     """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
-    cands: list[object] = [
-        DrawStock(),
-        EndHand(),
-        AskGoOut(),
-        AnswerGoOut(True),
-        AnswerGoOut(False),
-        LayOutThree(),
-        PickUpPacket(),
-    ]
-    cands += [Discard(Kind(k)) for k in range(15)]
-    cands += [TakePile(2, 0, 0), TakePile(1, 1, 0), TakePile(1, 0, 1), TakePile(0, 0, 0), TakePile(3, 0, 0)]
-    # Wild pairs (`canasta.PileRules.wild_pair`) and the other meld of a rank (cutthroat).
-    cands += [TakePile(0, 2, 0), TakePile(0, 0, 2), TakePile(0, 1, 1), TakePile(2, 0, 0, second=True)]
+    cands: list[object] = list(simple_actions())  # (every take of up to 3 naturals and 2 of each wild kind)
+    # The other meld of a rank (cutthroat) and a book of it (add-to-books).
+    cands += [TakePile(2, 0, 0, second=True), TakePile(2, 0, 0, book=True), TakePile(1, 1, 0, book=True)]
     for _ in range(extra):
         cands.append(Meld(Kind(rng.randrange(15)), rng.randrange(5), rng.randrange(4), rng.randrange(3)))
         cands.append(TakePile(rng.randrange(3), rng.randrange(2), rng.randrange(2)))
@@ -204,6 +187,7 @@ def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> lis
             cands.append(Meld(a.rank, a.naturals, a.twos + 1, a.jokers))
             cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers + 1))
             cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers, second=not a.second))
+            cands.append(Meld(a.rank, a.naturals, a.twos, a.jokers, book=not a.book))
     return cands
 
 
