@@ -318,8 +318,6 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         need -= 1
     t.drew_from_stock = True
     t.phase = MELD_PHASE
-    if not stock and t.sizes[seat] < 2:
-        _strand_if_stuck(t, seat)
     if t.restricts_discards:
         # american-discards, D3: whether every card of the hand is wild just after the stock draw.
         counts = t.counts[seat]
@@ -339,6 +337,10 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
         else:
             turn = turn_facts(t, seat)
             t.bound = can_complete(turn, t.counts[seat], meld_counts(t, side), opened=False, provisional=0)
+    if not stock and t.sizes[seat] < 2:
+        # Hand and Foot §8.9, after the "yes" is settled: a "yes" the draw made void binds no more, so a
+        # player it leaves stranded by a last-card red three may end the turn like one who never asked.
+        _strand_if_stuck(t, seat)
 
 
 def _do_take(t: TableState, action: Action) -> None:

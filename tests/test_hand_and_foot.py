@@ -20,6 +20,7 @@ from canasta import (
     CanastaClass,
     Discard,
     DrawStock,
+    EndHand,
     HandState,
     IllegalActionError,
     Kind,
@@ -268,6 +269,28 @@ def test_a_red_three_drawn_as_the_last_card_is_laid_out_and_the_turn_goes_on() -
     state.apply(DrawStock())
     assert not state.is_over and state.phase is canasta.Phase.MELD and len(state.threes[0]) == 1
     assert Discard(Kind.SEVEN) in state.legal_actions()  # the turn is played out normally (§8.9)
+
+
+def test_a_yes_the_last_card_red_three_makes_void_leaves_the_stranded_player_the_end_without_a_discard() -> None:
+    # Found by the soak (add-to-books, seed 436): seat 0, in its foot with one joker and two dirty books
+    # (the quota needs clean and wild books too), asks before drawing and hears "yes"; the last stock
+    # card is a red three, laid out with no replacement. Going out is now impossible, so the "yes" binds
+    # no more (the player plays on as after any draw), and the joker cannot be discarded or melded
+    # without going out: §8.9's end without a discard must be offered (it was not: a dead end).
+    dirty = [["8C", "8D", "8H", "8S", "8C", "8D", "2H"], ["9C", "9D", "9H", "9S", "9C", "9D", "2S"]]
+    state = _stock_empty(
+        stock=("3H",),
+        hands=[["*"], ["QC", "QD"], ["JC", "JD"], ["QH", "QS"]],
+        melds=[[*dirty, ["6C", "6D", "6H"]], [["5H", "5S", "5H"]]],
+        phase="draw",
+    )
+    state.apply(AskGoOut())
+    state.apply(AnswerGoOut(True))
+    state.apply(DrawStock())
+    assert not state.bound and len(state.threes[0]) == 1 and state.sizes[0] == 1
+    assert state.legal_actions() == (EndHand(),)
+    state.apply(EndHand())
+    assert state.is_over and state.end is canasta.HandEnd.STOCK_EXHAUSTED
 
 
 # --- §8.11 scoring and §8.12 the game ---------------------------------------------------------------
