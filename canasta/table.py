@@ -144,13 +144,23 @@ def meld_tables(melds: MeldRules) -> tuple[MeldTables, ...]:
     return found
 
 
-def _tables_by_keys(keys: tuple[RankKey, ...]) -> tuple[MeldTables, ...]:
-    """`meld_tables` of meld rules whose `canasta.rulefacts.rank_keys` are ``keys`` (a new meld state's)."""
+def _tables_by_keys(
+    keys: tuple[RankKey, ...], near_keys: tuple[RankKey, ...], near: tuple[MeldTables, ...]
+) -> tuple[MeldTables, ...]:
+    """`meld_tables` of meld rules whose `canasta.rulefacts.rank_keys` are ``keys`` (a new meld state's).
+
+    ``near`` are the tables of the hand's meld state before, whose keys are ``near_keys``: a
+    kind that keeps its key keeps its tables.
+    """
     if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT:
         MELD_ADDITIONS_CACHE.clear()  # (as `meld_tables`)
         _TABLES_BY_RULES.clear()
     by_kind = []
-    for key in keys:
+    for kind in range(KIND_COUNT):
+        key = keys[kind]
+        if key == near_keys[kind]:
+            by_kind.append(near[kind])
+            continue
         tables = MELD_ADDITIONS_CACHE.get(key)
         if tables is None:
             tables = MELD_ADDITIONS_CACHE[key] = MeldTables()
@@ -560,15 +570,16 @@ class TableState:
             rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
-            found = state_facts(rules, rule_facts(facts.dealt_rules))
-            hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys))
+            found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
+            hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
         if hit[0] is not self.rules:
             self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
 
     def _use_state(self, rules: Rules) -> None:
         """`_use_rules` with rules made from the rules dealt with another meld state (`Rules.during_hand`)."""
-        found = state_facts(rules, rule_facts(self.facts.dealt_rules))
-        self._use_rules(rules, found, _tables_by_keys(found.rank_keys))
+        facts = self.facts
+        found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
+        self._use_rules(rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
 
     def _use_rules(
         self, rules: Rules, facts: RuleFacts | None = None, combos: tuple[MeldTables, ...] | None = None

@@ -141,6 +141,16 @@ def test_a_meld_state_s_facts_follow_from_its_state_and_the_basis_dealt() -> Non
     assert state_facts(CLUB, rule_facts(CLUB)) is rule_facts(CLUB)  # (the state as dealt: the facts dealt)
     tables = meld_tables(state)
     assert all(tables[kind] is MELD_ADDITIONS_CACHE[key] for kind, key in enumerate(found.rank_keys))
+    # The next state (one floor more on the kings) takes the caches of the kinds that kept their key
+    # from the state before, and its own kind's from the shared caches.
+    floors[Kind.KING] = 3
+    after = CLUB.during_hand(evolve(state, wild_floors=tuple(floors)))
+    following = state_facts(after, rule_facts(CLUB), found)
+    assert following.rank_keys == rank_keys(after.melds)
+    assert [following.validity[kind] is found.validity[kind] for kind in range(KIND_COUNT)] == [
+        kind != Kind.KING for kind in range(KIND_COUNT)
+    ]
+    assert following.validity[Kind.KING] is RuleFacts(after).validity[Kind.KING]
 
 
 def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
