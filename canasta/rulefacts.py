@@ -29,6 +29,7 @@ __all__ = [
     "meld_valid",
     "rank_keys",
     "rule_facts",
+    "state_facts",
 ]
 
 #: A group's valid additions in one situation, as the opening search uses them
@@ -54,18 +55,30 @@ class RuleFacts:
     filled when first asked.
     """
 
-    def __init__(self, rules: Rules, dealt: RuleFacts | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealt: RuleFacts | None = None,
+        keys: tuple[RankKey, ...] | None = None,
+        near: RuleFacts | None = None,
+    ) -> None:
         """Read the values of ``rules``, or take them from ``dealt`` where ``rules`` differ only in meld state.
 
         Args:
             rules: The rules.
             dealt: The facts of the rules ``rules`` were made from by `canasta.Rules.during_hand`
                 (they differ in the meld rules' hand state alone), or ``None``.
+            keys: The meld rules' `rank_keys`, if the caller has them (`state_facts`).
+            near: Facts of another meld state of the rules dealt (`state_facts`: the hand's
+                state before), whose caches serve the kinds whose key they share; or ``None``.
         """
         melds = rules.melds
-        keys = rank_keys(melds)
+        if keys is None:
+            keys = rank_keys(melds)
         if dealt is not None and dealt.rank_keys[JOKER] == keys[JOKER]:
-            self._take_from(dealt, rules, keys)  # (same meld rules but for their hand state: see `rank_keys`)
+            # (same meld rules but for their hand state: see `rank_keys`)
+            lender = dealt if near is None or near.dealt_rules is not dealt.dealt_rules else near
+            self._take_from(lender, dealt, rules, keys)
             return
         pile = rules.pile
         exhaustion = rules.exhaustion
@@ -166,8 +179,13 @@ class RuleFacts:
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
 
-    def _take_from(self, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
+    def _take_from(self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
+
+        ``near`` (``dealt``, or the facts of another meld state of the same rules dealt) lends
+        its caches to the kinds whose key it shares: a turn's state changes a few kinds from
+        the state before, while the state as dealt may differ in every kind (rule-of-five's
+        floors and cap are part of every natural kind's key).
 
         Every value but the meld rules' hand state is the dealt rules' own, and so are the
         memos of rule methods; the meld rules, their test and the caches that depend on the
@@ -237,13 +255,13 @@ class RuleFacts:
         self.rank_keys = keys
         self.validity = []
         self.additions = []
-        dealt_keys = dealt.rank_keys
+        near_keys = near.rank_keys
         for kind in range(KIND_COUNT):
             key = keys[kind]
-            if key == dealt_keys[kind]:
-                # The kind's part of the meld state is the rules dealt's: their caches (same key, same card values).
-                self.validity.append(dealt.validity[kind])
-                self.additions.append(dealt.additions[kind])
+            if key == near_keys[kind]:
+                # The kind's part of the meld state is the near facts': their caches (same key, same card values).
+                self.validity.append(near.validity[kind])
+                self.additions.append(near.additions[kind])
             else:
                 validity, additions = _shared_caches(key, dealt.card_values)
                 self.validity.append(validity)
@@ -394,25 +412,65 @@ def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
         keys = tuple([(own, kind, 0) for kind in range(KIND_COUNT)])
     else:
         basis = _basis_number(tuple([getattr(melds, name) for name in _STABLE_FIELDS]))
-        floors = melds.wild_floors
-        natural_only = melds.natural_only
-        closed = melds.closed
-        cap = melds.mixed_cap
-        found = []
-        for kind in range(KIND_COUNT):
-            if kind in (JOKER, BLACK_THREE):
-                state = 0  # (`is_valid` answers these before reading the meld state)
-            else:
-                state = (
-                    (kind in natural_only)
-                    | (kind in closed) << 1
-                    | (cap + 1) << 2
-                    | (floors[kind] + 1 if floors else 0) << 16
-                )
-            found.append((basis, kind, state))
-        keys = tuple(found)
+        keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
     _RANK_KEYS[melds] = keys
     return keys
+
+
+def _state_keys(
+    basis: int, natural_only: frozenset[Kind], closed: frozenset[Kind], floors: tuple[int, ...], cap: int
+) -> tuple[RankKey, ...]:
+    """`rank_keys` of plain `canasta.MeldRules` of this basis number with this meld state."""
+    found = []
+    for kind in range(KIND_COUNT):
+        if kind in (JOKER, BLACK_THREE):
+            state = 0  # (`is_valid` answers these before reading the meld state)
+        else:
+            state = (
+                (kind in natural_only)
+                | (kind in closed) << 1
+                | (cap + 1) << 2
+                | (floors[kind] + 1 if floors else 0) << 16
+            )
+        found.append((basis, kind, state))
+    return tuple(found)
+
+
+def state_facts(rules: Rules, dealt: RuleFacts, near: RuleFacts | None = None) -> RuleFacts:
+    """`rule_facts` of rules the engine made from the rules of ``dealt`` with a hand's meld state.
+
+    The engine makes a hand's meld states with `canasta.MeldRules.with_state` and
+    `canasta.Rules.during_hand` (`canasta.table.TableState`), so their meld rules are those of
+    ``dealt`` but for the state: their `rank_keys` follow from the state and the basis of
+    ``dealt`` without comparing the other fields (plain `canasta.MeldRules` only; others take
+    the general way).
+
+    Args:
+        rules: Rules made by `canasta.Rules.during_hand` from ``dealt.rules``.
+        dealt: The facts of the rules dealt.
+        near: The facts of the hand's meld state before (of the same rules dealt), whose caches
+            the kinds that keep their key take, or ``None`` (the caches are found by key).
+
+    Returns:
+        The facts of ``rules`` (made once, then cached as `rule_facts` caches them).
+    """
+    facts = _FACTS.get(id(rules))
+    if facts is not None and facts.rules is rules:
+        return facts
+    melds = rules.melds
+    if rules is dealt.rules or type(melds) is not MeldRules or type(dealt.meld_rules) is not MeldRules:
+        return rule_facts(rules)
+    keys = _RANK_KEYS.get(melds)
+    if keys is None:
+        basis = dealt.rank_keys[JOKER][0]  # (the basis of the meld rules dealt: see `rank_keys`)
+        keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
+        if len(_RANK_KEYS) > 4096:
+            _RANK_KEYS.clear()  # (as `rank_keys`; the basis numbers stay: ``dealt`` holds its own)
+        _RANK_KEYS[melds] = keys
+    if len(_FACTS) > 1024:
+        _FACTS.clear()  # bound the memory of long runs with many rule sets
+    facts = _FACTS[id(rules)] = RuleFacts(rules, dealt, keys, near)
+    return facts
 
 
 # The caches of `RuleFacts`, by a kind's `RankKey` and the card values.

@@ -7,8 +7,9 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
+from operator import attrgetter
 
 from attrs import evolve, field, fields, frozen
 
@@ -1050,13 +1051,16 @@ class Rules:
         fields are already converted, and `Rules` has no validator): a copy of the slots, then the
         meld rules set.
         """
-        names = _FIELD_NAMES.get(type(self))
-        if names is None:
-            names = _FIELD_NAMES[type(self)] = tuple(f.name for f in fields(type(self)))
+        copier = _FIELD_COPIERS.get(type(self))
+        if copier is None:
+            names = tuple(f.name for f in fields(type(self)) if f.name != "melds")
+            copier = _FIELD_COPIERS[type(self)] = (names, attrgetter(*names))
+        names, values = copier
         found = object.__new__(type(self))  # (what `copy.copy` does, without its generic protocol)
-        for name in names:
-            object.__setattr__(found, name, getattr(self, name))  # (frozen: a new object, set before anyone sees it)
-        object.__setattr__(found, "melds", melds)
+        set_field = object.__setattr__  # (frozen: a new object, set before anyone sees it)
+        for name, value in zip(names, values(self), strict=True):  # (the values read by one call: ``attrgetter``)
+            set_field(found, name, value)
+        set_field(found, "melds", melds)
         return found
 
     @property
@@ -1101,5 +1105,6 @@ class Rules:
 _DURING: dict[int, tuple[Rules, dict[MeldRules, Rules]]] = {}
 #: The rules as dealt, by the id of rules with the meld state of a hand.
 _DEALT: dict[int, Rules] = {}
-#: The attrs field names of `Rules` and its subclasses (`Rules._with_melds`).
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+#: The attrs field names of `Rules` and its subclasses but ``melds``, and a getter of their
+#: values (`Rules._with_melds`).
+_FIELD_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[Rules], tuple[object, ...]]]] = {}

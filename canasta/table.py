@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, Self, cast
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
-from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts
+from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts, state_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
 if TYPE_CHECKING:
@@ -142,6 +142,30 @@ def meld_tables(melds: MeldRules) -> tuple[MeldTables, ...]:
         by_kind.append(tables)
     found = _TABLES_BY_RULES[melds] = tuple(by_kind)
     return found
+
+
+def _tables_by_keys(
+    keys: tuple[RankKey, ...], near_keys: tuple[RankKey, ...], near: tuple[MeldTables, ...]
+) -> tuple[MeldTables, ...]:
+    """`meld_tables` of meld rules whose `canasta.rulefacts.rank_keys` are ``keys`` (a new meld state's).
+
+    ``near`` are the tables of the hand's meld state before, whose keys are ``near_keys``: a
+    kind that keeps its key keeps its tables.
+    """
+    if len(MELD_ADDITIONS_CACHE) >= _MELD_TABLES_KEPT:
+        MELD_ADDITIONS_CACHE.clear()  # (as `meld_tables`)
+        _TABLES_BY_RULES.clear()
+    by_kind = []
+    for kind in range(KIND_COUNT):
+        key = keys[kind]
+        if key == near_keys[kind]:
+            by_kind.append(near[kind])
+            continue
+        tables = MELD_ADDITIONS_CACHE.get(key)
+        if tables is None:
+            tables = MELD_ADDITIONS_CACHE[key] = MeldTables()
+        by_kind.append(tables)
+    return tuple(by_kind)
 
 
 # The turn meld states kept per rules dealt (`RuleFacts.turn_states`, `TableState._turn_meld_state`).
@@ -491,7 +515,7 @@ class TableState:
                 wild_floors=meld_rules.wild_floors,
                 mixed_cap=meld_rules.mixed_cap,
             )
-            self._use_rules(self.rules.during_hand(state))
+            self._use_state(self.rules.during_hand(state))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -546,9 +570,16 @@ class TableState:
             rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
-            hit = states[key] = (rules, rule_facts(rules), meld_tables(rules.melds))
+            found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
+            hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
         if hit[0] is not self.rules:
             self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+
+    def _use_state(self, rules: Rules) -> None:
+        """`_use_rules` with rules made from the rules dealt with another meld state (`Rules.during_hand`)."""
+        facts = self.facts
+        found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
+        self._use_rules(rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
 
     def _use_rules(
         self, rules: Rules, facts: RuleFacts | None = None, combos: tuple[MeldTables, ...] | None = None

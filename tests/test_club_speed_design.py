@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 import canasta
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, Kind
 from canasta.hand import HandState
-from canasta.rulefacts import RuleFacts, rank_keys, rule_facts
+from canasta.rulefacts import RuleFacts, rank_keys, rule_facts, state_facts
 from canasta.rules import MeldRules
 from canasta.special import SpecialHand, best_of
-from canasta.table import meld_tables
+from canasta.table import MELD_ADDITIONS_CACHE, meld_tables
 
 CLUB = canasta.load_rules("modern-american-club")
 
@@ -113,6 +113,44 @@ def test_facts_of_rules_made_during_a_hand_are_those_of_the_rules_themselves() -
         assert derived.validity[kind] is fresh.validity[kind]
         shared = derived.validity[kind] is rule_facts(earlier).validity[kind]
         assert shared is (kind not in (Kind.QUEEN, Kind.FIVE))
+
+
+def test_a_meld_state_s_facts_follow_from_its_state_and_the_basis_dealt() -> None:
+    """`state_facts` (the engine's way to a new meld state's facts) gives what `rule_facts` gives.
+
+    Its rank keys are made from the state and the basis of the rules dealt, without reading
+    the other meld rules (issue 35): they must be `rank_keys`' own, and the facts and the meld
+    tables found by them those that the general way finds.
+    """
+    floors = [0] * KIND_COUNT
+    floors[Kind.KING] = 2
+    # (A state that play never meets, a cap of 4 with floors: other tests may have met any other.)
+    state = CLUB.melds.with_state(
+        natural_only=frozenset({Kind.ACE, Kind.SEVEN}),
+        closed=frozenset({Kind.SIX}),
+        wild_floors=tuple(floors),
+        mixed_cap=4,
+    )
+    during = CLUB.during_hand(state)
+    found = state_facts(during, rule_facts(CLUB))
+    assert found is rule_facts(during) and found.rules is during and found.meld_rules is state
+    fresh = RuleFacts(during)  # (keys read from the meld rules themselves)
+    assert found.rank_keys == fresh.rank_keys == rank_keys(state)
+    assert found.rank_keys != rule_facts(CLUB).rank_keys
+    assert [found.validity[kind] is fresh.validity[kind] for kind in range(KIND_COUNT)] == [True] * KIND_COUNT
+    assert state_facts(CLUB, rule_facts(CLUB)) is rule_facts(CLUB)  # (the state as dealt: the facts dealt)
+    tables = meld_tables(state)
+    assert all(tables[kind] is MELD_ADDITIONS_CACHE[key] for kind, key in enumerate(found.rank_keys))
+    # The next state (one floor more on the kings) takes the caches of the kinds that kept their key
+    # from the state before, and its own kind's from the shared caches.
+    floors[Kind.KING] = 3
+    after = CLUB.during_hand(evolve(state, wild_floors=tuple(floors)))
+    following = state_facts(after, rule_facts(CLUB), found)
+    assert following.rank_keys == rank_keys(after.melds)
+    assert [following.validity[kind] is found.validity[kind] for kind in range(KIND_COUNT)] == [
+        kind != Kind.KING for kind in range(KIND_COUNT)
+    ]
+    assert following.validity[Kind.KING] is RuleFacts(after).validity[Kind.KING]
 
 
 def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
