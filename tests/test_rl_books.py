@@ -14,6 +14,7 @@ import canasta  # noqa: E402
 from canasta import HandState, Kind, Meld, TakePile  # noqa: E402
 from canasta.rl import (  # noqa: E402
     BOOKS_ACTION_SPACE_VERSION,
+    BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION,
     WILD_PAIR_ACTION_SPACE_VERSION,
     ActionSpace,
 )
@@ -22,6 +23,7 @@ from canasta.rl.actions import book_actions  # noqa: E402
 BASE = canasta.load_rules("hand-and-foot")
 BOOKS = canasta.load_rules("hand-and-foot", ["add-to-books"])
 DEAD = canasta.load_rules("hand-and-foot", ["red-threes-dead"])
+BOTH = canasta.load_rules("hand-and-foot", ["add-to-books", "foot-after-first-book"])
 
 
 def test_book_actions_come_last_in_version_6_and_every_other_id_is_kept() -> None:
@@ -37,7 +39,13 @@ def test_book_actions_come_last_in_version_6_and_every_other_id_is_kept() -> Non
     assert ActionSpace(DEAD).actions == base.actions  # red-threes-dead: a red three's discard has its id already
 
 
-@pytest.mark.parametrize("rules", [BOOKS, DEAD], ids=["add-to-books", "red-threes-dead"])
+def test_books_with_pick_ups_are_version_8_version_6_then_the_pick_up() -> None:
+    space = ActionSpace(BOTH)
+    assert space.version == BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION == 8
+    assert space.actions[:-1] == ActionSpace(BOOKS).actions and space.actions[-1] == canasta.PickUpPacket()
+
+
+@pytest.mark.parametrize("rules", [BOOKS, DEAD, BOTH], ids=["add-to-books", "red-threes-dead", "both"])
 def test_masks_are_exact_in_random_play(rules: canasta.Rules) -> None:
     space = ActionSpace(rules)
     seen: set[type] = set()
