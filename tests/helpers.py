@@ -43,16 +43,28 @@ def classic_rules() -> canasta.Rules:
 
 
 def placed(stock: Sequence[str], kwargs: Mapping[str, Any]) -> Counter[str]:
-    """The card codes a position places: ``stock`` and the hands, threes, set-aside cards, pile and melds."""
+    """The card codes a position places: ``stock`` and the hands, threes, set-aside cards, pile, melds and packets."""
     used: Counter[str] = Counter(stock)
     for key in ("hands", "threes", "set_aside"):
         for cards in kwargs.get(key) or ():
             used.update(cards)
     used.update(kwargs.get("pile") or ())
-    for side in kwargs.get("melds") or ():
-        for meld in side:
-            used.update(meld)
+    for key in ("melds", "packets"):
+        for groups in kwargs.get(key) or ():
+            for cards in groups:
+                used.update(cards)
     return used
+
+
+def unplaced(rules: canasta.Rules, used: Counter[str]) -> list[str]:
+    """The codes of the deck's cards that ``used`` (`placed`) does not hold, in deck order (``used`` is consumed)."""
+    rest = []
+    for card in canasta.Deck(rules.deck).cards:
+        if used[card.code]:
+            used[card.code] -= 1
+        else:
+            rest.append(card.code)
+    return rest
 
 
 def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
@@ -62,14 +74,7 @@ def position(*, stock_top: list[str] | None = None, **kwargs: Any) -> HandState:
     elsewhere follows it in deck order.
     """
     if stock_top is not None:
-        used = placed(stock_top, kwargs)
-        rest = []
-        for card in canasta.Deck(classic_rules().deck).cards:
-            if used[card.code]:
-                used[card.code] -= 1
-            else:
-                rest.append(card.code)
-        kwargs["stock"] = list(stock_top) + rest
+        kwargs["stock"] = list(stock_top) + unplaced(classic_rules(), placed(stock_top, kwargs))
     return canasta.build_position(classic_rules(), **kwargs)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Generator
 
 import attrs
 import pytest
-from helpers import check_conservation, play_random_hand, reference_positions
+from helpers import check_conservation, placed, play_random_hand, reference_positions, unplaced
 
 import canasta
 from canasta import (
@@ -231,24 +231,11 @@ def test_e4_a_book_completed_by_the_final_meld_counts() -> None:
 
 def _stock_empty(stock: tuple[str, ...] = (), **kwargs: object) -> HandState:
     """A position whose stock is ``stock`` (top first): every other card goes into the pile (red threes: seat 1's)."""
-    hands = kwargs["hands"]
-    melds = kwargs.get("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
-    packets = kwargs.get("packets", [[], [], [], []])
-    used: dict[str, int] = {}
-    placed = (*hands, *(m for side in melds for m in side), *(p for seat in packets for p in seat), stock)  # type: ignore[attr-defined]
-    for group in placed:
-        for code in group:
-            used[code] = used.get(code, 0) + 1
-    rest = []
-    for card in canasta.Deck(RULES.deck).cards:
-        if used.get(card.code):
-            used[card.code] -= 1
-        else:
-            rest.append(card.code)
+    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
+    rest = unplaced(RULES, placed(stock, kwargs))
     kwargs["pile"] = [c for c in rest if c not in ("3H", "3D")]
     kwargs["threes"] = [[], [c for c in rest if c in ("3H", "3D")], [], []]
     kwargs["stock"] = list(stock)
-    kwargs.setdefault("melds", melds)
     return _position(**kwargs)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Generator
 
 import attrs
 import pytest
-from helpers import check_conservation, play_random_hand
+from helpers import check_conservation, placed, play_random_hand, unplaced
 from test_hand_and_foot import FOOT, _on_hand_and_foot, _position
 from test_hand_and_foot import RULES as BASE
 
@@ -29,18 +29,9 @@ RULES = canasta.load_rules("hand-and-foot", ["reshuffle-discards"])
 def _exhausted(pile: list[str], rules: canasta.Rules = RULES, **kwargs: object) -> HandState:
     """Seat 3 to discard its 4 onto ``pile`` with the stock empty; every card not placed is in seat 1's hand."""
     hands = kwargs.setdefault("hands", [["7C", "7D", "7H"], [], ["JC", "JD"], ["QH", "QS", "4C"]])
-    melds = kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
-    packets = kwargs.setdefault("packets", [[], [], [], []])
-    used: dict[str, int] = {}
-    for group in (*hands, *(m for side in melds for m in side), *(p for seat in packets for p in seat), pile):  # type: ignore[attr-defined]
-        for code in group:
-            used[code] = used.get(code, 0) + 1
-    rest = []
-    for card in canasta.Deck(rules.deck).cards:
-        if used.get(card.code):
-            used[card.code] -= 1
-        else:
-            rest.append(card.code)
+    kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
+    kwargs.setdefault("packets", [[], [], [], []])
+    rest = unplaced(rules, placed(pile, kwargs))
     kwargs["hands"] = [list(h) for h in hands]  # type: ignore[attr-defined]
     kwargs["hands"][1] += [c for c in rest if c not in ("3H", "3D")]  # type: ignore[index]
     kwargs["threes"] = [[], [c for c in rest if c in ("3H", "3D")], [], []]
