@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 import pytest
+from helpers import unplaced
 
 import canasta
 from canasta import (
@@ -269,13 +270,7 @@ def test_the_target_alone_does_not_end_a_game_of_deals() -> None:
 def ended_position(rules: canasta.Rules, **kwargs: Any) -> HandState:
     """A hand over at once (empty stock, a black three on the pile): each player holds one 4, 5 points."""
     hands = [[f"4{suit}"] for suit in "HCDS"[: rules.players]]
-    used = Counter(card for hand in hands for card in hand)
-    rest = []
-    for card in canasta.Deck(rules.deck).cards:
-        if used[card.code]:
-            used[card.code] -= 1
-        else:
-            rest.append(card.code)
+    rest = unplaced(rules, Counter(card for hand in hands for card in hand))
     rest.sort(key=lambda code: code in ("3C", "3S"))  # a black three on top: nobody may take the pile
     hand = canasta.build_position(rules, hands=hands, pile=rest, stock=[], **kwargs)
     assert hand.is_over

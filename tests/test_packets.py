@@ -21,7 +21,7 @@ from collections.abc import Generator
 import attrs
 import packet_variants
 import pytest
-from helpers import check_conservation, play_random_hand, reference_positions
+from helpers import check_conservation, play_random_hand, reference_positions, unplaced
 
 import canasta
 from canasta import AskGoOut, Discard, DrawStock, EndHand, HandState, IllegalActionError, Kind, Meld, RuleCode
@@ -46,17 +46,8 @@ def _position(*, empty_stock: bool = False, **kwargs: object) -> HandState:
     kwargs.setdefault("melds", [[["AC", "AD", "AH"]], [["5H", "5S", "5H"]]])
     kwargs.setdefault("phase", "meld")
     if empty_stock:
-        used = Counter(
-            code
-            for key in ("hands", "melds", "packets", "pile")
-            for code in _codes(kwargs.get(key, []))
-        )
-        rest = []
-        for card in canasta.Deck(RULES.deck).cards:
-            if used[card.code]:
-                used[card.code] -= 1
-            else:
-                rest.append(card.code)
+        used = Counter(code for key in ("hands", "melds", "packets", "pile") for code in _codes(kwargs.get(key, [])))
+        rest = unplaced(RULES, used)
         kwargs["pile"] = [c for c in rest if c not in ("3H", "3D")]  # (red threes are never in the pile)
         kwargs["threes"] = [[c for c in rest if c in ("3H", "3D")], [], [], []]
         kwargs["stock"] = []
