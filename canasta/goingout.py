@@ -80,7 +80,7 @@ def can_meld_out(
         books: Where the rules count canastas by class (books that make room,
             `canasta.MeldRules.book_makes_room`, or a quota by class,
             `canasta.GoingOutRules.canastas_by_class`): the side's books set
-            apart so far, by class (natural, mixed, wild); the search then
+            apart so far, by class (natural, mixed, wild, sequence); the search
             decides the rules' whole quota, and ``need`` is not read. ``None``:
             canastas of any class are counted against ``need``.
         onto_books: With ``books``: the natural ranks whose cards may also be
@@ -654,7 +654,7 @@ class _Quota:
         return code
 
     def of_books(self, books: Sequence[int]) -> int:
-        """The state of canastas counted by class (natural, mixed, wild)."""
+        """The state of canastas counted by class (natural, mixed, wild, sequence)."""
         return self._code([sum(books), *books])
 
 

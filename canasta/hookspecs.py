@@ -223,7 +223,7 @@ def canasta_meld_rules() -> MeldRules:  # type: ignore[empty-body]
 
 @hookspec(firstresult=True)
 def canasta_canasta_bonuses() -> CanastaBonuses:  # type: ignore[empty-body]
-    """Canasta bonuses: one per `canasta.CanastaClass` (natural, mixed, wild), with per-rank and per-joker overrides.
+    """Bonuses of natural, mixed and wild canastas (`canasta.CanastaClass`), with per-rank and per-joker overrides.
 
     Returns:
         A `canasta.CanastaBonuses`. Stops at first non-None result.

@@ -195,6 +195,13 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         f"(MeldRules.wild_melds off, canasta_meld_rules answer from {answering_plugin(pm, 'canasta_meld_rules')}), "
         "so nobody could go out",
     )
+    # No meld of today's engine is a sequence (the sequence games' meld types are not played yet).
+    sequence_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.SEQUENCE)
+    _check(
+        not sequence_books,
+        f"canasta_going_out: the quota needs {sequence_books} sequence canasta(s), but the engine plays "
+        "no sequence melds yet, so nobody could go out",
+    )
     permission = going_out.permission
     partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
     # Partners at the table, or partners a partnership rule will make (cutthroat ⟨A⟩: they may ask).

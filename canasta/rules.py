@@ -132,6 +132,8 @@ class CanastaClass(Enum):
     MIXED = "mixed"
     #: Wild cards only (a wild meld's canasta).
     WILD = "wild"
+    #: A sequence of one suit (the sequence games' samba or escalera: `canasta.meldtypes.SequenceType`).
+    SEQUENCE = "sequence"
 
 
 # The classes in `CanastaClass` order (indexed by `canasta_class_index`'s answer): module constants, read per book.
@@ -742,7 +744,7 @@ class GoingOutRules:
 
         Args:
             by_class: The side's canastas by class, indexed in `CanastaClass`
-                order (natural, mixed, wild).
+                order (natural, mixed, wild, sequence).
 
         Returns:
             True if they reach `canastas_required` in all and every count of

@@ -656,7 +656,7 @@ class TableState:
             side: The side.
 
         Returns:
-            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild).
+            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild, sequence).
         """
         size = self.rules.melds.canasta_size
         counts = [0] * CLASS_COUNT
@@ -674,7 +674,7 @@ class TableState:
             side: The side.
 
         Returns:
-            The counts (natural, mixed, wild).
+            The counts (natural, mixed, wild, sequence).
         """
         counts = [0] * CLASS_COUNT
         for m in self.books[side]:

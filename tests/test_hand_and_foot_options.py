@@ -319,7 +319,8 @@ def test_black_three_penalties_replace_each_other_the_last_wins() -> None:
 def test_the_quota_options_set_the_quota_for_every_side_whatever_the_players(
     option: str, quota: tuple[int, int, int]
 ) -> None:
-    expected = {cls: n for cls, n in zip(CanastaClass, quota, strict=True) if n}
+    classes = (CanastaClass.NATURAL, CanastaClass.MIXED, CanastaClass.WILD)
+    expected = {cls: n for cls, n in zip(classes, quota, strict=True) if n}
     for players in (2, 4, 5, 6):
         rules = _rules(option) if players == 4 else _at_table(players, option)
         assert dict(rules.going_out.canastas_by_class) == expected, players
@@ -744,12 +745,12 @@ def test_red_threes_dead_goes_out_with_a_red_three_as_the_final_discard_never_wi
     hand = [0] * 15
     hand[Kind.RED_THREE] = 1
     discardable = [True] * 15
-    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))  # the red three is the discard
-    assert not can_meld_out(DEAD, hand, {}, [k != Kind.RED_THREE for k in range(15)], need=0, books=(2, 2, 1))
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1, 0))  # the red three is the discard
+    assert not can_meld_out(DEAD, hand, {}, [k != Kind.RED_THREE for k in range(15)], need=0, books=(2, 2, 1, 0))
     hand[Kind.RED_THREE] = 2
-    assert not can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    assert not can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1, 0))
     hand[Kind.RED_THREE], hand[Kind.SEVEN] = 1, 3
-    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1))
+    assert can_meld_out(DEAD, hand, {}, discardable, need=0, books=(2, 2, 1, 0))
     classic_dead = attrs.evolve(canasta.load_rules("classic"), threes=DEAD.threes)  # the search without books
     assert can_meld_out(classic_dead, hand, {}, discardable, need=0)
     assert not can_meld_out(classic_dead, hand, {}, discardable, need=1)
@@ -827,7 +828,7 @@ def test_add_to_books_adds_naturals_to_a_clean_or_dirty_book_keeping_its_kind_an
     state.apply(Meld(Kind.JACK, 1, book=True))
     king, jack = _book(state, Kind.KING), _book(state, Kind.JACK)
     assert (king.naturals, king.twos, king.jokers) == (9, 0, 0) and (jack.naturals, jack.twos) == (6, 2)
-    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0)  # no book made, kinds kept
+    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0, 0)  # no book made, kinds kept
     assert state.canastas_by_class(0) == bonuses.canastas_by_class(0)
     assert _book(bonuses, Kind.KING).naturals == 7  # (the copy's book is its own)
     check_conservation(state)
