@@ -207,11 +207,13 @@ class MeldType(ABC):
         return isinstance(meld, self.shape)
 
     @abstractmethod
-    def valid(self, meld: MeldShape) -> bool:
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
         """Whether a new meld of this shape may be laid.
 
         Args:
             meld: The meld as laid.
+            going_out: It is laid in a turn in which the player goes out
+                (Brazilian canasta lays a sequence of 8 to 11 cards only then).
 
         Returns:
             ``True`` if the rules allow it.
@@ -300,7 +302,7 @@ class GroupType(MeldType):
             return False
         return self.max_size is None or meld.size <= self.max_size
 
-    def valid(self, meld: MeldShape) -> bool:
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
         """A new group: `min_size` cards or more within the group limits (wild cards at any size)."""
         return isinstance(meld, GroupShape) and meld.size >= self.min_size and self._holds(meld)
 
@@ -355,7 +357,7 @@ class SequenceType(MeldType):
         canasta_size: Cards that make it a sequence canasta (a samba, an escalera).
         max_size: Cards a sequence may hold; at this size it is closed.
         going_out_max_size: In a turn in which the player goes out, a sequence
-            canasta may grow up to this many cards (Brazilian canasta's
+            may grow, or be laid, up to this many cards (Brazilian canasta's
             escalera, 11; ``None``: never past `max_size`).
     """
 
@@ -372,9 +374,9 @@ class SequenceType(MeldType):
             return self.going_out_max_size
         return self.max_size
 
-    def valid(self, meld: MeldShape) -> bool:
-        """A new sequence: `min_size` to `max_size` cards (laid at 7 it is a canasta at once)."""
-        return isinstance(meld, SequenceShape) and self.min_size <= meld.size <= self.max_size
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
+        """A new sequence: `min_size` to `max_size` cards (at 7 a canasta at once); see `going_out_max_size`."""
+        return isinstance(meld, SequenceShape) and self.min_size <= meld.size <= self._limit(going_out)
 
     def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
         """Cards join only at the ends, the result within the size limit; a closed sequence takes none."""
@@ -414,7 +416,7 @@ class WildMeldType(MeldType):
     max_size: int = 7
     combinable: bool = True
 
-    def valid(self, meld: MeldShape) -> bool:
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
         """A new wild meld: `min_size` to `max_size` wild cards."""
         return isinstance(meld, WildShape) and self.min_size <= meld.size <= self.max_size
 
@@ -460,7 +462,7 @@ class BlackThreeGroupType(MeldType):
     min_size: int = 3
     max_size: int = 6
 
-    def valid(self, meld: MeldShape) -> bool:
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
         """`min_size` to `max_size` black threes."""
         return isinstance(meld, BlackThreeShape) and self.min_size <= meld.size <= self.max_size
 

@@ -149,6 +149,9 @@ def test_r5_an_escalera_grows_past_seven_only_in_a_going_out_turn() -> None:
     assert not BRAZILIAN_SEQUENCE.closed(escalera, going_out=True)
     assert BRAZILIAN_SEQUENCE.can_add(SequenceShape(D, 4, 13), SequenceShape(D, 4, 14), going_out=True)  # 11
     assert BRAZILIAN_SEQUENCE.closed(SequenceShape(D, 4, 14), going_out=True)
+    # §11.3: a sequence of 8 or more cards may be laid in that turn too, never otherwise.
+    assert BRAZILIAN_SEQUENCE.valid(SequenceShape(D, 4, 12), going_out=True)
+    assert not BRAZILIAN_SEQUENCE.valid(SequenceShape(D, 4, 12))
     # (c) samba and bolivia: always refused.
     assert not SAMBA_SEQUENCE.can_add(escalera, grown, going_out=True)
 
@@ -261,7 +264,7 @@ class BuracoRunType(MeldType):
 
     canasta_size: int = 7
 
-    def valid(self, meld: MeldShape) -> bool:
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
         return isinstance(meld, RunShape) and meld.low >= 4 and meld.high <= 14 and meld.size >= 3
 
     def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
