@@ -37,23 +37,28 @@ from canasta.cards import Card, Kind, Suit, parse_card
 from canasta.meldtypes import (
     ACE,
     LOWEST_SEQUENCE_RANK,
+    BlackThreeGroupType,
+    BlackThreeShape,
     GroupShape,
     GroupType,
+    MeldShape,
     MeldType,
     SequenceShape,
     SequenceType,
     WildMeldType,
     WildShape,
 )
-from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass
+from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
 
-__all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "opening_reachable"]
+__all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "can_go_out", "opening_reachable"]
 
 #: The natural ranks, 4 to the ace, in sequence order.
 NATURAL_RANKS: tuple[int, ...] = tuple(range(LOWEST_SEQUENCE_RANK, ACE + 1))
 _RANKS = len(NATURAL_RANKS)
 _SUITS = len(Suit)
-_CLASS_BIT = {cls: 1 << i for i, cls in enumerate(CanastaClass)}
+_CLASSES = tuple(CanastaClass)
+_CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
+_CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
 _T = TypeVar("_T", bound=MeldType)
 #: The naturals a pile take's group starts with: the top card and the pair (§9.7).
 _FORCED = 3
@@ -356,4 +361,271 @@ def _groups_meet(
             total = best + _wild_value(used + extra, hand, values)
             if requirement.met(total, bits | got):
                 return True
+    return False
+
+
+# --- going out --------------------------------------------------------------------------------
+
+
+def _class_counts(shapes: Iterable[MeldShape], kind: MeldType, cap: int) -> tuple[int, ...]:
+    """Canastas among ``shapes`` by class (in `canasta.CanastaClass` order), each count at most ``cap``."""
+    counts = [0] * len(_CLASSES)
+    for shape in shapes:
+        cls = kind.canasta_class(shape)
+        if cls is not None:
+            counts[_CLASS_INDEX[cls]] += 1
+    return tuple(min(c, cap) for c in counts)
+
+
+def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
+    return tuple(min(x + y, cap) for x, y in zip(a, b, strict=True))
+
+
+@cache
+def _sequence_outcomes(
+    sequences: SequenceType | None, suit: Suit, held: tuple[int, ...], table: tuple[tuple[int, int], ...], cap: int
+) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The ways one suit's cards may go onto the side's sequences of that suit, or into new ones, when going out.
+
+    Args:
+        sequences: The sequence type.
+        suit: The suit.
+        held: The hand's cards of the suit, by rank index (4 to ace).
+        table: The side's sequences of the suit, as (low, high) ranks.
+        cap: The most canastas of a class worth counting.
+
+    Returns:
+        (cards used by rank index, canastas by class of the suit's sequences) for
+        every reachable placement, the cards not used going elsewhere.
+    """
+    if sequences is None:
+        return frozenset({((0,) * _RANKS, (0,) * len(_CLASSES))})
+    outcomes: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    seen: set[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = set()
+
+    def walk(runs: tuple[tuple[int, int], ...], left: tuple[int, ...]) -> None:
+        key = (runs, left)
+        if key in seen:
+            return
+        seen.add(key)
+        used = tuple(h - x for h, x in zip(held, left, strict=True))
+        outcomes.add((used, _class_counts((SequenceShape(suit, lo, hi) for lo, hi in runs), sequences, cap)))
+        for i, (lo, hi) in enumerate(runs):
+            before = SequenceShape(suit, lo, hi)
+            for new_lo, new_hi in ((lo - 1, hi), (lo, hi + 1)):
+                r = new_lo if new_lo < lo else new_hi
+                if LOWEST_SEQUENCE_RANK <= r <= ACE and left[r - LOWEST_SEQUENCE_RANK]:
+                    grown = SequenceShape(suit, new_lo, new_hi)
+                    if sequences.can_add(before, grown, going_out=True):
+                        rest = list(left)
+                        rest[r - LOWEST_SEQUENCE_RANK] -= 1
+                        walk(tuple(sorted((*runs[:i], (new_lo, new_hi), *runs[i + 1 :]))), tuple(rest))
+        for lo in range(_RANKS):
+            for hi in range(lo, _RANKS):
+                if not left[hi]:
+                    break
+                shape = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
+                if sequences.valid(shape, going_out=True):
+                    rest = list(left)
+                    for r in range(lo, hi + 1):
+                        rest[r] -= 1
+                    walk(tuple(sorted((*runs, (NATURAL_RANKS[lo], NATURAL_RANKS[hi])))), tuple(rest))
+
+    walk(tuple(sorted(table)), held)
+    return frozenset(outcomes)
+
+
+@cache
+def _group_outcomes(
+    groups: GroupType | None, rank: int, table: tuple[tuple[int, int], ...], naturals: int, wild_cap: int, cap: int
+) -> frozenset[tuple[int, tuple[int, ...]]]:
+    """The ways a rank's naturals go onto the side's groups of it, or into new ones, placing them all.
+
+    One card at a time (a group's limits are reached the same way by the
+    actions that add several), with groups laid and combined as the type
+    allows; wild cards join as the type allows, up to ``wild_cap``.
+
+    Args:
+        groups: The group type.
+        rank: The rank.
+        table: The side's groups of the rank, as (naturals, wild cards).
+        naturals: The rank's naturals to place.
+        wild_cap: The wild cards the hand can spend.
+        cap: The most canastas of a class worth counting.
+
+    Returns:
+        (wild cards used, canastas by class of the rank's groups) per placement.
+    """
+    none = (0,) * len(_CLASSES)
+    if groups is None:
+        return frozenset({(0, none)}) if not naturals and not table else frozenset()
+    outcomes: set[tuple[int, tuple[int, ...]]] = set()
+    seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
+
+    def shape(n: int, w: int) -> GroupShape:
+        return GroupShape(rank, n, w)
+
+    def walk(melds: tuple[tuple[int, int], ...], left: int, used: int) -> None:
+        key = (melds, left, used)
+        if key in seen:
+            return
+        seen.add(key)
+        if not left:
+            outcomes.add((used, _class_counts((shape(n, w) for n, w in melds), groups, cap)))
+        for i, (n, w) in enumerate(melds):
+            others = melds[:i] + melds[i + 1 :]
+            if left and groups.can_add(shape(n, w), shape(n + 1, w), going_out=True):
+                walk(tuple(sorted((*others, (n + 1, w)))), left - 1, used)
+            if used < wild_cap and groups.can_add(shape(n, w), shape(n, w + 1), going_out=True):
+                walk(tuple(sorted((*others, (n, w + 1)))), left, used + 1)
+            for j in range(i + 1, len(melds)):
+                merged = groups.combine(shape(n, w), shape(*melds[j])) or groups.combine(shape(*melds[j]), shape(n, w))
+                if isinstance(merged, GroupShape):
+                    rest = others[: j - 1] + others[j:]
+                    walk(tuple(sorted((*rest, (merged.naturals, merged.wilds)))), left, used)
+        for n in range(1, left + 1):
+            for w in range(wild_cap - used + 1):
+                if groups.valid(shape(n, w), going_out=True):
+                    walk(tuple(sorted((*melds, (n, w)))), left - n, used + w)
+
+    walk(tuple(sorted(table)), naturals, 0)
+    return frozenset(outcomes)
+
+
+@cache
+def _wild_outcomes(
+    wilds: WildMeldType | None, table: tuple[int, ...], cards: int, cap: int
+) -> frozenset[tuple[int, ...]]:
+    """The canastas by class the side's wild melds can make when ``cards`` wild cards all join them or new ones."""
+    none = (0,) * len(_CLASSES)
+    if wilds is None:
+        return frozenset({none}) if not cards and not table else frozenset()
+    outcomes: set[tuple[int, ...]] = set()
+    seen: set[tuple[tuple[int, ...], int]] = set()
+
+    def walk(melds: tuple[int, ...], left: int) -> None:
+        if (melds, left) in seen:
+            return
+        seen.add((melds, left))
+        if not left:
+            outcomes.add(_class_counts((WildShape(k) for k in melds), wilds, cap))
+        for i, k in enumerate(melds):
+            others = melds[:i] + melds[i + 1 :]
+            if left and wilds.can_add(WildShape(k), WildShape(k + 1), going_out=True):
+                walk(tuple(sorted((*others, k + 1))), left - 1)
+            for j in range(i + 1, len(melds)):
+                merged = wilds.combine(WildShape(k), WildShape(melds[j]))
+                if merged is not None:
+                    walk(tuple(sorted((*others[: j - 1], *others[j:], merged.size))), left)
+        for k in range(1, left + 1):
+            if wilds.valid(WildShape(k), going_out=True):
+                walk(tuple(sorted((*melds, k))), left - k)
+
+    walk(tuple(sorted(table)), cards)
+    return frozenset(outcomes)
+
+
+def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[MeldType], quota: GoingOutRules) -> bool:
+    """Whether a player can meld every card of ``hand``, or all but one final discard, meeting the going-out quota.
+
+    The sequence games' going out (§9.8, §10.5, §11.3, §11.4): the side's
+    melds take the hand's cards as their types allow in a going-out turn
+    (a Brazilian escalera grows past 7, and sequences of 8 or more are laid),
+    groups of a rank and wild melds may be laid, grown and combined, the black
+    threes form one group, and the side's canastas by class afterwards, those
+    already made included, must meet ``quota`` (`canasta.GoingOutRules.quota_met`).
+
+    Args:
+        hand: The player's cards.
+        melds: The side's melds on the table (groups, sequences, wild melds).
+        types: The rule set's meld types (as for `opening_reachable`; the first
+            `BlackThreeGroupType` lays black threes).
+        quota: The going-out quota, and whether a final discard is required
+            (`canasta.GoingOutRules.final_discard_required`); any card may be
+            the final discard.
+
+    Returns:
+        ``True`` if some way to place the cards goes out.
+
+    Raises:
+        ValueError: If the side holds a meld of a type the rule set does not have.
+        TypeError: If a meld is not a shape the search knows.
+    """
+    cap = max([quota.canastas_required, 1, *(n for _, n in quota.canastas_by_class)])
+    discards: list[SuitedHand | None] = [] if quota.final_discard_required else [hand]
+    for i, count in enumerate(hand.naturals):
+        if count:
+            rest = list(hand.naturals)
+            rest[i] -= 1
+            discards.append(SuitedHand(tuple(rest), hand.twos, hand.jokers, hand.black_threes))
+    if hand.twos:
+        discards.append(SuitedHand(hand.naturals, hand.twos - 1, hand.jokers, hand.black_threes))
+    if hand.jokers:
+        discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers - 1, hand.black_threes))
+    if hand.black_threes:
+        discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers, hand.black_threes - 1))
+    return any(left is not None and _places_all(left, melds, types, quota, cap) for left in discards)
+
+
+def _places_all(
+    hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[MeldType], quota: GoingOutRules, cap: int
+) -> bool:
+    """Whether every card of ``hand`` can be melded so that the side meets the quota."""
+    groups = _first(types, GroupType)
+    sequences = _first(types, SequenceType)
+    wilds = _first(types, WildMeldType)
+    threes = _first(types, BlackThreeGroupType)
+    if hand.black_threes and (threes is None or not threes.valid(BlackThreeShape(hand.black_threes), going_out=True)):
+        return False
+    by_rank: dict[int, list[tuple[int, int]]] = {}
+    by_suit: dict[Suit, list[tuple[int, int]]] = {}
+    wild_melds: list[int] = []
+    for meld in melds:
+        if isinstance(meld, GroupShape):
+            by_rank.setdefault(meld.rank, []).append((meld.naturals, meld.wilds))
+        elif isinstance(meld, SequenceShape):
+            by_suit.setdefault(meld.suit, []).append((meld.low, meld.high))
+        elif isinstance(meld, WildShape):
+            wild_melds.append(meld.size)
+        elif not isinstance(meld, BlackThreeShape):
+            raise TypeError(f"the going-out search knows groups, sequences and wild melds, not {type(meld).__name__}")
+    held = ((by_rank, groups, "group"), (by_suit, sequences, "sequence"), (wild_melds, wilds, "wild meld"))
+    for present, kind, name in held:
+        if present and kind is None:
+            raise ValueError(f"the side holds a {name}, but the rule set has no such meld type: an impossible position")
+    wild_cards = hand.twos + hand.jokers
+    per_suit = [
+        _sequence_outcomes(sequences, suit, hand.of_suit(suit), tuple(sorted(by_suit.get(suit, ()))), cap)
+        for suit in Suit
+    ]
+    tried: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+    for combo in product(*per_suit):
+        left = [hand.of_rank(rank) for rank in NATURAL_RANKS]
+        counts = (0,) * len(_CLASSES)
+        for usage, made in combo:
+            counts = _add_counts(counts, made, cap)
+            for r in range(_RANKS):
+                left[r] -= usage[r]
+        key = (tuple(left), counts)
+        if key in tried:
+            continue
+        tried.add(key)
+        states: set[tuple[int, tuple[int, ...]]] = {(0, counts)}
+        for r, rank in enumerate(NATURAL_RANKS):
+            table = tuple(sorted(by_rank.get(rank, ())))
+            if not left[r] and not table:
+                continue
+            options = _group_outcomes(groups, rank, table, left[r], wild_cards, cap)
+            states = {
+                (used + w, _add_counts(made, got, cap))
+                for used, made in states
+                for w, got in options
+                if used + w <= wild_cards
+            }
+            if not states:
+                break
+        for used, made in states:
+            for got in _wild_outcomes(wilds, tuple(sorted(wild_melds)), wild_cards - used, cap):
+                if quota.quota_met(_add_counts(made, got, cap)):
+                    return True
     return False

@@ -16,9 +16,20 @@ from hypothesis import strategies as st
 
 from canasta import CanastaClass
 from canasta.cards import Kind, Suit
-from canasta.meldtypes import GroupShape, GroupType, SequenceShape, SequenceType, WildMeldType, WildShape
-from canasta.rules import DEFAULT_CARD_VALUES
-from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, opening_reachable
+from canasta.meldtypes import (
+    BlackThreeGroupType,
+    BlackThreeShape,
+    GroupShape,
+    GroupType,
+    MeldShape,
+    MeldType,
+    SequenceShape,
+    SequenceType,
+    WildMeldType,
+    WildShape,
+)
+from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
+from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
 
 SAMBA = (GroupType(), SequenceType())
 BOLIVIA = (*SAMBA, WildMeldType())
@@ -228,3 +239,237 @@ def test_the_search_agrees_with_every_set_of_melds_the_hand_can_lay(
     expected = _exhaustive(cards, requirement, wilds, forced)
     types = (GroupType(), SequenceType()) if wilds is None else (GroupType(), SequenceType(), wilds)
     assert opening_reachable(cards, requirement, types, forced_group=forced) == expected
+
+
+# --- going out (§9.8, §10.5, §11.3) ---------------------------------------------------------------
+
+TWO_CANASTAS = GoingOutRules(canastas_required=2)
+WITH_ESCALERA = GoingOutRules(canastas_required=2, canastas_by_class={CanastaClass.SEQUENCE: 1})
+BRAZILIAN = (GroupType(), SequenceType(going_out_max_size=11), WildMeldType(), BlackThreeGroupType())
+BOLIVIA_OUT = (*BOLIVIA, BlackThreeGroupType())
+SAMBA_OUT = (*SAMBA, BlackThreeGroupType())
+K_CANASTA = GroupShape(13, 7)
+T_MIXED = GroupShape(10, 5, 2)
+
+
+def test_b3_going_out_in_bolivia_needs_an_escalera() -> None:
+    """B-3: 10♣ onto 4♣-9♣ makes the escalera, J♥ discarded: out; three jacks and no escalera: not."""
+    table = (K_CANASTA, T_MIXED, SequenceShape(Suit.CLUBS, 4, 9))
+    assert can_go_out(hand("TC", "JH"), table, BOLIVIA_OUT, WITH_ESCALERA)
+    assert not can_go_out(hand("JH", "JD", "JS"), table, BOLIVIA_OUT, WITH_ESCALERA)
+    assert can_go_out(hand("JH", "JD", "JS"), table, BOLIVIA_OUT, TWO_CANASTAS)  # Samba's quota: two of any class
+    # (c) an escalera and a bolivia go out.
+    other = (SequenceShape(Suit.HEARTS, 7, 13), WildShape(5, 2))
+    assert can_go_out(hand("4D"), other, BOLIVIA_OUT, WITH_ESCALERA)
+
+
+def test_s6_the_queens_go_out_with_two_canastas_and_not_with_one() -> None:
+    """S-6: samba 5♦-J♦, A A A A A 2 2 and 9 9 9; Q♥Q♠Q♦ melded and 4♣ discarded; with the samba alone, not."""
+    table = (SequenceShape(Suit.DIAMONDS, 5, 11), GroupShape(14, 5, 2), GroupShape(9, 3))
+    assert can_go_out(hand("QH", "QS", "QD", "4C"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert not can_go_out(hand("QH", "QS", "QD", "4C"), table[:1], SAMBA_OUT, TWO_CANASTAS)
+
+
+def test_r5_an_escalera_grows_past_seven_only_when_going_out() -> None:
+    """R-5: Q♦ and 4♦ onto 5♦-J♦ (9 cards), A♣A♥A♠ laid: out in Brazilian, never in Bolivia."""
+    table = (SequenceShape(Suit.DIAMONDS, 5, 11), K_CANASTA)
+    cards = hand("QD", "4D", "AC", "AH", "AS")
+    assert can_go_out(cards, table, BRAZILIAN, TWO_CANASTAS)
+    assert not can_go_out(cards, table, BOLIVIA_OUT, TWO_CANASTAS)  # Q♦ and 4♦ have nowhere to go
+    assert can_go_out(hand("QD", "AC", "AH", "AS"), table, BOLIVIA_OUT, TWO_CANASTAS)  # Q♦ the discard
+
+
+def test_combining_two_groups_makes_the_canasta_that_goes_out() -> None:
+    """S-3 (4) in a going-out turn: Q♠Q♥Q♦Jo 2♥ and Q♣Q♥Q♠ combine into a mixed canasta."""
+    table = (K_CANASTA, GroupShape(12, 3, 2), GroupShape(12, 3))
+    assert can_go_out(hand("5C"), table, SAMBA_OUT, TWO_CANASTAS)  # combine, discard 5♣
+    no_combine = (GroupType(combinable=False), SequenceType(), BlackThreeGroupType())
+    assert not can_go_out(hand("5C"), table, no_combine, TWO_CANASTAS)
+
+
+def test_two_wild_melds_combine_into_a_bolivia() -> None:
+    """§10.1: 2♣2♦Jo and 2♠2♥2♣Jo combine into 7 wild cards, a bolivia, with no card from the hand."""
+    table = (SequenceShape(Suit.HEARTS, 4, 10), WildShape(2, 1), WildShape(3, 1))
+    assert can_go_out(hand("9S"), table, BOLIVIA_OUT, WITH_ESCALERA)
+    assert not can_go_out(hand("9S"), table[:2], BOLIVIA_OUT, WITH_ESCALERA)
+
+
+def test_black_threes_form_one_group_of_three_or_more_when_going_out() -> None:
+    """§9.5: three black threes meld as the player goes out; two cannot (one may be the discard only if alone)."""
+    table = (K_CANASTA, T_MIXED)
+    assert can_go_out(hand("3C", "3S", "3C", "8H"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert not can_go_out(hand("3C", "3S", "8H"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert can_go_out(hand("3C"), table, SAMBA_OUT, TWO_CANASTAS)  # the black three as the final discard
+    assert not can_go_out(hand("3C", "3S", "3C", "8H"), table, SAMBA, TWO_CANASTAS)  # no black-three type
+
+
+def test_a_meld_the_rule_set_has_no_type_for_is_an_impossible_position() -> None:
+    with pytest.raises(ValueError, match="holds a wild meld"):
+        can_go_out(hand("8H"), (K_CANASTA, WildShape(3)), SAMBA_OUT, TWO_CANASTAS)
+    with pytest.raises(TypeError, match="not int"):
+        can_go_out(hand("8H"), (K_CANASTA, 7), SAMBA_OUT, TWO_CANASTAS)  # type: ignore[arg-type]
+
+
+def test_a_wild_card_never_joins_a_canasta_when_going_out_either() -> None:
+    """§9.3: with two canastas on the table, a lone 2 has nowhere to go but the discard."""
+    table = (K_CANASTA, T_MIXED)
+    assert can_go_out(hand("2C"), table, SAMBA_OUT, TWO_CANASTAS)  # discarded
+    assert not can_go_out(hand("2C", "2D"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert can_go_out(hand("2C", "2D"), (*table, GroupShape(9, 3)), SAMBA_OUT, TWO_CANASTAS)  # onto 9 9 9 (5 cards)
+
+
+
+def test_a_required_final_discard_leaves_one_card_out_of_the_melds() -> None:
+    """`GoingOutRules.final_discard_required`: three black threes meld out, but not with a discard after them."""
+    table = (K_CANASTA, T_MIXED)
+    required = GoingOutRules(canastas_required=2, final_discard_required=True)
+    assert can_go_out(hand("3C", "3S", "3C"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert not can_go_out(hand("3C", "3S", "3C"), table, SAMBA_OUT, required)
+    assert can_go_out(hand("3C", "3S", "3C", "3S"), table, SAMBA_OUT, required)
+
+
+# --- going out against every sequence of actions ----------------------------------------------------
+
+
+def _exhaustive_out(
+    cards: SuitedHand, table: tuple[MeldShape, ...], types: tuple[MeldType, ...], quota: GoingOutRules
+) -> bool:
+    """Try every action sequence of a going-out turn: one card added, a meld laid, two melds combined."""
+    group = next(t for t in types if isinstance(t, GroupType))
+    run = next(t for t in types if isinstance(t, SequenceType))
+    wild = next((t for t in types if isinstance(t, WildMeldType)), None)
+    threes = next((t for t in types if isinstance(t, BlackThreeGroupType)), None)
+    kind_of = {GroupShape: group, SequenceShape: run, WildShape: wild, BlackThreeShape: threes}
+    seen: set[tuple[tuple[MeldShape, ...], SuitedHand]] = set()
+
+    def met(melds: tuple[MeldShape, ...]) -> bool:
+        counts = [0] * len(CanastaClass)
+        for m in melds:
+            kind = kind_of[type(m)]
+            cls = kind.canasta_class(m) if kind is not None else None
+            if cls is not None:
+                counts[list(CanastaClass).index(cls)] += 1
+        return quota.quota_met(counts)
+
+    def size(h: SuitedHand) -> int:
+        return sum(h.naturals) + h.twos + h.jokers + h.black_threes
+
+    def take(h: SuitedHand, naturals: dict[int, int], wilds: int = 0, threes_: int = 0) -> SuitedHand | None:
+        rest = list(h.naturals)
+        for i, n in naturals.items():
+            if rest[i] < n:
+                return None
+            rest[i] -= n
+        if wilds > h.twos or threes_ > h.black_threes:
+            return None
+        return SuitedHand(tuple(rest), h.twos - wilds, h.jokers, h.black_threes - threes_)
+
+    def walk(melds: tuple[MeldShape, ...], h: SuitedHand) -> bool:
+        key = (tuple(sorted(melds, key=repr)), h)
+        if key in seen:
+            return False
+        seen.add(key)
+        left = size(h)
+        if left == 0 and not quota.final_discard_required and met(melds):
+            return True
+        if left == 1 and met(melds):
+            return True  # the last card is the final discard
+        moves: list[tuple[tuple[MeldShape, ...], SuitedHand]] = []
+        for i, m in enumerate(melds):
+            others = melds[:i] + melds[i + 1 :]
+            if isinstance(m, GroupShape):
+                for s in range(4):
+                    rest = take(h, {(m.rank - 4) * 4 + s: 1})
+                    grown = GroupShape(m.rank, m.naturals + 1, m.twos, m.jokers)
+                    if rest is not None and group.can_add(m, grown, going_out=True):
+                        moves.append(((*others, grown), rest))
+                rest = take(h, {}, wilds=1)
+                grown = GroupShape(m.rank, m.naturals, m.twos + 1, m.jokers)
+                if rest is not None and group.can_add(m, grown, going_out=True):
+                    moves.append(((*others, grown), rest))
+            elif isinstance(m, SequenceShape):
+                for lo, hi in ((m.low - 1, m.high), (m.low, m.high + 1)):
+                    r = lo if lo < m.low else hi
+                    if 4 <= r <= 14:
+                        rest = take(h, {(r - 4) * 4 + m.suit: 1})
+                        longer = SequenceShape(m.suit, lo, hi)
+                        if rest is not None and run.can_add(m, longer, going_out=True):
+                            moves.append(((*others, longer), rest))
+            elif isinstance(m, WildShape) and wild is not None:
+                rest = take(h, {}, wilds=1)
+                if rest is not None and wild.can_add(m, WildShape(m.twos + 1), going_out=True):
+                    moves.append(((*others, WildShape(m.twos + 1)), rest))
+            for j in range(i + 1, len(melds)):
+                kind = kind_of[type(m)]
+                merged = kind.combine(m, melds[j]) if kind is not None else None
+                if merged is not None:
+                    moves.append(((*others[: j - 1], *others[j:], merged), h))
+        for r in range(4, 15):
+            idx = [(r - 4) * 4 + s for s in range(4)]
+            for use in product(*(range(h.naturals[i] + 1) for i in idx)):
+                if sum(use):
+                    for w in range(h.twos + 1):
+                        new_group = GroupShape(r, sum(use), w)
+                        rest = take(h, dict(zip(idx, use, strict=True)), wilds=w)
+                        if rest is not None and group.valid(new_group, going_out=True):
+                            moves.append(((*melds, new_group), rest))
+        for s in range(4):
+            for lo in range(4, 15):
+                for hi in range(lo, 15):
+                    rest = take(h, {(r - 4) * 4 + s: 1 for r in range(lo, hi + 1)})
+                    if rest is None:
+                        break
+                    new_run = SequenceShape(s, lo, hi)
+                    if run.valid(new_run, going_out=True):
+                        moves.append(((*melds, new_run), rest))
+        if wild is not None:
+            for w in range(1, h.twos + 1):
+                rest = take(h, {}, wilds=w)
+                if rest is not None and wild.valid(WildShape(w), going_out=True):
+                    moves.append(((*melds, WildShape(w)), rest))
+        if threes is not None and h.black_threes and threes.valid(BlackThreeShape(h.black_threes), going_out=True):
+            moves.append(((*melds, BlackThreeShape(h.black_threes)), take(h, {}, threes_=h.black_threes) or h))
+        return any(walk(m, rest) for m, rest in moves)
+
+    return walk(table, cards)
+
+
+@st.composite
+def going_out_positions(draw: st.DrawFn) -> tuple[SuitedHand, tuple[MeldShape, ...]]:
+    picks = draw(st.lists(st.sampled_from(_WINDOW), min_size=1, max_size=5))
+    naturals = [0] * 44
+    for rank, suit in picks:
+        if naturals[(rank - 4) * 4 + suit] < 3:
+            naturals[(rank - 4) * 4 + suit] += 1
+    cards = SuitedHand(tuple(naturals), draw(st.integers(0, 2)), 0, draw(st.sampled_from([0, 0, 1, 3])))
+    table_choices = [
+        K_CANASTA,
+        T_MIXED,
+        GroupShape(9, 3),
+        GroupShape(9, 2, 1),
+        GroupShape(12, 4, 2),
+        GroupShape(12, 5),
+        SequenceShape(Suit.HEARTS, 8, 12),
+        SequenceShape(Suit.HEARTS, 9, 11),
+        SequenceShape(Suit.SPADES, 7, 13),
+        SequenceShape(Suit.SPADES, 10, 12),
+        WildShape(3),
+        WildShape(5),
+    ]
+    table = tuple(draw(st.lists(st.sampled_from(table_choices), max_size=4)))
+    return cards, table
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    position=going_out_positions(),
+    quota=st.sampled_from([TWO_CANASTAS, WITH_ESCALERA, GoingOutRules(canastas_required=1)]),
+    types=st.sampled_from([SAMBA_OUT, BOLIVIA_OUT, BRAZILIAN]),
+)
+def test_the_going_out_search_agrees_with_every_sequence_of_actions(
+    position: tuple[SuitedHand, tuple[MeldShape, ...]], quota: GoingOutRules, types: tuple[MeldType, ...]
+) -> None:
+    cards, table = position
+    if types is SAMBA_OUT:
+        table = tuple(m for m in table if not isinstance(m, WildShape))  # (Samba has no wild melds)
+    assert can_go_out(cards, table, types, quota) == _exhaustive_out(cards, table, types, quota)
