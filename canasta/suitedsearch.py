@@ -1,27 +1,31 @@
-"""The sequence games' opening search: can a hand counted by (rank, suit) lay an initial meld?
+"""The sequence games' completion searches over hands counted by (rank, suit).
 
-Samba, Bolivia and Brazilian canasta (`SEQUENCES.md` §9.6, §10.4, §11.1) open
-with groups of a rank, sequences of a suit and (Bolivia, Brazilian) wild melds
-laid from the hand; the requirement is a count (the cards' values), or a
-canasta of some classes, or both. Whether a player can still complete an
-opening decides, by the rule book's §0, which provisional opening melds and
-which pile takes of an unopened side are legal (§9.12, §11.6). This module
-answers it exactly for a hand counted by suit (`SuitedHand`), with the meld
-types of `canasta.meldtypes` deciding what each meld may be:
+Samba, Bolivia and Brazilian canasta (`SEQUENCES.md` §9 to §11) meld groups of
+a rank, sequences of a suit, wild melds and black-three groups. Which of a
+player's actions are legal depends, by the rule book's §0 ("legal means
+completable"), on two questions this module answers exactly for a hand
+counted by suit (`SuitedHand`), with the meld types of `canasta.meldtypes`
+deciding what each meld may be:
 
-- sequences take cards of one suit; each selection of runs per suit is tried;
-- the naturals they leave go to groups, all of a rank or none (more naturals
-  never lower the count and never break a group's limits or a canasta),
-  split into one or more groups of the rank where that lets more wild cards
-  in (Samba's groups hold at most 2 each);
-- the wild cards left form wild melds where the rule set has them;
-- twos and jokers are alike to the sequence family's meld rules, so the count
-  takes the most valuable mix of the wild cards used (jokers first).
+- `opening_reachable`: can a side that has not opened still complete its
+  initial meld in this turn (§9.6, §9.12, §11.1, §11.6)? It decides the
+  provisional opening melds and an unopened side's pile takes.
+- `can_go_out`: can the player meld every card (or all but a final discard)
+  so that the side meets its going-out quota (§9.8, §10.5, §11.3)? It decides
+  the actions after which only going out could end the turn.
 
-*Status:* the sequence games are not played by the engine yet (issue 34); this
-search is their opening oracle, checked against an exhaustive enumeration
-(`tests/test_suited_search.py`). The completion of an opening already begun in
-the turn (additions to its melds) and the going-out search come next.
+Both search the hand's placements type by type: each suit's cards onto its
+sequences or into new ones, then each rank's naturals onto its groups or into
+new ones (groups of a rank may be combined), then the wild cards into wild
+melds, one card at a time (a meld's limits are reached the same way by actions
+that add several), and keep, per class, the canastas made. Twos and jokers are
+alike to the sequence family's meld rules; an opening's count takes the most
+valuable mix of the wild cards used.
+
+*Status:* the engine does not play the sequence games yet (issue 34); these
+searches are their oracle, checked against the enumeration of every sequence
+of actions (`tests/test_suited_search.py`) and against §13's worked examples
+S-5, S-6, B-3, R-2, R-3 and R-5.
 """
 
 from __future__ import annotations
@@ -60,8 +64,6 @@ _CLASSES = tuple(CanastaClass)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
 _T = TypeVar("_T", bound=MeldType)
-#: The naturals a pile take's group starts with: the top card and the pair (§9.7).
-_FORCED = 3
 
 
 def _counts(value: Iterable[int]) -> tuple[int, ...]:
@@ -157,108 +159,6 @@ def _first(types: Sequence[MeldType], kind: type[_T]) -> _T | None:
     return None
 
 
-def _value(values: Sequence[int], rank: int) -> int:
-    return values[rank]
-
-
-@cache
-def _runs(sequences: SequenceType) -> tuple[tuple[int, int], ...]:
-    """Every sequence a suit may hold, as (low index, high index) into 4..ace."""
-    return tuple(
-        (lo, hi)
-        for lo in range(_RANKS)
-        for hi in range(lo, _RANKS)
-        if sequences.valid(SequenceShape(Suit.CLUBS, NATURAL_RANKS[lo], NATURAL_RANKS[hi]))
-    )
-
-
-def _suit_options(
-    counts: tuple[int, ...], sequences: SequenceType | None, values: Sequence[int]
-) -> list[tuple[tuple[int, ...], int, int]]:
-    """Each way to lay sequences from one suit's cards: (cards used by rank, count, canasta class bits)."""
-    found: dict[tuple[tuple[int, ...], int], int] = {}
-    if sequences is None:
-        return [((0,) * _RANKS, 0, 0)]
-    runs = _runs(sequences)
-    used = [0] * _RANKS
-
-    def walk(start: int, count: int, classes: int) -> None:
-        key = (tuple(used), classes)
-        if found.get(key, -1) >= count:
-            return
-        found[key] = count
-        for i in range(start, len(runs)):
-            lo, hi = runs[i]
-            if all(used[r] < counts[r] for r in range(lo, hi + 1)):
-                for r in range(lo, hi + 1):
-                    used[r] += 1
-                shape = SequenceShape(Suit.CLUBS, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
-                cls = sequences.canasta_class(shape)
-                gained = sum(_value(values, NATURAL_RANKS[r]) for r in range(lo, hi + 1))
-                walk(i, count + gained, classes | (_CLASS_BIT[cls] if cls is not None else 0))
-                for r in range(lo, hi + 1):
-                    used[r] -= 1
-
-    walk(0, 0, 0)
-    return [(usage, count, classes) for (usage, classes), count in found.items()]
-
-
-@cache
-def _rank_options(groups: GroupType, rank: int, naturals: int, wild_cap: int) -> frozenset[tuple[int, int]]:
-    """The ways all ``naturals`` of a rank form one or more groups: (wild cards used, canasta class bits)."""
-    options: set[tuple[int, int]] = set()
-
-    def parts(left: int, most: int) -> Iterable[list[int]]:
-        """Splits of ``left`` naturals into non-increasing parts of at most ``most`` each."""
-        if left == 0:
-            yield []
-            return
-        for first in range(min(left, most), 0, -1):
-            for rest in parts(left - first, first):
-                yield [first, *rest]
-
-    for split in parts(naturals, naturals):
-        reach: set[tuple[int, int]] = {(0, 0)}  # (wild cards used, class bits) over the groups so far
-        for n in split:
-            choices = [
-                (w, groups.canasta_class(GroupShape(rank, n, w)))
-                for w in range(wild_cap + 1)
-                if groups.valid(GroupShape(rank, n, w))
-            ]
-            reach = {
-                (used + w, bits | (_CLASS_BIT[cls] if cls is not None else 0))
-                for used, bits in reach
-                for w, cls in choices
-                if used + w <= wild_cap
-            }
-            if not reach:
-                break
-        options |= reach
-    return frozenset(options)
-
-
-@cache
-def _wild_options(wilds: WildMeldType | None, available: int) -> frozenset[tuple[int, int]]:
-    """The ways to lay wild melds from up to ``available`` wild cards: (wild cards used, canasta class bits)."""
-    reach: set[tuple[int, int]] = {(0, 0)}
-    if wilds is None:
-        return frozenset(reach)
-    sizes = [k for k in range(1, available + 1) if wilds.valid(WildShape(k))]
-    frontier = set(reach)
-    while frontier:
-        grown: set[tuple[int, int]] = set()
-        for used, bits in frontier:
-            for k in sizes:
-                if used + k <= available:
-                    cls = wilds.canasta_class(WildShape(k))
-                    state = (used + k, bits | (_CLASS_BIT[cls] if cls is not None else 0))
-                    if state not in reach:
-                        reach.add(state)
-                        grown.add(state)
-        frontier = grown
-    return frozenset(reach)
-
-
 def _wild_value(used: int, hand: SuitedHand, values: Sequence[int]) -> int:
     """The most the ``used`` wild cards can count: the costlier kind first."""
     costly, cheap = (Kind.JOKER, Kind.TWO) if values[Kind.JOKER] >= values[Kind.TWO] else (Kind.TWO, Kind.JOKER)
@@ -272,10 +172,21 @@ def opening_reachable(
     requirement: OpeningRequirement,
     types: Sequence[MeldType],
     *,
+    melds: Sequence[MeldShape] = (),
+    count: int = 0,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
-    forced_group: int | None = None,
 ) -> bool:
-    """Whether melds laid from ``hand`` can meet ``requirement`` (an initial meld, §9.6, §11.1).
+    """Whether the cards of ``hand`` can still complete an initial meld (§9.6, §9.12, §11.1, §11.6).
+
+    The side has not opened: its melds are those laid in this turn (``melds``,
+    whose cards count ``count`` so far). Cards of the hand may join them (a
+    natural onto a group or at a sequence's end, a wild card where the type
+    allows), form new groups, sequences and wild melds, and groups or wild
+    melds may be combined; the opening is complete when the count reaches the
+    requirement's and, where it asks for one, a canasta of its classes is
+    among the melds. A pile take's check is the same question with the take's
+    group as the turn's meld: ``melds=(GroupShape(rank, 3),)`` and ``count``
+    the three cards' values (the top card counts, the rest of the pile never).
 
     Args:
         hand: The cards that may be laid.
@@ -284,87 +195,60 @@ def opening_reachable(
             `SequenceType` and `WildMeldType` among them (a black-three group is
             laid only when going out, and a type of a plugin's own is not laid
             by this search).
+        melds: The melds laid in this turn so far.
+        count: Their count (the values of the cards that count).
         values: Card values indexed by `canasta.Kind` (classic's by default).
-        forced_group: A pile take's rank (§9.12): its top card and the natural
-            pair shown with it, three naturals of this rank not in ``hand``,
-            form a group, which the hand's other cards of the rank may join;
-            all three count. ``None``: no take.
 
     Returns:
-        ``True`` if some choice of melds laid from the hand meets it.
+        ``True`` if some way to go on meets the requirement.
+
+    Raises:
+        ValueError: If a meld is of a type the rule set does not have.
+        TypeError: If a meld is not a shape the search knows.
     """
-    groups = _first(types, GroupType)
-    sequences = _first(types, SequenceType)
-    wilds = _first(types, WildMeldType)
+    table = _Table(melds, types)
     wild_cards = hand.twos + hand.jokers
-    suit_counts = [hand.of_suit(s) for s in Suit]
-    forced = None if forced_group is None else forced_group - LOWEST_SEQUENCE_RANK
-    if forced is not None and (groups is None or not 0 <= forced < _RANKS):
-        return False
-    per_suit = [_suit_options(c, sequences, values) for c in suit_counts]
-    seen: dict[tuple[tuple[int, ...], int], int] = {}
+    per_suit = [table.sequence_outcomes(hand, suit, 1, going_out=False) for suit in Suit]
+    best: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
     for combo in product(*per_suit):
-        left = [0] * _RANKS
-        count = 0
-        classes = 0
-        for s, (usage, gained, bits) in enumerate(combo):
-            count += gained
-            classes |= bits
-            counts = suit_counts[s]
+        left = [hand.of_rank(rank) for rank in NATURAL_RANKS]
+        made = (0,) * len(_CLASSES)
+        gained = count
+        for usage, got in combo:
+            made = _add_counts(made, got, 1)
             for r in range(_RANKS):
-                left[r] += counts[r] - usage[r]
-        if forced is not None:
-            left[forced] += _FORCED
-        key = (tuple(left), classes)
-        if seen.get(key, -1) >= count:
+                left[r] -= usage[r]
+                gained += usage[r] * values[NATURAL_RANKS[r]]
+        key = (tuple(left), made)
+        if best.get(key, -1) >= gained:
             continue
-        seen[key] = count
-        if _groups_meet(requirement, left, count, classes, groups, wilds, wild_cards, hand, values, forced):
-            return True
-    return False
-
-
-def _groups_meet(
-    requirement: OpeningRequirement,
-    left: list[int],
-    count: int,
-    classes: int,
-    groups: GroupType | None,
-    wilds: WildMeldType | None,
-    wild_cards: int,
-    hand: SuitedHand,
-    values: Sequence[int],
-    forced: int | None,
-) -> bool:
-    """Whether the naturals left after the sequences, as groups, and the wild cards meet the requirement."""
-    # States: (wild cards used, canasta class bits) -> the best count of naturals laid in groups.
-    states: dict[tuple[int, int], int] = {(0, classes): count}
-    if groups is not None:
-        for r, n in enumerate(left):
-            if n == 0:
+        best[key] = gained
+        # (wild cards used, canastas by class) -> the most the naturals laid so far count
+        states: dict[tuple[int, tuple[int, ...]], int] = {(0, made): gained}
+        for r, rank in enumerate(NATURAL_RANKS):
+            options = table.group_outcomes(rank, left[r], wild_cards, 1, going_out=False)
+            if options is _UNCHANGED:
                 continue
-            rank = NATURAL_RANKS[r]
-            options = _rank_options(groups, rank, n, wild_cards)
-            gained = n * _value(values, rank)
-            nxt: dict[tuple[int, int], int] = {} if r == forced else dict(states)
-            for (used, bits), best in states.items():
-                for w, got in options:
+            grown: dict[tuple[int, tuple[int, ...]], int] = {}
+            for (used, sofar), value in states.items():
+                for n, w, got in options:
                     if used + w <= wild_cards:
-                        key = (used + w, bits | got)
-                        if nxt.get(key, -1) < best + gained:
-                            nxt[key] = best + gained
-            states = nxt
-            if not states:
-                return False
-    for (used, bits), best in states.items():
-        for extra, got in _wild_options(wilds, wild_cards - used):
-            total = best + _wild_value(used + extra, hand, values)
-            if requirement.met(total, bits | got):
-                return True
+                        state = (used + w, _add_counts(sofar, got, 1))
+                        total = value + n * values[rank]
+                        if grown.get(state, -1) < total:
+                            grown[state] = total
+            states = grown
+        for (used, sofar), value in states.items():
+            for extra, got in table.wild_outcomes(wild_cards - used, 1, going_out=False):
+                total = value + _wild_value(used + extra, hand, values)
+                if requirement.met(total, _bits(_add_counts(sofar, got, 1))):
+                    return True
     return False
 
 
-# --- going out --------------------------------------------------------------------------------
+def _bits(counts: tuple[int, ...]) -> int:
+    """Canastas by class as a bit per class made."""
+    return sum(1 << i for i, c in enumerate(counts) if c)
 
 
 def _class_counts(shapes: Iterable[MeldShape], kind: MeldType, cap: int) -> tuple[int, ...]:
@@ -383,20 +267,29 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, 
 
 @cache
 def _sequence_outcomes(
-    sequences: SequenceType | None, suit: Suit, held: tuple[int, ...], table: tuple[tuple[int, int], ...], cap: int
+    sequences: SequenceType | None,
+    suit: Suit,
+    held: tuple[int, ...],
+    table: tuple[tuple[int, int], ...],
+    cap: int,
+    going_out: bool,
 ) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """The ways one suit's cards may go onto the side's sequences of that suit, or into new ones, when going out.
+    """The ways some of one suit's cards go onto the side's sequences of that suit, or into new ones.
+
+    One card at a time at an end (a sequence's limit is reached the same way by
+    actions that add several), or a new sequence laid whole.
 
     Args:
-        sequences: The sequence type.
+        sequences: The sequence type (``None``: the rule set has none).
         suit: The suit.
         held: The hand's cards of the suit, by rank index (4 to ace).
         table: The side's sequences of the suit, as (low, high) ranks.
         cap: The most canastas of a class worth counting.
+        going_out: In a going-out turn (Brazilian escaleras grow past 7 then).
 
     Returns:
-        (cards used by rank index, canastas by class of the suit's sequences) for
-        every reachable placement, the cards not used going elsewhere.
+        (cards used by rank index, canastas by class of the suit's sequences)
+        for every reachable placement, the cards not used going elsewhere.
     """
     if sequences is None:
         return frozenset({((0,) * _RANKS, (0,) * len(_CLASSES))})
@@ -416,7 +309,7 @@ def _sequence_outcomes(
                 r = new_lo if new_lo < lo else new_hi
                 if LOWEST_SEQUENCE_RANK <= r <= ACE and left[r - LOWEST_SEQUENCE_RANK]:
                     grown = SequenceShape(suit, new_lo, new_hi)
-                    if sequences.can_add(before, grown, going_out=True):
+                    if sequences.can_add(before, grown, going_out=going_out):
                         rest = list(left)
                         rest[r - LOWEST_SEQUENCE_RANK] -= 1
                         walk(tuple(sorted((*runs[:i], (new_lo, new_hi), *runs[i + 1 :]))), tuple(rest))
@@ -425,41 +318,49 @@ def _sequence_outcomes(
                 if not left[hi]:
                     break
                 shape = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
-                if sequences.valid(shape, going_out=True):
+                if sequences.valid(shape, going_out=going_out):
                     rest = list(left)
                     for r in range(lo, hi + 1):
                         rest[r] -= 1
                     walk(tuple(sorted((*runs, (NATURAL_RANKS[lo], NATURAL_RANKS[hi])))), tuple(rest))
 
-    walk(tuple(sorted(table)), held)
+    walk(table, held)
     return frozenset(outcomes)
 
 
 @cache
 def _group_outcomes(
-    groups: GroupType | None, rank: int, table: tuple[tuple[int, int], ...], naturals: int, wild_cap: int, cap: int
-) -> frozenset[tuple[int, tuple[int, ...]]]:
-    """The ways a rank's naturals go onto the side's groups of it, or into new ones, placing them all.
+    groups: GroupType | None,
+    rank: int,
+    table: tuple[tuple[int, int], ...],
+    naturals: int,
+    wild_cap: int,
+    cap: int,
+    going_out: bool,
+) -> frozenset[tuple[int, int, tuple[int, ...]]]:
+    """The ways some of a rank's naturals, and wild cards, go onto the side's groups of it or into new ones.
 
     One card at a time (a group's limits are reached the same way by the
     actions that add several), with groups laid and combined as the type
     allows; wild cards join as the type allows, up to ``wild_cap``.
 
     Args:
-        groups: The group type.
+        groups: The group type (``None``: the rule set has none).
         rank: The rank.
         table: The side's groups of the rank, as (naturals, wild cards).
-        naturals: The rank's naturals to place.
+        naturals: The rank's naturals in the hand.
         wild_cap: The wild cards the hand can spend.
         cap: The most canastas of a class worth counting.
+        going_out: In a going-out turn.
 
     Returns:
-        (wild cards used, canastas by class of the rank's groups) per placement.
+        (naturals placed, wild cards placed, canastas by class of the rank's
+        groups) for every reachable placement.
     """
     none = (0,) * len(_CLASSES)
     if groups is None:
-        return frozenset({(0, none)}) if not naturals and not table else frozenset()
-    outcomes: set[tuple[int, tuple[int, ...]]] = set()
+        return frozenset({(0, 0, none)})
+    outcomes: set[tuple[int, int, tuple[int, ...]]] = set()
     seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
 
     def shape(n: int, w: int) -> GroupShape:
@@ -470,13 +371,12 @@ def _group_outcomes(
         if key in seen:
             return
         seen.add(key)
-        if not left:
-            outcomes.add((used, _class_counts((shape(n, w) for n, w in melds), groups, cap)))
+        outcomes.add((naturals - left, used, _class_counts((shape(n, w) for n, w in melds), groups, cap)))
         for i, (n, w) in enumerate(melds):
             others = melds[:i] + melds[i + 1 :]
-            if left and groups.can_add(shape(n, w), shape(n + 1, w), going_out=True):
+            if left and groups.can_add(shape(n, w), shape(n + 1, w), going_out=going_out):
                 walk(tuple(sorted((*others, (n + 1, w)))), left - 1, used)
-            if used < wild_cap and groups.can_add(shape(n, w), shape(n, w + 1), going_out=True):
+            if used < wild_cap and groups.can_add(shape(n, w), shape(n, w + 1), going_out=going_out):
                 walk(tuple(sorted((*others, (n, w + 1)))), left, used + 1)
             for j in range(i + 1, len(melds)):
                 merged = groups.combine(shape(n, w), shape(*melds[j])) or groups.combine(shape(*melds[j]), shape(n, w))
@@ -485,44 +385,103 @@ def _group_outcomes(
                     walk(tuple(sorted((*rest, (merged.naturals, merged.wilds)))), left, used)
         for n in range(1, left + 1):
             for w in range(wild_cap - used + 1):
-                if groups.valid(shape(n, w), going_out=True):
+                if groups.valid(shape(n, w), going_out=going_out):
                     walk(tuple(sorted((*melds, (n, w)))), left - n, used + w)
 
-    walk(tuple(sorted(table)), naturals, 0)
+    walk(table, naturals, 0)
     return frozenset(outcomes)
 
 
 @cache
 def _wild_outcomes(
-    wilds: WildMeldType | None, table: tuple[int, ...], cards: int, cap: int
-) -> frozenset[tuple[int, ...]]:
-    """The canastas by class the side's wild melds can make when ``cards`` wild cards all join them or new ones."""
+    wilds: WildMeldType | None, table: tuple[int, ...], cards: int, cap: int, going_out: bool
+) -> frozenset[tuple[int, tuple[int, ...]]]:
+    """The ways some of ``cards`` wild cards join the side's wild melds or new ones, which may be combined.
+
+    Returns:
+        (wild cards placed, canastas by class of the wild melds) per placement.
+    """
     none = (0,) * len(_CLASSES)
     if wilds is None:
-        return frozenset({none}) if not cards and not table else frozenset()
-    outcomes: set[tuple[int, ...]] = set()
+        return frozenset({(0, none)})
+    outcomes: set[tuple[int, tuple[int, ...]]] = set()
     seen: set[tuple[tuple[int, ...], int]] = set()
 
     def walk(melds: tuple[int, ...], left: int) -> None:
         if (melds, left) in seen:
             return
         seen.add((melds, left))
-        if not left:
-            outcomes.add(_class_counts((WildShape(k) for k in melds), wilds, cap))
+        outcomes.add((cards - left, _class_counts((WildShape(k) for k in melds), wilds, cap)))
         for i, k in enumerate(melds):
             others = melds[:i] + melds[i + 1 :]
-            if left and wilds.can_add(WildShape(k), WildShape(k + 1), going_out=True):
+            if left and wilds.can_add(WildShape(k), WildShape(k + 1), going_out=going_out):
                 walk(tuple(sorted((*others, k + 1))), left - 1)
             for j in range(i + 1, len(melds)):
                 merged = wilds.combine(WildShape(k), WildShape(melds[j]))
                 if merged is not None:
                     walk(tuple(sorted((*others[: j - 1], *others[j:], merged.size))), left)
         for k in range(1, left + 1):
-            if wilds.valid(WildShape(k), going_out=True):
+            if wilds.valid(WildShape(k), going_out=going_out):
                 walk(tuple(sorted((*melds, k))), left - k)
 
-    walk(tuple(sorted(table)), cards)
+    walk(table, cards)
     return frozenset(outcomes)
+
+
+#: The outcomes of a rank with no natural in the hand and no group on the table: nothing changes.
+_UNCHANGED: frozenset[tuple[int, int, tuple[int, ...]]] = frozenset({(0, 0, (0,) * len(_CLASSES))})
+
+
+class _Table:
+    """A side's melds sorted by type for the searches, checked against the rule set's types."""
+
+    def __init__(self, melds: Sequence[MeldShape], types: Sequence[MeldType]) -> None:
+        self.groups = _first(types, GroupType)
+        self.sequences = _first(types, SequenceType)
+        self.wilds = _first(types, WildMeldType)
+        self.threes = _first(types, BlackThreeGroupType)
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        by_suit: dict[Suit, list[tuple[int, int]]] = {}
+        wild_melds: list[int] = []
+        for meld in melds:
+            if isinstance(meld, GroupShape):
+                by_rank.setdefault(meld.rank, []).append((meld.naturals, meld.wilds))
+            elif isinstance(meld, SequenceShape):
+                by_suit.setdefault(meld.suit, []).append((meld.low, meld.high))
+            elif isinstance(meld, WildShape):
+                wild_melds.append(meld.size)
+            elif not isinstance(meld, BlackThreeShape):
+                raise TypeError(f"the searches know groups, sequences and wild melds, not {type(meld).__name__}")
+        held = (
+            (by_rank, self.groups, "group"),
+            (by_suit, self.sequences, "sequence"),
+            (wild_melds, self.wilds, "wild meld"),
+        )
+        for present, kind, name in held:
+            if present and kind is None:
+                raise ValueError(f"the side holds a {name}, but the rule set has no such type: an impossible position")
+        self.by_rank = {rank: tuple(sorted(m)) for rank, m in by_rank.items()}
+        self.by_suit = {suit: tuple(sorted(m)) for suit, m in by_suit.items()}
+        self.wild_melds = tuple(sorted(wild_melds))
+
+    def sequence_outcomes(
+        self, hand: SuitedHand, suit: Suit, cap: int, *, going_out: bool
+    ) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """`_sequence_outcomes` for one suit of ``hand``."""
+        return _sequence_outcomes(self.sequences, suit, hand.of_suit(suit), self.by_suit.get(suit, ()), cap, going_out)
+
+    def group_outcomes(
+        self, rank: int, naturals: int, wild_cap: int, cap: int, *, going_out: bool
+    ) -> frozenset[tuple[int, int, tuple[int, ...]]]:
+        """`_group_outcomes` for one rank (`_UNCHANGED` itself where the rank has no card and no group)."""
+        table = self.by_rank.get(rank, ())
+        if not naturals and not table:
+            return _UNCHANGED
+        return _group_outcomes(self.groups, rank, table, naturals, wild_cap, cap, going_out)
+
+    def wild_outcomes(self, cards: int, cap: int, *, going_out: bool) -> frozenset[tuple[int, tuple[int, ...]]]:
+        """`_wild_outcomes` for the side's wild melds."""
+        return _wild_outcomes(self.wilds, self.wild_melds, cards, cap, going_out)
 
 
 def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[MeldType], quota: GoingOutRules) -> bool:
@@ -551,8 +510,9 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
         ValueError: If the side holds a meld of a type the rule set does not have.
         TypeError: If a meld is not a shape the search knows.
     """
+    table = _Table(melds, types)
     cap = max([quota.canastas_required, 1, *(n for _, n in quota.canastas_by_class)])
-    discards: list[SuitedHand | None] = [] if quota.final_discard_required else [hand]
+    discards: list[SuitedHand] = [] if quota.final_discard_required else [hand]
     for i, count in enumerate(hand.naturals):
         if count:
             rest = list(hand.naturals)
@@ -564,40 +524,16 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
         discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers - 1, hand.black_threes))
     if hand.black_threes:
         discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers, hand.black_threes - 1))
-    return any(left is not None and _places_all(left, melds, types, quota, cap) for left in discards)
+    return any(_places_all(left, table, quota, cap) for left in discards)
 
 
-def _places_all(
-    hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[MeldType], quota: GoingOutRules, cap: int
-) -> bool:
+def _places_all(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
     """Whether every card of ``hand`` can be melded so that the side meets the quota."""
-    groups = _first(types, GroupType)
-    sequences = _first(types, SequenceType)
-    wilds = _first(types, WildMeldType)
-    threes = _first(types, BlackThreeGroupType)
+    threes = table.threes
     if hand.black_threes and (threes is None or not threes.valid(BlackThreeShape(hand.black_threes), going_out=True)):
         return False
-    by_rank: dict[int, list[tuple[int, int]]] = {}
-    by_suit: dict[Suit, list[tuple[int, int]]] = {}
-    wild_melds: list[int] = []
-    for meld in melds:
-        if isinstance(meld, GroupShape):
-            by_rank.setdefault(meld.rank, []).append((meld.naturals, meld.wilds))
-        elif isinstance(meld, SequenceShape):
-            by_suit.setdefault(meld.suit, []).append((meld.low, meld.high))
-        elif isinstance(meld, WildShape):
-            wild_melds.append(meld.size)
-        elif not isinstance(meld, BlackThreeShape):
-            raise TypeError(f"the going-out search knows groups, sequences and wild melds, not {type(meld).__name__}")
-    held = ((by_rank, groups, "group"), (by_suit, sequences, "sequence"), (wild_melds, wilds, "wild meld"))
-    for present, kind, name in held:
-        if present and kind is None:
-            raise ValueError(f"the side holds a {name}, but the rule set has no such meld type: an impossible position")
     wild_cards = hand.twos + hand.jokers
-    per_suit = [
-        _sequence_outcomes(sequences, suit, hand.of_suit(suit), tuple(sorted(by_suit.get(suit, ()))), cap)
-        for suit in Suit
-    ]
+    per_suit = [table.sequence_outcomes(hand, suit, cap, going_out=True) for suit in Suit]
     tried: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for combo in product(*per_suit):
         left = [hand.of_rank(rank) for rank in NATURAL_RANKS]
@@ -612,20 +548,19 @@ def _places_all(
         tried.add(key)
         states: set[tuple[int, tuple[int, ...]]] = {(0, counts)}
         for r, rank in enumerate(NATURAL_RANKS):
-            table = tuple(sorted(by_rank.get(rank, ())))
-            if not left[r] and not table:
+            options = table.group_outcomes(rank, left[r], wild_cards, cap, going_out=True)
+            if options is _UNCHANGED:
                 continue
-            options = _group_outcomes(groups, rank, table, left[r], wild_cards, cap)
             states = {
                 (used + w, _add_counts(made, got, cap))
                 for used, made in states
-                for w, got in options
-                if used + w <= wild_cards
+                for n, w, got in options
+                if n == left[r] and used + w <= wild_cards
             }
             if not states:
                 break
         for used, made in states:
-            for got in _wild_outcomes(wilds, tuple(sorted(wild_melds)), wild_cards - used, cap):
-                if quota.quota_met(_add_counts(made, got, cap)):
+            for placed, got in table.wild_outcomes(wild_cards - used, cap, going_out=True):
+                if placed == wild_cards - used and quota.quota_met(_add_counts(made, got, cap)):
                     return True
     return False

@@ -7,7 +7,6 @@ can lay (twos and jokers counted apart, suits chosen card by card), which is the
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import product
 
 import pytest
@@ -29,7 +28,7 @@ from canasta.meldtypes import (
     WildShape,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
-from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
 
 SAMBA = (GroupType(), SequenceType())
 BOLIVIA = (*SAMBA, WildMeldType())
@@ -54,21 +53,23 @@ def test_s5a_three_melds_make_150_and_not_160() -> None:
 def test_s5b_a_pile_take_counts_the_top_card_and_the_hand_never_the_pile() -> None:
     """S-5 (b), (c): K♠ on top, K♥K♦ shown: 30 + A♠A♥2♣ 60 + 9♣10♣J♣ 30 = 120; without 9♣ only 90."""
     rest = hand("AS", "AH", "2C", "9C", "TC", "JC", "6D")  # the hand without the pair
-    assert opening_reachable(rest, OpeningRequirement(120), SAMBA, forced_group=13)
+    assert opening_reachable(rest, OpeningRequirement(120), SAMBA, melds=(GroupShape(13, 3),), count=30)
     without_nine = hand("AS", "AH", "2C", "TC", "JC", "6D")
-    assert not opening_reachable(without_nine, OpeningRequirement(120), SAMBA, forced_group=13)
-    assert opening_reachable(without_nine, OpeningRequirement(90), SAMBA, forced_group=13)
+    assert not opening_reachable(without_nine, OpeningRequirement(120), SAMBA, melds=(GroupShape(13, 3),), count=30)
+    assert opening_reachable(without_nine, OpeningRequirement(90), SAMBA, melds=(GroupShape(13, 3),), count=30)
 
 
 def test_a_pile_takes_group_is_laid_and_the_hands_other_cards_of_its_rank_may_go_elsewhere() -> None:
     """The take's three kings form a group; another K♣ of the hand may serve J♣Q♣K♣ instead of the group."""
-    assert opening_reachable(hand(), OpeningRequirement(30), SAMBA, forced_group=13)
-    assert not opening_reachable(hand(), OpeningRequirement(31), SAMBA, forced_group=13)
+    assert opening_reachable(hand(), OpeningRequirement(30), SAMBA, melds=(GroupShape(13, 3),), count=30)
+    assert not opening_reachable(hand(), OpeningRequirement(31), SAMBA, melds=(GroupShape(13, 3),), count=30)
     clubs = hand("KC", "JC", "QC")
-    assert opening_reachable(clubs, OpeningRequirement(30 + 30), SAMBA, forced_group=13)  # KKK + J♣Q♣K♣
-    assert opening_reachable(clubs, OpeningRequirement(40), SAMBA, forced_group=13)  # KKKK
-    assert not opening_reachable(clubs, OpeningRequirement(61), SAMBA, forced_group=13)
-    assert not opening_reachable(hand("QH", "AH"), OpeningRequirement(0), (SequenceType(),), forced_group=13)
+    kings = (GroupShape(13, 3),)
+    assert opening_reachable(clubs, OpeningRequirement(30 + 30), SAMBA, melds=kings, count=30)  # KKK + J♣Q♣K♣
+    assert opening_reachable(clubs, OpeningRequirement(40), SAMBA, melds=(GroupShape(13, 3),), count=30)  # KKKK
+    assert not opening_reachable(clubs, OpeningRequirement(61), SAMBA, melds=(GroupShape(13, 3),), count=30)
+    with pytest.raises(ValueError, match="holds a group"):
+        opening_reachable(hand("QH", "AH"), OpeningRequirement(0), (SequenceType(),), melds=(GroupShape(13, 3),))
 
 
 def test_r2_the_bands_at_7000_and_8000() -> None:
@@ -115,98 +116,7 @@ def test_bad_hands_are_refused() -> None:
         hand("ZZ")
 
 
-# --- exactness against an exhaustive enumeration ------------------------------------------------
-
-
-@cache
-def _all_melds(
-    cards: tuple[int, ...],
-    twos: int,
-    jokers: int,
-    groups: GroupType,
-    sequences: SequenceType,
-    wilds: WildMeldType | None,
-) -> tuple[tuple[tuple[int, ...], int, int, int, CanastaClass | None], ...]:
-    """Every meld the cards can make: (naturals used by index, twos, jokers, count, class)."""
-    found = []
-    values = DEFAULT_CARD_VALUES
-    for r, rank in enumerate(NATURAL_RANKS):
-        idx = [r * 4 + s for s in range(4)]
-        for use in product(*(range(cards[i] + 1) for i in idx)):
-            n = sum(use)
-            if n == 0:
-                continue
-            for t in range(twos + 1):
-                for j in range(jokers + 1):
-                    group = GroupShape(rank, n, t, j)
-                    if groups.valid(group):
-                        used = [0] * 44
-                        for i, u in zip(idx, use, strict=True):
-                            used[i] = u
-                        count = n * values[rank] + t * values[Kind.TWO] + j * values[Kind.JOKER]
-                        found.append((tuple(used), t, j, count, groups.canasta_class(group)))
-    for suit in Suit:
-        for lo in range(len(NATURAL_RANKS)):
-            for hi in range(lo, len(NATURAL_RANKS)):
-                run = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
-                if sequences.valid(run) and all(cards[r * 4 + suit] for r in range(lo, hi + 1)):
-                    used = [0] * 44
-                    for r in range(lo, hi + 1):
-                        used[r * 4 + suit] = 1
-                    count = sum(values[NATURAL_RANKS[r]] for r in range(lo, hi + 1))
-                    found.append((tuple(used), 0, 0, count, sequences.canasta_class(run)))
-    if wilds is not None:
-        for t in range(twos + 1):
-            for j in range(jokers + 1):
-                shape = WildShape(t, j)
-                if wilds.valid(shape):
-                    count = t * values[Kind.TWO] + j * values[Kind.JOKER]
-                    found.append(((0,) * 44, t, j, count, wilds.canasta_class(shape)))
-    return tuple(found)
-
-
-def _exhaustive(
-    cards: SuitedHand, requirement: OpeningRequirement, wilds: WildMeldType | None, forced: int | None = None
-) -> bool:
-    groups, sequences = GroupType(), SequenceType()
-    seen: set[tuple[tuple[int, ...], int, int, int, frozenset[CanastaClass]]] = set()
-
-    def walk(left: tuple[int, ...], twos: int, jokers: int, count: int, classes: frozenset[CanastaClass]) -> bool:
-        bits = sum(1 << list(CanastaClass).index(c) for c in classes)
-        if requirement.met(count, bits):
-            return True
-        key = (left, twos, jokers, count, classes)
-        if key in seen:
-            return False
-        seen.add(key)
-        for used, t, j, gained, cls in _all_melds(left, twos, jokers, groups, sequences, wilds):
-            rest = tuple(a - b for a, b in zip(left, used, strict=True))
-            more = classes | {cls} if cls is not None else classes
-            if walk(rest, twos - t, jokers - j, count + gained, more):
-                return True
-        return False
-
-    if forced is None:
-        return walk(cards.naturals, cards.twos, cards.jokers, 0, frozenset())
-    # A pile take: the top card and the pair (three naturals of the rank, not in the hand) form a
-    # group with any of the hand's naturals of the rank and wild cards; then the rest as before.
-    idx = [(forced - 4) * 4 + suit for suit in range(4)]
-    for use in product(*(range(cards.naturals[i] + 1) for i in idx)):
-        for t in range(cards.twos + 1):
-            for j in range(cards.jokers + 1):
-                group = GroupShape(forced, 3 + sum(use), t, j)
-                if not groups.valid(group):
-                    continue
-                rest = list(cards.naturals)
-                for i, u in zip(idx, use, strict=True):
-                    rest[i] -= u
-                values = DEFAULT_CARD_VALUES
-                count = group.naturals * values[forced] + t * values[Kind.TWO] + j * values[Kind.JOKER]
-                cls = groups.canasta_class(group)
-                made = frozenset() if cls is None else frozenset({cls})
-                if walk(tuple(rest), cards.twos - t, cards.jokers - j, count, made):
-                    return True
-    return False
+# --- exactness against every sequence of actions (the enumerations are at the end) --------------
 
 
 # Hands of at most 9 cards from ranks 8 to king of two suits, with wild cards: sequences and groups compete.
@@ -223,22 +133,49 @@ def small_hands(draw: st.DrawFn) -> SuitedHand:
     return SuitedHand(tuple(naturals), draw(st.integers(0, 2)), draw(st.integers(0, 1)))
 
 
+_OPENING_MELDS = [
+    GroupShape(9, 3),
+    GroupShape(12, 2, 1),
+    GroupShape(13, 3),
+    SequenceShape(Suit.HEARTS, 9, 11),
+    WildShape(3),
+]
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     cards=small_hands(),
     count=st.sampled_from([0, 30, 50, 60, 80, 90, 120]),
     classes=st.sampled_from([frozenset(), ANY_CANASTA, CLEAN_CANASTA, frozenset({CanastaClass.MIXED})]),
     with_wild_melds=st.booleans(),
-    forced=st.sampled_from([None, None, 9, 11]),
+    laid=st.lists(st.sampled_from(_OPENING_MELDS), max_size=2),
 )
-def test_the_search_agrees_with_every_set_of_melds_the_hand_can_lay(
-    cards: SuitedHand, count: int, classes: frozenset[CanastaClass], with_wild_melds: bool, forced: int | None
+def test_the_opening_search_agrees_with_every_sequence_of_actions(
+    cards: SuitedHand,
+    count: int,
+    classes: frozenset[CanastaClass],
+    with_wild_melds: bool,
+    laid: list[MeldShape],
 ) -> None:
     requirement = OpeningRequirement(count, classes)
-    wilds = WildMeldType() if with_wild_melds else None
-    expected = _exhaustive(cards, requirement, wilds, forced)
-    types = (GroupType(), SequenceType()) if wilds is None else (GroupType(), SequenceType(), wilds)
-    assert opening_reachable(cards, requirement, types, forced_group=forced) == expected
+    types: tuple[MeldType, ...] = (GroupType(), SequenceType())
+    if with_wild_melds:
+        types = (*types, WildMeldType())
+    else:
+        laid = [m for m in laid if not isinstance(m, WildShape)]
+    so_far = sum(_value(SuitedHand.from_cards(_cards_of(m))) for m in laid)
+    expected = _exhaustive_open(cards, tuple(laid), so_far, types, requirement)
+    assert opening_reachable(cards, requirement, types, melds=laid, count=so_far) == expected
+
+
+def _cards_of(meld: MeldShape) -> list[str]:
+    """Card codes a meld of `_OPENING_MELDS` may hold (for its count)."""
+    if isinstance(meld, GroupShape):
+        return [f"{meld.rank}C"] * meld.naturals + ["2C"] * meld.twos + ["JK"] * meld.jokers
+    if isinstance(meld, SequenceShape):
+        return [f"{r}{meld.suit.symbol}" for r in meld.ranks]
+    assert isinstance(meld, WildShape)
+    return ["2C"] * meld.twos + ["JK"] * meld.jokers
 
 
 # --- going out (§9.8, §10.5, §11.3) ---------------------------------------------------------------
@@ -328,108 +265,156 @@ def test_a_required_final_discard_leaves_one_card_out_of_the_melds() -> None:
     assert can_go_out(hand("3C", "3S", "3C", "3S"), table, SAMBA_OUT, required)
 
 
-# --- going out against every sequence of actions ----------------------------------------------------
+# --- openings and going out against every sequence of actions --------------------------------------
+
+_TWO, _JOKER = (1, 0), (0, 1)  # a wild card's kind as (twos, jokers)
+
+
+def _size(h: SuitedHand) -> int:
+    return sum(h.naturals) + h.twos + h.jokers + h.black_threes
+
+
+def _value(h: SuitedHand) -> int:
+    values = DEFAULT_CARD_VALUES
+    naturals = sum(n * values[4 + i // 4] for i, n in enumerate(h.naturals))
+    return naturals + h.twos * values[Kind.TWO] + h.jokers * values[Kind.JOKER]
+
+
+def _take(
+    h: SuitedHand, naturals: dict[int, int], twos: int = 0, jokers: int = 0, threes: int = 0
+) -> SuitedHand | None:
+    rest = list(h.naturals)
+    for i, n in naturals.items():
+        if rest[i] < n:
+            return None
+        rest[i] -= n
+    if twos > h.twos or jokers > h.jokers or threes > h.black_threes:
+        return None
+    return SuitedHand(tuple(rest), h.twos - twos, h.jokers - jokers, h.black_threes - threes)
+
+
+def _moves(
+    melds: tuple[MeldShape, ...], h: SuitedHand, types: tuple[MeldType, ...], going_out: bool
+) -> list[tuple[tuple[MeldShape, ...], SuitedHand]]:
+    """Every action of a meld phase: one card added to a meld, a meld laid from the hand, two melds combined."""
+    group = next(t for t in types if isinstance(t, GroupType))
+    run = next(t for t in types if isinstance(t, SequenceType))
+    wild = next((t for t in types if isinstance(t, WildMeldType)), None)
+    threes = next((t for t in types if isinstance(t, BlackThreeGroupType)), None)
+    kind_of: dict[type, MeldType | None] = {GroupShape: group, SequenceShape: run, WildShape: wild}
+    moves: list[tuple[tuple[MeldShape, ...], SuitedHand]] = []
+    for i, m in enumerate(melds):
+        others = melds[:i] + melds[i + 1 :]
+        if isinstance(m, GroupShape):
+            for s in range(4):
+                rest = _take(h, {(m.rank - 4) * 4 + s: 1})
+                grown = GroupShape(m.rank, m.naturals + 1, m.twos, m.jokers)
+                if rest is not None and group.can_add(m, grown, going_out=going_out):
+                    moves.append(((*others, grown), rest))
+            for t, j in (_TWO, _JOKER):
+                rest = _take(h, {}, t, j)
+                grown = GroupShape(m.rank, m.naturals, m.twos + t, m.jokers + j)
+                if rest is not None and group.can_add(m, grown, going_out=going_out):
+                    moves.append(((*others, grown), rest))
+        elif isinstance(m, SequenceShape):
+            for lo, hi in ((m.low - 1, m.high), (m.low, m.high + 1)):
+                r = lo if lo < m.low else hi
+                if 4 <= r <= 14:
+                    rest = _take(h, {(r - 4) * 4 + m.suit: 1})
+                    longer = SequenceShape(m.suit, lo, hi)
+                    if rest is not None and run.can_add(m, longer, going_out=going_out):
+                        moves.append(((*others, longer), rest))
+        elif isinstance(m, WildShape) and wild is not None:
+            for t, j in (_TWO, _JOKER):
+                rest = _take(h, {}, t, j)
+                more = WildShape(m.twos + t, m.jokers + j)
+                if rest is not None and wild.can_add(m, more, going_out=going_out):
+                    moves.append(((*others, more), rest))
+        for j in range(i + 1, len(melds)):
+            kind = kind_of.get(type(m))
+            merged = kind.combine(m, melds[j]) if kind is not None else None
+            if merged is not None:
+                moves.append(((*others[: j - 1], *others[j:], merged), h))
+    for r in range(4, 15):
+        idx = [(r - 4) * 4 + s for s in range(4)]
+        for use in product(*(range(h.naturals[i] + 1) for i in idx)):
+            if sum(use):
+                for t in range(h.twos + 1):
+                    for j in range(h.jokers + 1):
+                        new_group = GroupShape(r, sum(use), t, j)
+                        rest = _take(h, dict(zip(idx, use, strict=True)), t, j)
+                        if rest is not None and group.valid(new_group, going_out=going_out):
+                            moves.append(((*melds, new_group), rest))
+    for s in range(4):
+        for lo in range(4, 15):
+            for hi in range(lo, 15):
+                rest = _take(h, {(r - 4) * 4 + s: 1 for r in range(lo, hi + 1)})
+                if rest is None:
+                    break
+                new_run = SequenceShape(s, lo, hi)
+                if run.valid(new_run, going_out=going_out):
+                    moves.append(((*melds, new_run), rest))
+    if wild is not None:
+        for t in range(h.twos + 1):
+            for j in range(h.jokers + 1):
+                rest = _take(h, {}, t, j)
+                if t + j and rest is not None and wild.valid(WildShape(t, j), going_out=going_out):
+                    moves.append(((*melds, WildShape(t, j)), rest))
+    if going_out and threes is not None and h.black_threes:
+        rest = _take(h, {}, threes=h.black_threes)
+        if rest is not None and threes.valid(BlackThreeShape(h.black_threes), going_out=True):
+            moves.append(((*melds, BlackThreeShape(h.black_threes)), rest))
+    return moves
+
+
+def _canastas(melds: tuple[MeldShape, ...], types: tuple[MeldType, ...]) -> list[int]:
+    counts = [0] * len(CanastaClass)
+    for m in melds:
+        for kind in types:
+            if kind.judges(m):
+                cls = kind.canasta_class(m)
+                if cls is not None:
+                    counts[list(CanastaClass).index(cls)] += 1
+                break
+    return counts
 
 
 def _exhaustive_out(
     cards: SuitedHand, table: tuple[MeldShape, ...], types: tuple[MeldType, ...], quota: GoingOutRules
 ) -> bool:
-    """Try every action sequence of a going-out turn: one card added, a meld laid, two melds combined."""
-    group = next(t for t in types if isinstance(t, GroupType))
-    run = next(t for t in types if isinstance(t, SequenceType))
-    wild = next((t for t in types if isinstance(t, WildMeldType)), None)
-    threes = next((t for t in types if isinstance(t, BlackThreeGroupType)), None)
-    kind_of = {GroupShape: group, SequenceShape: run, WildShape: wild, BlackThreeShape: threes}
+    """Try every action sequence of a going-out turn, then the final discard or none."""
     seen: set[tuple[tuple[MeldShape, ...], SuitedHand]] = set()
-
-    def met(melds: tuple[MeldShape, ...]) -> bool:
-        counts = [0] * len(CanastaClass)
-        for m in melds:
-            kind = kind_of[type(m)]
-            cls = kind.canasta_class(m) if kind is not None else None
-            if cls is not None:
-                counts[list(CanastaClass).index(cls)] += 1
-        return quota.quota_met(counts)
-
-    def size(h: SuitedHand) -> int:
-        return sum(h.naturals) + h.twos + h.jokers + h.black_threes
-
-    def take(h: SuitedHand, naturals: dict[int, int], wilds: int = 0, threes_: int = 0) -> SuitedHand | None:
-        rest = list(h.naturals)
-        for i, n in naturals.items():
-            if rest[i] < n:
-                return None
-            rest[i] -= n
-        if wilds > h.twos or threes_ > h.black_threes:
-            return None
-        return SuitedHand(tuple(rest), h.twos - wilds, h.jokers, h.black_threes - threes_)
 
     def walk(melds: tuple[MeldShape, ...], h: SuitedHand) -> bool:
         key = (tuple(sorted(melds, key=repr)), h)
         if key in seen:
             return False
         seen.add(key)
-        left = size(h)
-        if left == 0 and not quota.final_discard_required and met(melds):
+        left = _size(h)
+        met = quota.quota_met(_canastas(melds, types))
+        if met and (left == 1 or (left == 0 and not quota.final_discard_required)):
+            return True  # (a last card is the final discard)
+        return any(walk(m, rest) for m, rest in _moves(melds, h, types, True))
+
+    return walk(table, cards)
+
+
+def _exhaustive_open(
+    cards: SuitedHand, table: tuple[MeldShape, ...], count: int, types: tuple[MeldType, ...], need: OpeningRequirement
+) -> bool:
+    """Try every action sequence of an opening turn until the melds count enough (with the canasta asked)."""
+    seen: set[tuple[tuple[MeldShape, ...], SuitedHand]] = set()
+    start = _value(cards)
+
+    def walk(melds: tuple[MeldShape, ...], h: SuitedHand) -> bool:
+        key = (tuple(sorted(melds, key=repr)), h)
+        if key in seen:
+            return False
+        seen.add(key)
+        bits = sum(1 << i for i, c in enumerate(_canastas(melds, types)) if c)
+        if need.met(count + start - _value(h), bits):
             return True
-        if left == 1 and met(melds):
-            return True  # the last card is the final discard
-        moves: list[tuple[tuple[MeldShape, ...], SuitedHand]] = []
-        for i, m in enumerate(melds):
-            others = melds[:i] + melds[i + 1 :]
-            if isinstance(m, GroupShape):
-                for s in range(4):
-                    rest = take(h, {(m.rank - 4) * 4 + s: 1})
-                    grown = GroupShape(m.rank, m.naturals + 1, m.twos, m.jokers)
-                    if rest is not None and group.can_add(m, grown, going_out=True):
-                        moves.append(((*others, grown), rest))
-                rest = take(h, {}, wilds=1)
-                grown = GroupShape(m.rank, m.naturals, m.twos + 1, m.jokers)
-                if rest is not None and group.can_add(m, grown, going_out=True):
-                    moves.append(((*others, grown), rest))
-            elif isinstance(m, SequenceShape):
-                for lo, hi in ((m.low - 1, m.high), (m.low, m.high + 1)):
-                    r = lo if lo < m.low else hi
-                    if 4 <= r <= 14:
-                        rest = take(h, {(r - 4) * 4 + m.suit: 1})
-                        longer = SequenceShape(m.suit, lo, hi)
-                        if rest is not None and run.can_add(m, longer, going_out=True):
-                            moves.append(((*others, longer), rest))
-            elif isinstance(m, WildShape) and wild is not None:
-                rest = take(h, {}, wilds=1)
-                if rest is not None and wild.can_add(m, WildShape(m.twos + 1), going_out=True):
-                    moves.append(((*others, WildShape(m.twos + 1)), rest))
-            for j in range(i + 1, len(melds)):
-                kind = kind_of[type(m)]
-                merged = kind.combine(m, melds[j]) if kind is not None else None
-                if merged is not None:
-                    moves.append(((*others[: j - 1], *others[j:], merged), h))
-        for r in range(4, 15):
-            idx = [(r - 4) * 4 + s for s in range(4)]
-            for use in product(*(range(h.naturals[i] + 1) for i in idx)):
-                if sum(use):
-                    for w in range(h.twos + 1):
-                        new_group = GroupShape(r, sum(use), w)
-                        rest = take(h, dict(zip(idx, use, strict=True)), wilds=w)
-                        if rest is not None and group.valid(new_group, going_out=True):
-                            moves.append(((*melds, new_group), rest))
-        for s in range(4):
-            for lo in range(4, 15):
-                for hi in range(lo, 15):
-                    rest = take(h, {(r - 4) * 4 + s: 1 for r in range(lo, hi + 1)})
-                    if rest is None:
-                        break
-                    new_run = SequenceShape(s, lo, hi)
-                    if run.valid(new_run, going_out=True):
-                        moves.append(((*melds, new_run), rest))
-        if wild is not None:
-            for w in range(1, h.twos + 1):
-                rest = take(h, {}, wilds=w)
-                if rest is not None and wild.valid(WildShape(w), going_out=True):
-                    moves.append(((*melds, WildShape(w)), rest))
-        if threes is not None and h.black_threes and threes.valid(BlackThreeShape(h.black_threes), going_out=True):
-            moves.append(((*melds, BlackThreeShape(h.black_threes)), take(h, {}, threes_=h.black_threes) or h))
-        return any(walk(m, rest) for m, rest in moves)
+        return any(walk(m, rest) for m, rest in _moves(melds, h, types, False))
 
     return walk(table, cards)
 
