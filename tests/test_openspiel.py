@@ -9,6 +9,8 @@ import pyspiel
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openspiel_states import dealt as _dealt
+from openspiel_states import random_states as _random_states
 
 import canasta
 from canasta.openspiel import (
@@ -23,15 +25,6 @@ from canasta.openspiel import (
 from canasta.openspiel.infostate import information_state_text
 from canasta.openspiel.text import observation_text
 from canasta.rl import ActionSpaceError
-
-
-def _dealt(game: pyspiel.Game, seed: int = 1) -> CanastaState:
-    """A state right after the deal, from the canasta seed ``seed``."""
-    state = game.new_initial_state()
-    for i in range(SEED_BYTES):
-        assert state.is_chance_node()
-        state.apply_action((seed >> (8 * i)) & 0xFF)
-    return state
 
 
 def _play_out(state: CanastaState, seed: int = 0) -> CanastaState:
@@ -351,18 +344,6 @@ def test_openspiels_mcts_bot_plays_a_whole_hand_against_random_and_the_library_b
 
 
 # -- information states and resampling ------------------------------------------------------
-
-
-def _random_states(game: pyspiel.Game, seed: int, every: int) -> list[CanastaState]:
-    """Every ``every``-th state of a random hand (clones)."""
-    state = _dealt(game, seed)
-    rng = np.random.RandomState(seed)
-    states = []
-    while not state.is_terminal():
-        if len(state.history()) % every == 0:
-            states.append(state.clone())
-        state.apply_action(int(rng.choice(state.legal_actions())))
-    return [*states, state]
 
 
 def test_the_information_state_is_the_observation_the_log_and_the_players_own_draws() -> None:

@@ -10,11 +10,12 @@ np = pytest.importorskip("numpy")
 pyspiel = pytest.importorskip("pyspiel")
 
 import packet_variants  # noqa: E402
+from openspiel_states import dealt as _dealt  # noqa: E402
+from openspiel_states import random_states as _random_states  # noqa: E402
 
 import canasta  # noqa: E402
 import canasta.openspiel.config as config  # noqa: E402
 import canasta.records as records  # noqa: E402
-from canasta.openspiel import SEED_BYTES, CanastaState  # noqa: E402
 from canasta.openspiel.text import observation_text  # noqa: E402
 from canasta.rl import PACKETS_OBSERVATION_VERSION, WILD_PAIR_ACTION_SPACE_VERSION  # noqa: E402
 
@@ -32,25 +33,6 @@ def _packet_variants(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         lambda variant, house_rules: canasta.load_rules(variant, house_rules, registry=REGISTRY),
     )
     yield
-
-
-def _dealt(game: pyspiel.Game, seed: int) -> CanastaState:
-    state = game.new_initial_state()
-    for i in range(SEED_BYTES):
-        state.apply_action((seed >> (8 * i)) & 0xFF)
-    return state
-
-
-def _random_states(game: pyspiel.Game, seed: int, every: int) -> list[CanastaState]:
-    """Every ``every``-th state of a random hand (clones), and its end."""
-    state = _dealt(game, seed)
-    rng = np.random.RandomState(seed)
-    states = []
-    while not state.is_terminal():
-        if len(state.history()) % every == 0:
-            states.append(state.clone())
-        state.apply_action(int(rng.choice(state.legal_actions())))
-    return [*states, state]
 
 
 @pytest.mark.parametrize("variant", ["classic-feet", "feet-pile-of-seven"])
