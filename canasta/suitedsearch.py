@@ -209,16 +209,20 @@ def opening_reachable(
     table = _Table(melds, types)
     wild_cards = hand.twos + hand.jokers
     per_suit = [table.sequence_outcomes(hand, suit, 1, going_out=False) for suit in Suit]
+    # Each choice of sequences per suit, lazily (an opening is usually found early), the naturals
+    # they leave by rank and the canastas they make kept so that no such state is searched twice.
     best: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+    held = [hand.of_rank(rank) for rank in NATURAL_RANKS]
     for combo in product(*per_suit):
-        left = [hand.of_rank(rank) for rank in NATURAL_RANKS]
+        left = list(held)
         made = (0,) * len(_CLASSES)
         gained = count
         for usage, got in combo:
             made = _add_counts(made, got, 1)
             for r in range(_RANKS):
-                left[r] -= usage[r]
-                gained += usage[r] * values[NATURAL_RANKS[r]]
+                if usage[r]:
+                    left[r] -= usage[r]
+                    gained += usage[r] * values[NATURAL_RANKS[r]]
         key = (tuple(left), made)
         if best.get(key, -1) >= gained:
             continue
@@ -262,7 +266,10 @@ def _class_counts(shapes: Iterable[MeldShape], kind: MeldType, cap: int) -> tupl
 
 
 def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, ...]:
-    return tuple(min(x + y, cap) for x, y in zip(a, b, strict=True))
+    """Canastas by class added, each count at most ``cap``."""
+    if not any(b):
+        return a
+    return tuple(x + y if x + y < cap else cap for x, y in zip(a, b, strict=True))
 
 
 @cache
@@ -512,55 +519,55 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
     """
     table = _Table(melds, types)
     cap = max([quota.canastas_required, 1, *(n for _, n in quota.canastas_by_class)])
-    discards: list[SuitedHand] = [] if quota.final_discard_required else [hand]
-    for i, count in enumerate(hand.naturals):
-        if count:
-            rest = list(hand.naturals)
-            rest[i] -= 1
-            discards.append(SuitedHand(tuple(rest), hand.twos, hand.jokers, hand.black_threes))
-    if hand.twos:
-        discards.append(SuitedHand(hand.naturals, hand.twos - 1, hand.jokers, hand.black_threes))
-    if hand.jokers:
-        discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers - 1, hand.black_threes))
-    if hand.black_threes:
-        discards.append(SuitedHand(hand.naturals, hand.twos, hand.jokers, hand.black_threes - 1))
-    return any(_places_all(left, table, quota, cap) for left in discards)
+    return _goes_out(hand, table, quota, cap)
 
 
-def _places_all(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
-    """Whether every card of ``hand`` can be melded so that the side meets the quota."""
+def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
+    """`can_go_out`'s search: every card melded but at most one, the final discard (the *spare*)."""
     threes = table.threes
-    if hand.black_threes and (threes is None or not threes.valid(BlackThreeShape(hand.black_threes), going_out=True)):
+    black = hand.black_threes
+    spares: set[int] = set()  # 1: the final discard is still to choose; 0: a black three is it
+    if not black or (threes is not None and threes.valid(BlackThreeShape(black), going_out=True)):
+        spares.add(1)
+    if black == 1 or (black > 1 and threes is not None and threes.valid(BlackThreeShape(black - 1), going_out=True)):
+        spares.add(0)
+    if not spares:
         return False
     wild_cards = hand.twos + hand.jokers
-    per_suit = [table.sequence_outcomes(hand, suit, cap, going_out=True) for suit in Suit]
-    tried: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-    for combo in product(*per_suit):
-        left = [hand.of_rank(rank) for rank in NATURAL_RANKS]
-        counts = (0,) * len(_CLASSES)
-        for usage, made in combo:
-            counts = _add_counts(counts, made, cap)
-            for r in range(_RANKS):
-                left[r] -= usage[r]
-        key = (tuple(left), counts)
-        if key in tried:
-            continue
-        tried.add(key)
-        states: set[tuple[int, tuple[int, ...]]] = {(0, counts)}
+    # Suit by suit: the (naturals left by rank, canastas by class) the sequences can leave.
+    folded: set[tuple[tuple[int, ...], tuple[int, ...]]] = {
+        (tuple(hand.of_rank(rank) for rank in NATURAL_RANKS), (0,) * len(_CLASSES))
+    }
+    for suit in Suit:
+        outcomes = table.sequence_outcomes(hand, suit, cap, going_out=True)
+        folded = {
+            (tuple(h - u for h, u in zip(held, usage, strict=True)), _add_counts(made, got, cap))
+            for held, made in folded
+            for usage, got in outcomes
+        }
+    for left, counts in folded:
+        # (wild cards used, canastas by class, the spare): each rank's naturals all melded, or one discarded.
+        states: set[tuple[int, tuple[int, ...], int]] = {(0, counts, spare) for spare in spares}
         for r, rank in enumerate(NATURAL_RANKS):
             options = table.group_outcomes(rank, left[r], wild_cards, cap, going_out=True)
             if options is _UNCHANGED:
                 continue
+            need = left[r]
             states = {
-                (used + w, _add_counts(made, got, cap))
-                for used, made in states
+                (used + w, _add_counts(made, got, cap), spare if n == need else 0)
+                for used, made, spare in states
                 for n, w, got in options
-                if n == left[r] and used + w <= wild_cards
+                if (n == need or (spare and n == need - 1)) and used + w <= wild_cards
             }
             if not states:
                 break
-        for used, made in states:
-            for placed, got in table.wild_outcomes(wild_cards - used, cap, going_out=True):
-                if placed == wild_cards - used and quota.quota_met(_add_counts(made, got, cap)):
+        for used, made, spare in states:
+            free = wild_cards - used
+            for placed, got in table.wild_outcomes(free, cap, going_out=True):
+                rest = free - placed
+                if rest > spare:
+                    continue
+                discarded = spare - rest == 0  # the spare was spent on a card, here or before
+                if (discarded or not quota.final_discard_required) and quota.quota_met(_add_counts(made, got, cap)):
                     return True
     return False
