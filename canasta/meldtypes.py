@@ -247,6 +247,20 @@ class MeldType(ABC):
     def canasta_class(self, meld: MeldShape) -> CanastaClass | None:
         """The meld's canasta class, or ``None`` if it is not a canasta."""
 
+    def end_penalty(self, meld: MeldShape) -> int:
+        """What a meld of this shape costs its side at the end of the hand (0 by default).
+
+        Brazilian canasta's short sequences (§11.5): a sequence of fewer than 5
+        cards costs 1000 (`SequenceType.short_size`); its cards still count.
+
+        Args:
+            meld: The meld as the hand ends.
+
+        Returns:
+            The penalty, 0 or more (the score subtracts it).
+        """
+        return 0
+
     def combine(self, first: MeldShape, second: MeldShape) -> MeldShape | None:
         """The meld two of a side's melds make when merged in one action, or ``None`` if they may not be.
 
@@ -338,9 +352,7 @@ class GroupType(MeldType):
         if first.rank != second.rank:
             return None
         limit = self.wild_size_limit
-        if limit is not None and (
-            (first.size >= limit and second.wilds) or (second.size >= limit and first.wilds)
-        ):
+        if limit is not None and ((first.size >= limit and second.wilds) or (second.size >= limit and first.wilds)):
             return None
         merged = GroupShape(
             first.rank, first.naturals + second.naturals, first.twos + second.twos, first.jokers + second.jokers
@@ -359,6 +371,9 @@ class SequenceType(MeldType):
         going_out_max_size: In a turn in which the player goes out, a sequence
             may grow, or be laid, up to this many cards (Brazilian canasta's
             escalera, 11; ``None``: never past `max_size`).
+        short_size: A sequence of fewer cards costs `short_penalty` at the end
+            of the hand (Brazilian canasta: 5; 0, the default: none does).
+        short_penalty: What such a short sequence costs (Brazilian canasta: 1000).
     """
 
     name: ClassVar[str] = "sequence"
@@ -368,6 +383,8 @@ class SequenceType(MeldType):
     canasta_size: int = 7
     max_size: int = 7
     going_out_max_size: int | None = None
+    short_size: int = 0
+    short_penalty: int = 0
 
     def _limit(self, going_out: bool) -> int:
         if going_out and self.going_out_max_size is not None:
@@ -395,6 +412,12 @@ class SequenceType(MeldType):
         if isinstance(meld, SequenceShape) and meld.size >= self.canasta_size:
             return CanastaClass.SEQUENCE
         return None
+
+    def end_penalty(self, meld: MeldShape) -> int:
+        """`short_penalty` for a sequence shorter than `short_size` (§11.5)."""
+        if isinstance(meld, SequenceShape) and meld.size < self.short_size:
+            return self.short_penalty
+        return 0
 
 
 @frozen

@@ -108,7 +108,8 @@ class ThreeSign(Enum):
 
     #: Added; subtracted if the side made no meld in the hand (classic).
     NEGATIVE_WITHOUT_MELD = "negative-without-meld"
-    #: Added only if the side has a canasta, otherwise subtracted (Cuban).
+    #: Added only if the side has `ThreeRules.canastas_for_plus` canastas (one by default), otherwise
+    #: subtracted (Cuban; the sequence games: Samba and Bolivia 2, Brazilian 1).
     NEGATIVE_WITHOUT_CANASTA = "negative-without-canasta"
     #: 0 canastas subtracted, exactly 1 zero, 2 or more added (modern American).
     BY_CANASTA_COUNT = "by-canasta-count"
@@ -601,6 +602,9 @@ class CanastaBonuses:
         wild_by_jokers: ``(jokers, bonus)`` for wild canastas with exactly that
             many jokers.
         wild: Bonus of any other wild canasta.
+        sequence: Bonus of a sequence canasta (`CanastaClass.SEQUENCE`: the
+            sequence games' samba or escalera, 1500; no rule set of today's
+            engine makes one).
     """
 
     natural: int = 500
@@ -608,6 +612,7 @@ class CanastaBonuses:
     natural_by_rank: tuple[tuple[Kind, int], ...] = ()
     wild_by_jokers: tuple[tuple[int, int], ...] = ()
     wild: int = 0
+    sequence: int = field(default=0, kw_only=True)
 
     def bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
         """The bonus of a completed canasta.
@@ -661,6 +666,9 @@ class ThreeRules:
             hand or a packet still down scores, in the bonus-threes row of the
             score (`canasta.SideScore.red_threes`), not as a card value
             (``red-threes-dead``: -500). 0 by default.
+        canastas_for_plus: With `ThreeSign.NEGATIVE_WITHOUT_CANASTA`, the
+            canastas a side needs for its bonus threes to count plus (1 by
+            default, Cuban's; Samba and Bolivia 2, SEQUENCES.md §9.10).
     """
 
     schedule: tuple[int, ...] = (0, 100, 200, 300, 800)
@@ -669,6 +677,7 @@ class ThreeRules:
     keep_one: bool = False
     red_threes_are_bonus: bool = True
     red_held: int = 0
+    canastas_for_plus: int = field(default=1, validator=_non_negative, kw_only=True)
 
     def score(self, count: int) -> int:
         """Unsigned score of ``count`` bonus threes of one colour.

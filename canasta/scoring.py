@@ -10,7 +10,7 @@ from canasta.cards import RED_THREE as _R3
 from canasta.rules import ThreeSign
 from canasta.table import TableState
 
-__all__ = ["HandScore", "SideScore", "score_hand"]
+__all__ = ["HandScore", "SideScore", "score_hand", "three_sign"]
 
 
 @frozen
@@ -90,11 +90,22 @@ class HandScore:
         return tuple(s.total for s in self.sides)
 
 
-def _sign(sign: ThreeSign, opened: bool, canastas: int) -> int:
+def three_sign(sign: ThreeSign, opened: bool, canastas: int, canastas_for_plus: int = 1) -> int:
+    """Whether a side's bonus threes count plus (1), minus (-1) or not at all (0) (`canasta.ThreeSign`).
+
+    Args:
+        sign: The rule.
+        opened: The side made a meld in the hand.
+        canastas: The side's canastas.
+        canastas_for_plus: `canasta.ThreeRules.canastas_for_plus`.
+
+    Returns:
+        The factor of the side's bonus-three score.
+    """
     if sign is ThreeSign.NEGATIVE_WITHOUT_MELD:
         return 1 if opened else -1
     if sign is ThreeSign.NEGATIVE_WITHOUT_CANASTA:
-        return 1 if canastas else -1
+        return 1 if canastas >= canastas_for_plus else -1
     if sign is ThreeSign.ALWAYS_POSITIVE:
         return 1
     if sign is ThreeSign.ALWAYS_NEGATIVE:
@@ -176,7 +187,7 @@ def score_hand(state: TableState) -> HandScore:
         threes = facts.three_score(red) if red else 0
         if black:
             threes += facts.three_score(black)
-        threes *= _sign(three_rules.sign, state.opened[unit], canastas)
+        threes *= three_sign(three_rules.sign, state.opened[unit], canastas, three_rules.canastas_for_plus)
         # Red threes held as ordinary cards (red-threes-dead): each left in a hand or a packet still down
         # scores ``ThreeRules.red_held`` in this row, not as a card value.
         red_held = three_rules.red_held

@@ -255,7 +255,6 @@ def test_a_wild_card_never_joins_a_canasta_when_going_out_either() -> None:
     assert can_go_out(hand("2C", "2D"), (*table, GroupShape(9, 3)), SAMBA_OUT, TWO_CANASTAS)  # onto 9 9 9 (5 cards)
 
 
-
 def test_a_required_final_discard_leaves_one_card_out_of_the_melds() -> None:
     """`GoingOutRules.final_discard_required`: three black threes meld out, but not with a discard after them."""
     table = (K_CANASTA, T_MIXED)

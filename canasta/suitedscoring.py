@@ -1,0 +1,116 @@
+"""The sequence games' hand score of a side (`SEQUENCES.md` §9.10, §10.6, §10.7, §11.5).
+
+A side scores its melds' cards, a bonus per canasta by class (`canasta.CanastaBonuses`:
+natural, mixed, wild, and `sequence` for a samba or escalera), its red threes by the
+schedule of `canasta.ThreeRules` with the sign of `canasta.ThreeSign` (Samba and
+Bolivia: plus with 2 canastas, Brazilian 1: `ThreeRules.canastas_for_plus`), the
+going-out bonus, minus the cards left in its players' hands (a black three at
+`canasta.BlackThreeRules.in_hand_penalty`), minus each meld's end penalty
+(`canasta.meldtypes.MeldType.end_penalty`: Brazilian's short sequences). The result
+is a `canasta.SideScore`, as for every other rule set.
+
+*Status:* the engine does not play the sequence games yet (issue 34); this is
+their scoring, tested on §13's worked examples S-6, B-5 and R-6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from canasta.cards import Kind
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape
+from canasta.rules import CanastaClass, Rules
+from canasta.scoring import SideScore, three_sign
+from canasta.suitedsearch import NATURAL_RANKS, SuitedHand
+
+__all__ = ["meld_value", "side_score"]
+
+
+def meld_value(meld: MeldShape, values: Sequence[int]) -> int:
+    """The count of a meld's cards (the values indexed by `canasta.Kind`).
+
+    Raises:
+        TypeError: For a shape of a plugin's own type (its cards are its type's).
+    """
+    if isinstance(meld, GroupShape):
+        return meld.naturals * values[meld.rank] + meld.twos * values[Kind.TWO] + meld.jokers * values[Kind.JOKER]
+    if isinstance(meld, SequenceShape):
+        return sum(values[rank] for rank in meld.ranks)
+    if isinstance(meld, WildShape):
+        return meld.twos * values[Kind.TWO] + meld.jokers * values[Kind.JOKER]
+    if isinstance(meld, BlackThreeShape):
+        return meld.count * values[Kind.BLACK_THREE]
+    raise TypeError(f"no card values for a {type(meld).__name__}")
+
+
+def _hand_value(hand: SuitedHand, rules: Rules) -> int:
+    values = rules.card_values
+    naturals = sum(n * values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals))
+    wild = hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
+    return naturals + wild + hand.black_threes * rules.black_threes.in_hand_penalty
+
+
+def _bonus(meld: MeldShape, cls: CanastaClass, rules: Rules) -> int:
+    bonuses = rules.canasta_bonuses
+    if cls is CanastaClass.SEQUENCE:
+        return bonuses.sequence
+    if isinstance(meld, WildShape):
+        return bonuses.bonus(Kind.JOKER, 0, meld.twos, meld.jokers)
+    if isinstance(meld, GroupShape):
+        return bonuses.bonus(meld.rank, meld.naturals, meld.twos, meld.jokers)
+    return bonuses.mixed if cls is CanastaClass.MIXED else bonuses.natural
+
+
+def side_score(
+    side: int,
+    melds: Sequence[MeldShape],
+    types: Sequence[MeldType],
+    rules: Rules,
+    *,
+    red_threes: int,
+    hands: Sequence[SuitedHand],
+    went_out: bool,
+) -> SideScore:
+    """A side's score for a finished hand of a sequence game.
+
+    Args:
+        side: The side's number.
+        melds: Its melds as the hand ends.
+        types: The rule set's meld types (each meld is judged by the first that judges it).
+        rules: The rule set (card values, canasta bonuses, threes, black threes, going out).
+        red_threes: The red threes the side laid out.
+        hands: The cards left in its players' hands.
+        went_out: Whether one of its players went out.
+
+    Returns:
+        The side's `canasta.SideScore`.
+
+    Raises:
+        ValueError: If a meld is of no type of ``types``.
+    """
+    values = rules.card_values
+    melded = bonuses = penalties = canastas = 0
+    for meld in melds:
+        kind = next((t for t in types if t.judges(meld)), None)
+        if kind is None:
+            raise ValueError(f"no meld type of the rule set judges {meld!r}")
+        melded += meld_value(meld, values)
+        cls = kind.canasta_class(meld)
+        if cls is not None:
+            canastas += 1
+            bonuses += _bonus(meld, cls, rules)
+        penalties -= kind.end_penalty(meld)
+    threes = rules.threes
+    red = threes.score(red_threes) if red_threes else 0
+    red *= three_sign(threes.sign, bool(melds), canastas, threes.canastas_for_plus)
+    return SideScore(
+        side=side,
+        melded_cards=melded,
+        canasta_bonuses=bonuses,
+        red_threes=red,
+        going_out=rules.going_out.bonus if went_out else 0,
+        set_aside=0,
+        cards_in_hand=-sum(_hand_value(h, rules) for h in hands),
+        penalties=penalties,
+        canastas=canastas,
+    )
