@@ -97,6 +97,16 @@ def test_r3_the_9000_band_wants_a_clean_canasta() -> None:
     assert not opening_reachable(wild, OpeningRequirement(0, CLEAN_CANASTA), SAMBA)  # Samba: no wild melds
 
 
+def test_b6a_a_wild_meld_is_a_provisional_opening_the_kings_complete() -> None:
+    """B-6 (a): at 12350 (minimum 150) Jo Jo 2♣ 2♦ counts 140 and K♠K♥K♦ brings it to 170."""
+    cards = hand("JK", "JK", "2C", "2D", "KS", "KH", "KD", "5C")
+    assert opening_reachable(cards, OpeningRequirement(150), BOLIVIA)
+    after_wild_meld = hand("KS", "KH", "KD", "5C")
+    assert opening_reachable(after_wild_meld, OpeningRequirement(150), BOLIVIA, melds=(WildShape(2, 2),), count=140)
+    assert not opening_reachable(hand("5C"), OpeningRequirement(150), BOLIVIA, melds=(WildShape(2, 2),), count=140)
+    assert not opening_reachable(cards, OpeningRequirement(150), SAMBA)  # Samba: no wild melds; KKK Jo Jo counts 130
+
+
 def test_samba_groups_take_at_most_two_wild_cards_each_so_two_groups_of_a_rank_take_more() -> None:
     """§9.3: K K 2 2 and K K Jo are two groups of kings; three kings make one group, with two wild cards."""
     four = hand("KS", "KH", "KD", "KC", "2C", "2D", "JK")
