@@ -31,7 +31,7 @@ S-5, S-6, B-3, R-2, R-3 and R-5.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import product
 from typing import TypeVar
 
@@ -64,6 +64,8 @@ _CLASSES = tuple(CanastaClass)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
 _T = TypeVar("_T", bound=MeldType)
+#: Entries each of the searches' tables of outcomes keeps (per suit, rank and wild melds).
+_CACHE_SIZE = 1 << 16
 
 
 def _counts(value: Iterable[int]) -> tuple[int, ...]:
@@ -272,7 +274,7 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, 
     return tuple(x + y if x + y < cap else cap for x, y in zip(a, b, strict=True))
 
 
-@cache
+@lru_cache(maxsize=_CACHE_SIZE)  # (bounded: a long run meets many hands)
 def _sequence_outcomes(
     sequences: SequenceType | None,
     suit: Suit,
@@ -335,7 +337,7 @@ def _sequence_outcomes(
     return frozenset(outcomes)
 
 
-@cache
+@lru_cache(maxsize=_CACHE_SIZE)
 def _group_outcomes(
     groups: GroupType | None,
     rank: int,
@@ -399,7 +401,7 @@ def _group_outcomes(
     return frozenset(outcomes)
 
 
-@cache
+@lru_cache(maxsize=_CACHE_SIZE)
 def _wild_outcomes(
     wilds: WildMeldType | None, table: tuple[int, ...], cards: int, cap: int, going_out: bool
 ) -> frozenset[tuple[int, tuple[int, ...]]]:
