@@ -1,0 +1,198 @@
+"""The sequence games' pile takes (`SEQUENCES.md` §9.7, §9.12, §10.3, §11.2): which ways to take the pile are legal.
+
+A side takes the pile in one of three modes (§9.7): with a **natural pair** of the
+top card's rank from the hand, the three cards making a new group or joining one of
+the side's groups of that rank (a canasta included); or, while the pile is not
+frozen for the side, by adding the top card **alone** to one of its groups of that
+rank, or at an end of one of its sequences of that suit, that has fewer than 7
+cards. Never with one natural and one wild card, never the top card alone onto a
+canasta, never to start a sequence. A side that has not opened takes only with a
+natural pair, and only if its opening can still be completed with the top card, the
+pair and the hand (`canasta.suitedsearch.opening_reachable`); Brazilian canasta's
+unopened sides never take (§11.2). After the take the turn must still be completable
+(SPEC §0): a player left with one card or none, or bound by a "yes", must be able to
+go out (`canasta.suitedsearch.can_go_out`).
+
+*Status:* the engine does not play the sequence games yet (issue 34); this is their
+pile-take rule, tested on §13's worked examples S-1, S-2, B-4 and R-1. One edge is
+not judged yet: an unopened side whose opening must use every card of the hand while
+the pile holds at most one card under the top (it would then have to go out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from enum import Enum
+
+from attrs import frozen
+
+from canasta.cards import Card, Kind, Suit
+from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType
+from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
+from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+
+__all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
+
+#: A group or sequence the top card joins alone holds fewer cards than this (§9.7 (b), (c)).
+_TOP_ALONE_BELOW = 7
+
+
+class TakeMode(Enum):
+    """How a pile is taken (§9.7)."""
+
+    #: With a natural pair of the top card's rank: a new group, or onto one of the side's groups.
+    PAIR = "pair"
+    #: The top card alone onto one of the side's groups of its rank with fewer than 7 cards.
+    TOP_ONTO_GROUP = "top-onto-group"
+    #: The top card alone at an end of one of the side's sequences of its suit with fewer than 7 cards.
+    TOP_ONTO_SEQUENCE = "top-onto-sequence"
+
+
+@frozen
+class PileTake:
+    """One way to take the pile.
+
+    Attributes:
+        mode: The mode.
+        meld: The side's meld the cards join (its identity), or ``None`` for a
+            new group (`TakeMode.PAIR` only).
+        pair: With `TakeMode.PAIR`, the suits of the two naturals shown, in
+            suit order; otherwise ``None``.
+    """
+
+    mode: TakeMode
+    meld: int | None = None
+    pair: tuple[Suit, Suit] | None = None
+
+
+def _pairs(hand: SuitedHand, rank: int) -> list[tuple[Suit, Suit]]:
+    """The distinct pairs of suits of the hand's naturals of ``rank``."""
+    held = [hand.naturals[(rank - 4) * 4 + s] for s in range(4)]
+    return [
+        (Suit(a), Suit(b)) for a in range(4) for b in range(a, 4) if held[a] and held[b] and (a != b or held[a] >= 2)
+    ]
+
+
+def _without(hand: SuitedHand, rank: int, suits: Sequence[Suit]) -> SuitedHand:
+    naturals = list(hand.naturals)
+    for suit in suits:
+        naturals[(rank - 4) * 4 + suit] -= 1
+    return SuitedHand(tuple(naturals), hand.twos, hand.jokers, hand.black_threes)
+
+
+def _plus(hand: SuitedHand, more: SuitedHand) -> SuitedHand:
+    naturals = tuple(a + b for a, b in zip(hand.naturals, more.naturals, strict=True))
+    return SuitedHand(naturals, hand.twos + more.twos, hand.jokers + more.jokers, hand.black_threes + more.black_threes)
+
+
+def _size(hand: SuitedHand) -> int:
+    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
+
+
+def legal_pile_takes(
+    top: Card,
+    *,
+    hand: SuitedHand,
+    pile_below: SuitedHand,
+    melds: Mapping[int, MeldShape],
+    types: Sequence[MeldType],
+    frozen: bool,
+    opened: bool,
+    opening: OpeningRequirement,
+    quota: GoingOutRules,
+    bound: bool = False,
+    unopened_may_take: bool = True,
+    values: Sequence[int] = DEFAULT_CARD_VALUES,
+) -> list[PileTake]:
+    """The legal ways to take the pile, rules and completability both (§9.7, §9.12, §11.2, SPEC §0).
+
+    Args:
+        top: The pile's top card.
+        hand: The player's hand.
+        pile_below: The pile's other cards (they go to the hand; red threes
+            among them are laid out, so the caller leaves them out).
+        melds: The side's melds by identity.
+        types: The rule set's meld types.
+        frozen: The pile is frozen for the side (a wild card or red three in
+            it, or the side has not opened).
+        opened: The side has made its initial meld.
+        opening: What the side's initial meld needs (read while not opened).
+        quota: The going-out quota (`canasta.GoingOutRules`).
+        bound: The player is bound by a "yes" to go out this turn.
+        unopened_may_take: A side that has not opened may take with a pair
+            (Samba, Bolivia); ``False``: never (Brazilian, §11.2).
+        values: Card values indexed by `canasta.Kind`.
+
+    Returns:
+        The legal takes, pairs first (new group, then the groups by identity),
+        then the top card alone onto groups and sequences by identity.
+    """
+    kind = top.kind
+    if kind in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) or top.suit is None:
+        return []  # never taken with a wild card, a black three or the red-three upcard on top
+    if _size(hand) == 1 and _size(pile_below) == 0:
+        return []  # the one-card rule (SPEC §1)
+    if not opened and not unopened_may_take:
+        return []
+    groups = next((t for t in types if isinstance(t, GroupType)), None)
+    sequences = next((t for t in types if isinstance(t, SequenceType)), None)
+    rank, suit = top.rank, top.suit
+    takes: list[PileTake] = []
+    if groups is not None:
+        for pair in _pairs(hand, rank):
+            rest = _without(hand, rank, pair)
+            new_group = GroupShape(rank, 3)
+            if not opened:
+                count = 3 * values[rank]
+                if opening_reachable(rest, opening, types, melds=(new_group,), count=count, values=values):
+                    takes.append(PileTake(TakeMode.PAIR, None, pair))
+                continue
+            targets: list[tuple[int | None, MeldShape]] = [(None, new_group)] if groups.valid(new_group) else []
+            for key, meld in sorted(melds.items()):
+                if isinstance(meld, GroupShape) and meld.rank == rank:
+                    joined = GroupShape(rank, meld.naturals + 3, meld.twos, meld.jokers)
+                    if groups.can_add(meld, joined):
+                        targets.append((key, joined))
+            for target, placed in targets:
+                if _completes(melds, target, placed, rest, pile_below, types, quota, bound):
+                    takes.append(PileTake(TakeMode.PAIR, target, pair))
+    if not opened or frozen:
+        return takes
+    for number, meld in sorted(melds.items()):
+        alone: MeldShape
+        if groups is not None and isinstance(meld, GroupShape) and meld.rank == rank:
+            mode = TakeMode.TOP_ONTO_GROUP
+            alone = GroupShape(rank, meld.naturals + 1, meld.twos, meld.jokers)
+            if meld.size >= _TOP_ALONE_BELOW or not groups.can_add(meld, alone):
+                continue
+        elif sequences is not None and isinstance(meld, SequenceShape) and meld.suit == suit:
+            mode = TakeMode.TOP_ONTO_SEQUENCE
+            if meld.size >= _TOP_ALONE_BELOW or rank not in (meld.low - 1, meld.high + 1):
+                continue
+            alone = SequenceShape(suit, min(meld.low, rank), max(meld.high, rank))
+            if not sequences.can_add(meld, alone):
+                continue
+        else:
+            continue
+        if _completes(melds, number, alone, hand, pile_below, types, quota, bound):
+            takes.append(PileTake(mode, number))
+    return takes
+
+
+def _completes(
+    melds: Mapping[int, MeldShape],
+    number: int | None,
+    placed: MeldShape,
+    hand: SuitedHand,
+    pile_below: SuitedHand,
+    types: Sequence[MeldType],
+    quota: GoingOutRules,
+    bound: bool,
+) -> bool:
+    """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
+    after = _plus(hand, pile_below)
+    if _size(after) >= 2 and not bound:
+        return True  # a discard keeps a card
+    table = [m for n, m in melds.items() if n != number]
+    table.append(placed)
+    return can_go_out(after, table, types, quota)
