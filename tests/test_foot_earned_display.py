@@ -208,3 +208,17 @@ def test_the_web_pages_picture_marks_the_earned_feet() -> None:
         melds = [i for i, a in enumerate(legal) if isinstance(a, Meld)]
         session.choose(str(rng.choice(melds) if melds and rng.random() < 0.8 else rng.randrange(len(legal))))
     assert marked > 0
+
+
+def test_the_openspiel_observation_text_says_who_has_earned_its_foot() -> None:
+    pytest.importorskip("pyspiel")
+    from canasta.openspiel.text import observation_text
+
+    state = _earned_table()
+    assert "packet earned: no | yes | no | no" in observation_text(state.observation(2))
+    state.apply(Meld(Kind.SEVEN, 1))
+    for seat in range(4):
+        assert "packet earned: yes | yes | no | no" in observation_text(state.observation(seat))
+    base = _table(BASE)
+    base.apply(Meld(Kind.SEVEN, 1))
+    assert "earned" not in observation_text(base.observation(0))
