@@ -139,7 +139,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("[AAAAAAA]", "a canasta: green natural, yellow mixed, magenta wild"),
     ("Q'  ▶", "a second meld of queens (cutthroat); the seat to play"),
     ("frozen", "a frozen pile: take it only with a natural pair"),
-    ("(9, foot 11)", "9 cards in hand, a packet of 11 face down (Hand and Foot)"),
+    ("(9, foot 11✓)", "9 in hand; foot of 11 face down, ✓ earned (Hand and Foot)"),
 )
 
 _VERBS = {

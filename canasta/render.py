@@ -19,7 +19,11 @@ bonus threes), score, and melds (fanned cards; a canasta is squared up under a
 label ``natural``, ``mixed`` or ``wild``, its top card red for a natural
 canasta and black for a mixed one, as players do), the stock with its size,
 the discard pile with its top card, size and a ``FROZEN`` marker, whose turn
-it is and the turn's phase.
+it is and the turn's phase. Where the rules deal packets after the hand (Hand
+and Foot's foot), each seat's packets still face down show under its name by
+size; where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`,
+``foot-after-first-book``), a seat's next packet, once earned, is captioned
+``foot earned: 13 down`` in gold beside a gold-edged card back.
 """
 
 from __future__ import annotations
@@ -129,6 +133,10 @@ class SeatObservation(Protocol):
     def packets_down(self) -> Sequence[Sequence[int]]:
         """Per seat, the sizes of its packets still face down (`canasta.PacketRules`)."""
 
+    @property
+    def first_canasta(self) -> Sequence[int]:
+        """Per seat, the turn of its first canasta of the hand, or -1; empty where packets are not earned so."""
+
 
 # --- geometry and colours ---------------------------------------------------------------
 
@@ -183,6 +191,7 @@ class _Seat:
     acting: bool
     observer: bool
     packets: tuple[tuple[str, int], ...] = ()  # (name, size) of each packet still face down
+    earned: bool = False  # the next packet is earned (foot-after-first-book: the seat's own first canasta)
 
 
 @dataclass(frozen=True)
@@ -251,6 +260,7 @@ def render_observation_svg(
             acting=s == obs.acting_seat,
             observer=s == obs.seat,
             packets=_packets(rules, obs.packets_down[s] if obs.packets_down else ()),
+            earned=bool(obs.first_canasta) and obs.first_canasta[s] >= 0,
         )
         for s in range(players)
     ]
@@ -326,6 +336,7 @@ def render_table_svg(
             acting=s == state.seat and not state.is_over,
             observer=False,
             packets=_packets(rules, [len(p) for p in state.packets[s]]),
+            earned=rules.packets.after_first_canasta and state.first_canasta[s] >= 0,
         )
         for s in range(players)
     ]
@@ -656,8 +667,11 @@ def _draw_seat(canvas: _Canvas, x: int, y: int, width: int, seat: _Seat) -> int:
     for i, (name, size) in enumerate(seat.packets):
         # A packet still face down (Hand and Foot's foot): a card back and its size, nobody sees it.
         py = y + (68 if seat.acting else 51) + 17 * i
-        canvas.add(_back(x, py - 12, 11, 15))
-        canvas.add(_text(x + 16, py, _short(f"{name}: {size} face down", _NAME_CHARS + 4), size=12, fill=_MUTED))
+        if i == 0 and seat.earned:  # foot-after-first-book: earned by the seat's own first canasta
+            canvas.add(_earned_packet(x, py, name, size))
+        else:
+            canvas.add(_back(x, py - 12, 11, 15))
+            canvas.add(_text(x + 16, py, _short(f"{name}: {size} face down", _NAME_CHARS + 4), size=12, fill=_MUTED))
         height = max(height, py - y + 8)
     if seat.hand is not None:
         cards = sorted(seat.hand, key=hand_sort_key)
@@ -688,6 +702,19 @@ def _draw_seat(canvas: _Canvas, x: int, y: int, width: int, seat: _Seat) -> int:
         canvas.add(_text(tx, y + _CARD_H + 14, "red threes" if reds else "threes", size=11, fill=_MUTED))
         height = max(height, _CARD_H + 18)
     return height
+
+
+def _earned_packet(x: int, y: int, name: str, size: int) -> str:
+    """A seat's next packet once earned (`canasta.PacketRules.after_first_canasta`): gold edge, gold caption."""
+    tip = f"{printable(name)} earned by a canasta of the player's own: picked up at will before the draw"
+    caption = _short(f"{name} earned: {size} down", _NAME_CHARS + 4)
+    return (
+        f'<g class="packet-earned"><title>{escape(tip)}</title>'
+        + _back(x, y - 12, 11, 15)
+        + _rect(x - 1, y - 13, 13, 17, fill="none", stroke=_HIGHLIGHT, rx=3, width=2)
+        + _text(x + 16, y, caption, size=12, fill=_HIGHLIGHT, weight="bold")
+        + "</g>"
+    )
 
 
 def _draw_side(canvas: _Canvas, y: int, side: _Side) -> int:

@@ -283,6 +283,16 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
     return text
 
 
+#: After the size of a seat's next packet in the table: earned by the seat's own first canasta
+#: (`canasta.PacketRules.after_first_canasta`, ``foot-after-first-book``): ``(9, foot 11✓)``.
+_EARNED_MARK = "\u2713"
+
+
+def _earned(obs: Observation, seat: int) -> bool:
+    """Whether the seat has earned its next packet by a canasta of its own (`canasta.Observation.first_canasta`)."""
+    return bool(obs.first_canasta) and obs.first_canasta[seat] >= 0
+
+
 def _who(label: Sequence[str], obs: Observation, seat: int, rules: Rules) -> Text:
     mark = "▶" if seat == obs.acting_seat else " "
     held = str(obs.hand_sizes[seat])
@@ -290,6 +300,8 @@ def _who(label: Sequence[str], obs: Observation, seat: int, rules: Rules) -> Tex
     first = len(rules.packets.sizes) - len(down)
     for i, size in enumerate(down):  # packets still face down (Hand and Foot's foot): their sizes only
         held += f", {rules.packets.name_of(first + i)} {size}"
+        if i == 0 and _earned(obs, seat):
+            held += _EARNED_MARK
     return Text(f"{mark}{seat} {label[seat]} ({held})", style="bold" if mark != " " else "")
 
 
@@ -298,7 +310,9 @@ def _held(obs: Observation, rules: Rules) -> str:
 
     Where the rules deal packets after the hand (`canasta.PacketRules`), the
     cards in play are named after their packet (``foot`` once it is picked up),
-    and the packets still down are listed by size (nobody sees their cards).
+    and the packets still down are listed by size (nobody sees their cards); the
+    next one, once earned by a canasta of the seat's own (``foot-after-first-book``),
+    is ``foot of 11 face down, earned``.
     """
     held = plural(len(obs.hand), "card")
     count = len(rules.packets.sizes)
@@ -307,7 +321,11 @@ def _held(obs: Observation, rules: Rules) -> str:
     down = obs.packets_down[obs.seat] if obs.packets_down else ()
     current = count - len(down)  # (0: the hand, i: the packet after it at index i - 1)
     name = "hand" if current == 0 else rules.packets.name_of(current - 1)
-    later = "".join(f", {rules.packets.name_of(current + i)} of {size} face down" for i, size in enumerate(down))
+    later = ""
+    for i, size in enumerate(down):
+        later += f", {rules.packets.name_of(current + i)} of {size} face down"
+        if i == 0 and _earned(obs, obs.seat):  # (foot-after-first-book: the next packet is earned)
+            later += ", earned"
     return f"{name} ({held}{later})"
 
 
@@ -329,7 +347,9 @@ def render_observation(
     it is; and the seat's hand grouped by kind. Where the rules deal packets
     after the hand (Hand and Foot's foot), each seat's packets still face down
     show beside its hand size, and the seat's own line names the packet it
-    plays from and those still down.
+    plays from and those still down; where a packet is earned by a canasta
+    (``foot-after-first-book``), a seat's next packet, once earned, is marked
+    ``✓`` after its size (``(9, foot 11✓)``) and ``, earned`` on the seat's own line.
 
     Args:
         obs: The seat's observation.

@@ -9,7 +9,8 @@ facts `canasta.observation.observe` exposes to that seat, and nothing hidden:
 its own hand, the sizes of other hands and of the stock, the pile, the melds,
 the threes, the scores, the minimums, the phase, who acts and what is publicly
 known of each hand; where the rules deal packets after the hand, the sizes of
-the packets still face down (never their cards).
+the packets still face down (never their cards), and where a packet is earned
+by a canasta, which seats have earned theirs (public).
 
 `legal_ids_of` and `chosen_actions` are the other per-step work of a batch:
 the ids of the acting seat's legal actions (its mask), and the engine's own
@@ -66,13 +67,17 @@ class SeatLayout:
             `canasta.rl.ObservationEncoder`'s layout).
         size: Length of the row.
         packets: Packets dealt after the hand (``len(rules.packets.sizes)``); where
-            there are any, ``offsets`` has the fields ``packets_down`` and ``last_packet``.
+            there are any, ``offsets`` has the fields ``packets_down`` and ``last_packet``,
+            and where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`)
+            also ``packet_earned``.
 
     Attributes:
         seat: The observing seat.
         size: Length of the row.
         zeros: ``size`` zero bytes (to clear a row with).
         packets: Packets dealt after the hand (0: none, and no packet fields).
+        packet_earned_at: The offset of the ``packet_earned`` field, or -1 where the
+            layout has none (packets are not earned by a canasta).
     """
 
     def __init__(
@@ -121,6 +126,7 @@ class SeatLayout:
         self.packets = packets
         self.packets_down_at = offsets["packets_down"] if packets else -1
         self.last_packet_at = offsets["last_packet"] if packets else -1
+        self.packet_earned_at = offsets.get("packet_earned", -1) if packets else -1
 
 
 def _put(row: bytearray, offset: int, value: int, wide: list[int], base: int) -> None:
@@ -278,17 +284,25 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
 
 
 def _write_packets(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
-    """Per seat, the sizes of its packets still face down, and 1 if it holds its last packet (never their cards)."""
+    """Per seat, the sizes of its packets still face down, and 1 if it holds its last packet (never their cards).
+
+    Where the layout has ``packet_earned`` (a packet earned by a canasta), also 1 for
+    each seat that has completed its first canasta of the hand with a packet still down.
+    """
     seats = layout.seats
     count = layout.packets
     at = layout.packets_down_at
     last_at = layout.last_packet_at
+    earned_at = layout.packet_earned_at
+    first_canasta = hand.first_canasta
     packets = hand.packets
     for rel in range(len(seats)):
         down = packets[seats[rel]]
         if not down:
             row[last_at + rel] = 1
             continue
+        if earned_at >= 0 and first_canasta[seats[rel]] >= 0:
+            row[earned_at + rel] = 1  # (public: the table saw the book made)
         first = at + rel * count + count - len(down)  # (picked up from the front: the last ones are down)
         for i in range(len(down)):
             _put(row, first + i, len(down[i]), wide, base)

@@ -83,6 +83,8 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
             for j, packet in enumerate(down):
                 out[fields["packets_down"].start + rel * count + (count - len(down)) + j] = len(packet)
             out[fields["last_packet"].start + rel] = float(not down)
+            if "packet_earned" in fields:  # foot-after-first-book: a canasta of its own, a packet still down
+                out[fields["packet_earned"].start + rel] = float(bool(down) and hand.first_canasta[s] >= 0)
     return np.array(out, dtype=np.float32)
 
 

@@ -75,7 +75,9 @@ def observation_text(obs: Observation) -> str:
         laid-out threes, the cards known to be in each hand (seen taken with
         the pile), while any packet after the hand is still face down the
         sizes of each seat's packets down (`canasta.PacketRules`; never their
-        cards), the scores, the opening still needed and who acts.
+        cards) and, where a packet is earned by a canasta
+        (`canasta.PacketRules.after_first_canasta`), whether each seat has
+        earned its next one, the scores, the opening still needed and who acts.
     """
     frozen = "frozen" if obs.pile_frozen else "not frozen"
     lines = [
@@ -93,6 +95,9 @@ def observation_text(obs: Observation) -> str:
         lines.append("known in hands: " + " | ".join(_codes(k) for k in obs.known_cards))
     if any(obs.packets_down):  # (Hand and Foot's foot: sizes only, hidden from its owner too)
         lines.append("packets down: " + " | ".join(" ".join(map(str, d)) or "-" for d in obs.packets_down))
+        if obs.first_canasta:  # (foot-after-first-book: a packet down is earned by the seat's own first canasta)
+            earned = (f >= 0 and bool(d) for f, d in zip(obs.first_canasta, obs.packets_down, strict=True))
+            lines.append("packet earned: " + " | ".join("yes" if e else "no" for e in earned))
     needs = f"; clean meld needed: {obs.clean_meld_needed}" if obs.clean_meld_needed else ""
     lines.append(f"scores: {' '.join(map(str, obs.scores))}; minimum needed: {obs.minimum_needed}{needs}")
     return "\n".join(lines)

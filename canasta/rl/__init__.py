@@ -14,7 +14,8 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   by a canasta; `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` for both).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
-  rule sets that deal packets after the hand).
+  rule sets that deal packets after the hand; `EARNED_PACKETS_OBSERVATION_VERSION`
+  for those whose packets are earned by a canasta).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
 - `VectorEnv`: N games stepped at once, arrays in and out (Gymnasium's vector API),
   and `random_legal_ids`, a random agent for a batch of masks.
@@ -39,6 +40,7 @@ from canasta.rl.actions import (  # noqa: E402
 )
 from canasta.rl.env import CanastaEnv, env, raw_env  # noqa: E402
 from canasta.rl.observations import (  # noqa: E402
+    EARNED_PACKETS_OBSERVATION_VERSION,
     OBSERVATION_VERSION,
     PACKETS_OBSERVATION_VERSION,
     ObservationEncoder,
@@ -49,6 +51,7 @@ __all__ = [
     "ACTION_SPACE_VERSION",
     "BOOKS_ACTION_SPACE_VERSION",
     "BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION",
+    "EARNED_PACKETS_OBSERVATION_VERSION",
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "OBSERVATION_VERSION",
     "PACKETS_OBSERVATION_VERSION",

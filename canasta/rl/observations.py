@@ -9,7 +9,9 @@ It reads only what `canasta.observation.observe` exposes to that seat: its own
 hand, the sizes of other hands and of the stock, the whole discard pile, all
 melds, all laid-out threes and set-aside cards, the scores, the minimums, the
 turn phase and who acts; where the rules deal packets after the hand
-(`canasta.PacketRules`), the sizes of every seat's packets still face down.
+(`canasta.PacketRules`), the sizes of every seat's packets still face down, and
+where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`),
+which seats have earned theirs (`canasta.Observation.first_canasta`, public).
 Other hands, the stock order and the cards of a packet still down (hidden from
 its owner too) never enter it.
 """
@@ -31,13 +33,24 @@ from canasta.viewvalues import SeatLayout, write_rows, write_view
 if TYPE_CHECKING:
     from canasta.game import Game
 
-__all__ = ["MELD_RANKS", "OBSERVATION_VERSION", "PACKETS_OBSERVATION_VERSION", "PHASES", "ObservationEncoder"]
+__all__ = [
+    "EARNED_PACKETS_OBSERVATION_VERSION",
+    "MELD_RANKS",
+    "OBSERVATION_VERSION",
+    "PACKETS_OBSERVATION_VERSION",
+    "PHASES",
+    "ObservationEncoder",
+]
 
 #: Version of the vector layout: 2 added ``known`` (the seat's information state).
 OBSERVATION_VERSION: int = 2
 #: Version of the vector layout of rule sets that deal packets after the hand (`canasta.PacketRules`):
 #: version 2's fields, then ``packets_down`` and ``last_packet``.
 PACKETS_OBSERVATION_VERSION: int = 3
+#: Version of the vector layout of rule sets whose packets are earned by a canasta
+#: (`canasta.PacketRules.after_first_canasta`, Hand and Foot's ``foot-after-first-book``):
+#: version 3's fields, then ``packet_earned``.
+EARNED_PACKETS_OBSERVATION_VERSION: int = 4
 
 #: The meld slots of each side, in order: 4 to ace, then the wild meld
 #: (``JOKER``), then black threes (melded only when going out).
@@ -88,6 +101,7 @@ class ObservationEncoder:
     | ``known`` | ``P × 15`` | per seat, cards known to be in its hand (seen taken with the pile), by `Kind` value |
     | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its size while down |
     | ``last_packet`` | ``P`` | only with packets (2): 1 for each seat that holds its last packet (none down) |
+    | ``packet_earned`` | ``P`` | only with earned packets (3): 1 for each seat that has earned its next packet |
 
     (2): where the rules deal ``K`` packets after the hand
     (``K = len(rules.packets.sizes)``, `canasta.PacketRules`: Hand and Foot's
@@ -96,6 +110,17 @@ class ObservationEncoder:
     everyone, its owner included, until it is picked up (then they are that
     seat's ``hand``). Other rule sets have neither field, and version
     `OBSERVATION_VERSION`.
+
+    (3): where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`,
+    Hand and Foot's ``foot-after-first-book``), version
+    `EARNED_PACKETS_OBSERVATION_VERSION`: 1 for a seat that has completed a canasta
+    by its own action in this hand (``canasta.HandState.first_canasta`` is not -1;
+    public, `canasta.Observation.first_canasta`) and still has a packet face down,
+    0 before its first canasta and once it holds its last packet. It turns 1 with the
+    action that completes the seat's first canasta (unless that very action picks its
+    last packet up); its owner may then pick the packet up at will from the start of
+    its next turn, before the draw (the mask shows when). Other rule sets with packets
+    have version `PACKETS_OBSERVATION_VERSION` and no such field.
 
     After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
@@ -112,8 +137,9 @@ class ObservationEncoder:
         size: Length of the vector.
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
-        version: The layout's version: `OBSERVATION_VERSION`, or
-            `PACKETS_OBSERVATION_VERSION` where the rules deal packets.
+        version: The layout's version: `OBSERVATION_VERSION`,
+            `PACKETS_OBSERVATION_VERSION` where the rules deal packets, or
+            `EARNED_PACKETS_OBSERVATION_VERSION` where those are earned by a canasta.
         layouts: For each observer seat, where its values go in a row
             (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
             and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows).
@@ -155,6 +181,9 @@ class ObservationEncoder:
             self.version = PACKETS_OBSERVATION_VERSION
             layout.append(("packets_down", p * packets, 0.0, float(max(rules.packets.sizes))))
             layout.append(("last_packet", p, 0.0, 1.0))
+            if rules.packets.after_first_canasta:  # foot-after-first-book: who has earned its next packet
+                self.version = EARNED_PACKETS_OBSERVATION_VERSION
+                layout.append(("packet_earned", p, 0.0, 1.0))
         self.fields: dict[str, slice] = {}
         low: list[float] = []
         high: list[float] = []
