@@ -1,0 +1,364 @@
+"""The sequence games' meld actions, and which of them are legal (`SEQUENCES.md` §9.3 to §9.5, §9.12, §11.3, §11.6).
+
+The actions are lossless (§12): a group names its naturals by suit (which K♥
+goes into a group decides which sequences stay possible), a new sequence is
+(suit, low, high), an extension names its meld and its new ends, a
+combination names two melds, and melds are named by their identity (a number
+per side, in creation order). `legal_melds` lists the meld phase's legal
+actions: what the meld types allow (`canasta.meldtypes`), and only those after
+which the turn can still be completed (SPEC §0, by the searches of
+`canasta.suitedsearch`): an unopened side's opening must stay reachable, a
+player left with one card or none, bound by a "yes", or growing an escalera
+past 7 cards (or laying a sequence of 8 or more, or black threes) must be able
+to go out, and without permission to go out no action may leave going out as
+the only way to end the turn.
+
+*Status:* the engine does not play the sequence games yet (issue 34); these
+are their meld actions and their legality, tested against the enumeration of
+every continuation (`tests/test_suited_melds.py`). Two edges are not judged
+yet: an opening that could only be completed by melding every card (the turn
+must then go out), and black threes laid in the turn of the opening before the
+opening is complete (refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import product
+
+from attrs import field, frozen
+
+from canasta.cards import Kind, Suit
+from canasta.meldtypes import (
+    BlackThreeGroupType,
+    BlackThreeShape,
+    GroupShape,
+    GroupType,
+    MeldShape,
+    MeldType,
+    SequenceShape,
+    SequenceType,
+    WildMeldType,
+    WildShape,
+)
+from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
+from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+
+__all__ = [
+    "Combine",
+    "Extend",
+    "LayBlackThrees",
+    "LayGroup",
+    "LaySequence",
+    "LayWild",
+    "SuitedMeld",
+    "legal_melds",
+]
+
+
+def _suit_counts(value: Iterable[int]) -> tuple[int, int, int, int]:
+    counts = tuple(value)
+    if len(counts) != 4 or any(type(c) is not int or c < 0 for c in counts):
+        raise ValueError(f"suits are four counts (clubs, diamonds, hearts, spades) of 0 or more, got {value!r}")
+    return counts[0], counts[1], counts[2], counts[3]
+
+
+@frozen
+class LayGroup:
+    """Natural cards of one rank, by suit, and wild cards: a new group, or onto one of the side's groups.
+
+    Attributes:
+        rank: The natural rank (4 to 14).
+        suits: How many naturals of each suit (clubs, diamonds, hearts, spades).
+        twos: 2s.
+        jokers: Jokers.
+        meld: The group it joins (its identity), or ``None`` for a new group.
+    """
+
+    rank: int
+    suits: tuple[int, int, int, int] = field(converter=_suit_counts)
+    twos: int = 0
+    jokers: int = 0
+    meld: int | None = None
+
+    @property
+    def naturals(self) -> int:
+        """Its natural cards."""
+        return sum(self.suits)
+
+
+@frozen
+class LaySequence:
+    """A new sequence of one suit, from ``low`` to ``high``.
+
+    Attributes:
+        suit: The suit.
+        low: The lowest rank.
+        high: The highest rank.
+    """
+
+    suit: Suit = field(converter=Suit)
+    low: int
+    high: int
+
+
+@frozen
+class Extend:
+    """Cards of the suit added at the ends of one of the side's sequences, to its new ends.
+
+    Attributes:
+        meld: The sequence (its identity).
+        low: Its new lowest rank.
+        high: Its new highest rank.
+    """
+
+    meld: int
+    low: int
+    high: int
+
+
+@frozen
+class LayWild:
+    """Wild cards: a new wild meld, or onto one of the side's wild melds.
+
+    Attributes:
+        twos: 2s.
+        jokers: Jokers.
+        meld: The wild meld it joins, or ``None`` for a new one.
+    """
+
+    twos: int
+    jokers: int = 0
+    meld: int | None = None
+
+
+@frozen
+class Combine:
+    """Two of the side's melds merged into one, which keeps the older's identity (§9.3).
+
+    Attributes:
+        first: The older meld.
+        second: The other.
+    """
+
+    first: int
+    second: int
+
+
+@frozen
+class LayBlackThrees:
+    """Every black three of the hand as one group, by a player going out (§9.5).
+
+    Attributes:
+        count: The black threes.
+    """
+
+    count: int
+
+
+#: A meld action of the sequence games.
+SuitedMeld = LayGroup | LaySequence | Extend | LayWild | Combine | LayBlackThrees
+
+_CLASS_ORDER = tuple(CanastaClass)
+
+
+def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) -> SuitedHand | None:
+    """The hand after the action's cards leave it, or ``None`` if it does not hold them."""
+    naturals = list(hand.naturals)
+    twos, jokers, black = hand.twos, hand.jokers, hand.black_threes
+    if isinstance(action, LayGroup):
+        for suit, n in enumerate(action.suits):
+            naturals[(action.rank - 4) * 4 + suit] -= n
+        twos -= action.twos
+        jokers -= action.jokers
+    elif isinstance(action, LaySequence):
+        for rank in range(action.low, action.high + 1):
+            naturals[(rank - 4) * 4 + action.suit] -= 1
+    elif isinstance(action, Extend):
+        meld = melds.get(action.meld)
+        if not isinstance(meld, SequenceShape):
+            return None
+        for rank in (*range(action.low, meld.low), *range(meld.high + 1, action.high + 1)):
+            naturals[(rank - 4) * 4 + meld.suit] -= 1
+    elif isinstance(action, LayWild):
+        twos -= action.twos
+        jokers -= action.jokers
+    elif isinstance(action, LayBlackThrees):
+        black -= action.count
+    if min(naturals) < 0 or min(twos, jokers, black) < 0:
+        return None
+    return SuitedHand(tuple(naturals), twos, jokers, black)
+
+
+def _first(types: Sequence[MeldType], kind: type) -> MeldType | None:
+    return next((t for t in types if isinstance(t, kind)), None)
+
+
+def _value(hand: SuitedHand, values: Sequence[int]) -> int:
+    naturals = sum(n * values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals))
+    return naturals + hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
+
+
+def _size(hand: SuitedHand) -> int:
+    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
+
+
+def _candidates(
+    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType]
+) -> list[tuple[SuitedMeld, dict[int, MeldShape], bool]]:
+    """What the meld types allow: (action, the melds after it, whether it binds the player to go out)."""
+    groups = _first(types, GroupType)
+    sequences = _first(types, SequenceType)
+    wilds = _first(types, WildMeldType)
+    threes = _first(types, BlackThreeGroupType)
+    next_number = max(melds, default=-1) + 1
+    found: list[tuple[SuitedMeld, dict[int, MeldShape], bool]] = []
+
+    def offer(action: SuitedMeld, kind: MeldType, before: MeldShape | None, shape: MeldShape) -> None:
+        after = dict(melds)
+        key = next_number if before is None else getattr(action, "meld")  # noqa: B009
+        after[key] = shape
+        if before is None:
+            if kind.valid(shape):
+                found.append((action, after, False))
+            elif kind.valid(shape, going_out=True):
+                found.append((action, after, True))  # (Brazilian: a sequence of 8 or more, going out)
+        elif kind.can_add(before, shape):
+            found.append((action, after, False))
+        elif kind.can_add(before, shape, going_out=True):
+            found.append((action, after, True))  # (Brazilian: an escalera past 7, going out)
+
+    if isinstance(groups, GroupType):
+        for r, rank in enumerate(NATURAL_RANKS):
+            held = hand.naturals[r * 4 : r * 4 + 4]
+            targets: list[tuple[int | None, GroupShape | None]] = [(None, None)]
+            targets += [(k, m) for k, m in sorted(melds.items()) if isinstance(m, GroupShape) and m.rank == rank]
+            for suits in product(*(range(c + 1) for c in held)):
+                n = sum(suits)
+                for t in range(hand.twos + 1):
+                    for j in range(hand.jokers + 1):
+                        if n + t + j == 0:
+                            continue
+                        for key, old in targets:
+                            action = LayGroup(rank, suits, t, j, key)
+                            if old is None:
+                                offer(action, groups, None, GroupShape(rank, n, t, j))
+                            else:
+                                grown = GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j)
+                                offer(action, groups, old, grown)
+    if isinstance(sequences, SequenceType):
+        for suit in Suit:
+            held = hand.of_suit(suit)
+            for lo in range(len(NATURAL_RANKS)):
+                for hi in range(lo, len(NATURAL_RANKS)):
+                    if not held[hi]:
+                        break
+                    run = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
+                    offer(LaySequence(suit, run.low, run.high), sequences, None, run)
+        for key, meld in sorted(melds.items()):
+            if not isinstance(meld, SequenceShape):
+                continue
+            held = hand.of_suit(meld.suit)
+            lows = [meld.low]
+            while lows[-1] > 4 and held[lows[-1] - 5]:
+                lows.append(lows[-1] - 1)
+            highs = [meld.high]
+            while highs[-1] < 14 and held[highs[-1] - 3]:
+                highs.append(highs[-1] + 1)
+            for low in lows:
+                for high in highs:
+                    if (low, high) != (meld.low, meld.high):
+                        offer(Extend(key, low, high), sequences, meld, SequenceShape(meld.suit, low, high))
+    if isinstance(wilds, WildMeldType):
+        targets_w: list[tuple[int | None, WildShape | None]] = [(None, None)]
+        targets_w += [(k, m) for k, m in sorted(melds.items()) if isinstance(m, WildShape)]
+        for t in range(hand.twos + 1):
+            for j in range(hand.jokers + 1):
+                if t + j:
+                    for key, old_w in targets_w:
+                        if old_w is None:
+                            offer(LayWild(t, j), wilds, None, WildShape(t, j))
+                        else:
+                            offer(LayWild(t, j, key), wilds, old_w, WildShape(old_w.twos + t, old_w.jokers + j))
+    for (a, first), (b, second) in product(sorted(melds.items()), repeat=2):
+        if a < b:
+            kind = next((k for k in types if k.judges(first)), None)
+            merged = kind.combine(first, second) if kind is not None and kind.judges(second) else None
+            if merged is not None:
+                after = {k: m for k, m in melds.items() if k != b}
+                after[a] = merged
+                found.append((Combine(a, b), after, False))
+    if isinstance(threes, BlackThreeGroupType) and hand.black_threes:
+        group = BlackThreeShape(hand.black_threes)
+        if threes.valid(group, going_out=True):
+            after = dict(melds)
+            after[next_number] = group
+            found.append((LayBlackThrees(hand.black_threes), after, True))
+    return found
+
+
+def legal_melds(
+    hand: SuitedHand,
+    melds: Mapping[int, MeldShape],
+    types: Sequence[MeldType],
+    *,
+    opened: bool,
+    opening: OpeningRequirement,
+    count: int = 0,
+    quota: GoingOutRules,
+    bound: bool = False,
+    may_go_out: bool = True,
+    values: Sequence[int] = DEFAULT_CARD_VALUES,
+) -> list[SuitedMeld]:
+    """The legal meld actions of a meld phase (what the types allow, and the turn still completable).
+
+    Args:
+        hand: The player's hand.
+        melds: The side's melds by identity.
+        types: The rule set's meld types.
+        opened: The side has completed its initial meld (in an earlier turn or in this one).
+        opening: What an initial meld needs (read while the side has not opened).
+        count: While it has not opened, the count of the cards laid this turn
+            (its melds are this turn's).
+        quota: The going-out quota.
+        bound: The player is bound by a "yes" to go out this turn.
+        may_go_out: The player may go out this turn (``False`` after a "no",
+            or where permission is mandatory and no "yes" was given).
+        values: Card values indexed by `canasta.Kind`.
+
+    Returns:
+        The legal actions, in the order: groups (by rank, suits, wild cards,
+        target), sequences, extensions, wild melds, combinations, black threes.
+    """
+    legal: list[SuitedMeld] = []
+    for action, after, going_out_only in _candidates(hand, melds, types):
+        rest = _take(hand, action, melds)
+        if rest is None:
+            continue
+        table = list(after.values())
+        if not opened:
+            now = count + _value(hand, values) - _value(rest, values)
+            if not _opening_met(now, table, types, opening):
+                # A provisional opening meld (§9.12): the opening must stay reachable; nothing that
+                # only going out allows is laid before the opening is complete.
+                if not going_out_only and opening_reachable(
+                    rest, opening, types, melds=table, count=now, values=values
+                ):
+                    legal.append(action)
+                continue
+        if _size(rest) >= 2 and not bound and not going_out_only:
+            legal.append(action)  # a discard keeps a card
+        elif may_go_out and can_go_out(rest, table, types, quota):
+            legal.append(action)
+    return legal
+
+
+def _opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType], need: OpeningRequirement) -> bool:
+    """Whether the melds laid this turn, counting ``count``, meet the opening's requirement."""
+    bits = 0
+    for meld in melds:
+        kind = next((k for k in types if k.judges(meld)), None)
+        cls = kind.canasta_class(meld) if kind is not None else None
+        if cls is not None:
+            bits |= 1 << _CLASS_ORDER.index(cls)
+    return need.met(count, bits)
