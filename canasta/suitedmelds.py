@@ -204,14 +204,15 @@ def _size(hand: SuitedHand) -> int:
 
 
 def _candidates(
-    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType]
+    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType], next_number: int | None = None
 ) -> list[tuple[SuitedMeld, dict[int, MeldShape], bool]]:
     """What the meld types allow: (action, the melds after it, whether it binds the player to go out)."""
     groups = _first(types, GroupType)
     sequences = _first(types, SequenceType)
     wilds = _first(types, WildMeldType)
     threes = _first(types, BlackThreeGroupType)
-    next_number = max(melds, default=-1) + 1
+    if next_number is None:
+        next_number = max(melds, default=-1) + 1
     found: list[tuple[SuitedMeld, dict[int, MeldShape], bool]] = []
 
     def offer(action: SuitedMeld, kind: MeldType, before: MeldShape | None, shape: MeldShape) -> None:
@@ -308,6 +309,7 @@ def legal_melds(
     quota: GoingOutRules,
     bound: bool = False,
     may_go_out: bool = True,
+    next_number: int | None = None,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
 ) -> list[SuitedMeld]:
     """The legal meld actions of a meld phase (what the types allow, and the turn still completable).
@@ -324,6 +326,9 @@ def legal_melds(
         bound: The player is bound by a "yes" to go out this turn.
         may_go_out: The player may go out this turn (``False`` after a "no",
             or where permission is mandatory and no "yes" was given).
+        next_number: The identity a new meld of the side takes (numbers of
+            combined melds are never reused, §9.3); ``None``: one more than the
+            highest of ``melds``.
         values: Card values indexed by `canasta.Kind`.
 
     Returns:
@@ -331,7 +336,7 @@ def legal_melds(
         target), sequences, extensions, wild melds, combinations, black threes.
     """
     legal: list[SuitedMeld] = []
-    for action, after, going_out_only in _candidates(hand, melds, types):
+    for action, after, going_out_only in _candidates(hand, melds, types, next_number):
         rest = _take(hand, action, melds)
         if rest is None:
             continue

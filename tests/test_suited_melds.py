@@ -207,3 +207,12 @@ def _exhaustive_out_of(rest: SuitedHand, after: dict[int, MeldShape], types: tup
     from test_suited_search import _exhaustive_out
 
     return _exhaustive_out(rest, tuple(after.values()), types, TWO)
+
+
+def test_a_new_meld_takes_the_next_number_never_a_retired_one() -> None:
+    """§9.3: numbers are identities for the hand; a combined meld's number is retired for good."""
+    from canasta.suitedmelds import _candidates
+
+    melds: dict[int, MeldShape] = {0: GroupShape(K, 4)}  # meld 1 was combined into 0: its number is retired
+    laid = [after for action, after, _ in _candidates(SuitedHand.from_cards(["9H", "9S", "9D"]), melds, SAMBA, 2)]
+    assert laid and all(set(after) == {0, 2} for after in laid)
