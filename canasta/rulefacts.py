@@ -52,7 +52,8 @@ class RuleFacts:
     rules give the kind the same `RankKey` and whose card values are equal;
     ``discardable`` holds `canasta.discards.discardable_kinds`'
     two answers (after and during a first round without black-three discards),
-    filled when first asked.
+    filled when first asked; ``plain`` and ``keep`` the answers of
+    american-discards that depend on the meld state (its closed ranks), the same way.
     """
 
     def __init__(
@@ -178,6 +179,12 @@ class RuleFacts:
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
+        # american-discards (`canasta.discards`): D3's switch, and the answers that depend on the
+        # meld state's closed ranks, filled when first asked: `canasta.discards.plain_kinds`, and
+        # `canasta.discards.keep_discards`' restricted answers by (first round, strict pile).
+        self.wild_discard_needs_wild_hand: bool = pile.wild_discard_needs_wild_hand
+        self.plain: tuple[bool, ...] | None = None
+        self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
 
     def _take_from(self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
@@ -267,6 +274,9 @@ class RuleFacts:
                 self.validity.append(validity)
                 self.additions.append(additions)
         self.discardable = [None, None]
+        self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
+        self.plain = None
+        self.keep = [None, None, None, None]
 
     def minimum_for(self, score: int, deal: int = 1) -> int:
         """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).

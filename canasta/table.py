@@ -530,6 +530,18 @@ class TableState:
         cards each meld of the side held when the turn began; in the opening
         turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
         """
+        hit = self._meld_state(taken)
+        if hit[0] is not self.rules:
+            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+
+    def _meld_state(self, taken: int = -1) -> tuple[Rules, RuleFacts, object]:
+        """The acting side's turn meld state (see `_turn_meld_state`): its rules, facts and meld tables.
+
+        Found by the state's key in ``facts.turn_states`` (the rules dealt's), made the first
+        time it is met; the hand's state is left as it is. A pile take by a side that has not
+        opened is decided under the state the take would set (``taken``: the top card's rank,
+        under aces-pure), which is then the state its turn plays on.
+        """
         facts = self.facts
         side = self.seating[self.seat]
         melds = self.melds[side]
@@ -572,8 +584,7 @@ class TableState:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
             found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
             hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
-        if hit[0] is not self.rules:
-            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+        return hit
 
     def _use_state(self, rules: Rules) -> None:
         """`_use_rules` with rules made from the rules dealt with another meld state (`Rules.during_hand`)."""
