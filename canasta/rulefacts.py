@@ -17,7 +17,6 @@ from typing import Final
 
 import attrs
 
-import canasta.rules as _rules_module
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, Kind
 from canasta.rules import MeldRules, Permission, Rules
 
@@ -540,10 +539,6 @@ def copy_fields(
     for i in range(len(more)):
         set_field(found, more[i], values[i])
     return found
-
-
-if not __file__.endswith(".py"):  # (the compiled engine: `canasta.rules` copies a meld state's slots here)
-    _rules_module._COPY_FIELDS[0] = copy_fields
 
 
 def rule_facts(rules: Rules) -> RuleFacts:

@@ -515,35 +515,13 @@ class MeldRules:
         """
         if type(self) is not MeldRules:  # (a subclass may add fields: the generic way)
             return evolve(self, natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap)
-        copy_fields = _COPY_FIELDS[0]
-        if copy_fields is not None:
-            # The compiled engine's way: a copy of these meld rules' slots but the state's (their values are
-            # validated already), made by compiled code, without running the constructor.
-            names, getter = _STATE_COPIER
-            state = (natural_only, closed, wild_floors, mixed_cap, bool(closed or wild_floors or mixed_cap))
-            return cast(MeldRules, copy_fields(self, getter, names, _STATE_SLOTS, state + _STATE_EMPTY))
-        return MeldRules(  # (every field in order: `tests/test_club_speed_design.py` checks the order)
-            self.min_size,
-            self.min_naturals,
-            self.max_wilds,
-            self.naturals_per_wild,
-            self.max_size,
-            self.canasta_size,
-            self.wild_melds,
-            natural_only,
-            self.black_threes_when_going_out,
-            self.closed_at_canasta,
-            self.book_makes_room,
-            closed,
-            self.wilds_only_when_opening,
-            self.wilds_need_naturals,
-            self.no_mixed_opening_canasta,
-            self.wild_meld_first,
-            wild_floors,
-            mixed_cap,
-            extra_naturals=self.extra_naturals,
-            add_to_books=self.add_to_books,
-        )
+        # A copy of these meld rules' slots but the state's (their values are validated already), made by the
+        # compiled engine (`canasta.rulefacts.copy_fields`): what the constructor gives, without running it.
+        from canasta.rulefacts import copy_fields  # (rulefacts imports this module)
+
+        names, getter = _STATE_COPIER
+        state = (natural_only, closed, wild_floors, mixed_cap, bool(closed or wild_floors or mixed_cap), *_STATE_EMPTY)
+        return cast(MeldRules, copy_fields(self, getter, names, _STATE_SLOTS, state))
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -1059,20 +1037,15 @@ class Rules:
         fields are already converted, and `Rules` has no validator): a copy of the slots, then the
         meld rules set.
         """
+        from canasta.rulefacts import copy_fields  # (rulefacts imports this module)
+
         copier = _FIELD_COPIERS.get(type(self))
         if copier is None:
             names = tuple(f.name for f in fields(type(self)) if f.name != "melds")
             copier = _FIELD_COPIERS[type(self)] = (names, attrgetter(*names))
         names, values = copier
-        copy_fields = _COPY_FIELDS[0]
-        if copy_fields is not None:
-            return cast(Rules, copy_fields(self, values, names, _MELDS_SLOT, (melds,)))  # (the compiled engine's)
-        found = object.__new__(type(self))  # (what `copy.copy` does, without its generic protocol)
-        set_field = object.__setattr__  # (frozen: a new object, set before anyone sees it)
-        for name, value in zip(names, values(self), strict=True):  # (the values read by one call: ``attrgetter``)
-            set_field(found, name, value)
-        set_field(found, "melds", melds)
-        return found
+        # (The slots copied by the compiled engine, the values read by one call: ``attrgetter``.)
+        return cast(Rules, copy_fields(self, values, names, _MELDS_SLOT, (melds,)))
 
     @property
     def as_dealt(self) -> Rules:
@@ -1119,14 +1092,6 @@ _DEALT: dict[int, Rules] = {}
 #: The attrs field names of `Rules` and its subclasses but ``melds``, and a getter of their
 #: values (`Rules._with_melds`).
 _FIELD_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[object], tuple[object, ...]]]] = {}
-_SlotCopier = Callable[
-    [object, Callable[[object], tuple[object, ...]], tuple[str, ...], tuple[str, ...], tuple[object, ...]], object
-]
-#: The compiled engine's slot copier (`canasta.rulefacts.copy_fields`, set when the compiled engine
-#: is imported), or ``None``: `MeldRules.with_state` and `Rules._with_melds` make a hand's meld
-#: state with it, in one compiled call, instead of the constructor or a Python loop over the
-#: slots (which the pure engine keeps: there the copier would be a Python loop too).
-_COPY_FIELDS: list[_SlotCopier | None] = [None]
 _MELDS_SLOT: tuple[str, ...] = ("melds",)
 #: `MeldRules.with_state`: the slots set to the state (with ``has_meld_state`` and attrs' hash cache, which
 #: starts empty), and the other fields' names with a getter of their values.
