@@ -26,7 +26,6 @@ __all__ = [
     "RuleFacts",
     "ScoringTables",
     "TurnStateKey",
-    "copy_fields",
     "meld_valid",
     "rank_keys",
     "rule_facts",
@@ -504,41 +503,6 @@ def _shared_caches(
             _CACHES.clear()  # bound the memory of long runs with many rule sets
         caches = _CACHES[caches_key] = ({}, {})
     return caches
-
-
-def copy_fields(
-    source: object,
-    getter: Callable[[object], tuple[object, ...]],
-    names: tuple[str, ...],
-    more: tuple[str, ...],
-    values: tuple[object, ...],
-) -> object:
-    """A new object of ``source``'s type with its slots ``names`` copied and ``more`` set to ``values``.
-
-    How `canasta.Rules.during_hand` and `canasta.MeldRules.with_state` make a hand's meld
-    state from the rules dealt (a few new states a hand under the club rules): the fields
-    are read by one ``getter`` call (``operator.attrgetter(*names)``) and set without
-    ``__init__`` (the values are a validated object's), here in the compiled engine where
-    each slot is set by a C call rather than a Python loop's.
-
-    Args:
-        source: A frozen attrs object with slots.
-        getter: ``operator.attrgetter(*names)``.
-        names: The slots copied (at least two).
-        more: Other slots, set to ``values``.
-        values: Their values.
-
-    Returns:
-        The new object.
-    """
-    found: object = object.__new__(type(source))
-    set_field = object.__setattr__  # (frozen: a new object, set before anyone sees it)
-    copied = getter(source)
-    for i in range(len(names)):
-        set_field(found, names[i], copied[i])
-    for i in range(len(more)):
-        set_field(found, more[i], values[i])
-    return found
 
 
 def rule_facts(rules: Rules) -> RuleFacts:

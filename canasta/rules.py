@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import cast
 
 from attrs import evolve, field, fields, frozen
 
@@ -515,13 +514,28 @@ class MeldRules:
         """
         if type(self) is not MeldRules:  # (a subclass may add fields: the generic way)
             return evolve(self, natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap)
-        # A copy of these meld rules' slots but the state's (their values are validated already), made by the
-        # compiled engine (`canasta.rulefacts.copy_fields`): what the constructor gives, without running it.
-        from canasta.rulefacts import copy_fields  # (rulefacts imports this module)
-
-        names, getter = _STATE_COPIER
-        state = (natural_only, closed, wild_floors, mixed_cap, bool(closed or wild_floors or mixed_cap), *_STATE_EMPTY)
-        return cast(MeldRules, copy_fields(self, getter, names, _STATE_SLOTS, state))
+        return MeldRules(  # (every field in order: `tests/test_club_speed_design.py` checks the order)
+            self.min_size,
+            self.min_naturals,
+            self.max_wilds,
+            self.naturals_per_wild,
+            self.max_size,
+            self.canasta_size,
+            self.wild_melds,
+            natural_only,
+            self.black_threes_when_going_out,
+            self.closed_at_canasta,
+            self.book_makes_room,
+            closed,
+            self.wilds_only_when_opening,
+            self.wilds_need_naturals,
+            self.no_mixed_opening_canasta,
+            self.wild_meld_first,
+            wild_floors,
+            mixed_cap,
+            extra_naturals=self.extra_naturals,
+            add_to_books=self.add_to_books,
+        )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).
@@ -1037,15 +1051,17 @@ class Rules:
         fields are already converted, and `Rules` has no validator): a copy of the slots, then the
         meld rules set.
         """
-        from canasta.rulefacts import copy_fields  # (rulefacts imports this module)
-
         copier = _FIELD_COPIERS.get(type(self))
         if copier is None:
             names = tuple(f.name for f in fields(type(self)) if f.name != "melds")
             copier = _FIELD_COPIERS[type(self)] = (names, attrgetter(*names))
         names, values = copier
-        # (The slots copied by the compiled engine, the values read by one call: ``attrgetter``.)
-        return cast(Rules, copy_fields(self, values, names, _MELDS_SLOT, (melds,)))
+        found = object.__new__(type(self))  # (what `copy.copy` does, without its generic protocol)
+        set_field = object.__setattr__  # (frozen: a new object, set before anyone sees it)
+        for name, value in zip(names, values(self), strict=True):  # (the values read by one call: ``attrgetter``)
+            set_field(found, name, value)
+        set_field(found, "melds", melds)
+        return found
 
     @property
     def as_dealt(self) -> Rules:
@@ -1091,19 +1107,4 @@ _DURING: dict[int, tuple[Rules, dict[MeldRules, Rules]]] = {}
 _DEALT: dict[int, Rules] = {}
 #: The attrs field names of `Rules` and its subclasses but ``melds``, and a getter of their
 #: values (`Rules._with_melds`).
-_FIELD_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[object], tuple[object, ...]]]] = {}
-_MELDS_SLOT: tuple[str, ...] = ("melds",)
-#: `MeldRules.with_state`: the slots set to the state (with ``has_meld_state`` and attrs' hash cache, which
-#: starts empty), and the other fields' names with a getter of their values.
-_STATE_SLOTS: tuple[str, ...] = ("natural_only", "closed", "wild_floors", "mixed_cap", "has_meld_state")
-_STATE_SLOTS += tuple(  # (attrs' own slots: the hash cache)
-    name
-    for name in getattr(MeldRules, "__slots__", ())
-    if name != "__weakref__" and name not in {f.name for f in fields(MeldRules)}
-)
-_STATE_EMPTY: tuple[None, ...] = (None,) * (len(_STATE_SLOTS) - 5)
-_STATE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(MeldRules) if f.name not in _STATE_SLOTS)
-_STATE_COPIER: tuple[tuple[str, ...], Callable[[object], tuple[object, ...]]] = (
-    _STATE_NAMES,
-    attrgetter(*_STATE_NAMES),
-)
+_FIELD_COPIERS: dict[type, tuple[tuple[str, ...], Callable[[Rules], tuple[object, ...]]]] = {}
