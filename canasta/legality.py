@@ -557,7 +557,7 @@ def _take_completes(
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn: the
             # turn meld state the take sets (`canasta.table.TableState._meld_state`, kept with the rules
             # dealt, so the take met again, and the take made, find it), with its facts.
-            state = t._meld_state(top_kind)
+            state = t._meld_state(top_kind, side)
             rules = state[0]
             facts = state[1]
     restricted = t.restricts_discards
