@@ -38,7 +38,9 @@ __all__ = [
     "keep_discards",
     "meld_strands",
     "plain_discards",
+    "plain_discards_now",
     "plain_kinds",
+    "plain_now",
     "strict_pile",
     "take_strands",
 ]
@@ -129,7 +131,7 @@ def holds_plain(t: TableState, seat: int) -> bool:
     Returns:
         True if some card in the hand (or waiting for it) is plain.
     """
-    plain = plain_kinds(t.rules)
+    plain = plain_now(t)
     counts = t.counts[seat]
     for kind in range(4, KIND_COUNT):
         if counts[kind] and plain[kind]:
@@ -153,7 +155,7 @@ def strict_pile(t: TableState, seat: int) -> bool:
     Returns:
         True if stop cards may not be discarded and no action may strand the hand.
     """
-    return bool(t.rules.pile.empty_pile_stops) and not t.pile and holds_plain(t, seat)
+    return t.facts.empty_pile_stops and not t.pile and holds_plain(t, seat)
 
 
 def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tuple[bool, ...]:
@@ -172,17 +174,58 @@ def keep_discards(t: TableState, seat: int, *, strict: bool | None = None) -> tu
     Returns:
         15 flags indexed by kind.
     """
-    rules = t.rules
     base = discardable_now(t)
     if not t.restricts_discards:
         return base
     if strict is None:
         strict = strict_pile(t, seat)
+    facts = t.facts
     if strict:
-        return plain_discards(rules, t.turn)
-    if rules.pile.wild_discard_needs_wild_hand and not t.drew_all_wild:
-        return _restricted(base, None)
-    return base
+        index = 1
+    elif facts.wild_discard_needs_wild_hand and not t.drew_all_wild:
+        index = 0
+    else:
+        return base
+    if facts.no_discard_first_round and t.turn < facts.players:
+        index += 2
+    # (The answer depends on the facts, their first-round switch and ``strict`` alone: kept on the facts.)
+    found = facts.keep[index]
+    if found is None:
+        found = facts.keep[index] = _restricted(base, plain_now(t) if strict else None)
+    return found
+
+
+def plain_discards_now(t: TableState) -> tuple[bool, ...]:
+    """`plain_discards` of the hand's rules and turn, from the answers its facts keep (the engine's inner loops).
+
+    Args:
+        t: The hand.
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    facts = t.facts
+    index = 3 if facts.no_discard_first_round and t.turn < facts.players else 1
+    found = facts.keep[index]
+    if found is None:
+        found = facts.keep[index] = _restricted(discardable_now(t), plain_now(t))
+    return found
+
+
+def plain_now(t: TableState) -> tuple[bool, ...]:
+    """`plain_kinds` of the hand's rules, kept on its facts (the engine's inner loops).
+
+    Args:
+        t: The hand.
+
+    Returns:
+        15 flags indexed by kind.
+    """
+    facts = t.facts
+    found = facts.plain
+    if found is None:
+        found = facts.plain = plain_kinds(t.rules)
+    return found
 
 
 def plain_discards(rules: Rules, turn: int) -> tuple[bool, ...]:
@@ -236,7 +279,7 @@ def _strands(t: TableState, seat: int, key: int, shown: tuple[int, int, int], ad
     size = rules.melds.canasta_size
     completes = before < size <= before + moved
     closes = completes and t.closes_ranks and rank >= 4
-    plain = plain_kinds(rules)
+    plain = plain_now(t)
     counts = t.counts[seat]
     kinds = t.kinds
     plain_after = False

@@ -17,8 +17,6 @@ from itertools import compress
 from operator import add, mul
 from typing import Final
 
-from attrs import evolve
-
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, PickUpPacket, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import (
@@ -38,15 +36,15 @@ from canasta.discards import (
     discardable_now,
     keep_discards,
     meld_strands,
-    plain_discards,
-    plain_kinds,
+    plain_discards_now,
+    plain_now,
     strict_pile,
     take_strands,
 )
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
 from canasta.rulefacts import RuleFacts, meld_valid
-from canasta.rules import Permission, Rules
+from canasta.rules import Permission
 from canasta.special import HAND_SIZE
 from canasta.table import (
     ANSWER_PHASE,
@@ -125,9 +123,6 @@ _REQUIRED: Final = Permission.REQUIRED
 _ANY_TIME: Final = Permission.ANY_TIME
 _NO_DISCARDS: Final = (False,) * KIND_COUNT
 _NO_RANKS: Final[frozenset[int]] = frozenset()
-# Under aces-pure, the rules a pile take by an unopened side is decided under (`_take_completes`),
-# by (id of the rules, rank taken): the rules, then those rules with that rank natural-only.
-_TAKE_RULES: Final[dict[tuple[int, int], tuple[Rules, Rules]]] = {}
 
 
 def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
@@ -553,23 +548,18 @@ def _take_completes(
 ) -> bool:
     """What "legal" means, for a pile take: after it, the turn can still be completed (the pile is face up)."""
     rules = t.rules
+    facts: RuleFacts | None = None  # (the rules' own: ``t.facts``, unless aces-pure sets the take's state)
     side = t.seating[seat]
     n, tw, jk, second = shape
     if t.locks_wilds and not t.opened[side]:
         top_kind = t.kinds[t.pile[-1]]
-        if top_kind in rules.melds.wilds_only_when_opening:
-            # House rule aces-pure: the meld this take forms stays natural for the rest of the turn.
-            # (The rules of that question, made once per rules and rank: their facts and caches are kept.)
-            made = _TAKE_RULES.get((id(rules), top_kind))
-            if made is not None and made[0] is rules:
-                rules = made[1]
-            else:
-                melds_now = rules.melds
-                natural = rules.during_hand(evolve(melds_now, natural_only=melds_now.natural_only | {Kind(top_kind)}))
-                if len(_TAKE_RULES) > 1024:
-                    _TAKE_RULES.clear()
-                _TAKE_RULES[(id(rules), top_kind)] = (rules, natural)  # (the rules kept alive: their id stays theirs)
-                rules = natural
+        if top_kind in t.facts.opening_wilds:
+            # House rule aces-pure: the meld this take forms stays natural for the rest of the turn: the
+            # turn meld state the take sets (`canasta.table.TableState._meld_state`, kept with the rules
+            # dealt, so the take met again, and the take made, find it), with its facts.
+            state = t._meld_state(top_kind, side)
+            rules = state[0]
+            facts = state[1]
     restricted = t.restricts_discards
     if (
         not bound
@@ -592,7 +582,7 @@ def _take_completes(
     if restricted:
         # american-discards: the pile is empty after the take, and the hand holds a plain card (D5 b, checked
         # by `_take_shapes`): only plain cards end the turn (D4); a wild card never does (D3: no stock draw).
-        discardable = plain_discards(rules, t.turn)
+        discardable = plain_discards_now(t)  # (the take's state differs only in natural-only ranks)
         closing = t.closes_ranks
     if opened and not bound and not restricted and (sum(hand) + sum(rest)) >= 2:
         # The usual case: the pile comes into the hand; any discardable card ends the turn.
@@ -635,6 +625,7 @@ def _take_completes(
         final_only=False,
         discardable=discardable,
         top_rank=top,
+        facts=t.facts if facts is None else facts,
         pending=pending,
         out_discardable=out_discardable,
         closing=closing,
@@ -1174,7 +1165,7 @@ def _anchored(
 
 def _plain_kinds_held(t: TableState, counts: list[int], enough: int) -> bool:
     """The hand holds plain cards (`canasta.discards.plain_kinds`) of at least ``enough`` kinds."""
-    plain = plain_kinds(t.rules)
+    plain = plain_now(t)
     found = 0
     for kind in range(4, KIND_COUNT):
         if counts[kind] and plain[kind]:

@@ -52,7 +52,8 @@ class RuleFacts:
     rules give the kind the same `RankKey` and whose card values are equal;
     ``discardable`` holds `canasta.discards.discardable_kinds`'
     two answers (after and during a first round without black-three discards),
-    filled when first asked.
+    filled when first asked; ``plain`` and ``keep`` the answers of
+    american-discards that depend on the meld state (its closed ranks), the same way.
     """
 
     def __init__(
@@ -178,6 +179,12 @@ class RuleFacts:
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
         # without black-three discards, filled when first asked (`canasta.discards` decides them).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
+        # american-discards (`canasta.discards`): D3's switch, and the answers that depend on the
+        # meld state's closed ranks, filled when first asked: `canasta.discards.plain_kinds`, and
+        # `canasta.discards.keep_discards`' restricted answers by (first round, strict pile).
+        self.wild_discard_needs_wild_hand: bool = pile.wild_discard_needs_wild_hand
+        self.plain: tuple[bool, ...] | None = None
+        self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
 
     def _take_from(self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
@@ -267,6 +274,9 @@ class RuleFacts:
                 self.validity.append(validity)
                 self.additions.append(additions)
         self.discardable = [None, None]
+        self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
+        self.plain = None
+        self.keep = [None, None, None, None]
 
     def minimum_for(self, score: int, deal: int = 1) -> int:
         """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).
@@ -356,9 +366,12 @@ class ScoringTables:
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
 
-#: What a kind's meld validity depends on (`rank_keys`): the number of the meld rules without a
-#: hand's meld state (their basis), the kind, and the kind's part of the meld state as one int.
-RankKey = tuple[int, int, int]
+#: What a kind's meld validity depends on (`rank_keys`), as one int: the number of the meld rules
+#: without a hand's meld state (their basis), the kind, and the kind's part of the meld state,
+#: ``(basis * KIND_COUNT + kind) << 32 | state`` (an int hashes and compares at once, and a new
+#: meld state's keys are made without a tuple per kind).
+RankKey = int
+_STATE_BITS: Final = 32
 
 # The meld state's fields (`canasta.Rules.during_hand`), left out of the basis of `rank_keys`.
 _STATE_FIELDS: Final = frozenset({"natural_only", "closed", "wild_floors", "mixed_cap", "has_meld_state"})
@@ -409,7 +422,7 @@ def rank_keys(melds: MeldRules) -> tuple[RankKey, ...]:
         _BASES.clear()  # (numbers are not reused: a basis met again gets a new one)
     if type(melds) is not MeldRules:
         own = _basis_number(melds)
-        keys = tuple([(own, kind, 0) for kind in range(KIND_COUNT)])
+        keys = tuple([(own * KIND_COUNT + kind) << _STATE_BITS for kind in range(KIND_COUNT)])
     else:
         basis = _basis_number(tuple([getattr(melds, name) for name in _STABLE_FIELDS]))
         keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
@@ -421,18 +434,23 @@ def _state_keys(
     basis: int, natural_only: frozenset[Kind], closed: frozenset[Kind], floors: tuple[int, ...], cap: int
 ) -> tuple[RankKey, ...]:
     """`rank_keys` of plain `canasta.MeldRules` of this basis number with this meld state."""
+    natural = 0  # (the ranks of each set as bits, read once: not a set look-up per kind)
+    for rank in natural_only:
+        natural |= 1 << int(rank)
+    shut = 0
+    for rank in closed:
+        shut |= 1 << int(rank)
+    capped = (cap + 1) << 2
+    first = basis * KIND_COUNT
     found = []
     for kind in range(KIND_COUNT):
         if kind in (JOKER, BLACK_THREE):
             state = 0  # (`is_valid` answers these before reading the meld state)
         else:
-            state = (
-                (kind in natural_only)
-                | (kind in closed) << 1
-                | (cap + 1) << 2
-                | (floors[kind] + 1 if floors else 0) << 16
-            )
-        found.append((basis, kind, state))
+            state = (natural >> kind & 1) | (shut >> kind & 1) << 1 | capped
+            if floors:
+                state |= (floors[kind] + 1) << 16
+        found.append((first + kind) << _STATE_BITS | state)
     return tuple(found)
 
 
@@ -462,7 +480,7 @@ def state_facts(rules: Rules, dealt: RuleFacts, near: RuleFacts | None = None) -
         return rule_facts(rules)
     keys = _RANK_KEYS.get(melds)
     if keys is None:
-        basis = dealt.rank_keys[JOKER][0]  # (the basis of the meld rules dealt: see `rank_keys`)
+        basis = (dealt.rank_keys[JOKER] >> _STATE_BITS) // KIND_COUNT  # (the basis of the meld rules dealt)
         keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
         if len(_RANK_KEYS) > 4096:
             _RANK_KEYS.clear()  # (as `rank_keys`; the basis numbers stay: ``dealt`` holds its own)

@@ -63,6 +63,11 @@ def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand 
     if sum(counts) != HAND_SIZE:
         return None
     key = tuple(counts)  # one hashable value for every test (a table may cache on it)
+    shared = _SHARED.get(id(hands))
+    if shared is None or shared[0] is not hands:
+        shared = _shared_screen(hands)
+    if shared[1] is not None and not shared[1](key):
+        return None  # (the screen every hand of the table shares refused these cards: most hands of cards)
     best: SpecialHand | None = None
     asked: Callable[[Sequence[int]], bool] | None = None  # the last screen asked, and its answer
     passed = True
@@ -79,3 +84,20 @@ def best_of(hands: Sequence[SpecialHand], counts: Sequence[int]) -> SpecialHand 
         if hand.matches(key):
             best = hand
     return best
+
+
+# By id of a table (kept alive beside it, so the id stays its own): the screen all its hands share, or None.
+_SHARED: dict[int, tuple[Sequence[SpecialHand], Callable[[Sequence[int]], bool] | None]] = {}
+
+
+def _shared_screen(
+    hands: Sequence[SpecialHand],
+) -> tuple[Sequence[SpecialHand], Callable[[Sequence[int]], bool] | None]:
+    """``hands`` and the screen every one of them has (``None`` if they have none, or not the same one)."""
+    screen = hands[0].screen if hands else None
+    if screen is not None and any(hand.screen is not screen for hand in hands):
+        screen = None
+    if len(_SHARED) > 1024:
+        _SHARED.clear()  # bound the memory of long runs with many tables
+    found = _SHARED[id(hands)] = (hands, screen)
+    return found

@@ -530,8 +530,22 @@ class TableState:
         cards each meld of the side held when the turn began; in the opening
         turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
         """
+        hit = self._meld_state(taken)
+        if hit[0] is not self.rules:
+            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+
+    def _meld_state(self, taken: int = -1, side: int = -1) -> tuple[Rules, RuleFacts, object]:
+        """A side's turn meld state (see `_turn_meld_state`): its rules, facts and meld tables.
+
+        Found by the state's key in ``facts.turn_states`` (the rules dealt's), made the first
+        time it is met; the hand's state is left as it is. ``side`` is the acting side's
+        unless given. A pile take by a side that has not opened is decided under the state
+        the take would set (``taken``: the top card's rank, under aces-pure), which is then
+        the state its turn plays on.
+        """
         facts = self.facts
-        side = self.seating[self.seat]
+        if side < 0:
+            side = self.seating[self.seat]
         melds = self.melds[side]
         later = self.opened[side]
         # The state's key, read from the hand and the facts alone (no rules object is read or made
@@ -572,8 +586,7 @@ class TableState:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
             found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
             hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
-        if hit[0] is not self.rules:
-            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+        return hit
 
     def _use_state(self, rules: Rules) -> None:
         """`_use_rules` with rules made from the rules dealt with another meld state (`Rules.during_hand`)."""

@@ -263,6 +263,11 @@ def test_best_of_asks_a_shared_screen_once_and_skips_the_hands_it_refuses() -> N
     assert asked == ["screen"]
     found = best_of(tuple(attrs.evolve(h, screen=None) for h in table), counts)
     assert found is not None and found.id == "h2"  # (without a screen: every `matches` is asked)
+    # Not shared by every hand: the refusal skips the hands it screens, and the others are asked.
+    asked.clear()
+    mixed = (*table[:2], attrs.evolve(table[2], id="open", screen=None))
+    found = best_of(mixed, counts)
+    assert found is not None and found.id == "open" and asked == ["screen", "matches"]
 
 
 @pytest.mark.skipif(canasta.compiled, reason="patches the engine's private shortcuts: the pure-Python engine only")

@@ -135,15 +135,20 @@ def _screen(counts: Sequence[int]) -> bool:
     (the pairs); with a three, only the straight: one three and 13 other groups.
     A hand of 14 random cards has 8 to 10 groups: this refuses it at once.
     """
-    threes = counts[Kind.RED_THREE] + counts[Kind.BLACK_THREE]
-    groups = len(counts) - counts.count(0) - (counts[Kind.RED_THREE] > 0) - (counts[Kind.BLACK_THREE] > 0)
-    if threes:
-        return threes == 1 and groups == 13
+    # (The kinds as ints: asked of every hand of 14 cards a side without melds holds after a stock draw,
+    # where an enum member's look-up and its index cost more than the count.)
+    red = counts[_RED_THREE]
+    black = counts[_BLACK_THREE]
+    groups = len(counts) - counts.count(0) - (red > 0) - (black > 0)
+    if red or black:
+        return red + black == 1 and groups == 13
     return groups in _GROUP_COUNTS
 
 
 #: The numbers of groups (natural and wild, no three) of the hands without a three (see `_screen`).
 _GROUP_COUNTS = frozenset({3, 4, 5, 7})
+_RED_THREE = int(Kind.RED_THREE)
+_BLACK_THREE = int(Kind.BLACK_THREE)
 
 
 def _hand(
