@@ -479,6 +479,7 @@ def _check_policies(rules: Rules) -> None:
         cb.natural,
         cb.mixed,
         cb.wild,
+        cb.sequence,
         *(v for _, v in cb.natural_by_rank),
         *(v for _, v in cb.wild_by_jokers),
     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 import attrs
 import pytest
 
@@ -118,3 +120,15 @@ def test_melded_black_threes_count_their_card_value_and_a_meld_of_no_type_is_ref
     assert score.melded_cards == 15 and score.canastas == 0
     with pytest.raises(ValueError, match="no meld type"):
         side_score(0, [WildShape(3)], SAMBA_TYPES, SAMBA, red_threes=0, hands=[], went_out=False)
+
+
+def test_a_negative_sequence_bonus_is_refused_when_rules_are_compiled() -> None:
+    class Negative:
+        @canasta.hookimpl(wrapper=True)
+        def canasta_canasta_bonuses(self) -> Generator[None, CanastaBonuses, CanastaBonuses]:
+            return attrs.evolve((yield), sequence=-1)
+
+    stack = canasta.default_registry().plugin_stack("classic")
+    pm = canasta.make_plugin_manager([*stack, ("negative", Negative())])
+    with pytest.raises(canasta.RulesError, match="bonuses must not be negative"):
+        canasta.compile_rules(pm, "classic")
