@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 from helpers import accepted, refused
 from test_variant_positions import codes, hand_codes, rules_of, with_stock
 
@@ -127,6 +128,20 @@ def test_red_threes_count_only_with_a_canasta() -> None:
     )
     accepted(state, Meld(Kind.QUEEN, 3, 0, 0))
     assert [s.red_threes for s in state.score().sides] == [500, -100]  # side 1 melded but has no canasta
+
+
+def test_the_canastas_red_threes_need_are_the_rules_number() -> None:
+    """`ThreeRules.canastas_for_plus` (the sequence games' 2): one canasta is then not enough."""
+    two = attrs.evolve(RULES, threes=attrs.evolve(RULES.threes, canastas_for_plus=2))
+    state = pos(
+        two,
+        hands=[["QH", "QS", "QD"], *OTHERS],
+        melds=[[CANASTA_K], [["8H", "8S", "8D"]]],
+        threes=[["3H", "3D"], [], ["3H"], ["3D"]],
+        phase="meld",
+    )
+    accepted(state, Meld(Kind.QUEEN, 3, 0, 0))
+    assert [s.red_threes for s in state.score().sides] == [-500, -100]
 
 
 def test_no_concealed_bonus() -> None:
