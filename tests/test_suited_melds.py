@@ -216,3 +216,14 @@ def test_a_new_meld_takes_the_next_number_never_a_retired_one() -> None:
     melds: dict[int, MeldShape] = {0: GroupShape(K, 4)}  # meld 1 was combined into 0: its number is retired
     laid = [after for action, after, _ in _candidates(SuitedHand.from_cards(["9H", "9S", "9D"]), melds, SAMBA, 2)]
     assert laid and all(set(after) == {0, 2} for after in laid)
+
+
+def test_r4_permission_is_mandatory_in_brazilian() -> None:
+    """R-4: a mixed canasta and an escalera; Q♥Q♠Q♦ would leave 5♣, discardable only by going out."""
+    melds: dict[int, MeldShape] = {0: GroupShape(10, 5, 2), 1: SequenceShape(D, 5, 11)}
+    cards = ["QH", "QS", "QD", "5C"]
+    queens = LayGroup(Q, (0, 1, 1, 1))
+    # (a) not asked, (b) asked and told "no": the player may not go out this turn.
+    assert queens not in legal(cards, melds, BRAZILIAN, may_go_out=False)
+    # (c) "yes": bound to go out, and the queens (then 5♣ discarded) go out.
+    assert queens in legal(cards, melds, BRAZILIAN, bound=True)
