@@ -30,7 +30,8 @@ issue 34), and today's variants still take their group rules from
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
 
 from attrs import field, frozen
 
@@ -50,6 +51,8 @@ __all__ = [
     "SequenceType",
     "WildMeldType",
     "WildShape",
+    "first_of",
+    "judging",
 ]
 
 #: The ace's rank: the highest card of a sequence, never below the 4 (§9 "Sequence order").
@@ -500,3 +503,22 @@ class BlackThreeGroupType(MeldType):
     def canasta_class(self, meld: MeldShape) -> CanastaClass | None:
         """Never a canasta."""
         return None
+
+
+_T = TypeVar("_T", bound=MeldType)
+
+
+def first_of(types: Sequence[MeldType], kind: type[_T]) -> _T | None:
+    """The first of a rule set's meld types that is a ``kind`` (e.g. its `GroupType`), or ``None``."""
+    for t in types:
+        if isinstance(t, kind):
+            return t
+    return None
+
+
+def judging(types: Sequence[MeldType], meld: MeldShape) -> MeldType | None:
+    """The first of a rule set's meld types that judges ``meld`` (`MeldType.judges`), or ``None``."""
+    for t in types:
+        if t.judges(meld):
+            return t
+    return None

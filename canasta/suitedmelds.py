@@ -40,9 +40,18 @@ from canasta.meldtypes import (
     SequenceType,
     WildMeldType,
     WildShape,
+    first_of,
+    judging,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
-from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+from canasta.suitedsearch import (
+    NATURAL_RANKS,
+    OpeningRequirement,
+    SuitedHand,
+    can_go_out,
+    class_bits,
+    opening_reachable,
+)
 
 __all__ = [
     "Combine",
@@ -159,8 +168,6 @@ class LayBlackThrees:
 #: A meld action of the sequence games.
 SuitedMeld = LayGroup | LaySequence | Extend | LayWild | Combine | LayBlackThrees
 
-_CLASS_ORDER = tuple(CanastaClass)
-
 
 def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) -> SuitedHand | None:
     """The hand after the action's cards leave it, or ``None`` if it does not hold them."""
@@ -190,27 +197,19 @@ def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) 
     return SuitedHand(tuple(naturals), twos, jokers, black)
 
 
-def _first(types: Sequence[MeldType], kind: type) -> MeldType | None:
-    return next((t for t in types if isinstance(t, kind)), None)
-
-
 def _value(hand: SuitedHand, values: Sequence[int]) -> int:
     naturals = sum(n * values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals))
     return naturals + hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
-
-
-def _size(hand: SuitedHand) -> int:
-    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
 
 
 def _candidates(
     hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType], next_number: int | None = None
 ) -> list[tuple[SuitedMeld, dict[int, MeldShape], bool]]:
     """What the meld types allow: (action, the melds after it, whether it binds the player to go out)."""
-    groups = _first(types, GroupType)
-    sequences = _first(types, SequenceType)
-    wilds = _first(types, WildMeldType)
-    threes = _first(types, BlackThreeGroupType)
+    groups = first_of(types, GroupType)
+    sequences = first_of(types, SequenceType)
+    wilds = first_of(types, WildMeldType)
+    threes = first_of(types, BlackThreeGroupType)
     if next_number is None:
         next_number = max(melds, default=-1) + 1
     found: list[tuple[SuitedMeld, dict[int, MeldShape], bool]] = []
@@ -283,7 +282,7 @@ def _candidates(
                             offer(LayWild(t, j, key), wilds, old_w, WildShape(old_w.twos + t, old_w.jokers + j))
     for (a, first), (b, second) in product(sorted(melds.items()), repeat=2):
         if a < b:
-            kind = next((k for k in types if k.judges(first)), None)
+            kind = judging(types, first)
             merged = kind.combine(first, second) if kind is not None and kind.judges(second) else None
             if merged is not None:
                 after = {k: m for k, m in melds.items() if k != b}
@@ -351,7 +350,7 @@ def legal_melds(
                 ):
                     legal.append(action)
                 continue
-        if _size(rest) >= 2 and not bound and not going_out_only:
+        if rest.size >= 2 and not bound and not going_out_only:
             legal.append(action)  # a discard keeps a card
         elif may_go_out and can_go_out(rest, table, types, quota):
             legal.append(action)
@@ -360,10 +359,8 @@ def legal_melds(
 
 def _opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType], need: OpeningRequirement) -> bool:
     """Whether the melds laid this turn, counting ``count``, meet the opening's requirement."""
-    bits = 0
+    made = set()
     for meld in melds:
-        kind = next((k for k in types if k.judges(meld)), None)
-        cls = kind.canasta_class(meld) if kind is not None else None
-        if cls is not None:
-            bits |= 1 << _CLASS_ORDER.index(cls)
-    return need.met(count, bits)
+        kind = judging(types, meld)
+        made.add(kind.canasta_class(meld) if kind is not None else None)
+    return need.met(count, class_bits([cls in made for cls in CanastaClass]))

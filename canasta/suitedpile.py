@@ -27,7 +27,7 @@ from enum import Enum
 from attrs import frozen
 
 from canasta.cards import Card, Kind, Suit
-from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType
+from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType, first_of
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
 
@@ -85,10 +85,6 @@ def _plus(hand: SuitedHand, more: SuitedHand) -> SuitedHand:
     return SuitedHand(naturals, hand.twos + more.twos, hand.jokers + more.jokers, hand.black_threes + more.black_threes)
 
 
-def _size(hand: SuitedHand) -> int:
-    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
-
-
 def legal_pile_takes(
     top: Card,
     *,
@@ -130,12 +126,12 @@ def legal_pile_takes(
     kind = top.kind
     if kind in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) or top.suit is None:
         return []  # never taken with a wild card, a black three or the red-three upcard on top
-    if _size(hand) == 1 and _size(pile_below) == 0:
+    if hand.size == 1 and pile_below.size == 0:
         return []  # the one-card rule (SPEC §1)
     if not opened and not unopened_may_take:
         return []
-    groups = next((t for t in types if isinstance(t, GroupType)), None)
-    sequences = next((t for t in types if isinstance(t, SequenceType)), None)
+    groups = first_of(types, GroupType)
+    sequences = first_of(types, SequenceType)
     rank, suit = top.rank, top.suit
     takes: list[PileTake] = []
     if groups is not None:
@@ -191,7 +187,7 @@ def _completes(
 ) -> bool:
     """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
     after = _plus(hand, pile_below)
-    if _size(after) >= 2 and not bound:
+    if after.size >= 2 and not bound:
         return True  # a discard keeps a card
     table = [m for n, m in melds.items() if n != number]
     table.append(placed)

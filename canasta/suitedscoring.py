@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canasta.cards import Kind
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
 from canasta.rules import CanastaClass, Rules
 from canasta.scoring import SideScore, three_sign
 from canasta.suitedsearch import NATURAL_RANKS, SuitedHand
@@ -91,7 +91,7 @@ def side_score(
     values = rules.card_values
     melded = bonuses = penalties = canastas = 0
     for meld in melds:
-        kind = next((t for t in types if t.judges(meld)), None)
+        kind = judging(types, meld)
         if kind is None:
             raise ValueError(f"no meld type of the rule set judges {meld!r}")
         melded += meld_value(meld, values)

@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
-from typing import TypeVar
 
 from attrs import field, frozen
 
@@ -51,10 +50,11 @@ from canasta.meldtypes import (
     SequenceType,
     WildMeldType,
     WildShape,
+    first_of,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
 
-__all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "can_go_out", "opening_reachable"]
+__all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "can_go_out", "class_bits", "opening_reachable"]
 
 #: The natural ranks, 4 to the ace, in sequence order.
 NATURAL_RANKS: tuple[int, ...] = tuple(range(LOWEST_SEQUENCE_RANK, ACE + 1))
@@ -63,7 +63,6 @@ _SUITS = len(Suit)
 _CLASSES = tuple(CanastaClass)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
-_T = TypeVar("_T", bound=MeldType)
 #: Entries each of the searches' tables of outcomes keeps (per suit, rank and wild melds).
 _CACHE_SIZE = 1 << 16
 
@@ -125,6 +124,11 @@ class SuitedHand:
         """The counts of one suit's naturals, 4 to the ace."""
         return self.naturals[suit::_SUITS]
 
+    @property
+    def size(self) -> int:
+        """The hand's number of cards."""
+        return sum(self.naturals) + self.twos + self.jokers + self.black_threes
+
     def of_rank(self, rank: int) -> int:
         """The naturals of one rank, all suits."""
         start = (rank - LOWEST_SEQUENCE_RANK) * _SUITS
@@ -151,14 +155,6 @@ class OpeningRequirement:
         if not self.canasta_classes:
             return True
         return any(classes & _CLASS_BIT[c] for c in self.canasta_classes)
-
-
-def _first(types: Sequence[MeldType], kind: type[_T]) -> _T | None:
-    """The first of ``types`` that is a ``kind``."""
-    for t in types:
-        if isinstance(t, kind):
-            return t
-    return None
 
 
 def _wild_value(used: int, hand: SuitedHand, values: Sequence[int]) -> int:
@@ -247,13 +243,16 @@ def opening_reachable(
         for (used, sofar), value in states.items():
             for extra, got in table.wild_outcomes(wild_cards - used, 1, going_out=False):
                 total = value + _wild_value(used + extra, hand, values)
-                if requirement.met(total, _bits(_add_counts(sofar, got, 1))):
+                if requirement.met(total, class_bits(_add_counts(sofar, got, 1))):
                     return True
     return False
 
 
-def _bits(counts: tuple[int, ...]) -> int:
-    """Canastas by class as a bit per class made."""
+def class_bits(counts: Sequence[int]) -> int:
+    """Canastas counted by class (in `canasta.CanastaClass` order) as one bit per class made.
+
+    The form `OpeningRequirement.met` reads.
+    """
     return sum(1 << i for i, c in enumerate(counts) if c)
 
 
@@ -445,10 +444,10 @@ class _Table:
     """A side's melds sorted by type for the searches, checked against the rule set's types."""
 
     def __init__(self, melds: Sequence[MeldShape], types: Sequence[MeldType]) -> None:
-        self.groups = _first(types, GroupType)
-        self.sequences = _first(types, SequenceType)
-        self.wilds = _first(types, WildMeldType)
-        self.threes = _first(types, BlackThreeGroupType)
+        self.groups = first_of(types, GroupType)
+        self.sequences = first_of(types, SequenceType)
+        self.wilds = first_of(types, WildMeldType)
+        self.threes = first_of(types, BlackThreeGroupType)
         by_rank: dict[int, list[tuple[int, int]]] = {}
         by_suit: dict[Suit, list[tuple[int, int]]] = {}
         wild_melds: list[int] = []

@@ -157,7 +157,7 @@ def test_the_legal_melds_are_exactly_the_completable_ones_in_random_positions() 
         for action, after, going_out_only in _candidates(cards, melds, types):
             rest = _take(cards, action, melds)
             assert rest is not None
-            size = sum(rest.naturals) + rest.twos + rest.jokers + rest.black_threes
+            size = rest.size
             completes = (size >= 2 and not bound and not going_out_only) or _exhaustive_out(
                 rest, tuple(after.values()), types, TWO
             )
@@ -193,7 +193,7 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
             rest = _take(cards, action, {})
             assert rest is not None
             now = _value(cards) - _value(rest)
-            size = sum(rest.naturals) + rest.twos + rest.jokers + rest.black_threes
+            size = rest.size
             if now >= need.count:  # the opening is complete: as an opened side
                 completes = (size >= 2 and not going_out_only) or _exhaustive_out_of(rest, after, types)
             else:

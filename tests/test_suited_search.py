@@ -117,6 +117,10 @@ def test_samba_groups_take_at_most_two_wild_cards_each_so_two_groups_of_a_rank_t
     assert opening_reachable(three, OpeningRequirement(30 + 90), (GroupType(max_wilds=None),))  # free wilds
 
 
+def test_a_hands_size_counts_every_card() -> None:
+    assert hand("8H", "8H", "2C", "JK", "3S").size == 5 and hand().size == 0
+
+
 def test_bad_hands_are_refused() -> None:
     with pytest.raises(ValueError, match="44 natural cards"):
         SuitedHand((0,) * 43)
@@ -279,10 +283,6 @@ def test_a_required_final_discard_leaves_one_card_out_of_the_melds() -> None:
 _TWO, _JOKER = (1, 0), (0, 1)  # a wild card's kind as (twos, jokers)
 
 
-def _size(h: SuitedHand) -> int:
-    return sum(h.naturals) + h.twos + h.jokers + h.black_threes
-
-
 def _value(h: SuitedHand) -> int:
     values = DEFAULT_CARD_VALUES
     naturals = sum(n * values[4 + i // 4] for i, n in enumerate(h.naturals))
@@ -399,7 +399,7 @@ def _exhaustive_out(
         if key in seen:
             return False
         seen.add(key)
-        left = _size(h)
+        left = h.size
         met = quota.quota_met(_canastas(melds, types))
         if met and (left == 1 or (left == 0 and not quota.final_discard_required)):
             return True  # (a last card is the final discard)
