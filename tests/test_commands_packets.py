@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import io
 import random
 
 import packet_variants
 import pytest
-from rich.console import Console
+from test_terminal_fit import meld_favouring_turns, screen_lines
 
 import canasta
-from canasta.actions import DrawStock, Meld, TakePile
+from canasta.actions import DrawStock, TakePile
 from canasta.commands import GRAMMAR, LEGEND, CommandError, notation, parse_command
 from canasta.errors import IllegalActionError
 from canasta.game import Game
-from canasta.hand import HandState, Phase
-from canasta.terminal import measure_lines, render_help, render_observation, render_turn
+from canasta.hand import HandState
+from canasta.terminal import measure_lines, render_help, render_observation
 
 WIDTH, HEIGHT = 80, 24
 PILE = packet_variants.rules("feet-pile-of-seven")
@@ -106,31 +105,7 @@ def test_every_turn_of_a_packet_variant_fits_80_by_24(name: str) -> None:
     rules = packet_variants.rules(name)
     worst = 0
     for seed in (1, 3):
-        game = Game(rules=rules, seed=seed)
-        rng = random.Random(seed)
-        for step in range(900):
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            if game.hand.phase in (Phase.DRAW, Phase.MELD) and step % 9 == 0:
-                seat = game.seat
-                screen, numbered = render_turn(
-                    game.observation(seat),
-                    rules,
-                    legal,
-                    width=WIDTH,
-                    height=HEIGHT,
-                    names=["you"] + ["greedy"] * (rules.players - 1),
-                    human_seats=(seat,),
-                )
-                assert numbered and set(numbered) <= set(legal)
-                console = Console(width=WIDTH, file=io.StringIO(), color_system=None)
-                console.print(screen)
-                console.print(f"choose 1-{len(numbered)} or type a command (? for help, q to quit): ")
-                lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
-                assert all(len(line) <= WIDTH for line in lines)
-                worst = max(worst, len(lines))
-            grow = [a for a in legal if isinstance(a, (Meld, TakePile))]
-            game.apply(rng.choice(grow) if grow and rng.random() < 0.7 else rng.choice(legal))
+        for game in meld_favouring_turns(Game(rules=rules, seed=seed), random.Random(seed)):
+            worst = max(worst, screen_lines(game))
     assert 0 < worst <= HEIGHT
     assert DrawStock() in Game(rules=rules, seed=1).legal_actions()

@@ -15,11 +15,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 from test_hand_and_foot import FOOT
-from test_terminal_fit import HEIGHT, WIDTH, _screen_lines
+from test_terminal_fit import HEIGHT, WIDTH, meld_favouring_turns, screen_lines
 
 import canasta
 from canasta import Game, HandState, Kind, Meld, PickUpPacket
-from canasta.hand import Phase
 from canasta.render import render_observation_svg, render_table_svg
 from canasta.terminal import measure_lines, render_observation, render_turn
 
@@ -172,20 +171,12 @@ def test_every_turn_under_the_option_fits_80_by_24_and_shows_earned_feet() -> No
     worst = marked = 0
     for seed in (1, 3):
         game = Game("hand-and-foot", ["foot-after-first-book"], seed=seed)
-        rng = random.Random(seed)
-        for step in range(900):
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            if game.hand.phase in (Phase.DRAW, Phase.MELD) and step % 9 == 0:
-                worst = max(worst, _screen_lines(game))
-                hand = game.hand
-                earned = sum(f >= 0 and bool(p) for f, p in zip(hand.first_canasta, hand.packets, strict=True))
-                screen = _screen(hand, game.seat)
-                assert screen.count("\u2713") == earned
-                marked += earned
-            grow = [a for a in legal if isinstance(a, (Meld, canasta.TakePile))]
-            game.apply(rng.choice(grow) if grow and rng.random() < 0.7 else rng.choice(legal))
+        for turn in meld_favouring_turns(game, random.Random(seed)):
+            worst = max(worst, screen_lines(turn))
+            hand = turn.hand
+            earned = sum(f >= 0 and bool(p) for f, p in zip(hand.first_canasta, hand.packets, strict=True))
+            assert _screen(hand, turn.seat).count("\u2713") == earned
+            marked += earned
     assert 0 < worst <= HEIGHT and marked > 0
 
 

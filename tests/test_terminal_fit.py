@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Iterator
 
 import pytest
 from rich.console import Console
@@ -22,7 +23,8 @@ COMBOS = [(v.name, ()) for v in canasta.available_variants()] + [
 ]
 
 
-def _screen_lines(game: Game) -> int:
+def screen_lines(game: Game) -> int:
+    """The lines of the turn's screen for the seat to act, each checked to fit the width."""
     seat = game.seat
     names = ["you"] + ["greedy"] * (game.rules.players - 1)
     screen, numbered = render_turn(
@@ -43,21 +45,28 @@ def _screen_lines(game: Game) -> int:
     return len(lines)
 
 
+def meld_favouring_turns(game: Game, rng: random.Random, *, steps: int = 900, every: int = 9) -> Iterator[Game]:
+    """Play ``game`` at random favouring melds and takes (big hands, many melds, long option lists).
+
+    Yields the game before every ``every``-th step that is a draw or meld phase.
+    """
+    for step in range(steps):
+        if game.is_over:
+            return
+        legal = game.legal_actions()
+        if game.hand.phase in (Phase.DRAW, Phase.MELD) and step % every == 0:
+            yield game
+        grow = [a for a in legal if isinstance(a, (Meld, TakePile))]
+        game.apply(rng.choice(grow) if grow and rng.random() < 0.7 else rng.choice(legal))
+
+
 @pytest.mark.parametrize(("variant", "house_rules"), COMBOS, ids=lambda c: c if isinstance(c, str) else "+".join(c))
 def test_every_turn_fits_80_by_24(variant: str, house_rules: tuple[str, ...]) -> None:
     """Seeded random play that favours melds and takes (big hands, many melds, long option lists)."""
     worst = 0
     for seed in (1, 3):
-        game = Game(variant, list(house_rules), seed=seed)
-        rng = random.Random(seed)
-        for step in range(900):
-            if game.is_over:
-                break
-            legal = game.legal_actions()
-            if game.hand.phase in (Phase.DRAW, Phase.MELD) and step % 9 == 0:
-                worst = max(worst, _screen_lines(game))
-            grow = [a for a in legal if isinstance(a, (Meld, TakePile))]
-            game.apply(rng.choice(grow) if grow and rng.random() < 0.7 else rng.choice(legal))
+        for game in meld_favouring_turns(Game(variant, list(house_rules), seed=seed), random.Random(seed)):
+            worst = max(worst, screen_lines(game))
     assert 0 < worst <= HEIGHT
 
 
