@@ -16,7 +16,7 @@ from typing import ClassVar, SupportsIndex, TypeAlias
 
 from attrs import field, frozen
 
-from canasta.cards import Kind
+from canasta.cards import Kind, Suit
 
 __all__ = [
     "ACTION_TYPES",
@@ -63,6 +63,18 @@ def _kind(value: object) -> Kind:
         return Kind(number)
     except ValueError:
         raise ValueError(f"no card kind has the number {number} (0 to {len(Kind) - 1})") from None
+
+
+def _optional_suit(value: object) -> Suit | None:
+    """A suit (`canasta.Suit`, or its number), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a suit must be a canasta.Suit, got {value!r} ({type(value).__name__})")
+    try:
+        return Suit(value)
+    except ValueError:
+        raise ValueError(f"no suit has the number {value} (0 to 3)") from None
 
 
 def _flag(value: object, what: str) -> bool:
@@ -231,12 +243,27 @@ class Discard:
 
     Attributes:
         kind: The kind discarded.
+        suit: The suit of the natural card discarded, in rule sets that meld
+            sequences (`canasta.Rules.meld_types`: which card goes decides
+            which sequences stay possible); ``None`` everywhere else.
     """
 
     kind: Kind = field(converter=_kind)
+    suit: Suit | None = field(default=None, kw_only=True, converter=_optional_suit)
     name: ClassVar[str] = "discard"
 
+    def __attrs_post_init__(self) -> None:
+        if self.suit is not None and not self.kind.is_natural:
+            raise ValueError(f"only a natural card's discard names its suit, got {self.kind.name} with {self.suit.name}")
+
+    def __repr__(self) -> str:
+        if self.suit is None:
+            return f"Discard(kind={self.kind!r})"
+        return f"Discard(kind={self.kind!r}, suit={self.suit!r})"
+
     def __str__(self) -> str:
+        if self.suit is not None:
+            return f"discard {self.kind.symbol}{self.suit.symbol}"
         return f"discard {self.kind.symbol}"
 
 

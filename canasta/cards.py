@@ -97,6 +97,10 @@ NATURAL_INTS: Final[tuple[int, ...]] = tuple(range(4, 15))
 #: is kept under ``rank + SECOND_MELD`` in the side's melds (its ``rank`` is the
 #: natural rank). ``key & 15`` is the rank of either key.
 SECOND_MELD: Final = 16
+#: The ``rank`` of a sequence's meld state (`canasta.table.MeldState`) in rule sets with meld
+#: types (`canasta.Rules.meld_types`: the sequence games): past every kind, so no table by kind
+#: is indexed by it; its suit and ranks are its cards'.
+SEQUENCE_MELD: Final = 15
 #: The most packs a deck may have (`DeckSpec`, checked when rules are compiled): with at most
 #: 63 cards of any kind the engine's tables and cache keys hold a count in 6 bits.
 MAX_PACKS: Final = 15

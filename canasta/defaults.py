@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from canasta.cards import Kind
 from canasta.errors import RuleCode, RuleSection
 from canasta.markers import hookimpl
+from canasta.meldtypes import MeldType
 from canasta.rulebook import variant_sections
 from canasta.rules import (
     DEFAULT_CARD_VALUES,
@@ -138,6 +139,12 @@ def canasta_partnerships() -> PartnershipRules:
 def canasta_packets(players: int) -> PacketRules:
     """No packet after the hand."""
     return PacketRules()
+
+
+@hookimpl(trylast=True)
+def canasta_meld_types() -> tuple[MeldType, ...]:
+    """No meld types: melds of one rank (`canasta.MeldRules`)."""
+    return ()
 
 
 @hookimpl(trylast=True)

@@ -29,6 +29,8 @@ from canasta.observation import Observation
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 from canasta.seats import check_seat
+from canasta.suitedscoring import score_table
+from canasta.suitedtransitions import SUITED_TRANSITIONS
 from canasta.table import HandEnd, MeldState, Phase, TableState
 
 __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
@@ -36,6 +38,8 @@ __all__ = ["HandEnd", "HandState", "MeldState", "Phase"]
 #: Whether this module runs compiled by mypyc or as its Python source (`HandState.apply` is written for each).
 _COMPILED: Final = not __file__.endswith(".py")
 _TRANSITIONS: Final = transitions.TRANSITIONS
+#: Every action type the engine accepts: `canasta.actions.ACTION_TYPES` and the sequence games' own.
+_ACCEPTED_TYPES: Final = ACTION_TYPES | frozenset(SUITED_TRANSITIONS)
 
 
 def _safe_repr(value: object, limit: int = 80) -> str:
@@ -211,7 +215,7 @@ class HandState(TableState):
         Returns:
             True if `apply` would accept it.
         """
-        return type(action) in ACTION_TYPES and action in self.legal_actions()
+        return type(action) in _ACCEPTED_TYPES and action in self.legal_actions()
 
     def check(self, action: object) -> None:
         """Raise if an action is illegal now; change nothing.
@@ -223,7 +227,7 @@ class HandState(TableState):
             IllegalActionError: With the rule's code and a sentence naming it
                 (``not-an-action`` for anything that is not an action value).
         """
-        if type(action) not in ACTION_TYPES:
+        if type(action) not in _ACCEPTED_TYPES:
             # Exact types only: the membership test below compares with ==,
             # which a look-alike (or a numpy array) could answer wrongly.
             raise IllegalActionError(
@@ -291,6 +295,8 @@ class HandState(TableState):
         Raises:
             ValueError: If the hand is not over.
         """
+        if self.facts.sequences:
+            return score_table(self)  # rule sets with meld types (the sequence games)
         return scoring.score_hand(self)
 
     def observation(self, seat: object) -> Observation:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from canasta.cards import DeckSpec, Kind
     from canasta.descriptors import HouseRule, Variant
     from canasta.errors import RuleCode, RuleSection
+    from canasta.meldtypes import MeldType
     from canasta.rules import (
         BlackThreeRules,
         CanastaBonuses,
@@ -400,6 +401,33 @@ def canasta_packets(players: int) -> PacketRules:  # type: ignore[empty-body]
 
     Returns:
         A `canasta.PacketRules`. Stops at first non-None result.
+    """
+
+
+@hookspec(firstresult=True)
+def canasta_meld_types() -> tuple[MeldType, ...]:  # type: ignore[empty-body]
+    """The kinds of meld a rule set plays by meld type (the sequence games: Samba, Bolivia, Brazilian).
+
+    The core default is ``()``: melds of one rank, as `canasta_meld_rules`
+    states them (every variant before the sequence games). A rule set that
+    answers meld types plays by them instead: a side may hold several melds
+    of one kind, each with its identity (a number per side, in creation
+    order, never reused), every action names the meld it joins, and what
+    is valid, what may be added, when a meld closes and its canasta class
+    are each type's (`canasta.meldtypes`). A plugin may answer a type of
+    its own (a subclass of `canasta.meldtypes.MeldType`).
+
+    Example::
+
+        @canasta.hookimpl
+        def canasta_meld_types():
+            from canasta.meldtypes import BlackThreeGroupType, GroupType, SequenceType
+
+            return (GroupType(), SequenceType(), BlackThreeGroupType())
+
+    Returns:
+        A tuple of `canasta.meldtypes.MeldType` values, at most one of each
+        class. Stops at first non-None result.
     """
 
 

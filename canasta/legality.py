@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import compress
 from operator import add, mul
-from typing import Final
+from typing import Final, cast
 
+from canasta import suitedlegality
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, PickUpPacket, TakePile
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.completion import (
@@ -1595,6 +1596,10 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     Returns:
         A new list.
     """
+    if t.facts.sequences:
+        # Rule sets that meld by meld type (the sequence games): their own legality, exact either way
+        # (for them `allowed_actions` is the legal list: `canasta.suitedlegality`).
+        return cast("list[Action]", suitedlegality.generate(t))
     phase = t.phase
     if phase is MELD_PHASE:
         # (`declarations` and `layouts` are asked only where they may find something: they are
@@ -1661,6 +1666,8 @@ def yes_binds(t: TableState) -> bool:
     Returns:
         True if the asker must go out after "yes".
     """
+    if t.facts.sequences:
+        return suitedlegality.yes_binds(t)
     asker = t.asker
     assert asker is not None
     return _answer_completes(t, asker, t.resume_phase, True)

@@ -19,6 +19,7 @@ from canasta.cards import MAX_JOKERS, MAX_PACKS, DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
+from canasta.meldtypes import MeldType, SequenceType
 from canasta.registry import Registry, default_registry, house_rule_names
 from canasta.rules import Rules
 from canasta.special import SpecialHand
@@ -195,12 +196,13 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         f"(MeldRules.wild_melds off, canasta_meld_rules answer from {answering_plugin(pm, 'canasta_meld_rules')}), "
         "so nobody could go out",
     )
-    # No meld of today's engine is a sequence (the sequence games' meld types are not played yet).
+    meld_types = _meld_types(pm)
+    # A quota asking for sequence canastas needs sequences among the meld types.
     sequence_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.SEQUENCE)
     _check(
-        not sequence_books,
-        f"canasta_going_out: the quota needs {sequence_books} sequence canasta(s), but the engine plays "
-        "no sequence melds yet, so nobody could go out",
+        not sequence_books or any(isinstance(t, SequenceType) for t in meld_types),
+        f"canasta_going_out: the quota needs {sequence_books} sequence canasta(s), but the rule set has no "
+        "sequence meld type (canasta_meld_types), so nobody could go out",
     )
     permission = going_out.permission
     partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
@@ -325,12 +327,27 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         special_hands=special_hands,
         partnerships=partnerships,
         packets=packets,
+        meld_types=meld_types,
         rule_sections=rule_sections(pm),
         player_counts=player_counts,
     )
     _check_policies(rules)
     _check_deal(rules)
     return rules
+
+
+def _meld_types(pm: pluggy.PluginManager) -> tuple[MeldType, ...]:
+    """The answer of ``canasta_meld_types``: meld types, at most one of each class."""
+    answer = _ask(pm, "canasta_meld_types", tuple)
+    _check(
+        all(isinstance(t, MeldType) for t in answer),
+        f"canasta_meld_types: a tuple of canasta.meldtypes.MeldType values expected, got {answer!r}",
+    )
+    _check(
+        len({type(t) for t in answer}) == len(answer),
+        f"canasta_meld_types: at most one meld type of each class, got {answer!r}",
+    )
+    return answer  # type: ignore[no-any-return]
 
 
 def _optional_target(pm: pluggy.PluginManager) -> int | None:

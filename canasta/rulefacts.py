@@ -154,6 +154,8 @@ class RuleFacts:
             {} if dealt is None else dealt.turn_states
         )
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
+        # The sequence games: melds by meld type and identity (`canasta.suitedlegality`, `canasta.suitedplay`).
+        self.sequences: bool = bool(rules.meld_types)
         self.partners_first: bool = rules.packets.partners_first
         # foot-after-first-book: a packet is earned by the player's own first canasta (`canasta.PacketRules`).
         self.after_first_canasta: bool = rules.packets.after_first_canasta and bool(rules.packets.sizes)
@@ -252,6 +254,7 @@ class RuleFacts:
         self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
         self.turn_states = dealt.turn_states
         self.has_packets = dealt.has_packets
+        self.sequences = dealt.sequences
         self.partners_first = dealt.partners_first
         self.after_first_canasta = dealt.after_first_canasta
         self._minimums = dealt._minimums

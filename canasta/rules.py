@@ -10,12 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from enum import Enum
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from attrs import evolve, field, fields, frozen
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, DeckSpec, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, SEQUENCE_MELD, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
 from canasta.special import SpecialHand
+
+if TYPE_CHECKING:
+    from canasta.meldtypes import MeldType
 
 __all__ = [
     "DEFAULT_CARD_VALUES",
@@ -161,6 +165,8 @@ def canasta_class_index(rank: int, naturals: int, twos: int, jokers: int) -> int
     """`canasta_class` as the member's index in `CanastaClass` (0 natural, 1 mixed, 2 wild): for the engine's tables."""
     if rank == JOKER:
         return 2
+    if rank == SEQUENCE_MELD:
+        return 3  # a sequence's meld state (the sequence games: `Rules.meld_types`)
     return 1 if twos or jokers else 0
 
 
@@ -972,6 +978,10 @@ class Rules:
             none unless a rule set lists them).
         partnerships: Partnerships formed during a hand.
         packets: Packets dealt after the hand (Hand and Foot's foot; none by default).
+        meld_types: The kinds of meld of a rule set that melds by meld type
+            (`canasta.meldtypes`: groups, sequences, wild melds, black-three
+            groups; the sequence games, issue 34). Empty (the default): melds of
+            one rank as ``melds`` states them, today's variants.
         rule_sections: ``(code, section)`` pairs: the rule book's section that
             states each rule code's rule for this rule set (the merged answers
             of the hook ``canasta_rule_sections``); see `section`.
@@ -1006,6 +1016,7 @@ class Rules:
     special_hands: tuple[SpecialHand, ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     packets: PacketRules = PacketRules()
+    meld_types: tuple[MeldType, ...] = field(default=(), converter=tuple)
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
     player_counts: tuple[int, ...] = field(default=(), eq=False)
 

@@ -9,19 +9,24 @@ going-out bonus, minus the cards left in its players' hands (a black three at
 (`canasta.meldtypes.MeldType.end_penalty`: Brazilian's short sequences). The result
 is a `canasta.SideScore`, as for every other rule set.
 
-*Status:* the engine does not play the sequence games yet (issue 34); this is
-their scoring, tested on §13's worked examples S-6, B-5 and R-6.
+`score_table` scores a finished hand of the engine (`canasta.HandState.score`
+calls it for rule sets with meld types); `side_score` is tested on §13's worked
+examples S-6, B-5 and R-6.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from canasta.cards import Kind
 from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
 from canasta.rules import CanastaClass, Rules
-from canasta.scoring import SideScore, three_sign
+from canasta.scoring import HandScore, SideScore, three_sign
 from canasta.suitedsearch import NATURAL_RANKS, SuitedHand
+
+if TYPE_CHECKING:
+    from canasta.table import TableState
 
 __all__ = ["meld_value", "side_score"]
 
@@ -114,3 +119,39 @@ def side_score(
         penalties=penalties,
         canastas=canastas,
     )
+
+
+def score_table(state: TableState) -> HandScore:
+    """Score a finished hand of a rule set with meld types (`canasta.HandState.score` calls it).
+
+    Args:
+        state: The hand, which must be over.
+
+    Returns:
+        The per-side breakdown (`side_score` for each side).
+
+    Raises:
+        ValueError: If the hand is not over.
+    """
+    from canasta.suitedlegality import hand_of, melds_of  # (that module reads tables; this one scores shapes)
+
+    if state.end is None:
+        raise ValueError("the hand is not over yet")
+    rules = state.rules
+    sides = []
+    for side in range(rules.side_count):
+        seats = [s for s in range(rules.players) if state.seating[s] == side]
+        red = sum(1 for s in seats for card in state.threes[s] if state.kinds[card] == Kind.RED_THREE)
+        went_out = state.went_out is not None and state.seating[state.went_out] == side
+        sides.append(
+            side_score(
+                side,
+                list(melds_of(state, side).values()),
+                rules.meld_types,
+                rules,
+                red_threes=red,
+                hands=[hand_of(state, s) for s in seats],
+                went_out=went_out,
+            )
+        )
+    return HandScore(tuple(sides), state.end.value, state.went_out, state.concealed)

@@ -279,6 +279,7 @@ class TableState:
         "known",
         "locks_wilds",
         "log",
+        "meld_numbers",
         "melded_before",
         "melded_this_turn",
         "melds",
@@ -365,6 +366,9 @@ class TableState:
         #: The public action log of the hand: ``(seat, action)`` for every action applied.
         self.log: list[tuple[int, Action]] = []
         self.melds: list[dict[int, MeldState]] = [{} for _ in range(sides)]
+        #: Per side, the number its next new meld takes, where melds have identities (`canasta.Rules.meld_types`:
+        #: the side's melds are kept by number, and a number is never reused in the hand, SEQUENCES.md §9.3).
+        self.meld_numbers = [0] * sides
         #: Per seat, the packets still face down after the hand (`canasta.PacketRules`: Hand and Foot's foot),
         #: each a list of card ids, the next to be picked up first; nobody sees them, their owner included.
         self.packets: list[list[list[int]]] = [[] for _ in range(n)]
@@ -883,6 +887,7 @@ class TableState:
         self.known = [k[:] for k in other.known]
         self.log = other.log[:]
         self.melds = [{r: m.copy() for r, m in side.items()} for side in other.melds]
+        self.meld_numbers = other.meld_numbers[:]
         self.packets = [[p[:] for p in seat_packets] for seat_packets in other.packets]
         self.books = [b[:] for b in other.books]  # (books never change: shared)
         self.threes = [t[:] for t in other.threes]
@@ -981,6 +986,7 @@ PICKLED_FIELDS: Final[tuple[str, ...]] = (
         "log",
         "melded_before",
         "melded_this_turn",
+        "meld_numbers",
         "melds",
         "minimums",
         "new_ranks",

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Final
 
+from canasta import suitedlegality
 from canasta.actions import (
     Action,
     AnswerGoOut,
@@ -200,7 +201,9 @@ def _end_if_exhausted(t: TableState) -> None:
     if at and len(t.pile) >= at:
         reshuffle_pile(t)
         return
-    if not exhaustion.continue_with_discards or not legal_takes(t, t.seat, exhausted=True):
+    if not exhaustion.continue_with_discards or not (
+        suitedlegality.pile_takes(t, t.seat) if t.facts.sequences else legal_takes(t, t.seat, exhausted=True)
+    ):
         _finish(t, HandEnd.STOCK_EXHAUSTED)
 
 
@@ -325,7 +328,9 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
     if t.bound:
         # The rule book, "Asking permission": a stock draw that makes going out impossible lets the player play on.
         side = t.seating[seat]
-        if t.opened[side]:
+        if facts.sequences:
+            t.bound = suitedlegality.going_out_possible(t, seat)
+        elif t.opened[side]:
             # (Of the turn's facts only the discardable kinds matter here: no last-card red three, see above.)
             need = facts.canastas_required
             discardable = discardable_now(t)
@@ -615,7 +620,11 @@ def _do_discard(t: TableState, action: Action) -> None:
     kind = _PLAIN_KIND[action.kind]
     t.counts[seat][kind] = t.counts[seat][kind] - 1  # `TableState._from_hand`, inlined: a move of every turn
     t.sizes[seat] = t.sizes[seat] - 1
-    card = t.hands[seat][kind].pop()
+    held = t.hands[seat][kind]
+    if t.facts.sequences and action.suit is not None:
+        card = held.pop(suit_index(t, held, action.suit))  # the sequence games: the card of the suit named
+    else:
+        card = held.pop()
     if t.known[seat]:
         t._forget(seat, [card])  # face up on the pile now
     if kind <= BLACK_THREE:
@@ -631,6 +640,24 @@ def _do_discard(t: TableState, action: Action) -> None:
     if t.facts.bonus_cards:
         _draw_bonus_cards(t)
     _pass_turn(t, seat)
+
+
+def suit_index(t: TableState, held: list[int], suit: int) -> int:
+    """The position in ``held`` (card ids of one kind) of the last card of ``suit`` (the sequence games).
+
+    Args:
+        t: The hand.
+        held: Card ids of one natural kind, held by a seat.
+        suit: The suit named (a `canasta.Suit`).
+
+    Returns:
+        Its index.
+    """
+    cards = t.deck.cards
+    for i in range(len(held) - 1, -1, -1):
+        if cards[held[i]].suit == suit:
+            return i
+    raise AssertionError(f"no card of suit {suit} held")  # (legality offers no such action)
 
 
 def _pass_turn(t: TableState, seat: int) -> None:

@@ -1,0 +1,385 @@
+"""The legal actions of rule sets that meld by meld type: the sequence games' turn on the engine's table.
+
+Where `canasta.Rules.meld_types` is not empty (Samba, Bolivia, Brazilian canasta:
+`SEQUENCES.md` §9 to §11), the engine keeps each side's melds by identity (a
+number per side, in creation order, never reused: `canasta.table.TableState.meld_numbers`)
+and decides legality here, with the rule components of `canasta.suitedpile`,
+`canasta.suitedmelds` and `canasta.suitedsearch`; the draw, red threes, freezing,
+permission and stock exhaustion stay the engine's. Suits come from the card ids the
+engine tracks (`SuitedHand` of a hand), so rule sets without meld types never read one.
+
+How a meld lies on the table (`canasta.table.MeldState`): a group under its rank, a
+wild meld under ``JOKER``, a black-three group under ``BLACK_THREE``, a sequence under
+`canasta.cards.SEQUENCE_MELD` (its suit and ranks are its cards'). `meld_shape` reads
+one back as the meld types see it.
+
+Edges this module decides by a reading stated here (see `docs/sequence-games.md`):
+an unopened side's "yes" binds when going out is possible by the searches and the
+cards it would meld reach the minimum (the opening and going out are searched
+apart); a provisional opening meld is judged as `canasta.suitedmelds.legal_melds`
+judges it (an opening that could only be completed by melding every card is not
+judged yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
+
+from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
+from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
+from canasta.rules import Permission
+from canasta.suitedmelds import legal_melds
+from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
+from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out
+from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE
+
+if TYPE_CHECKING:
+    from canasta.table import MeldState, TableState
+
+__all__ = [
+    "discards",
+    "generate",
+    "going_out_possible",
+    "hand_of",
+    "meld_shape",
+    "melds_of",
+    "opening_of",
+    "pile_takes",
+    "yes_binds",
+]
+
+_DRAW: Final = DrawStock()
+_ASK: Final = AskGoOut()
+_YES: Final = AnswerGoOut(True)
+_NO: Final = AnswerGoOut(False)
+_END: Final = EndHand()
+_SUITS: Final = tuple(Suit)
+
+
+def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
+    """A meld on the table as the meld types see it (`canasta.meldtypes`).
+
+    Args:
+        t: The hand.
+        meld: One of its melds.
+
+    Returns:
+        Its shape: a `SequenceShape` read from its cards, else a `WildShape`,
+        `BlackThreeShape` or `GroupShape` from its counts.
+    """
+    rank = meld.rank
+    if rank == SEQUENCE_MELD:
+        cards = t.deck.cards
+        ranks = [cards[c].rank for c in meld.cards]
+        suit = cards[meld.cards[0]].suit
+        assert suit is not None
+        return SequenceShape(suit, min(ranks), max(ranks))
+    if rank == JOKER:
+        return WildShape(meld.twos, meld.jokers)
+    if rank == BLACK_THREE:
+        return BlackThreeShape(meld.naturals)
+    return GroupShape(rank, meld.naturals, meld.twos, meld.jokers)
+
+
+def melds_of(t: TableState, side: int) -> dict[int, MeldShape]:
+    """A side's melds by identity, as shapes.
+
+    Args:
+        t: The hand.
+        side: The side.
+
+    Returns:
+        A new dict: meld number to shape.
+    """
+    return {number: meld_shape(t, meld) for number, meld in t.melds[side].items()}
+
+
+def hand_of(t: TableState, seat: int) -> SuitedHand:
+    """A seat's hand counted by rank and suit (from the card ids the engine holds).
+
+    Args:
+        t: The hand.
+        seat: The seat.
+
+    Returns:
+        Its `SuitedHand` (red threes never stay in a hand here: they are laid out).
+    """
+    return _counted(t, [c for cards in t.hands[seat] for c in cards])
+
+
+def _counted(t: TableState, ids: Sequence[int]) -> SuitedHand:
+    naturals = [0] * 44
+    twos = jokers = black = 0
+    cards = t.deck.cards
+    kinds = t.kinds
+    for card_id in ids:
+        kind = kinds[card_id]
+        if kind == JOKER:
+            jokers += 1
+        elif kind == TWO:
+            twos += 1
+        elif kind == BLACK_THREE:
+            black += 1
+        elif kind != RED_THREE:
+            suit = cards[card_id].suit
+            assert suit is not None
+            naturals[(kind - 4) * 4 + suit] += 1
+    return SuitedHand(tuple(naturals), twos, jokers, black)
+
+
+def opening_of(t: TableState, seat: int) -> OpeningRequirement:
+    """What the seat's side's initial meld needs (its minimum count, SEQUENCES.md §9.6).
+
+    Args:
+        t: The hand.
+        seat: The seat.
+
+    Returns:
+        The requirement (read while the side has not opened).
+    """
+    return OpeningRequirement(count=t.personal_minimum(seat))
+
+
+def _may_go_out(t: TableState) -> bool:
+    """The answer given this turn lets the player go out (a "no" never does; a required permission needs "yes")."""
+    if t.rules.going_out.permission is Permission.REQUIRED:
+        return t.answer is True
+    return t.answer is not False
+
+
+def going_out_possible(t: TableState, seat: int) -> bool:
+    """Whether the seat can still go out this turn from its meld phase (what a "yes" binds to).
+
+    An opened side: the going-out search (`canasta.suitedsearch.can_go_out`). A side
+    that has not opened: the same search, and the cards it would meld (every card but
+    a final discard) reach its minimum with the count already laid (the opening and
+    going out searched apart: the reading this module states).
+
+    Args:
+        t: The hand.
+        seat: The seat.
+
+    Returns:
+        True if going out is possible.
+    """
+    side = t.seating[seat]
+    hand = hand_of(t, seat)
+    melds = list(melds_of(t, side).values())
+    rules = t.rules
+    if not can_go_out(hand, melds, rules.meld_types, rules.going_out):
+        return False
+    if t.opened[side]:
+        return True
+    values = rules.card_values
+    held = [values[k] for k in range(len(values)) for _ in range(t.counts[seat][k])]
+    melded = sum(held) - (max(held) if held else 0)
+    return t.provisional_count + melded >= t.personal_minimum(seat)
+
+
+def pile_takes(t: TableState, seat: int, *, bound: bool = False) -> list[PileTake]:
+    """The legal ways for the seat to take the pile now (SEQUENCES.md §9.7, §9.12, §11.2).
+
+    Args:
+        t: The hand, in its draw phase.
+        seat: The acting seat.
+        bound: The player is bound by a "yes" to go out this turn.
+
+    Returns:
+        The legal takes (empty when the pile is empty).
+    """
+    pile = t.pile
+    if not pile:
+        return []
+    side = t.seating[seat]
+    rules = t.rules
+    top = t.deck.cards[pile[len(pile) - 1]]
+    return legal_pile_takes(
+        top,
+        hand=hand_of(t, seat),
+        pile_below=_counted(t, pile[: len(pile) - 1]),
+        melds=melds_of(t, side),
+        types=rules.meld_types,
+        frozen=t.pile_frozen_for(side),
+        opened=t.opened[side],
+        opening=opening_of(t, seat),
+        quota=rules.going_out,
+        bound=bound,
+        unopened_may_take=rules.pile.unmelded_side_may_take,
+        values=rules.card_values,
+    )
+
+
+def discards(t: TableState, seat: int) -> list[Discard]:
+    """The legal discards: each card held but a red three, by kind and (naturals) suit.
+
+    A discard ends the turn: never while the side's opening is incomplete in this turn
+    (SEQUENCES.md §9.6); one that empties the hand goes out, legal only with the
+    canastas going out needs and the partner's leave (§9.8); after a "yes" only one
+    that goes out.
+
+    Args:
+        t: The hand, in its meld phase.
+        seat: The acting seat.
+
+    Returns:
+        The discards, by kind then suit.
+    """
+    side = t.seating[seat]
+    if not t.opened[side] and (t.provisional_count > 0 or t.pending_pile is not None):
+        return []
+    size = t.sizes[seat]
+    if size == 1:
+        if not (_may_go_out(t) and t.opened[side] and t.quota_met(side)):
+            return []
+    elif t.bound:
+        return []
+    found: list[Discard] = []
+    hand = t.hands[seat]
+    cards = t.deck.cards
+    for kind in range(len(hand)):
+        held = hand[kind]
+        if not held or kind == RED_THREE:
+            continue
+        if kind < 4:
+            found.append(Discard(Kind(kind)))
+            continue
+        suits = {cards[c].suit for c in held}
+        for suit in _SUITS:
+            if suit in suits:
+                found.append(Discard(Kind(kind), suit=suit))
+    return found
+
+
+def _meld_phase(t: TableState) -> list[object]:
+    seat = t.seat
+    side = t.seating[seat]
+    rules = t.rules
+    found: list[object] = list(
+        legal_melds(
+            hand_of(t, seat),
+            melds_of(t, side),
+            rules.meld_types,
+            opened=t.opened[side],
+            opening=opening_of(t, seat),
+            count=t.provisional_count,
+            quota=rules.going_out,
+            bound=t.bound,
+            may_go_out=_may_go_out(t),
+            next_number=t.meld_numbers[side],
+            values=rules.card_values,
+        )
+    )
+    found += discards(t, seat)
+    if t.bound and not t.opened[side]:
+        found = _still_going_out(t, found)
+    if _may_ask(t) and _completes_after_no(t, seat):
+        found.append(_ASK)
+    return found
+
+
+def _still_going_out(t: TableState, actions: list[object]) -> list[object]:
+    """Of an unopened side's actions under a "yes", those after which it can still go out (open and go out).
+
+    The meld searches judge a provisional opening by the opening alone; a "yes" also binds the
+    player to go out in this turn, so each action is tried on a copy (`going_out_possible`).
+    A state reached by an action kept here keeps a way on: the searches' plan is such an action.
+    """
+    kept = []
+    for action in actions:
+        after = t.copy()
+        after._apply_unchecked(action)  # type: ignore[attr-defined]
+        if after.is_over or going_out_possible(after, t.seat):
+            kept.append(action)
+    return kept
+
+
+def _may_ask(t: TableState) -> bool:
+    """SPEC "Going out": ask before melding anything this turn (a pile take is the draw: §9.8's decided point)."""
+    permission = t.rules.going_out.permission
+    if permission is Permission.NONE or t.asker is not None or t.answer is not None or t.melded_this_turn:
+        return False
+    return not (permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]])
+
+
+def _completes_after_no(t: TableState, seat: int) -> bool:
+    """Whether the turn can be completed without going out (after a "no"), in the meld phase."""
+    side = t.seating[seat]
+    if t.opened[side] and t.sizes[seat] >= 2:
+        return True  # a discard keeps a card
+    rules = t.rules
+    return bool(
+        legal_melds(
+            hand_of(t, seat),
+            melds_of(t, side),
+            rules.meld_types,
+            opened=t.opened[side],
+            opening=opening_of(t, seat),
+            count=t.provisional_count,
+            quota=rules.going_out,
+            may_go_out=False,
+            next_number=t.meld_numbers[side],
+            values=rules.card_values,
+        )
+    )
+
+
+def yes_binds(t: TableState) -> bool:
+    """Whether a "yes" now obliges the asker to go out (SPEC "Asking permission", §11.4's decided point).
+
+    Asked before the draw, the "yes" binds while a stock draw is possible (the draw then
+    settles it) or a take that goes out is; asked in the meld phase, where going out is
+    possible (`going_out_possible`).
+
+    Args:
+        t: The hand, in its answer phase.
+
+    Returns:
+        True if the asker must go out after "yes".
+    """
+    asker = t.asker
+    assert asker is not None
+    if t.resume_phase is DRAW_PHASE:
+        return bool(t.stock) or bool(pile_takes(t, asker, bound=True))
+    return going_out_possible(t, asker)
+
+
+def _draw_phase(t: TableState) -> list[object]:
+    seat = t.seat
+    found: list[object] = []
+    side = t.seating[seat]
+    if t.stock:
+        found.append(_DRAW)
+        takes: list[object] = list(pile_takes(t, seat, bound=t.bound))
+        found += _still_going_out(t, takes) if t.bound and not t.opened[side] else takes
+    else:
+        # Stock exhaustion (§9.9): a top card that can be added alone must be taken; a natural pair may take it;
+        # otherwise the hand ends (`canasta.transitions.begin_turn` ends it when no take is legal).
+        last = pile_takes(t, seat, bound=t.bound)
+        found += _still_going_out(t, list(last)) if t.bound and not t.opened[side] else last
+        if last and not t.bound and all(take.mode is TakeMode.PAIR for take in last):
+            found.append(_END)
+    if t.answer is None and _may_ask(t):
+        found.append(_ASK)  # a stock draw (or the end of the hand) completes the turn after either answer
+    return found
+
+
+def generate(t: TableState) -> list[object]:
+    """The legal actions of a hand whose rules meld by meld type (`canasta.legality.generate` calls it).
+
+    Args:
+        t: The hand.
+
+    Returns:
+        A new list.
+    """
+    phase = t.phase
+    if phase is MELD_PHASE:
+        return _meld_phase(t)
+    if phase is DRAW_PHASE:
+        return _draw_phase(t)
+    if phase is ANSWER_PHASE:
+        # Both answers are always legal: a "yes" binds only where going out is possible (`yes_binds`).
+        return [_YES, _NO]
+    return []
