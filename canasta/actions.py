@@ -254,7 +254,9 @@ class Discard:
 
     def __attrs_post_init__(self) -> None:
         if self.suit is not None and not self.kind.is_natural:
-            raise ValueError(f"only a natural card's discard names its suit, got {self.kind.name} with {self.suit.name}")
+            raise ValueError(
+                f"only a natural card's discard names its suit, got {self.kind.name} with {self.suit.name}"
+            )
 
     def __repr__(self) -> str:
         if self.suit is None:
