@@ -1,0 +1,263 @@
+"""The engine plays rule sets with meld types (issue 34): Samba's hands, by identity and suit.
+
+Random legal play of Samba (`sequence_variants`, written from the public plugin API)
+checks the invariants (every card in one place, the legal list never empty before the
+end, every listed action leaves the turn completable, meld numbers never reused, every
+meld valid by its type) and the consequences of each action kind: the suited cards
+leave the hand, a new meld takes the side's next number, a combination keeps the
+older one, a pile take places the top card as named, a discard names its suit, the
+stock's exhaustion forces a take that adds the top card alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+import sequence_variants
+
+import canasta
+from canasta import Discard, EndHand, HandState, IllegalActionError, Kind, Suit
+from canasta.meldtypes import BlackThreeGroupType, GroupShape, GroupType, SequenceShape, SequenceType, judging
+from canasta.suitedlegality import hand_of, meld_shape, melds_of
+from canasta.suitedmelds import Combine, LaySequence
+from canasta.suitedpile import PileTake, TakeMode
+from canasta.table import PICKLED_FIELDS
+
+RULES = sequence_variants.rules()
+
+
+def _cards_in_place(h: HandState) -> int:
+    melded = sum(len(m.cards) for side in h.melds for m in side.values())
+    threes = sum(len(t) for t in h.threes)
+    return sum(h.sizes) + len(h.stock) + len(h.pile) + melded + threes + len(h.pending_pile or [])
+
+
+def _walk(seed: int, *, dealer: int = 0) -> Iterator[HandState]:
+    """Every state of one random hand of Samba, the hand itself (advanced after each yield)."""
+    h = HandState.deal(RULES, dealer=dealer, scores=(0, 0), seed=seed)
+    rng = random.Random(seed)
+    while not h.is_over:
+        yield h
+        h.apply(rng.choice(h.legal_actions()))
+    yield h
+
+
+def _snapshot(h: HandState) -> dict[str, object]:
+    return {name: repr(getattr(h, name)) for name in PICKLED_FIELDS}
+
+
+def test_samba_rules_play_by_meld_types() -> None:
+    assert [type(t) for t in RULES.meld_types] == [GroupType, SequenceType, BlackThreeGroupType]
+    h = HandState.deal(RULES, dealer=0, scores=(0, 0), seed=1)
+    assert h.facts.sequences
+    assert len(h.deck) == 162 and all(size == 15 for size in h.sizes)
+    classic = HandState.deal(canasta.load_rules("classic"), dealer=0, scores=(0, 0), seed=1)
+    assert classic.rules.meld_types == () and not classic.facts.sequences
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_hands_keep_every_card_and_stay_completable(seed: int) -> None:
+    numbers_seen: list[set[int]] = [set(), set()]
+    total = 162
+    rng = random.Random(seed + 1000)
+    for h in _walk(seed, dealer=seed % 4):
+        assert _cards_in_place(h) == total
+        for side in range(2):
+            for number, meld in h.melds[side].items():
+                shape = meld_shape(h, meld)
+                kind = judging(RULES.meld_types, shape)
+                assert kind is not None and kind.valid(shape, going_out=h.is_over), (number, shape)
+                assert number < h.meld_numbers[side]
+            numbers_seen[side] |= set(h.melds[side])
+        if h.is_over:
+            break
+        legal = h.legal_actions()
+        assert legal, (h.phase, h.seat)
+        if rng.random() < 0.25:
+            for action in legal:
+                after = h.copy()
+                after.apply(action)
+                assert after.is_over or after.legal_actions(), action
+    for side in range(2):
+        # Numbers are given in order and never reused: every number ever seen is below the next one.
+        assert all(n < h.meld_numbers[side] for n in numbers_seen[side])
+    score = h.score()
+    assert len(score.sides) == 2 and score.end == h.end.value  # type: ignore[union-attr]
+
+
+def _find(predicate: object, seeds: range = range(40)) -> tuple[HandState, object]:
+    for seed in seeds:
+        for h in _walk(seed):
+            if h.is_over:
+                break
+            for action in h.legal_actions():
+                if predicate(h, action):  # type: ignore[operator]
+                    return h.copy(), action
+    raise AssertionError("no such position in the seeds searched")
+
+
+def test_a_new_sequence_takes_its_suits_cards_and_the_next_number() -> None:
+    h, action = _find(lambda h, a: isinstance(a, LaySequence))
+    assert isinstance(action, LaySequence)
+    side, seat = h.side, h.seat
+    number = h.meld_numbers[side]
+    before = hand_of(h, seat)
+    h.apply(action)
+    assert h.meld_numbers[side] == number + 1
+    assert meld_shape(h, h.melds[side][number]) == SequenceShape(action.suit, action.low, action.high)
+    after = hand_of(h, seat)
+    for rank in range(4, 15):
+        taken = 1 if action.low <= rank <= action.high else 0
+        index = (rank - 4) * 4 + action.suit
+        assert before.naturals[index] - after.naturals[index] == taken
+
+
+def test_a_combination_keeps_the_older_number_and_retires_the_other() -> None:
+    h, action = _find(lambda h, a: isinstance(a, Combine), range(120))
+    assert isinstance(action, Combine)
+    side = h.side
+    first, second = h.melds[side][action.first], h.melds[side][action.second]
+    cards = sorted(first.cards + second.cards)
+    next_number = h.meld_numbers[side]
+    h.apply(action)
+    assert action.second not in h.melds[side]
+    assert sorted(h.melds[side][action.first].cards) == cards
+    assert h.meld_numbers[side] == next_number  # the retired number is never given again
+
+
+def test_taking_the_pile_onto_a_sequence_places_the_top_card_alone() -> None:
+    h, action = _find(lambda h, a: isinstance(a, PileTake) and a.mode is TakeMode.TOP_ONTO_SEQUENCE, range(200))
+    assert isinstance(action, PileTake) and action.meld is not None
+    side, seat = h.side, h.seat
+    top = h.deck.cards[h.pile[-1]]
+    before = meld_shape(h, h.melds[side][action.meld])
+    assert isinstance(before, SequenceShape)
+    size = h.sizes[seat]
+    rest = [c for c in h.pile[:-1] if h.kinds[c] != Kind.RED_THREE]
+    h.apply(action)
+    after = meld_shape(h, h.melds[side][action.meld])
+    assert isinstance(after, SequenceShape) and after.size == before.size + 1
+    assert top.rank in (after.low, after.high) and after.suit == top.suit
+    assert h.pile == [] and h.sizes[seat] == size + len(rest)
+
+
+def test_a_natural_pair_takes_the_pile_into_a_new_group() -> None:
+    h, action = _find(lambda h, a: isinstance(a, PileTake) and a.mode is TakeMode.PAIR and a.meld is None)
+    assert isinstance(action, PileTake) and action.pair is not None
+    side = h.side
+    number = h.meld_numbers[side]
+    top = h.deck.cards[h.pile[-1]]
+    h.apply(action)
+    meld = h.melds[side][number]
+    assert meld_shape(h, meld) == GroupShape(top.rank, 3)
+    assert sorted(h.deck.cards[c].suit for c in meld.cards[1:]) == sorted(action.pair)  # type: ignore[type-var]
+
+
+def test_a_discard_names_the_suit_of_the_card_that_goes() -> None:
+    h, action = _find(lambda h, a: isinstance(a, Discard) and a.suit is not None)
+    assert isinstance(action, Discard)
+    h.apply(action)
+    top = h.deck.cards[h.pile[-1]]
+    assert (top.kind, top.suit) == (action.kind, action.suit)
+
+
+def test_discards_name_a_suit_exactly_for_naturals() -> None:
+    for h in _walk(3):
+        if h.is_over:
+            break
+        for action in h.legal_actions():
+            if isinstance(action, Discard):
+                assert (action.suit is not None) == action.kind.is_natural
+
+
+def test_refused_actions_change_nothing() -> None:
+    h, _ = _find(lambda h, a: isinstance(a, Discard))
+    held = hand_of(h, h.seat)
+    missing = next(
+        (Kind(rank), Suit(suit))
+        for rank in range(4, 15)
+        for suit in range(4)
+        if not held.naturals[(rank - 4) * 4 + suit]
+    )
+    before = _snapshot(h)
+    for action in (
+        Discard(missing[0], suit=missing[1]),  # a card not held
+        LaySequence(missing[1], missing[0] if missing[0] <= 12 else 12, (missing[0] if missing[0] <= 12 else 12) + 2),
+        PileTake(TakeMode.TOP_ONTO_GROUP, 99),  # no meld of that number
+        Combine(0, 99),
+    ):
+        if action in h.legal_actions():
+            continue
+        with pytest.raises(IllegalActionError):
+            h.apply(action)
+        assert _snapshot(h) == before
+
+
+def test_discard_suit_is_checked() -> None:
+    with pytest.raises(ValueError, match="natural"):
+        Discard(Kind.JOKER, suit=Suit.HEARTS)
+    with pytest.raises(TypeError):
+        Discard(Kind.KING, suit="H")  # type: ignore[arg-type]
+    assert repr(Discard(Kind.KING)) == "Discard(kind=<Kind.KING: 13>)"  # today's rule sets: unchanged
+    assert Discard(Kind.KING, suit=Suit.HEARTS) != Discard(Kind.KING)
+
+
+def test_the_empty_stock_forces_a_take_that_adds_the_top_card_alone() -> None:
+    seen_forced = seen_optional = 0
+    for seed in range(80):
+        for h in _walk(seed):
+            if h.is_over or h.stock or h.phase is not canasta.Phase.DRAW:
+                continue
+            legal = h.legal_actions()
+            alone = [a for a in legal if isinstance(a, PileTake) and a.mode is not TakeMode.PAIR]
+            if alone:
+                assert EndHand() not in legal  # §9.9: it must be taken
+                seen_forced += 1
+            elif any(isinstance(a, PileTake) for a in legal):
+                assert EndHand() in legal  # a natural pair may take it
+                seen_optional += 1
+        if seen_forced and seen_optional:
+            break
+    assert seen_forced or seen_optional
+
+
+def test_a_yes_binds_the_player_to_go_out() -> None:
+    def bound_meld_phase(h: HandState, action: object) -> bool:
+        return h.bound and h.phase is canasta.Phase.MELD
+
+    h, _ = _find(bound_meld_phase, range(200))
+    for action in h.legal_actions():
+        if isinstance(action, Discard):
+            assert h.sizes[h.seat] == 1  # only the discard that goes out
+
+
+def test_a_finished_hand_scores_by_the_meld_types() -> None:
+    for seed in range(10):
+        *_, h = _walk(seed)
+        if h.went_out is None:
+            continue
+        score = h.score()
+        side = h.seating[h.went_out]
+        assert score.sides[side].going_out == 200
+        shapes = list(melds_of(h, side).values())
+        sambas = sum(1 for m in shapes if isinstance(m, SequenceShape) and m.size >= 7)
+        natural = sum(1 for m in shapes if isinstance(m, GroupShape) and m.size >= 7 and not m.wilds)
+        mixed = sum(1 for m in shapes if isinstance(m, GroupShape) and m.size >= 7 and m.wilds)
+        assert score.sides[side].canasta_bonuses == 1500 * sambas + 500 * natural + 300 * mixed
+        assert sambas + natural + mixed >= 2  # §9.8
+        return
+    raise AssertionError("no hand went out in the seeds played")
+
+
+def test_a_game_of_samba_plays_through_its_hands() -> None:
+    game = canasta.Game("samba", registry=sequence_variants.registry(), seed=5)
+    rng = random.Random(5)
+    results = []
+    while len(results) < 2 and not game.is_over:
+        result = game.apply(rng.choice(game.legal_actions()))
+        if result is not None:
+            results.append(result)
+    assert len(results) == 2 and game.deal_number == 3
+    assert list(game.scores) == [sum(r.totals[side] for r in results) for side in range(2)]
