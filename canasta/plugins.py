@@ -197,6 +197,11 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         "so nobody could go out",
     )
     meld_types = _meld_types(pm)
+    _check(
+        not minimums.canastas or bool(meld_types),
+        "canasta_meld_minimums: canasta bands (an opening that must contain a canasta) are read only by rule sets "
+        "with meld types (canasta_meld_types)",
+    )
     # A quota asking for sequence canastas needs sequences among the meld types.
     sequence_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.SEQUENCE)
     _check(
@@ -381,10 +386,16 @@ def _check_minimums(minimums: r.MeldMinimums) -> None:
         all(m >= 0 for _, m in minimums.steps) and minimums.below_zero >= 0,
         "canasta_meld_minimums: minimums must not be negative",
     )
-    step_minimums = [m for _, m in minimums.steps]
+    # (Where a band asks for a canasta the count may fall: Brazilian canasta's 7000 band needs a canasta, no count.)
+    step_minimums = [m for t, m in minimums.steps if not minimums.canastas_for(t)]
     _check(
         step_minimums == sorted(step_minimums),
         f"canasta_meld_minimums: minimums must not fall as the score rises, got {minimums.steps}",
+    )
+    band_starts = [t for t, _ in minimums.canastas]
+    _check(
+        band_starts == sorted(set(band_starts)) and all(t >= 0 for t in band_starts),
+        f"canasta_meld_minimums: canasta bands must start at 0 or more and increase, got {minimums.canastas}",
     )
 
 

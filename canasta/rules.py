@@ -218,6 +218,15 @@ def _pairs(steps: object) -> tuple[tuple[int, int], ...]:
     return tuple(pairs)
 
 
+def _canasta_bands(bands: object) -> tuple[tuple[int, frozenset[CanastaClass]], ...]:
+    """Accept ``(from_score, classes)`` pairs (lists from JSON included): classes as `CanastaClass` values."""
+    found = []
+    for band in bands:  # type: ignore[attr-defined]
+        start, classes = band
+        found.append((_integer(start, "a canasta band's score"), frozenset(CanastaClass(c) for c in classes)))
+    return tuple(found)
+
+
 def _deal_minimums(table: object) -> tuple[int, ...]:
     """Accept any iterable of integers (a list from JSON included); refuse floats, strings and bools."""
     return tuple(_integer(minimum, "a minimum by deal") for minimum in table)  # type: ignore[attr-defined]
@@ -238,11 +247,33 @@ class MeldMinimums:
             is at most the score applies. Empty for a table by deal.
         by_deal: The minimum of deal 1, 2, ... of the game; past the end of the
             table the last entry holds. Empty (the default) for a table by score.
+        canastas: ``(from_score, classes)`` bands in increasing ``from_score`` order: from
+            that score on, the opening must also contain a canasta of one of ``classes``,
+            laid in the opening turn from the hand (Brazilian canasta, §11.1; an empty set
+            ends the need). Read only by rule sets with meld types (`Rules.meld_types`).
+            Empty (the default): the count alone.
     """
 
     below_zero: int = 0
     steps: tuple[tuple[int, int], ...] = field(default=(), converter=_pairs)
     by_deal: tuple[int, ...] = field(default=(), converter=_deal_minimums)
+    canastas: tuple[tuple[int, frozenset[CanastaClass]], ...] = field(default=(), converter=_canasta_bands, kw_only=True)
+
+    def canastas_for(self, score: int) -> frozenset[CanastaClass]:
+        """The canasta classes one of which an opening must contain at this score (Brazilian canasta, §11.1).
+
+        Args:
+            score: The side's total before the hand.
+
+        Returns:
+            The classes of the last band of `canastas` whose score is at most ``score``
+            (empty: no canasta needed, the count alone).
+        """
+        found: frozenset[CanastaClass] = frozenset()
+        for threshold, classes in self.canastas:
+            if score >= threshold:
+                found = classes
+        return found
 
     def minimum_for(self, score: int, deal: int = 1) -> int:
         """The minimum count for a side with this cumulative score, in this deal of the game.

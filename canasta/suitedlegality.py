@@ -130,7 +130,7 @@ def _counted(t: TableState, ids: Sequence[int]) -> SuitedHand:
 
 
 def opening_of(t: TableState, seat: int) -> OpeningRequirement:
-    """What the seat's side's initial meld needs (its minimum count, SEQUENCES.md §9.6).
+    """What the seat's side's initial meld needs (its minimum count, §9.6, and a canasta by band, §11.1).
 
     Args:
         t: The hand.
@@ -139,7 +139,9 @@ def opening_of(t: TableState, seat: int) -> OpeningRequirement:
     Returns:
         The requirement (read while the side has not opened).
     """
-    return OpeningRequirement(count=t.personal_minimum(seat))
+    side = t.rules.sides[seat]
+    classes = t.rules.minimums.canastas_for(t.scores[side])
+    return OpeningRequirement(count=t.personal_minimum(seat), canasta_classes=classes)
 
 
 def _may_go_out(t: TableState) -> bool:
@@ -154,8 +156,10 @@ def going_out_possible(t: TableState, seat: int) -> bool:
 
     An opened side: the going-out search (`canasta.suitedsearch.can_go_out`). A side
     that has not opened: the same search, and the cards it would meld (every card but
-    a final discard) reach its minimum with the count already laid (the opening and
-    going out searched apart: the reading this module states).
+    its most valuable, a final discard at worst) reach its minimum with the count
+    already laid (the opening and going out searched apart: the reading this module
+    states); never where its opening needs a canasta (§11.1). Where this says no, a
+    "yes" does not bind, so the answer is always sound: what it allows can be done.
 
     Args:
         t: The hand.
@@ -172,6 +176,8 @@ def going_out_possible(t: TableState, seat: int) -> bool:
         return False
     if t.opened[side]:
         return True
+    if opening_of(t, seat).canasta_classes:
+        return False  # (an opening that needs a canasta is not searched with going out: the "yes" does not bind)
     values = rules.card_values
     held = [values[k] for k in range(len(values)) for _ in range(t.counts[seat][k])]
     melded = sum(held) - (max(held) if held else 0)
@@ -341,7 +347,11 @@ def yes_binds(t: TableState) -> bool:
     asker = t.asker
     assert asker is not None
     if t.resume_phase is DRAW_PHASE:
-        return bool(t.stock) or bool(pile_takes(t, asker, bound=True))
+        if t.stock:
+            return True  # the stock draw settles it (`canasta.transitions`)
+        # The stock is out: a take that goes out. An unopened side's takes are searched for the opening
+        # alone, so its "yes" does not bind here (it plays on, free to go out).
+        return t.opened[t.seating[asker]] and bool(pile_takes(t, asker, bound=True))
     return going_out_possible(t, asker)
 
 

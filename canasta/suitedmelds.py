@@ -62,6 +62,7 @@ __all__ = [
     "LayWild",
     "SuitedMeld",
     "legal_melds",
+    "opening_met",
 ]
 
 
@@ -342,7 +343,7 @@ def legal_melds(
         table = list(after.values())
         if not opened:
             now = count + _value(hand, values) - _value(rest, values)
-            if not _opening_met(now, table, types, opening):
+            if not opening_met(now, table, types, opening):
                 # A provisional opening meld (§9.12): the opening must stay reachable; nothing that
                 # only going out allows is laid before the opening is complete.
                 if not going_out_only and opening_reachable(
@@ -357,8 +358,18 @@ def legal_melds(
     return legal
 
 
-def _opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType], need: OpeningRequirement) -> bool:
-    """Whether the melds laid this turn, counting ``count``, meet the opening's requirement."""
+def opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType], need: OpeningRequirement) -> bool:
+    """Whether the melds laid this turn, counting ``count``, meet the opening's requirement.
+
+    Args:
+        count: The count of the cards laid in the opening turn.
+        melds: The side's melds (an unopened side's: all laid in this turn).
+        types: The rule set's meld types.
+        need: The opening's requirement.
+
+    Returns:
+        True if the count and the canasta asked for (if any) are there.
+    """
     made = set()
     for meld in melds:
         kind = judging(types, meld)

@@ -18,7 +18,8 @@ from typing import Final
 
 from canasta import transitions
 from canasta.cards import BLACK_THREE, JOKER, SEQUENCE_MELD, TWO
-from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedlegality import melds_of, opening_of
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, opening_met
 from canasta.suitedpile import PileTake, TakeMode
 from canasta.table import MELD_PHASE, MeldState, TableState
 
@@ -66,10 +67,15 @@ def _after_meld(t: TableState, seat: int, value: int) -> None:
 
 
 def _maybe_open(t: TableState, seat: int) -> None:
-    """§9.6: the opening is complete once the turn's melds reach the minimum; a pending pile then joins the hand."""
+    """§9.6, §11.1: the opening is complete once the turn's melds meet its requirement; a pending pile joins the hand."""
     side = t.seating[seat]
-    if t.provisional_count < t.personal_minimum(seat):
+    need = opening_of(t, seat)
+    if t.provisional_count < need.count:
         return
+    if need.canasta_classes and not opening_met(
+        t.provisional_count, list(melds_of(t, side).values()), t.rules.meld_types, need
+    ):
+        return  # §11.1: the band's canasta is not laid yet
     t.opened[side] = True
     pending = t.pending_pile
     t.pending_pile = None
@@ -188,7 +194,7 @@ def _do_combine(t: TableState, action: Combine) -> None:
     kept.naturals += gone.naturals
     kept.twos += gone.twos
     kept.jokers += gone.jokers
-    t.melded_this_turn = True
+    _after_meld(t, seat, 0)  # (no card leaves the hand; the combined meld may be the canasta an opening needs)
 
 
 def _do_lay_black_threes(t: TableState, action: LayBlackThrees) -> None:

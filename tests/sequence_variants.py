@@ -1,4 +1,7 @@
-"""Samba (SEQUENCES.md §9) written from the public plugin API, for the engine's tests (issue 34).
+"""Samba, Bolivia and Brazilian canasta (SEQUENCES.md §9 to §11) from the public plugin API, for the engine's tests.
+
+``bolivia`` is ``samba`` with overrides, ``brazilian`` is ``bolivia`` with overrides
+(issue 34), the way two-player is classic with overrides.
 
 The engine plays rule sets with meld types (`canasta.Rules.meld_types`); the
 variant is registered here, not among the built-in variants, until everything
@@ -9,9 +12,13 @@ terminal) carries melds by identity.
 from __future__ import annotations
 
 import types
+from collections.abc import Generator
+
+import attrs
 
 import canasta
-from canasta.meldtypes import BlackThreeGroupType, GroupType, SequenceType
+from canasta import CanastaClass
+from canasta.meldtypes import BlackThreeGroupType, GroupType, SequenceType, WildMeldType
 
 
 def _samba_plugin() -> types.ModuleType:
@@ -85,10 +92,124 @@ SAMBA = canasta.Variant(
 )
 
 
+def _plugin(name: str, hooks: dict[str, object]) -> types.ModuleType:
+    plugin = types.ModuleType(name)
+    for hook, implementation in hooks.items():
+        setattr(plugin, hook, implementation)
+    return plugin
+
+
+def _bolivia_plugin() -> types.ModuleType:
+    @canasta.hookimpl
+    def canasta_meld_types() -> tuple[object, ...]:
+        """§10.1: wild melds of 3 to 7 wild cards beside Samba's groups, sequences and black threes."""
+        return (GroupType(), SequenceType(), WildMeldType(), BlackThreeGroupType())
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_canasta_bonuses() -> Generator[None, canasta.CanastaBonuses, canasta.CanastaBonuses]:
+        """§10.7: a bolivia (7 wild cards) scores 2500."""
+        return attrs.evolve((yield), wild=2500)
+
+    @canasta.hookimpl
+    def canasta_going_out() -> canasta.GoingOutRules:
+        """§10.5: two canastas, at least one an escalera; 200 for going out."""
+        return canasta.GoingOutRules(
+            canastas_required=2, canastas_by_class=((CanastaClass.SEQUENCE, 1),), bonus=200, concealed_bonus=None
+        )
+
+    @canasta.hookimpl
+    def canasta_black_threes() -> canasta.BlackThreeRules:
+        """§10.6: a black three left in a hand counts -100."""
+        return canasta.BlackThreeRules(in_hand_penalty=100)
+
+    @canasta.hookimpl
+    def canasta_target_score() -> int:
+        """§10.7: the game ends at 15000."""
+        return 15000
+
+    return _plugin("bolivia_rules", {k: v for k, v in locals().items() if k.startswith("canasta_")})
+
+
+BOLIVIA = canasta.Variant(
+    name="bolivia",
+    description="Bolivia: Samba with wild melds (a bolivia scores 2500) and an escalera needed to go out.",
+    plugins=(_bolivia_plugin(),),
+    base="samba",
+)
+
+
+def _brazilian_plugin() -> types.ModuleType:
+    every = frozenset(CanastaClass)
+
+    @canasta.hookimpl
+    def canasta_meld_minimums() -> canasta.MeldMinimums:
+        """§11.1: counts to 6995, then a canasta (7000), a canasta and 200 (8000), a clean canasta (9000)."""
+        return canasta.MeldMinimums(
+            below_zero=15,
+            steps=((0, 50), (1500, 90), (3000, 120), (7000, 0), (8000, 200), (9000, 0)),
+            canastas=(
+                (7000, every),
+                (9000, frozenset({CanastaClass.NATURAL, CanastaClass.SEQUENCE, CanastaClass.WILD})),
+            ),
+        )
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_pile_rules() -> Generator[None, canasta.PileRules, canasta.PileRules]:
+        """§11.2: a side that has not opened never takes the pile."""
+        return attrs.evolve((yield), unmelded_side_may_take=False)
+
+    @canasta.hookimpl
+    def canasta_meld_types() -> tuple[object, ...]:
+        """§11.3, §11.5: escaleras grow to 11 cards when going out; a sequence under 5 cards costs 1000."""
+        return (
+            GroupType(),
+            SequenceType(going_out_max_size=11, short_size=5, short_penalty=1000),
+            WildMeldType(),
+            BlackThreeGroupType(),
+        )
+
+    @canasta.hookimpl
+    def canasta_going_out() -> canasta.GoingOutRules:
+        """§11.4: any two canastas, and the partner's "yes" in that turn."""
+        return canasta.GoingOutRules(
+            canastas_required=2, bonus=200, concealed_bonus=None, permission=canasta.Permission.REQUIRED
+        )
+
+    @canasta.hookimpl
+    def canasta_threes() -> canasta.ThreeRules:
+        """§11.5: 100 each to four, 1000 for five, 1200 for six; plus with one canasta."""
+        return canasta.ThreeRules(
+            schedule=(0, 100, 200, 300, 400, 1000, 1200),
+            sign=canasta.ThreeSign.NEGATIVE_WITHOUT_CANASTA,
+            canastas_for_plus=1,
+        )
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_canasta_bonuses() -> Generator[None, canasta.CanastaBonuses, canasta.CanastaBonuses]:
+        """§11.5: a wild canasta scores 2000."""
+        return attrs.evolve((yield), wild=2000)
+
+    @canasta.hookimpl
+    def canasta_target_score() -> int:
+        """§11.5: the game ends at 10000."""
+        return 10000
+
+    return _plugin("brazilian_rules", {k: v for k, v in locals().items() if k.startswith("canasta_")})
+
+
+BRAZILIAN = canasta.Variant(
+    name="brazilian",
+    description="Brazilian canasta: Bolivia with openings by canasta, no take before opening, a yes to go out.",
+    plugins=(_brazilian_plugin(),),
+    base="bolivia",
+)
+
+
 def registry() -> canasta.Registry:
-    """A registry with the built-in variants and Samba."""
+    """A registry with the built-in variants and the three sequence games."""
     found = canasta.Registry(autoload="builtin")
-    found.add_variant(SAMBA)
+    for variant in (SAMBA, BOLIVIA, BRAZILIAN):
+        found.add_variant(variant)
     return found
 
 
