@@ -352,7 +352,7 @@ def _meld_types(pm: pluggy.PluginManager) -> tuple[MeldType, ...]:
         len({type(t) for t in answer}) == len(answer),
         f"canasta_meld_types: at most one meld type of each class, got {answer!r}",
     )
-    return answer  # type: ignore[no-any-return]
+    return answer
 
 
 def _optional_target(pm: pluggy.PluginManager) -> int | None:

@@ -257,7 +257,9 @@ class MeldMinimums:
     below_zero: int = 0
     steps: tuple[tuple[int, int], ...] = field(default=(), converter=_pairs)
     by_deal: tuple[int, ...] = field(default=(), converter=_deal_minimums)
-    canastas: tuple[tuple[int, frozenset[CanastaClass]], ...] = field(default=(), converter=_canasta_bands, kw_only=True)
+    canastas: tuple[tuple[int, frozenset[CanastaClass]], ...] = field(
+        default=(), converter=_canasta_bands, kw_only=True
+    )
 
     def canastas_for(self, score: int) -> frozenset[CanastaClass]:
         """The canasta classes one of which an opening must contain at this score (Brazilian canasta, §11.1).
@@ -1047,7 +1049,7 @@ class Rules:
     special_hands: tuple[SpecialHand, ...] = ()
     partnerships: PartnershipRules = PartnershipRules()
     packets: PacketRules = PacketRules()
-    meld_types: tuple[MeldType, ...] = field(default=(), converter=tuple)
+    meld_types: tuple[MeldType, ...] = ()
     rule_sections: tuple[tuple[RuleCode, RuleSection], ...] = field(default=(), converter=_sections, eq=False)
     player_counts: tuple[int, ...] = field(default=(), eq=False)
 

@@ -67,7 +67,7 @@ def _after_meld(t: TableState, seat: int, value: int) -> None:
 
 
 def _maybe_open(t: TableState, seat: int) -> None:
-    """§9.6, §11.1: the opening is complete once the turn's melds meet its requirement; a pending pile joins the hand."""
+    """§9.6, §11.1: the opening is complete once the turn's melds meet its requirement; a pending pile joins."""
     side = t.seating[seat]
     need = opening_of(t, seat)
     if t.provisional_count < need.count:
@@ -217,4 +217,4 @@ SUITED_TRANSITIONS: Final[dict[type, Callable[[TableState, object], None]]] = {
     Combine: _do_combine,  # type: ignore[dict-item]
     LayBlackThrees: _do_lay_black_threes,  # type: ignore[dict-item]
 }
-transitions.TRANSITIONS.update(SUITED_TRANSITIONS)  # type: ignore[arg-type]
+transitions.TRANSITIONS.update(SUITED_TRANSITIONS)

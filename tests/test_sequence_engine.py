@@ -12,14 +12,23 @@ stock's exhaustion forces a take that adds the top card alone.
 from __future__ import annotations
 
 import random
+import types
 from collections.abc import Iterator
 
 import pytest
 import sequence_variants
 
 import canasta
-from canasta import Discard, EndHand, HandState, IllegalActionError, Kind, Suit
-from canasta.meldtypes import BlackThreeGroupType, GroupShape, GroupType, SequenceShape, SequenceType, judging
+from canasta import AnswerGoOut, CanastaClass, Discard, EndHand, HandState, IllegalActionError, Kind, Suit
+from canasta.meldtypes import (
+    BlackThreeGroupType,
+    GroupShape,
+    GroupType,
+    SequenceShape,
+    SequenceType,
+    WildShape,
+    judging,
+)
 from canasta.suitedlegality import hand_of, meld_shape, melds_of
 from canasta.suitedmelds import Combine, LaySequence
 from canasta.suitedpile import PileTake, TakeMode
@@ -261,3 +270,134 @@ def test_a_game_of_samba_plays_through_its_hands() -> None:
             results.append(result)
     assert len(results) == 2 and game.deal_number == 3
     assert list(game.scores) == [sum(r.totals[side] for r in results) for side in range(2)]
+
+
+def _hands(name: str, seeds: range, scores: tuple[int, int] = (0, 0)) -> Iterator[HandState]:
+    """Finished random hands of a sequence game, each yielded with every state on the way (the last: over)."""
+    rules = sequence_variants.rules(name)
+    for seed in seeds:
+        h = HandState.deal(rules, dealer=seed % 4, scores=scores, seed=seed)
+        rng = random.Random(seed)
+        while not h.is_over:
+            yield h
+            h.apply(rng.choice(h.legal_actions()))
+        yield h
+
+
+def test_bolivia_goes_out_only_with_an_escalera_and_scores_its_bolivias() -> None:
+    rules = sequence_variants.rules("bolivia")
+    assert rules.going_out.quota_met([2, 0, 0, 0]) is False and rules.going_out.quota_met([1, 0, 0, 1])
+    went_out = 0
+    for h in _hands("bolivia", range(40)):
+        if not h.is_over:
+            continue
+        score = h.score()
+        for side in range(2):
+            shapes = list(melds_of(h, side).values())
+            bolivias = sum(1 for m in shapes if isinstance(m, WildShape) and m.size == 7)
+            sambas = sum(1 for m in shapes if isinstance(m, SequenceShape) and m.size >= 7)
+            groups = [m for m in shapes if isinstance(m, GroupShape) and m.size >= 7]
+            mixed = sum(1 for m in groups if m.wilds)
+            expected = 2500 * bolivias + 1500 * sambas + 500 * (len(groups) - mixed) + 300 * mixed
+            assert score.sides[side].canasta_bonuses == expected
+            held = sum(h.counts[s][Kind.BLACK_THREE] for s in range(4) if h.seating[s] == side)
+            values = sum(
+                h.rules.card_values[k] * h.counts[s][k] for s in range(4) if h.seating[s] == side for k in range(4, 15)
+            )
+            wild = sum(
+                h.rules.card_values[k] * h.counts[s][k] for s in range(4) if h.seating[s] == side for k in (0, 1)
+            )
+            assert score.sides[side].cards_in_hand == -(values + wild + 100 * held)  # §10.6: -100 a black three
+        if h.went_out is not None:
+            went_out += 1
+            side = h.seating[h.went_out]
+            assert any(isinstance(m, SequenceShape) and m.size >= 7 for m in melds_of(h, side).values())
+    assert went_out
+
+
+def test_brazilian_never_lets_an_unopened_side_take_the_pile_and_needs_a_yes_to_go_out() -> None:
+    went_out = 0
+    for h in _hands("brazilian", range(12)):
+        if h.is_over:
+            if h.went_out is not None:
+                went_out += 1
+                turn = [a for seat, a in h.log[len(h.log) - 40 :] if seat == h.went_out or isinstance(a, AnswerGoOut)]
+                assert AnswerGoOut(True) in turn  # §11.4: asked and answered "yes" in that turn
+            continue
+        if h.phase is canasta.Phase.DRAW and not h.opened[h.side]:
+            assert not any(isinstance(a, PileTake) for a in h.legal_actions())  # §11.2
+        if h.phase is canasta.Phase.MELD and h.answer is not True:
+            for action in h.legal_actions():
+                if isinstance(action, Discard):
+                    assert h.sizes[h.seat] >= 2  # no discard empties the hand without a "yes"
+    assert went_out
+
+
+@pytest.mark.parametrize(
+    ("score", "classes"),
+    [
+        (7500, frozenset(CanastaClass)),
+        (9500, frozenset({CanastaClass.NATURAL, CanastaClass.SEQUENCE, CanastaClass.WILD})),
+    ],
+)
+def test_brazilian_openings_by_canasta(score: int, classes: frozenset[CanastaClass]) -> None:
+    rules = sequence_variants.rules("brazilian")
+    assert rules.minimums.canastas_for(score) == classes
+    opened_seen = 0
+    for h in _hands("brazilian", range(8), scores=(score, score)):
+        for side in range(2):
+            if h.opened[side] and not any(h.seating[s] == side and h.melded_before[s] for s in range(4)):
+                # The side opened in the current turn (or the hand's last): its melds hold a canasta of a class asked.
+                made = {
+                    judging(h.rules.meld_types, m).canasta_class(m)  # type: ignore[union-attr]
+                    for m in melds_of(h, side).values()
+                }
+                assert made & classes
+                opened_seen += 1
+    assert opened_seen
+
+
+def test_brazilian_escaleras_grow_past_seven_only_in_the_going_out_turn_and_short_sequences_cost() -> None:
+    for h in _hands("brazilian", range(12)):
+        for side in range(2):
+            for m in melds_of(h, side).values():
+                if isinstance(m, SequenceShape) and m.size > 7:
+                    assert h.is_over and h.went_out is not None and h.seating[h.went_out] == side
+        if h.is_over:
+            score = h.score()
+            for side in range(2):
+                short = sum(1 for m in melds_of(h, side).values() if isinstance(m, SequenceShape) and m.size < 5)
+                assert score.sides[side].penalties == -1000 * short
+
+
+def test_meld_type_answers_are_checked() -> None:
+    def variant(answer: object) -> canasta.Registry:
+        plugin = types.ModuleType("bad_types")
+
+        @canasta.hookimpl
+        def canasta_meld_types() -> object:
+            return answer
+
+        plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
+        found = sequence_variants.registry()
+        found.add_variant(canasta.Variant(name="bad", description="a test", plugins=(plugin,), base="samba"))
+        return found
+
+    for answer, message in (
+        ((GroupType(), "sequence"), "MeldType values"),
+        ((GroupType(), GroupType(max_wilds=1)), "one meld type of each class"),
+        ([GroupType()], "tuple"),
+    ):
+        with pytest.raises(canasta.RulesError, match=message):
+            canasta.load_rules("bad", registry=variant(answer))
+    bands = types.ModuleType("bands")
+
+    @canasta.hookimpl
+    def canasta_meld_minimums() -> canasta.MeldMinimums:
+        return canasta.MeldMinimums(steps=((0, 50),), canastas=((0, frozenset(CanastaClass)),))
+
+    bands.canasta_meld_minimums = canasta_meld_minimums  # type: ignore[attr-defined]
+    found = canasta.Registry(autoload="builtin")
+    found.add_variant(canasta.Variant(name="banded", description="a test", plugins=(bands,), base="classic"))
+    with pytest.raises(canasta.RulesError, match="meld types"):
+        canasta.load_rules("banded", registry=found)
