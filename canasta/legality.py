@@ -1599,7 +1599,7 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
     if t.facts.sequences:
         # Rule sets that meld by meld type (the sequence games): their own legality, exact either way
         # (for them `allowed_actions` is the legal list: `canasta.suitedlegality`).
-        return cast("list[Action]", suitedlegality.generate(t))
+        return cast("list[Action]", suitedlegality.generate(t, filtered))
     phase = t.phase
     if phase is MELD_PHASE:
         # (`declarations` and `layouts` are asked only where they may find something: they are

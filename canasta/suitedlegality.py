@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape, judging
 from canasta.rules import Permission
-from canasta.suitedmelds import legal_melds
+from canasta.suitedmelds import allowed_melds, legal_melds
 from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
 from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE
@@ -43,6 +43,7 @@ __all__ = [
     "generate",
     "going_out_possible",
     "hand_of",
+    "may_go_out_now",
     "meld_shape",
     "melds_of",
     "opening_of",
@@ -151,6 +152,20 @@ def _may_go_out(t: TableState) -> bool:
     return t.answer is not False
 
 
+def may_go_out_now(t: TableState, seat: int) -> bool:
+    """Whether emptying the seat's hand now goes out (§9.8, §10.5, §11.4): opened, the canastas, the partner's leave.
+
+    Args:
+        t: The hand.
+        seat: The acting seat.
+
+    Returns:
+        True if the side has opened, has the canastas going out needs, and the answer (or none) allows it.
+    """
+    side = t.seating[seat]
+    return _may_go_out(t) and t.opened[side] and t.quota_met(side)
+
+
 def going_out_possible(t: TableState, seat: int) -> bool:
     """Whether the seat can still go out this turn from its meld phase (what a "yes" binds to).
 
@@ -184,13 +199,14 @@ def going_out_possible(t: TableState, seat: int) -> bool:
     return t.provisional_count + melded >= t.personal_minimum(seat)
 
 
-def pile_takes(t: TableState, seat: int, *, bound: bool = False) -> list[PileTake]:
+def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_only: bool = True) -> list[PileTake]:
     """The legal ways for the seat to take the pile now (SEQUENCES.md §9.7, §9.12, §11.2).
 
     Args:
         t: The hand, in its draw phase.
         seat: The acting seat.
         bound: The player is bound by a "yes" to go out this turn.
+        completable_only: Only takes after which the turn can be completed (``False``: what the pile rules allow).
 
     Returns:
         The legal takes (empty when the pile is empty).
@@ -214,6 +230,7 @@ def pile_takes(t: TableState, seat: int, *, bound: bool = False) -> list[PileTak
         bound=bound,
         unopened_may_take=rules.pile.unmelded_side_may_take,
         values=rules.card_values,
+        completable_only=completable_only,
     )
 
 
@@ -222,8 +239,9 @@ def discards(t: TableState, seat: int) -> list[Discard]:
 
     A discard ends the turn: never while the side's opening is incomplete in this turn
     (SEQUENCES.md §9.6); one that empties the hand goes out, legal only with the
-    canastas going out needs and the partner's leave (§9.8); after a "yes" only one
-    that goes out.
+    canastas going out needs and the partner's leave (§9.8); after a "yes", or with a
+    meld on the table that only a going-out turn allows (black threes, an escalera
+    past 7: §9.5, §11.3), only one that goes out.
 
     Args:
         t: The hand, in its meld phase.
@@ -237,9 +255,9 @@ def discards(t: TableState, seat: int) -> list[Discard]:
         return []
     size = t.sizes[seat]
     if size == 1:
-        if not (_may_go_out(t) and t.opened[side] and t.quota_met(side)):
+        if not may_go_out_now(t, seat):
             return []
-    elif t.bound:
+    elif t.bound or _only_going_out(t, side):
         return []
     found: list[Discard] = []
     hand = t.hands[seat]
@@ -256,6 +274,17 @@ def discards(t: TableState, seat: int) -> list[Discard]:
             if suit in suits:
                 found.append(Discard(Kind(kind), suit=suit))
     return found
+
+
+def _only_going_out(t: TableState, side: int) -> bool:
+    """Whether a meld of the side is valid only in a going-out turn (§9.5, §11.3): only going out ends the turn."""
+    types = t.rules.meld_types
+    for meld in t.melds[side].values():
+        shape = meld_shape(t, meld)
+        kind = judging(types, shape)
+        if kind is not None and (kind.going_out_only or not kind.valid(shape)):
+            return True
+    return False
 
 
 def _meld_phase(t: TableState) -> list[object]:
@@ -281,6 +310,29 @@ def _meld_phase(t: TableState) -> list[object]:
     if t.bound and not t.opened[side]:
         found = _still_going_out(t, found)
     if _may_ask(t) and _completes_after_no(t, seat):
+        found.append(_ASK)
+    return found
+
+
+def _allowed_meld_phase(t: TableState) -> list[object]:
+    """The meld phase's actions the rules allow, before the completion filter (for the legality reference)."""
+    seat = t.seat
+    side = t.seating[seat]
+    rules = t.rules
+    found: list[object] = list(
+        allowed_melds(
+            hand_of(t, seat),
+            melds_of(t, side),
+            rules.meld_types,
+            opened=t.opened[side],
+            opening=opening_of(t, seat),
+            count=t.provisional_count,
+            next_number=t.meld_numbers[side],
+            values=rules.card_values,
+        )
+    )
+    found += discards(t, seat)
+    if _may_ask(t):
         found.append(_ASK)
     return found
 
@@ -312,8 +364,8 @@ def _may_ask(t: TableState) -> bool:
 def _completes_after_no(t: TableState, seat: int) -> bool:
     """Whether the turn can be completed without going out (after a "no"), in the meld phase."""
     side = t.seating[seat]
-    if t.opened[side] and t.sizes[seat] >= 2:
-        return True  # a discard keeps a card
+    if t.sizes[seat] >= 2 and discards(t, seat):
+        return True  # a discard keeps a card (no "yes" binds while asking)
     rules = t.rules
     return bool(
         legal_melds(
@@ -355,19 +407,23 @@ def yes_binds(t: TableState) -> bool:
     return going_out_possible(t, asker)
 
 
-def _draw_phase(t: TableState) -> list[object]:
+def _draw_phase(t: TableState, filtered: bool = True) -> list[object]:
     seat = t.seat
     found: list[object] = []
     side = t.seating[seat]
     if t.stock:
         found.append(_DRAW)
-        takes: list[object] = list(pile_takes(t, seat, bound=t.bound))
-        found += _still_going_out(t, takes) if t.bound and not t.opened[side] else takes
+        takes: list[object] = list(pile_takes(t, seat, bound=t.bound, completable_only=filtered))
+        found += _still_going_out(t, takes) if filtered and t.bound and not t.opened[side] else takes
     else:
         # Stock exhaustion (§9.9): a top card that can be added alone must be taken; a natural pair may take it;
         # otherwise the hand ends (`canasta.transitions.begin_turn` ends it when no take is legal).
+        # (A take "must" be made only where it is legal, SPEC §0: the forced take reads the legal takes.)
         last = pile_takes(t, seat, bound=t.bound)
-        found += _still_going_out(t, list(last)) if t.bound and not t.opened[side] else last
+        if filtered:
+            found += _still_going_out(t, list(last)) if t.bound and not t.opened[side] else last
+        else:
+            found += pile_takes(t, seat, bound=t.bound, completable_only=False)
         if last and not t.bound and all(take.mode is TakeMode.PAIR for take in last):
             found.append(_END)
     if t.answer is None and _may_ask(t):
@@ -375,20 +431,23 @@ def _draw_phase(t: TableState) -> list[object]:
     return found
 
 
-def generate(t: TableState) -> list[object]:
-    """The legal actions of a hand whose rules meld by meld type (`canasta.legality.generate` calls it).
+def generate(t: TableState, filtered: bool = True) -> list[object]:
+    """The actions of a hand whose rules meld by meld type (`canasta.legality.generate` calls it).
 
     Args:
         t: The hand.
+        filtered: Keep only the actions after which the turn can be completed (the legal
+            actions); ``False``: every action the rules allow (`canasta.HandState.allowed_actions`,
+            for the legality reference).
 
     Returns:
         A new list.
     """
     phase = t.phase
     if phase is MELD_PHASE:
-        return _meld_phase(t)
+        return _meld_phase(t) if filtered else _allowed_meld_phase(t)
     if phase is DRAW_PHASE:
-        return _draw_phase(t)
+        return _draw_phase(t, filtered)
     if phase is ANSWER_PHASE:
         # Both answers are always legal: a "yes" binds only where going out is possible (`yes_binds`).
         return [_YES, _NO]

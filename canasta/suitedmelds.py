@@ -61,6 +61,7 @@ __all__ = [
     "LaySequence",
     "LayWild",
     "SuitedMeld",
+    "allowed_melds",
     "legal_melds",
     "opening_met",
 ]
@@ -356,6 +357,51 @@ def legal_melds(
         elif may_go_out and can_go_out(rest, table, types, quota):
             legal.append(action)
     return legal
+
+
+def allowed_melds(
+    hand: SuitedHand,
+    melds: Mapping[int, MeldShape],
+    types: Sequence[MeldType],
+    *,
+    opened: bool,
+    opening: OpeningRequirement,
+    count: int = 0,
+    next_number: int | None = None,
+    values: Sequence[int] = DEFAULT_CARD_VALUES,
+) -> list[SuitedMeld]:
+    """What the meld types allow in a meld phase, before the completion filter of `legal_melds` (SPEC §0).
+
+    Every action whose cards the hand holds and whose result its type accepts, a
+    going-out-only one included (an escalera past 7, a long sequence, black threes:
+    then only going out ends the turn), except such an action before the side's
+    opening is complete (the reading this module states). For references
+    (`canasta.HandState.allowed_actions`); players use `legal_melds`.
+
+    Args:
+        hand: The player's hand.
+        melds: The side's melds by identity.
+        types: The rule set's meld types.
+        opened: The side has completed its initial meld.
+        opening: What an initial meld needs (read while the side has not opened).
+        count: While it has not opened, the count of the cards laid this turn.
+        next_number: The identity a new meld of the side takes.
+        values: Card values indexed by `canasta.Kind`.
+
+    Returns:
+        The allowed actions, in `legal_melds`' order.
+    """
+    allowed: list[SuitedMeld] = []
+    for action, after, going_out_only in _candidates(hand, melds, types, next_number):
+        rest = _take(hand, action, melds)
+        if rest is None:
+            continue
+        if going_out_only and not opened:
+            now = count + _value(hand, values) - _value(rest, values)
+            if not opening_met(now, list(after.values()), types, opening):
+                continue
+        allowed.append(action)
+    return allowed
 
 
 def opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType], need: OpeningRequirement) -> bool:

@@ -99,6 +99,7 @@ def legal_pile_takes(
     bound: bool = False,
     unopened_may_take: bool = True,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
+    completable_only: bool = True,
 ) -> list[PileTake]:
     """The legal ways to take the pile, rules and completability both (§9.7, §9.12, §11.2, SPEC §0).
 
@@ -118,6 +119,9 @@ def legal_pile_takes(
         unopened_may_take: A side that has not opened may take with a pair
             (Samba, Bolivia); ``False``: never (Brazilian, §11.2).
         values: Card values indexed by `canasta.Kind`.
+        completable_only: Keep only the takes after which the turn can be
+            completed (§9.12, SPEC §0); ``False``: every take the pile rules
+            allow (for references, `canasta.HandState.allowed_actions`).
 
     Returns:
         The legal takes, pairs first (new group, then the groups by identity),
@@ -140,7 +144,9 @@ def legal_pile_takes(
             new_group = GroupShape(rank, 3)
             if not opened:
                 count = 3 * values[rank]
-                if opening_reachable(rest, opening, types, melds=(new_group,), count=count, values=values):
+                if not completable_only or opening_reachable(
+                    rest, opening, types, melds=(new_group,), count=count, values=values
+                ):
                     takes.append(PileTake(TakeMode.PAIR, None, pair))
                 continue
             targets: list[tuple[int | None, MeldShape]] = [(None, new_group)] if groups.valid(new_group) else []
@@ -150,7 +156,7 @@ def legal_pile_takes(
                     if groups.can_add(meld, joined):
                         targets.append((key, joined))
             for target, placed in targets:
-                if _completes(melds, target, placed, rest, pile_below, types, quota, bound):
+                if not completable_only or _completes(melds, target, placed, rest, pile_below, types, quota, bound):
                     takes.append(PileTake(TakeMode.PAIR, target, pair))
     if not opened or frozen:
         return takes
@@ -170,7 +176,7 @@ def legal_pile_takes(
                 continue
         else:
             continue
-        if _completes(melds, number, alone, hand, pile_below, types, quota, bound):
+        if not completable_only or _completes(melds, number, alone, hand, pile_below, types, quota, bound):
             takes.append(PileTake(mode, number))
     return takes
 

@@ -18,7 +18,7 @@ from typing import Final
 
 from canasta import transitions
 from canasta.cards import BLACK_THREE, JOKER, SEQUENCE_MELD, TWO
-from canasta.suitedlegality import melds_of, opening_of
+from canasta.suitedlegality import may_go_out_now, melds_of, opening_of
 from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, opening_met
 from canasta.suitedpile import PileTake, TakeMode
 from canasta.table import MELD_PHASE, MeldState, TableState
@@ -62,8 +62,8 @@ def _after_meld(t: TableState, seat: int, value: int) -> None:
     if not t.opened[side]:
         t.provisional_count += value
         _maybe_open(t, seat)
-    if not t.sizes[seat] and t.opened[side]:
-        transitions._go_out(t)  # (legality offers an action that empties the hand only where it goes out)
+    if not t.sizes[seat] and may_go_out_now(t, seat):
+        transitions._go_out(t)  # §9.8: melding the last card goes out (legality offers no other way to empty it)
 
 
 def _maybe_open(t: TableState, seat: int) -> None:
@@ -111,7 +111,7 @@ def _do_take(t: TableState, action: PileTake) -> None:
     # (The take is the turn's draw, not a meld: the player may still ask, §9.8's decided point.)
     if t.opened[side]:
         transitions._pick_up(t, rest)
-        if not t.sizes[seat]:
+        if not t.sizes[seat] and may_go_out_now(t, seat):
             transitions._go_out(t)  # (a take that empties the hand is legal only where it goes out)
         return
     # SPEC "The initial meld": the minimum must be met before the rest of the pile is picked up.

@@ -33,6 +33,7 @@ from canasta.suitedlegality import hand_of, meld_shape, melds_of
 from canasta.suitedmelds import Combine, LaySequence
 from canasta.suitedpile import PileTake, TakeMode
 from canasta.table import PICKLED_FIELDS
+from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality
 
 RULES = sequence_variants.rules()
 
@@ -401,3 +402,19 @@ def test_meld_type_answers_are_checked() -> None:
     found.add_variant(canasta.Variant(name="banded", description="a test", plugins=(bands,), base="classic"))
     with pytest.raises(canasta.RulesError, match="meld types"):
         canasta.load_rules("banded", registry=found)
+
+
+@pytest.mark.parametrize("name", ["samba", "bolivia", "brazilian"])
+def test_legal_actions_agree_with_the_brute_force_reference(name: str) -> None:
+    """SPEC §0 on the sequence games: the legal list is exactly the allowed actions a search can complete."""
+    checked = 0
+    rng = random.Random(7)
+    for h in _hands(name, range(3)):
+        if h.is_over or rng.random() > 0.2:
+            continue
+        try:
+            check_exact_legality(h, max_nodes=2000)
+        except ReferenceBudgetExceeded:
+            continue
+        checked += 1
+    assert checked >= 20
