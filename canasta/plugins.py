@@ -197,6 +197,17 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         "so nobody could go out",
     )
     meld_types = _meld_types(pm)
+    exhaustion = _ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules)
+    _check(
+        not (meld_types and (exhaustion.last_red_three_may_meld or exhaustion.reshuffle_pile_at)),
+        "canasta_stock_exhaustion: rule sets with meld types (canasta_meld_types) do not play "
+        "last_red_three_may_meld or reshuffle_pile_at yet",
+    )
+    _check(
+        not (meld_types and (melds.wilds_need_naturals or melds.naturals_per_wild or melds.closed_at_canasta)),
+        "canasta_meld_rules: rule sets with meld types (canasta_meld_types) state their meld limits in the "
+        "meld types, not in MeldRules",
+    )
     _check(
         not minimums.canastas or bool(meld_types),
         "canasta_meld_minimums: canasta bands (an opening that must contain a canasta) are read only by rule sets "
@@ -324,7 +335,7 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         threes=threes,
         black_threes=_ask(pm, "canasta_black_threes", r.BlackThreeRules),
         going_out=going_out,
-        exhaustion=_ask(pm, "canasta_stock_exhaustion", r.ExhaustionRules),
+        exhaustion=exhaustion,
         game_length=game_length,
         incomplete_meld_penalties=penalties,
         incomplete_natural_meld_penalties=tuple((Kind(k), p) for k, p in natural_penalties),

@@ -414,6 +414,11 @@ class PileRules:
         take_count: How many cards a pile take takes from the top, the top card
             included (``None``: the whole pile). The rest stays as the pile, in
             order (Hand and Foot takes the top 7, §8.5).
+        sequence_take_top_only: In rule sets with meld types, a take that adds the
+            top card alone to a sequence takes only that card; the rest stays as
+            the pile, its freezing unchanged (the sequence games' option
+            ``samba-top-card-only``, §9.13; the one-card rule then applies to every
+            such take, since one card is taken).
         wild_pair: A 2 or a joker on top may be taken with two wild cards of its
             kind from the hand (two 2s, two jokers), melded with it into the
             side's wild meld (`MeldRules.wild_melds`; Hand and Foot, §8.5, E5).
@@ -434,6 +439,7 @@ class PileRules:
     wild_discard_needs_wild_hand: bool = False
     take_count: int | None = None
     wild_pair: bool = False
+    sequence_take_top_only: bool = field(default=False, kw_only=True)
 
 
 @frozen(cache_hash=True)  # (hashed where its validity memo is looked up: once per meld table built)

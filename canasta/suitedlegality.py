@@ -231,6 +231,7 @@ def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_onl
         unopened_may_take=rules.pile.unmelded_side_may_take,
         values=rules.card_values,
         completable_only=completable_only,
+        sequence_top_only=rules.pile.sequence_take_top_only,
     )
 
 

@@ -65,6 +65,9 @@ class PileTake:
     pair: tuple[Suit, Suit] | None = None
 
 
+_NOTHING = SuitedHand((0,) * 44)
+
+
 def _pairs(hand: SuitedHand, rank: int) -> list[tuple[Suit, Suit]]:
     """The distinct pairs of suits of the hand's naturals of ``rank``."""
     held = [hand.naturals[(rank - 4) * 4 + s] for s in range(4)]
@@ -100,6 +103,7 @@ def legal_pile_takes(
     unopened_may_take: bool = True,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
     completable_only: bool = True,
+    sequence_top_only: bool = False,
 ) -> list[PileTake]:
     """The legal ways to take the pile, rules and completability both (§9.7, §9.12, §11.2, SPEC §0).
 
@@ -122,6 +126,9 @@ def legal_pile_takes(
         completable_only: Keep only the takes after which the turn can be
             completed (§9.12, SPEC §0); ``False``: every take the pile rules
             allow (for references, `canasta.HandState.allowed_actions`).
+        sequence_top_only: The top card alone onto a sequence takes that card only
+            (``samba-top-card-only``, §9.13): the pile's other cards stay, and the
+            one-card rule applies to it.
 
     Returns:
         The legal takes, pairs first (new group, then the groups by identity),
@@ -171,12 +178,15 @@ def legal_pile_takes(
             mode = TakeMode.TOP_ONTO_SEQUENCE
             if meld.size >= _TOP_ALONE_BELOW or rank not in (meld.low - 1, meld.high + 1):
                 continue
+            if sequence_top_only and hand.size == 1:
+                continue  # the one-card rule: one card taken
             alone = SequenceShape(suit, min(meld.low, rank), max(meld.high, rank))
             if not sequences.can_add(meld, alone):
                 continue
         else:
             continue
-        if not completable_only or _completes(melds, number, alone, hand, pile_below, types, quota, bound):
+        joining = _NOTHING if sequence_top_only and mode is TakeMode.TOP_ONTO_SEQUENCE else pile_below
+        if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound):
             takes.append(PileTake(mode, number))
     return takes
 

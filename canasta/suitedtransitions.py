@@ -89,9 +89,12 @@ def _do_take(t: TableState, action: PileTake) -> None:
     side = t.seating[seat]
     pile = t.pile
     top = pile.pop()
-    rest = pile
-    t.pile = []
-    t.pile_freezers = 0
+    if action.mode is TakeMode.TOP_ONTO_SEQUENCE and t.rules.pile.sequence_take_top_only:
+        rest: list[int] = []  # samba-top-card-only (§9.13): the rest stays as the pile, its freezing unchanged
+    else:
+        rest = pile
+        t.pile = []
+        t.pile_freezers = 0
     t.taken_top = top
     t.phase = MELD_PHASE
     rank = t.kinds[top]

@@ -205,11 +205,97 @@ BRAZILIAN = canasta.Variant(
 )
 
 
+def _samba_160() -> types.ModuleType:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_minimums() -> Generator[None, canasta.MeldMinimums, canasta.MeldMinimums]:
+        """§9.13: 160 instead of 150 from 7000."""
+        table: canasta.MeldMinimums = yield
+        return attrs.evolve(table, steps=tuple((s, 160 if s == 7000 else m) for s, m in table.steps))
+
+    return _plugin("samba_160", {"canasta_meld_minimums": canasta_meld_minimums})
+
+
+def _samba_top_card_only() -> types.ModuleType:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_pile_rules() -> Generator[None, canasta.PileRules, canasta.PileRules]:
+        """§9.13: the top card alone onto a sequence takes only that card."""
+        return attrs.evolve((yield), sequence_take_top_only=True)
+
+    return _plugin("samba_top_card_only", {"canasta_pile_rules": canasta_pile_rules})
+
+
+def _bolivia_free_wilds() -> types.ModuleType:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_types() -> Generator[None, tuple[object, ...], tuple[object, ...]]:
+        """§10.9: a group needs 2 naturals and holds any number of wild cards, which may join a canasta."""
+        found = yield
+        free = GroupType(max_wilds=None, wild_size_limit=None)
+        return tuple(free if isinstance(t, GroupType) else t for t in found)
+
+    return _plugin("bolivia_free_wilds", {"canasta_meld_types": canasta_meld_types})
+
+
+def _brazilian_escalera_to_go_out() -> types.ModuleType:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_going_out() -> Generator[None, canasta.GoingOutRules, canasta.GoingOutRules]:
+        """§11.7: two canastas, at least one an escalera (Bolivia's rule kept)."""
+        return attrs.evolve((yield), canastas_by_class=((CanastaClass.SEQUENCE, 1),))
+
+    return _plugin("brazilian_escalera_to_go_out", {"canasta_going_out": canasta_going_out})
+
+
+def _brazilian_wild_2500() -> types.ModuleType:
+    @canasta.hookimpl(wrapper=True)
+    def canasta_canasta_bonuses() -> Generator[None, canasta.CanastaBonuses, canasta.CanastaBonuses]:
+        """§11.7: a wild canasta scores 2500, as in Bolivia."""
+        return attrs.evolve((yield), wild=2500)
+
+    return _plugin("brazilian_wild_2500", {"canasta_canasta_bonuses": canasta_canasta_bonuses})
+
+
+#: The rule options of §9.13, §10.9 and §11.7, each a small plugin.
+OPTIONS = (
+    canasta.HouseRule(
+        name="samba-160",
+        description="The minimum at 7000 or more is 160 instead of 150.",
+        plugins=(_samba_160(),),
+        applies_to=frozenset({"samba"}),
+        excludes=frozenset({"brazilian"}),
+    ),
+    canasta.HouseRule(
+        name="samba-top-card-only",
+        description="Taking the top card onto a sequence takes only that card; the rest of the pile stays.",
+        plugins=(_samba_top_card_only(),),
+        applies_to=frozenset({"samba"}),
+    ),
+    canasta.HouseRule(
+        name="bolivia-free-wilds",
+        description="A group holds any number of wild cards, and wild cards may join a group canasta.",
+        plugins=(_bolivia_free_wilds(),),
+        applies_to=frozenset({"bolivia"}),
+    ),
+    canasta.HouseRule(
+        name="brazilian-escalera-to-go-out",
+        description="Going out needs two canastas, at least one an escalera.",
+        plugins=(_brazilian_escalera_to_go_out(),),
+        applies_to=frozenset({"brazilian"}),
+    ),
+    canasta.HouseRule(
+        name="brazilian-wild-2500",
+        description="A wild canasta scores 2500.",
+        plugins=(_brazilian_wild_2500(),),
+        applies_to=frozenset({"brazilian"}),
+    ),
+)
+
+
 def registry() -> canasta.Registry:
-    """A registry with the built-in variants and the three sequence games."""
+    """A registry with the built-in variants, the three sequence games and their rule options."""
     found = canasta.Registry(autoload="builtin")
     for variant in (SAMBA, BOLIVIA, BRAZILIAN):
         found.add_variant(variant)
+    for option in OPTIONS:
+        found.add_house_rule(option)
     return found
 
 

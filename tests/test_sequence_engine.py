@@ -418,3 +418,49 @@ def test_legal_actions_agree_with_the_brute_force_reference(name: str) -> None:
             continue
         checked += 1
     assert checked >= 20
+
+
+def test_samba_160_raises_the_top_minimum() -> None:
+    rules = sequence_variants.rules("samba", ("samba-160",))
+    assert rules.minimums.minimum_for(7200) == 160 and rules.minimums.minimum_for(6999) == 120
+    assert sequence_variants.rules("samba").minimums.minimum_for(7200) == 150
+
+
+def test_samba_top_card_only_leaves_the_rest_of_the_pile() -> None:
+    rules = sequence_variants.rules("samba", ("samba-top-card-only",))
+    assert rules.pile.sequence_take_top_only
+    for seed in range(200):
+        h = HandState.deal(rules, dealer=0, scores=(0, 0), seed=seed)
+        rng = random.Random(seed)
+        while not h.is_over:
+            takes = [
+                a for a in h.legal_actions() if isinstance(a, PileTake) and a.mode is TakeMode.TOP_ONTO_SEQUENCE
+            ]
+            if takes and len(h.pile) > 1:
+                rest, size, freezers = h.pile[:-1], h.sizes[h.seat], h.pile_freezers
+                h.apply(takes[0])
+                assert h.pile == rest and h.sizes[h.seat] == size and h.pile_freezers == freezers
+                return
+            h.apply(rng.choice(h.legal_actions()))
+    raise AssertionError("no take onto a sequence in the seeds played")
+
+
+def test_bolivia_free_wilds_lets_a_wild_card_join_a_group_canasta() -> None:
+    free = sequence_variants.rules("bolivia", ("bolivia-free-wilds",))
+    group = next(t for t in free.meld_types if isinstance(t, GroupType))
+    canasta7 = GroupShape(9, 7)
+    assert group.can_add(canasta7, GroupShape(9, 7, 1)) and group.valid(GroupShape(9, 2, 2, 2))
+    strict = next(t for t in sequence_variants.rules("bolivia").meld_types if isinstance(t, GroupType))
+    assert not strict.can_add(canasta7, GroupShape(9, 7, 1)) and not strict.valid(GroupShape(9, 2, 2, 2))
+
+
+def test_brazilian_options_change_going_out_and_the_wild_canasta() -> None:
+    rules = sequence_variants.rules("brazilian", ("brazilian-escalera-to-go-out", "brazilian-wild-2500"))
+    assert not rules.going_out.quota_met([2, 0, 0, 0]) and rules.going_out.quota_met([1, 0, 0, 1])
+    assert rules.canasta_bonuses.wild == 2500 and sequence_variants.rules("brazilian").canasta_bonuses.wild == 2000
+
+
+@pytest.mark.parametrize("option", ["last-red-three-may-meld", "wilds-at-most-naturals"])
+def test_classic_options_the_engine_does_not_play_with_meld_types_are_refused(option: str) -> None:
+    with pytest.raises(canasta.RulesError, match="meld types"):
+        sequence_variants.rules("samba", (option,))
