@@ -19,7 +19,7 @@ from canasta.cards import MAX_JOKERS, MAX_PACKS, DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
-from canasta.meldtypes import MeldType, SequenceType
+from canasta.meldtypes import BlackThreeGroupType, GroupType, MeldType, SequenceType, WildMeldType
 from canasta.registry import Registry, default_registry, house_rule_names
 from canasta.rules import Rules
 from canasta.special import SpecialHand
@@ -359,9 +359,19 @@ def _meld_types(pm: pluggy.PluginManager) -> tuple[MeldType, ...]:
         all(isinstance(t, MeldType) for t in answer),
         f"canasta_meld_types: a tuple of canasta.meldtypes.MeldType values expected, got {answer!r}",
     )
+    # The engine lays, grows and searches the four shapes it knows; a type of its own shape would never be offered.
+    kinds = (GroupType, SequenceType, WildMeldType, BlackThreeGroupType)
+    unknown = [t for t in answer if not isinstance(t, kinds)]
     _check(
-        len({type(t) for t in answer}) == len(answer),
-        f"canasta_meld_types: at most one meld type of each class, got {answer!r}",
+        not unknown,
+        "canasta_meld_types: the engine plays meld types derived from GroupType, SequenceType, WildMeldType and "
+        f"BlackThreeGroupType (a subclass may change what is valid); {unknown!r} has a shape of its own, which the "
+        "engine does not lay or search yet",
+    )
+    _check(
+        all(sum(isinstance(t, kind) for t in answer) <= 1 for kind in kinds),
+        f"canasta_meld_types: at most one meld type of each kind (group, sequence, wild meld, black threes), "
+        f"got {answer!r}",
     )
     return answer
 

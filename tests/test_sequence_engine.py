@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 import types
 from collections.abc import Iterator
+from typing import ClassVar
 
+import attrs
 import pytest
 import sequence_variants
 
@@ -24,13 +26,15 @@ from canasta.meldtypes import (
     BlackThreeGroupType,
     GroupShape,
     GroupType,
+    MeldShape,
+    MeldType,
     SequenceShape,
     SequenceType,
     WildShape,
     judging,
 )
 from canasta.suitedlegality import hand_of, meld_shape, melds_of
-from canasta.suitedmelds import Combine, LaySequence
+from canasta.suitedmelds import Combine, LayGroup, LaySequence
 from canasta.suitedpile import PileTake, TakeMode
 from canasta.table import PICKLED_FIELDS
 from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality
@@ -386,7 +390,7 @@ def test_meld_type_answers_are_checked() -> None:
 
     for answer, message in (
         ((GroupType(), "sequence"), "MeldType values"),
-        ((GroupType(), GroupType(max_wilds=1)), "one meld type of each class"),
+        ((GroupType(), GroupType(max_wilds=1)), "one meld type of each kind"),
         ([GroupType()], "tuple"),
     ):
         with pytest.raises(canasta.RulesError, match=message):
@@ -433,9 +437,7 @@ def test_samba_top_card_only_leaves_the_rest_of_the_pile() -> None:
         h = HandState.deal(rules, dealer=0, scores=(0, 0), seed=seed)
         rng = random.Random(seed)
         while not h.is_over:
-            takes = [
-                a for a in h.legal_actions() if isinstance(a, PileTake) and a.mode is TakeMode.TOP_ONTO_SEQUENCE
-            ]
+            takes = [a for a in h.legal_actions() if isinstance(a, PileTake) and a.mode is TakeMode.TOP_ONTO_SEQUENCE]
             if takes and len(h.pile) > 1:
                 rest, size, freezers = h.pile[:-1], h.sizes[h.seat], h.pile_freezers
                 h.apply(takes[0])
@@ -464,3 +466,101 @@ def test_brazilian_options_change_going_out_and_the_wild_canasta() -> None:
 def test_classic_options_the_engine_does_not_play_with_meld_types_are_refused(option: str) -> None:
     with pytest.raises(canasta.RulesError, match="meld types"):
         sequence_variants.rules("samba", (option,))
+
+
+@attrs.frozen
+class NaturalSevens(GroupType):
+    """A plugin's own group type: a group of sevens never holds a wild card (as the Pierson family plays them).
+
+    (The engine's searches take twos and jokers alike, so a type may refine what is valid by rank,
+    size and number of wild cards, not by which wild cards.)
+    """
+
+    name: ClassVar[str] = "group, sevens natural"
+
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
+        return super().valid(meld, going_out=going_out) and not _wild_seven(meld)
+
+    def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
+        return super().can_add(meld, grown, going_out=going_out) and not _wild_seven(grown)
+
+
+def _wild_seven(meld: MeldShape) -> bool:
+    return isinstance(meld, GroupShape) and meld.rank == Kind.SEVEN and meld.wilds > 0
+
+
+def _natural_sevens_registry() -> canasta.Registry:
+    plugin = types.ModuleType("natural_sevens")
+
+    @canasta.hookimpl
+    def canasta_meld_types() -> tuple[object, ...]:
+        return (NaturalSevens(), SequenceType(), BlackThreeGroupType())
+
+    plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
+    found = sequence_variants.registry()
+    variant = canasta.Variant(name="samba-sevens", description="natural sevens", plugins=(plugin,), base="samba")
+    found.add_variant(variant)
+    return found
+
+
+def _wild_seven_action(action: object) -> bool:
+    return isinstance(action, LayGroup) and action.rank == Kind.SEVEN and bool(action.twos or action.jokers)
+
+
+def test_a_plugin_meld_type_plays_a_variant() -> None:
+    """A plugin's own meld type (a subclass of a built-in kind) decides what is legal, and the hands play out."""
+    rules = canasta.load_rules("samba-sevens", registry=_natural_sevens_registry())
+    assert isinstance(rules.meld_types[0], NaturalSevens)
+    checked = 0
+    rng = random.Random(3)
+    for seed in range(6):
+        h = HandState.deal(rules, dealer=0, scores=(0, 0), seed=seed)
+        play = random.Random(seed)
+        while not h.is_over:
+            assert not any(_wild_seven_action(a) for a in h.legal_actions())  # the plugin's rule
+            if rng.random() < 0.05:
+                try:
+                    check_exact_legality(h, max_nodes=1500)
+                    checked += 1
+                except ReferenceBudgetExceeded:
+                    pass
+            h.apply(play.choice(h.legal_actions()))
+        for side in range(2):
+            assert not any(_wild_seven(m) for m in melds_of(h, side).values())
+        h.score()
+    assert checked >= 5
+    # Samba itself lets wild cards join sevens: the refusal above is the plugin's.
+    assert any(
+        _wild_seven_action(a) for seed in range(6) for h in _walk(seed) if not h.is_over for a in h.legal_actions()
+    )
+
+
+def test_a_meld_type_of_a_shape_the_engine_does_not_play_is_refused() -> None:
+    @attrs.frozen
+    class Pairs(MeldType):
+        name: ClassVar[str] = "pair"
+        shape: ClassVar[type[MeldShape]] = GroupShape
+
+        def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
+            return isinstance(meld, GroupShape) and meld.size == 2
+
+        def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
+            return False
+
+        def closed(self, meld: MeldShape, *, going_out: bool = False) -> bool:
+            return True
+
+        def canasta_class(self, meld: MeldShape) -> CanastaClass | None:
+            return None
+
+    plugin = types.ModuleType("pairs")
+
+    @canasta.hookimpl
+    def canasta_meld_types() -> tuple[object, ...]:
+        return (GroupType(), Pairs())
+
+    plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
+    found = sequence_variants.registry()
+    found.add_variant(canasta.Variant(name="pairs", description="a test", plugins=(plugin,), base="samba"))
+    with pytest.raises(canasta.RulesError, match="shape of its own"):
+        canasta.load_rules("pairs", registry=found)
