@@ -21,18 +21,25 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 
 import canasta
 from canasta import (
     Action,
+    Discard,
     HandState,
     IllegalActionError,
     Kind,
     Meld,
     RuleCode,
+    Suit,
     TakePile,
 )
+from canasta.meldtypes import judging
+from canasta.suitedlegality import meld_shape
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedpile import PileTake, TakeMode
 from canasta.testing.invariants import check_earned_packets, check_threes_in_hands, simple_actions
 
 
@@ -158,6 +165,9 @@ def check_conservation(state: HandState) -> None:
             for card in cards:
                 if kinds[card] != kind:
                     raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
+    if state.rules.meld_types:
+        _check_typed_melds(state)
+        return
     # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
     meld_rules = state.rules.as_dealt.melds
     for side, melds in enumerate(state.melds):
@@ -177,9 +187,54 @@ def check_conservation(state: HandState) -> None:
                 raise InvariantError(f"side {side} book {m} is smaller than a canasta")
 
 
+def _check_typed_melds(state: HandState) -> None:
+    """Rule sets with meld types: each meld's counts agree with its cards, its type accepts it, its number was given."""
+    kinds = state.kinds
+    types = state.rules.meld_types
+    going_out = state.went_out is not None
+    for side, melds in enumerate(state.melds):
+        for number, m in melds.items():
+            ks = [kinds[c] for c in m.cards]
+            if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
+                raise InvariantError(f"side {side} meld #{number}: counts disagree with its cards")
+            if not 0 <= number < state.meld_numbers[side]:
+                raise InvariantError(f"side {side} meld #{number}: a number not given yet")
+            shape = meld_shape(state, m)
+            kind = judging(types, shape)
+            if kind is None or not kind.valid(shape, going_out=going_out):
+                raise InvariantError(f"side {side} meld #{number} is not a legal meld: {shape}")
+
+
+def _suited_near_misses(state: HandState, rng: random.Random) -> list[object]:
+    """Actions beside the legal ones of a rule set with meld types: one card more, another suit, another meld."""
+    found: list[object] = []
+    for a in state.legal_actions():
+        if rng.random() > 0.3:
+            continue
+        if isinstance(a, LayGroup):
+            suits = list(a.suits)
+            suits[rng.randrange(4)] += 1
+            found += [attrs.evolve(a, suits=tuple(suits)), attrs.evolve(a, twos=a.twos + 1), attrs.evolve(a, meld=99)]
+        elif isinstance(a, LaySequence):
+            other = Suit((a.suit + 1) % 4)
+            found += [LaySequence(a.suit, max(4, a.low - 1), a.high), LaySequence(other, a.low, a.high)]
+        elif isinstance(a, Extend):
+            found += [Extend(a.meld, a.low, min(14, a.high + 1)), Extend(a.meld + 1, a.low, a.high)]
+        elif isinstance(a, PileTake):
+            found += [PileTake(mode, a.meld, a.pair) for mode in TakeMode] + [attrs.evolve(a, meld=99)]
+        elif isinstance(a, Discard) and a.suit is not None:
+            found += [Discard(a.kind, suit=Suit((a.suit + s) % 4)) for s in (1, 2, 3)] + [Discard(a.kind)]
+        elif isinstance(a, Combine):
+            found.append(Combine(a.second, a.first))
+    found += [LayWild(3), LayBlackThrees(3), Combine(0, 1)]
+    return found
+
+
 def action_universe(state: HandState, rng: random.Random, extra: int = 6) -> list[object]:
     """Candidate actions for refusal sampling: every simple action plus random melds and takes."""
     cands: list[object] = list(simple_actions())  # (every take of up to 3 naturals and 2 of each wild kind)
+    if state.rules.meld_types:
+        cands += _suited_near_misses(state, rng)
     # The other meld of a rank (cutthroat) and a book of it (add-to-books).
     cands += [TakePile(2, 0, 0, second=True), TakePile(2, 0, 0, book=True), TakePile(1, 1, 0, book=True)]
     for _ in range(extra):

@@ -302,3 +302,15 @@ def registry() -> canasta.Registry:
 def rules(name: str = "samba", house_rules: tuple[str, ...] = ()) -> canasta.Rules:
     """The compiled rules of Samba (with house rules, if given)."""
     return canasta.load_rules(name, house_rules, registry=registry())
+
+
+@canasta.hookimpl
+def canasta_variants() -> list[canasta.Variant]:
+    """The three games, for ``canasta.register_plugin(sequence_variants)`` (the soak script's ``--plugin``)."""
+    return [SAMBA, BOLIVIA, BRAZILIAN]
+
+
+@canasta.hookimpl
+def canasta_house_rules() -> list[canasta.HouseRule]:
+    """Their rule options."""
+    return list(OPTIONS)
