@@ -35,8 +35,8 @@ from typing import ClassVar, TypeVar
 
 from attrs import field, frozen
 
+from canasta.canastaclass import CanastaClass
 from canasta.cards import Suit
-from canasta.rules import CanastaClass
 
 __all__ = [
     "ACE",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from attrs import evolve, field, fields, frozen
 
+from canasta.canastaclass import CanastaClass
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, SEQUENCE_MELD, DeckSpec, Kind
 from canasta.errors import RuleCode, RuleSection
 from canasta.special import SpecialHand
@@ -121,24 +122,6 @@ class ThreeSign(Enum):
     ALWAYS_POSITIVE = "always-positive"
     #: Always subtracted, whatever the side melded (Hand and Foot's ``red-threes-always-minus-500``).
     ALWAYS_NEGATIVE = "always-negative"
-
-
-class CanastaClass(Enum):
-    """A canasta's class (a *book kind*): what its bonus and a going-out quota count it as.
-
-    An enum used as a key (`GoingOutRules.canastas_by_class`, `CanastaBonuses`), so
-    that a family with more kinds of canasta adds a member here (the sequence games'
-    sequence) rather than a flag beside the others.
-    """
-
-    #: Natural cards only (a "clean" book).
-    NATURAL = "natural"
-    #: Natural cards and at least one wild card (a "dirty" book).
-    MIXED = "mixed"
-    #: Wild cards only (a wild meld's canasta).
-    WILD = "wild"
-    #: A sequence of one suit (the sequence games' samba or escalera: `canasta.meldtypes.SequenceType`).
-    SEQUENCE = "sequence"
 
 
 # The classes in `CanastaClass` order (indexed by `canasta_class_index`'s answer): module constants, read per book.

@@ -1,0 +1,29 @@
+"""The classes of canasta (a *book kind*): one concept, kept apart so that meld types and rules both read it.
+
+`canasta.rules` re-exports it (its historical home); `canasta.meldtypes` reads it from here,
+so the meld types and the rules need no import of each other.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+__all__ = ["CanastaClass"]
+
+
+class CanastaClass(Enum):
+    """A canasta's class (a *book kind*): what its bonus and a going-out quota count it as.
+
+    An enum used as a key (`GoingOutRules.canastas_by_class`, `CanastaBonuses`), so
+    that a family with more kinds of canasta adds a member here (the sequence games'
+    sequence) rather than a flag beside the others.
+    """
+
+    #: Natural cards only (a "clean" book).
+    NATURAL = "natural"
+    #: Natural cards and at least one wild card (a "dirty" book).
+    MIXED = "mixed"
+    #: Wild cards only (a wild meld's canasta).
+    WILD = "wild"
+    #: A sequence of one suit (the sequence games' samba or escalera: `canasta.meldtypes.SequenceType`).
+    SEQUENCE = "sequence"
