@@ -267,14 +267,15 @@ def _run_text(meld: MeldView, *, compact: bool) -> Text:
 
 
 def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
-    """A side's melds by number (rule sets with meld types): ``#0 KKK2 #1 5♥-9♥ #2 [7-K♠]``.
+    """A side's melds by number (rule sets with meld types): ``#0:KKK2 #1:5♥-9♥ #2:[7♠-K♠]``.
 
     From `_COMPACT_FROM` melds on, a sequence names its suit once (``5-9♥``).
     """
     compact = len(melds) >= _COMPACT_FROM
     parts = []
     for meld in melds:
-        part = Text(f"#{meld.number}\u00a0" if meld.number is not None else "", style="dim")  # (kept on its line)
+        # "#3:" joined to its meld, never broken from it: the table wraps only at spaces.
+        part = Text(f"#{meld.number}:" if meld.number is not None else "", style="dim")
         part.append_text(_run_text(meld, compact=compact) if meld.is_sequence else _meld_text(meld))
         parts.append(part)
     return Text(" ").join(parts)
