@@ -27,7 +27,7 @@ from canasta.observation import public_table
 from canasta.render import render_observation_svg, render_table_svg
 from canasta.suitedlegality import meld_shape
 from canasta.suitedmelds import Extend, LaySequence
-from canasta.table import MeldState
+from canasta.table import MeldState, TableState
 from canasta.terminal import measure_lines, render_hand_cards, render_observation
 from canasta.testing import check_hidden_information, check_observations
 from canasta.testing.sampling import check_sample
@@ -137,7 +137,7 @@ def test_samba_samples_keep_every_card_and_never_move_a_seen_one() -> None:
     assert samples >= 200
 
 
-def _same_melds(one: canasta.HandState, other: canasta.HandState) -> bool:
+def _same_melds(one: TableState, other: TableState) -> bool:
     return all(
         {n: m.cards for n, m in one.melds[side].items()} == {n: m.cards for n, m in other.melds[side].items()}
         for side in range(len(one.melds))
@@ -172,7 +172,7 @@ def test_melds_of_other_rule_sets_have_no_number_and_no_suit() -> None:
         assert views
         assert all((v.number, v.suit, v.low, v.high) == (None, None, None, None) for v in views)
         assert all(v.rank is not None and not v.is_sequence for v in views)
-        ranks = [[v.rank for v in side] for side in game.observation(0).melds]
+        ranks = [[int(v.rank or 0) for v in side] for side in game.observation(0).melds]
         assert all(r == sorted(r, reverse=True) for r in ranks)  # by rank, high to low, as always
         data = canasta.observation_to_json(game.observation(0))
         assert data["format_version"] == 3
