@@ -43,7 +43,7 @@ from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
 from canasta.cards import JOKER, SEQUENCE_MELD, TWO, Card, Kind, Suit
-from canasta.observation import meld_views
+from canasta.meldview import meld_views
 from canasta.rules import Rules
 from canasta.table import TableState
 from canasta.wording import hand_sort_key, printable
