@@ -30,6 +30,7 @@ from canasta.rules import Rules
 from canasta.scorelines import NOTED, describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.table import TableState
 from canasta.wording import action_text, card_name, hand_sort_key, kind_name, kind_sort_key, plural, printable
 
@@ -505,8 +506,30 @@ def render_actions(actions: Sequence[Action]) -> Table:
 _LABEL = 6  # width of a menu line's label ("turn", "meld", "x")
 
 
-def _meld_group(action: Meld) -> tuple[int, str]:
-    """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``)."""
+#: The meld actions of the sequence games (`canasta.suitedmelds`), shown among the meld options.
+_SUITED_MELDS = (LayGroup, LaySequence, Extend, LayWild, Combine, LayBlackThrees)
+
+
+def _meld_group(action: Meld | SuitedMeld | Action) -> tuple[int, str]:
+    """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``).
+
+    The sequence games' options: a group's under its rank (new or onto a group),
+    a new sequence under its suit (``"♥"``), an extension under its meld's number
+    (``"#3"``), then combining (``"join"``) and the black threes (``"b3"``).
+    """
+    if isinstance(action, LayGroup):
+        return (100 - action.rank, kind_name(Kind(action.rank)))
+    if isinstance(action, LayWild):
+        return (0, "wild")
+    if isinstance(action, LaySequence):
+        return (900 + int(action.suit), _SUIT_SYMBOLS[action.suit])
+    if isinstance(action, Extend):
+        return (1000 + action.meld, f"#{action.meld}")
+    if isinstance(action, Combine):
+        return (10**6, "join")
+    if isinstance(action, LayBlackThrees):
+        return (10**6 + 1, "b3")
+    assert isinstance(action, Meld)
     if action.rank == Kind.JOKER:
         return (0, "wild")
     mark = "]" if action.book else "'" if action.second else ""
@@ -565,6 +588,13 @@ def _item(number: int, action: Action, text: str | None = None) -> Text:
     return chunk
 
 
+def _option_order(action: Meld | SuitedMeld | Action) -> tuple[int, int, int]:
+    """Within a group, natural melds first, then by fewer wild cards (others as given)."""
+    if isinstance(action, Meld | LayGroup):
+        return (action.twos + action.jokers, -action.naturals, action.twos)
+    return (0, 0, 0)
+
+
 def render_menu(
     actions: Sequence[Action], *, width: int = 80, max_lines: int | None = None
 ) -> tuple[Group, list[Action]]:
@@ -585,14 +615,15 @@ def render_menu(
     Returns:
         The menu, and the numbered actions (number ``n`` is element ``n - 1``).
     """
-    turn = [a for a in actions if not isinstance(a, (Meld, Discard))]
-    melds = [a for a in actions if isinstance(a, Meld)]
+    options: tuple[type, ...] = (Meld, *_SUITED_MELDS)  # (the sequence games' meld actions too)
+    turn = [a for a in actions if not isinstance(a, (*options, Discard))]
+    melds = [a for a in actions if isinstance(a, options)]
     discards = sorted((a for a in actions if isinstance(a, Discard)), key=lambda d: kind_sort_key(d.kind))
-    groups: dict[tuple[int, str], list[Meld]] = {}
+    groups: dict[tuple[int, str], list[Action]] = {}
     for meld in melds:
         groups.setdefault(_meld_group(meld), []).append(meld)
     for items in groups.values():
-        items.sort(key=lambda m: (m.twos + m.jokers, -m.naturals, m.twos))
+        items.sort(key=_option_order)
     ordered = sorted(groups.items())
     biggest = max((len(items) for _, items in ordered), default=0)
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 import sequence_variants
+from test_terminal_fit import HEIGHT, screen_lines
 
 import canasta
 from canasta import Card, Game, Kind, MeldView, Suit, sample_state
@@ -26,9 +27,9 @@ from canasta.meldtypes import judging
 from canasta.observation import public_table
 from canasta.render import render_observation_svg, render_table_svg
 from canasta.suitedlegality import meld_shape
-from canasta.suitedmelds import Extend, LaySequence
+from canasta.suitedmelds import Extend, LayGroup, LaySequence
 from canasta.table import MeldState, TableState
-from canasta.terminal import measure_lines, render_hand_cards, render_observation
+from canasta.terminal import measure_lines, render_hand_cards, render_menu, render_observation
 from canasta.testing import check_hidden_information, check_observations
 from canasta.testing.sampling import check_sample
 
@@ -354,6 +355,33 @@ def test_the_terminal_table_fits_with_the_largest_random_tables() -> None:
                 most = max(most, *(len(m) for m in game.hand.melds))
     assert most >= 12  # a dozen melds a side or more
     assert 0 < worst <= 11
+
+
+def test_every_samba_turn_fits_80_by_24_with_its_menu() -> None:
+    """The whole screen (`render_turn`: the table, the menu of every legal action, the prompt) in 80×24."""
+    worst = options = 0
+    for seed in (2, 8):
+        for step, game in enumerate(sequence_favouring_play(samba_game(seed), random.Random(seed), 700)):
+            if step % 9 == 0 and game.hand.phase in (canasta.Phase.DRAW, canasta.Phase.MELD):
+                worst = max(worst, screen_lines(game))
+                options = max(options, len(game.legal_actions()))
+    assert options > 60  # long option lists happened
+    assert 0 < worst <= HEIGHT
+
+
+def test_the_menu_lists_the_sequence_games_melds_under_their_rank_suit_or_meld() -> None:
+    actions: list[object] = [
+        LaySequence(Suit.HEARTS, 5, 7),
+        canasta.Discard(Kind.FIVE),
+        Extend(3, 4, 9),
+        LayGroup(13, (1, 1, 0, 0)),
+        LayGroup(13, (0, 0, 1, 0), meld=2),
+    ]
+    menu, numbered = render_menu(actions)  # type: ignore[arg-type]  # (the sequence games' actions)
+    lines = measure_lines(menu, WIDTH)
+    assert lines[0].startswith("meld  K: 1)") and "\u2665: 3)" in lines[0] and "#3: 4)" in lines[0]
+    assert lines[1].startswith("x     5)")
+    assert numbered == [actions[3], actions[4], actions[0], actions[2], actions[1]]
 
 
 def test_a_samba_hand_is_shown_by_suit() -> None:
