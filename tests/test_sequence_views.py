@@ -117,6 +117,49 @@ def test_the_leak_test_holds_on_samba_hands() -> None:
     assert checked > 50 and known > 0  # positions with cards known in a hand (a taken pile) among them
 
 
+def _visible(observation: canasta.Observation) -> set[Card]:
+    seen = set(observation.pile)
+    for side in observation.melds:
+        for meld in side:
+            seen.update(meld.cards)
+    for group in (*observation.threes, *observation.set_aside):
+        seen.update(group)
+    return seen
+
+
+def test_known_cards_follow_what_the_table_saw_in_samba() -> None:
+    """The information state: a taken pile's cards are known in the taker's hand until they are seen to leave it.
+
+    Checked against a tracker that reads only seat 0's successive observations (as
+    `tests/test_information_state.py` does for the other rule sets).
+    """
+    known_positions = takes = 0
+    for seed in (3, 7):
+        game = samba_game(seed)
+        taker: dict[Card, int] = {}
+        before = game.observation(0)
+        for _ in sequence_favouring_play(game, random.Random(seed), 500):
+            hand = game.hand
+            after = hand.observation(0)
+            new = after.action_log[len(before.action_log) :]
+            if len(after.action_log) < len(before.action_log):  # a new hand was dealt
+                taker.clear()
+                new = after.action_log
+            for seat, action in new:
+                if type(action).__name__ == "PileTake":
+                    takes += 1
+                    for card in before.pile[:-1]:
+                        taker[card] = seat
+            visible = _visible(after)
+            expected = [
+                sorted((c for c, s in taker.items() if s == seat and c not in visible), key=repr) for seat in range(4)
+            ]
+            assert [sorted(k, key=repr) for k in after.known_cards] == expected
+            known_positions += any(after.known_cards)
+            before = after
+    assert takes > 5 and known_positions > 20
+
+
 def test_samba_samples_keep_every_card_and_never_move_a_seen_one() -> None:
     """A few hundred `sample_state` deals of samba positions: conservation, the seat's view unchanged."""
     samples = 0
