@@ -52,7 +52,13 @@ __all__ = ["ObservedMeld", "SeatObservation", "render_observation_svg", "render_
 
 
 class ObservedMeld(Protocol):
-    """What the pictures read of a meld (`canasta.MeldView` has all of it)."""
+    """What the pictures read of a meld (`canasta.MeldView` has all of it).
+
+    Where melds have identities (rule sets with meld types), the pictures also
+    read ``number``, and of a sequence (``rank`` ``None``) its ``suit``, ``low``
+    and ``high``, as `canasta.MeldView` has them; a meld without these
+    attributes is drawn as before (no number, not a sequence).
+    """
 
     @property
     def rank(self) -> int | None:
@@ -73,22 +79,6 @@ class ObservedMeld(Protocol):
     @property
     def is_canasta(self) -> bool:
         """Whether it is a canasta."""
-
-    @property
-    def number(self) -> int | None:
-        """The meld's number where melds have identities (rule sets with meld types), else ``None``."""
-
-    @property
-    def suit(self) -> Suit | None:
-        """A sequence's suit, else ``None``."""
-
-    @property
-    def low(self) -> int | None:
-        """A sequence's lowest rank, else ``None``."""
-
-    @property
-    def high(self) -> int | None:
-        """A sequence's highest rank, else ``None``."""
 
 
 class SeatObservation(Protocol):
@@ -216,11 +206,12 @@ def _drawn(meld: ObservedMeld) -> _Meld:
     """What the picture draws of a meld (`canasta.MeldView`)."""
     cards = tuple(meld.cards)
     wilds = meld.twos + meld.jokers
+    number: int | None = getattr(meld, "number", None)  # (read when present: see `ObservedMeld`)
     if meld.rank is None:  # a sequence
-        return _Meld(
-            SEQUENCE_MELD, cards, wilds, bool(meld.is_canasta), meld.number, meld.suit, meld.low or 0, meld.high or 0
-        )
-    return _Meld(int(meld.rank), cards, wilds, bool(meld.is_canasta), meld.number)
+        suit: Suit | None = getattr(meld, "suit", None)
+        low, high = getattr(meld, "low", None) or 0, getattr(meld, "high", None) or 0
+        return _Meld(SEQUENCE_MELD, cards, wilds, bool(meld.is_canasta), number, suit, int(low), int(high))
+    return _Meld(int(meld.rank), cards, wilds, bool(meld.is_canasta), number)
 
 
 def _drawn_melds(melds: Sequence[ObservedMeld]) -> tuple[_Meld, ...]:

@@ -15,6 +15,7 @@ import random
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import attrs
 import sequence_variants
@@ -349,6 +350,33 @@ def test_pictures_draw_sequences_as_runs_and_a_samba_squared_up() -> None:
         tspans = [t.text for t in root.iter(f"{SVG}tspan")]
         assert "#1" in tspans and "#0" in tspans  # the numbers the commands name, in their own colour
         assert len(melds) == 4 + 13
+
+
+@dataclass(frozen=True)
+class _PlainMeld:
+    """A meld as a caller's own object might give it: without the sequence games' attributes."""
+
+    rank: int
+    cards: tuple[Card, ...]
+    twos: int
+    jokers: int
+    is_canasta: bool
+
+
+def test_a_picture_of_melds_without_numbers_is_drawn_as_before() -> None:
+    game = Game("classic", seed=4)
+    for _ in range(80):
+        legal = game.legal_actions()
+        melds = [a for a in legal if isinstance(a, canasta.Meld)]
+        game.apply(melds[0] if melds else legal[-1])
+    observation = game.observation(0)
+    plain = tuple(
+        tuple(_PlainMeld(int(m.rank or 0), m.cards, m.twos, m.jokers, m.is_canasta) for m in side)
+        for side in observation.melds
+    )
+    assert any(plain)
+    duck = attrs.evolve(observation, melds=plain)  # type: ignore[arg-type]
+    assert render_observation_svg(duck, game.rules) == render_observation_svg(observation, game.rules)
 
 
 def test_a_samba_picture_is_valid_svg_from_random_play() -> None:
