@@ -31,7 +31,8 @@ class Observation:
         stock_size: Cards left in the stock.
         pile: The discard pile, bottom to top (all face up).
         pile_frozen: Whether the pile is frozen for the observer's side.
-        melds: Each side's melds.
+        melds: Each side's melds (`MeldView`, `meld_views`): by rank, high to low; by
+            number in rule sets with meld types (the sequence games).
         threes: Each seat's laid-out threes.
         set_aside: Each side's set-aside black threes.
         scores: Each side's total before the hand.
