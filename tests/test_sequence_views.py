@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import attrs
+import pytest
 import sequence_variants
 from test_terminal_fit import HEIGHT, screen_lines
 
@@ -389,6 +390,23 @@ def test_a_samba_picture_is_valid_svg_from_random_play() -> None:
     shown = sum(len(hand.melds[s]) for s in range(2))
     assert len(_meld_groups(root)) == shown > 10
     assert not any(t and "15" in t.split() for t in titles)  # no meld named by its engine key
+
+
+def test_the_web_page_shows_a_samba_position() -> None:
+    """The page's picture is `render_observation_svg` of the person's seat: it draws a samba table.
+
+    (Samba is not a built-in variant yet, so the session's game is swapped for one.)
+    """
+    pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'canasta[web]'")
+    from canasta.web.session import PlaySession
+
+    session = PlaySession("classic", seed=1, bot="random")
+    game = samba_game(28)
+    for _ in sequence_favouring_play(game, random.Random(28), 300):
+        pass
+    session.game = game
+    root = _parse(session.state()["svg"])
+    assert len(_meld_groups(root)) == sum(len(game.hand.melds[side]) for side in range(2)) > 5
 
 
 # --- terminal ------------------------------------------------------------------------------
