@@ -32,7 +32,8 @@ from canasta.suitedlegality import meld_shape
 from canasta.suitedmelds import Extend, LayGroup, LaySequence
 from canasta.table import MeldState, TableState
 from canasta.terminal import measure_lines, render_hand_cards, render_menu, render_observation
-from canasta.testing import check_hidden_information, check_observations
+from canasta.testing import InvariantError, check_hidden_information, check_observations
+from canasta.testing.invariants import check_conservation
 from canasta.testing.sampling import check_sample
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -181,6 +182,27 @@ def test_samba_samples_keep_every_card_and_never_move_a_seen_one() -> None:
                     assert sample.melds == hand.melds or _same_melds(sample, hand)
                     samples += 1
     assert samples >= 200
+
+
+def test_the_conservation_check_reads_melds_by_number_and_refuses_a_broken_run() -> None:
+    game = samba_game(4)
+    for _ in sequence_favouring_play(game, random.Random(4), 200):
+        pass
+    hand = game.hand
+    check_conservation(hand)  # melds by number, sequences under SEQUENCE_MELD: conserved
+    side, number = next((s, n) for s in range(2) for n, m in hand.melds[s].items() if m.rank == SEQUENCE_MELD)
+    broken = hand.copy()
+    run = broken.melds[side][number]
+    suit = broken.deck.cards[run.cards[0]].suit
+    natural = next(c for c in broken.stock if broken.kinds[c] >= 4 and broken.deck.cards[c].suit != suit)
+    at = broken.stock.index(natural)
+    broken.stock[at], run.cards[0] = run.cards[0], natural  # a card of another suit in the run
+    with pytest.raises(InvariantError, match="not a run of one suit"):
+        check_conservation(broken)
+    renumbered = hand.copy()
+    renumbered.melds[side][renumbered.meld_numbers[side] + 5] = renumbered.melds[side].pop(number)
+    with pytest.raises(InvariantError, match="never given"):
+        check_conservation(renumbered)
 
 
 def _same_melds(one: TableState, other: TableState) -> bool:
