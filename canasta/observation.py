@@ -11,32 +11,12 @@ from __future__ import annotations
 from attrs import field, frozen
 
 from canasta.actions import Action
-from canasta.cards import KIND_COUNT, Card, Kind
+from canasta.cards import KIND_COUNT, Card
 from canasta.legality import legal_actions
+from canasta.meldview import MeldView, meld_views
 from canasta.table import TableState
 
-__all__ = ["MeldView", "Observation", "observe", "public_table"]
-
-
-@frozen
-class MeldView:
-    """A meld as everyone sees it.
-
-    Attributes:
-        rank: The meld's kind (``JOKER`` for a wild meld).
-        cards: Its cards.
-        naturals: Natural cards (or black threes).
-        twos: 2s.
-        jokers: Jokers.
-        is_canasta: Whether it is a canasta.
-    """
-
-    rank: Kind
-    cards: tuple[Card, ...]
-    naturals: int
-    twos: int
-    jokers: int
-    is_canasta: bool
+__all__ = ["MeldView", "Observation", "meld_views", "observe", "public_table"]
 
 
 @frozen
@@ -51,7 +31,8 @@ class Observation:
         stock_size: Cards left in the stock.
         pile: The discard pile, bottom to top (all face up).
         pile_frozen: Whether the pile is frozen for the observer's side.
-        melds: Each side's melds.
+        melds: Each side's melds (`MeldView`, `meld_views`): by rank, high to low; by
+            number in rule sets with meld types (the sequence games).
         threes: Each seat's laid-out threes.
         set_aside: Each side's set-aside black threes.
         scores: Each side's total before the hand.
@@ -137,25 +118,11 @@ def observe(state: TableState, seat: int) -> Observation:
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"no seat {seat}; seats are 0 to {state.rules.players - 1}")
     cards = state.deck.cards
-    canasta_size = state.rules.melds.canasta_size
     side = state.seating[seat]
     pile = list(state.pile)
     if state.pending_pile is not None:
         pile = pile + state.pending_pile  # still face up until picked up (above what a take left behind)
-    melds = tuple(
-        tuple(
-            MeldView(
-                rank=Kind(m.rank),
-                cards=tuple(cards[c] for c in m.cards),
-                naturals=m.naturals,
-                twos=m.twos,
-                jokers=m.jokers,
-                is_canasta=m.size >= canasta_size,
-            )
-            for m in sorted(state.all_melds(unit), key=lambda m: -m.rank)  # (books too, each a canasta)
-        )
-        for unit in range(len(state.melds))
-    )
+    melds = tuple(meld_views(state, unit) for unit in range(len(state.melds)))
     acting = state.seat
     known = state.known
     return Observation(

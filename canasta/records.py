@@ -101,7 +101,12 @@ notation, so a bot in any language can read its view of the table and answer
 with one of the ``legal_actions`` it was given. Version 2 of the observation
 JSON adds the seat's information state: ``known_cards`` (per seat, the cards
 known to be in that hand) and ``action_log`` (``{"seat": 1, "action": {...}}``
-for every action of the hand so far).
+for every action of the hand so far). In rule sets with meld types (the
+sequence games, `canasta.Rules.meld_types`) a meld also has ``number`` (its
+identity on its side; the melds are listed by number), and a sequence has
+``"rank": null`` with ``suit``, ``low`` and ``high`` (``{"rank": null, "suit":
+"H", "low": "5", "high": "9", "number": 3, ...}``); other rule sets' melds
+have none of these keys, so their JSON is as before (still version 3).
 """
 
 from __future__ import annotations
@@ -406,14 +411,22 @@ def _cards(cards: Sequence[Card]) -> list[str]:
 
 
 def _meld_json(meld: MeldView) -> dict[str, Any]:
-    return {
-        "rank": meld.rank.symbol,
+    data: dict[str, Any] = {
+        "rank": None if meld.rank is None else meld.rank.symbol,
         "cards": _cards(meld.cards),
         "naturals": meld.naturals,
         "twos": meld.twos,
         "jokers": meld.jokers,
         "canasta": meld.is_canasta,
     }
+    # Rule sets with meld types only (`canasta.MeldView`): the meld's number, a sequence's suit and ends.
+    if meld.number is not None:
+        data["number"] = meld.number
+    if meld.suit is not None and meld.low is not None and meld.high is not None:
+        data["suit"] = meld.suit.symbol
+        data["low"] = meld.low.symbol
+        data["high"] = meld.high.symbol
+    return data
 
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:

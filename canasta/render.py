@@ -24,6 +24,14 @@ and Foot's foot), each seat's packets still face down show under its name by
 size; where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`,
 ``foot-after-first-book``), a seat's next packet, once earned, is captioned
 ``foot earned: 13 down`` in gold beside a gold-edged card back.
+
+In rule sets that meld by meld type (the sequence games, `canasta.Rules.meld_types`)
+every meld is labelled with its number (``#3``, the name the terminal commands
+use), a sequence is drawn as a run in rank order (4 to ace) labelled with its
+ends (``#4 5♥–9♥``), a sequence canasta (a samba or escalera) is squared up
+under a ``sequence`` label with its highest card on top, and a side's melds of
+one rank lie side by side (sequences first, by suit, then groups by rank, high
+to low).
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ from dataclasses import dataclass
 from typing import Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from canasta.cards import JOKER, TWO, Card, Kind, Suit
+from canasta.cards import JOKER, SEQUENCE_MELD, TWO, Card, Kind, Suit
+from canasta.meldview import meld_views
 from canasta.rules import Rules
 from canasta.table import TableState
 from canasta.wording import hand_sort_key, printable
@@ -43,11 +52,17 @@ __all__ = ["ObservedMeld", "SeatObservation", "render_observation_svg", "render_
 
 
 class ObservedMeld(Protocol):
-    """What the pictures read of a meld (`canasta.MeldView` has all of it)."""
+    """What the pictures read of a meld (`canasta.MeldView` has all of it).
+
+    Where melds have identities (rule sets with meld types), the pictures also
+    read ``number``, and of a sequence (``rank`` ``None``) its ``suit``, ``low``
+    and ``high``, as `canasta.MeldView` has them; a meld without these
+    attributes is drawn as before (no number, not a sequence).
+    """
 
     @property
-    def rank(self) -> int:
-        """The meld's kind (``JOKER`` for a wild meld)."""
+    def rank(self) -> int | None:
+        """The meld's kind (``JOKER`` for a wild meld); ``None`` for a sequence."""
 
     @property
     def cards(self) -> Sequence[Card]:
@@ -165,6 +180,8 @@ _JOKER = "#6a1b9a"
 _BACK = "#1f4e8c"
 _HIGHLIGHT = "#f2c94c"
 
+_SEQUENCE = "#1565c0"  # a sequence canasta's label (a samba or escalera)
+
 _SUIT_SYMBOLS = {Suit.CLUBS: "\u2663", Suit.DIAMONDS: "\u2666", Suit.HEARTS: "\u2665", Suit.SPADES: "\u2660"}
 _RANK_LABELS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 _NAME_CHARS = 18
@@ -175,10 +192,34 @@ _NAME_CHARS = 18
 
 @dataclass(frozen=True)
 class _Meld:
-    rank: int
+    rank: int  # SEQUENCE_MELD for a sequence
     cards: tuple[Card, ...]
     wilds: int
     is_canasta: bool
+    number: int | None = None  # where melds have identities (rule sets with meld types)
+    suit: Suit | None = None  # a sequence's suit and ends
+    low: int = 0
+    high: int = 0
+
+
+def _drawn(meld: ObservedMeld) -> _Meld:
+    """What the picture draws of a meld (`canasta.MeldView`)."""
+    cards = tuple(meld.cards)
+    wilds = meld.twos + meld.jokers
+    number: int | None = getattr(meld, "number", None)  # (read when present: see `ObservedMeld`)
+    if meld.rank is None:  # a sequence
+        suit: Suit | None = getattr(meld, "suit", None)
+        low, high = getattr(meld, "low", None) or 0, getattr(meld, "high", None) or 0
+        return _Meld(SEQUENCE_MELD, cards, wilds, bool(meld.is_canasta), number, suit, int(low), int(high))
+    return _Meld(int(meld.rank), cards, wilds, bool(meld.is_canasta), number)
+
+
+def _drawn_melds(melds: Sequence[ObservedMeld]) -> tuple[_Meld, ...]:
+    """A side's melds in the order drawn: as given, or (melds with numbers) sequences by suit, then groups by rank."""
+    drawn = [_drawn(m) for m in melds]
+    if not any(m.number is not None for m in drawn):
+        return tuple(drawn)  # (by rank, high to low, as observed)
+    return tuple(sorted(drawn, key=lambda m: (-m.rank, int(m.suit or 0), m.low, -1 if m.number is None else m.number)))
 
 
 @dataclass(frozen=True)
@@ -268,9 +309,7 @@ def render_observation_svg(
     for side in range(side_count):
         own = side == obs.side
         status = _opening_status(obs.minimum_needed, obs.clean_meld_needed) if own else ""
-        melds = tuple(
-            _Meld(int(m.rank), tuple(m.cards), m.twos + m.jokers, bool(m.is_canasta)) for m in obs.melds[side]
-        )
+        melds = _drawn_melds(obs.melds[side])
         panels.append(
             _side(side, seats, sides_of, obs.scores[side], status, "", melds, tuple(obs.set_aside[side]), own)
         )
@@ -325,7 +364,6 @@ def render_table_svg(
     cards = state.deck.cards
     players = rules.players
     labels = _labels(names, players)
-    canasta_size = rules.melds.canasta_size
     seats = [
         _Seat(
             seat=s,
@@ -343,10 +381,7 @@ def render_table_svg(
     sides_of = list(rules.sides)
     panels = []
     for side in range(rules.side_count):
-        melds = tuple(
-            _Meld(m.rank, tuple(cards[c] for c in m.cards), m.twos + m.jokers, m.size >= canasta_size)
-            for m in sorted(state.all_melds(side), key=lambda m: -m.rank)  # (books too)
-        )
+        melds = _drawn_melds(meld_views(state, side))  # (books too)
         status = "" if state.is_over else _opening_status(state.minimum_needed(side), state.clean_meld_needed(side))
         note = ""
         if state.regrouped:
@@ -554,6 +589,10 @@ def _text_width(text: str, size: int) -> int:
     return int(units * size + 0.5)
 
 
+def _pill_width(text: str, size: int = 11) -> int:
+    return _text_width(text, size) + 12
+
+
 def _pill(x: int, y: int, text: str, *, fill: str, colour: str = "#ffffff", size: int = 11) -> tuple[str, int]:
     """A rounded label; returns it and its width."""
     w = _text_width(text, size) + 12
@@ -571,8 +610,14 @@ def _fan_width(count: int, step: int, card_w: int = _CARD_W) -> int:
 
 def _meld_size(meld: _Meld) -> tuple[int, int]:
     if meld.is_canasta:
-        return max(_CARD_W + 6, 84), _CARD_H + 28
-    return max(_fan_width(len(meld.cards), _MELD_STEP), 56), _CARD_H + 24
+        width = max(_CARD_W + 6, 84)
+        if meld.number is not None:  # the pill and the number beside it
+            width = max(width, _pill_width(_canasta_label(meld, len(meld.cards))) + 6 + _number_width(meld.number))
+        return width, _CARD_H + 28
+    width = max(_fan_width(len(meld.cards), _MELD_STEP), 56)
+    if meld.number is not None:
+        width = max(width, _text_width(_meld_label(meld), 12))
+    return width, _CARD_H + 24
 
 
 def _meld_name(rank: int) -> str:
@@ -583,22 +628,69 @@ def _meld_name(rank: int) -> str:
     return _RANK_LABELS.get(rank, str(rank))
 
 
+def _run_name(meld: _Meld) -> str:
+    """A sequence's ends: ``5\u2665\u20139\u2665``."""
+    suit = _SUIT_SYMBOLS[meld.suit] if meld.suit is not None else ""
+    low, high = _RANK_LABELS.get(meld.low, str(meld.low)), _RANK_LABELS.get(meld.high, str(meld.high))
+    return f"{low}{suit}\u2013{high}{suit}"
+
+
+def _meld_label(meld: _Meld) -> str:
+    """The caption under a meld's fan: ``K \u00d74``, ``#3 K \u00d74``, ``#4 5\u2665\u20139\u2665``."""
+    number = "" if meld.number is None else f"#{meld.number} "
+    if meld.rank == SEQUENCE_MELD:
+        return number + _run_name(meld)
+    return f"{number}{_meld_name(meld.rank)} \u00d7{len(meld.cards)}"
+
+
+def _canasta_kind(meld: _Meld) -> str:
+    if meld.rank == SEQUENCE_MELD:
+        return "sequence"
+    return "wild" if meld.rank == JOKER else "mixed" if meld.wilds else "natural"
+
+
+def _canasta_label(meld: _Meld, count: int) -> str:
+    return f"{_canasta_kind(meld)} \u00d7{count}"
+
+
+def _number_width(number: int) -> int:
+    return _text_width(f"#{number}", 11)
+
+
 def _draw_meld(x: int, y: int, meld: _Meld) -> str:
-    cards = sorted(meld.cards, key=_meld_order)
+    if meld.rank == SEQUENCE_MELD:
+        cards = sorted(meld.cards, key=lambda c: (c.rank, c.pack))  # a run, low to high
+    else:
+        cards = sorted(meld.cards, key=_meld_order)
     parts = []
+    tip = f"<title>{escape(_meld_label(meld))}</title>" if meld.number is not None else ""
+    if tip:
+        parts.append(f'<g class="meld">{tip}')
     if meld.is_canasta:
-        kind = "wild" if meld.rank == JOKER else "mixed" if meld.wilds else "natural"
-        top = _canasta_top(meld, kind, cards)
+        kind = _canasta_kind(meld)
+        top = cards[-1] if kind == "sequence" else _canasta_top(meld, kind, cards)  # (a run's highest card)
         for depth in (3, 2, 1):
             parts.append(_rect(x + 2 * depth, y + 2 * depth, _CARD_W, _CARD_H, fill="#ffffff", stroke="#6b6b6b"))
         parts.append(_card(x, y, top))
-        colour = {"natural": _RED, "mixed": _BLACK, "wild": _JOKER}[kind]
-        pill, _ = _pill(x, y + _CARD_H + 10, f"{kind} \u00d7{len(cards)}", fill=colour)
+        colour = {"natural": _RED, "mixed": _BLACK, "wild": _JOKER, "sequence": _SEQUENCE}[kind]
+        pill, width = _pill(x, y + _CARD_H + 10, _canasta_label(meld, len(cards)), fill=colour)
         parts.append(pill)
-        return "".join(parts)
-    for i, card in enumerate(cards):
-        parts.append(_card(x + i * _MELD_STEP, y, card))
-    parts.append(_text(x, y + _CARD_H + 16, f"{_meld_name(meld.rank)} \u00d7{len(cards)}", size=12, fill=_MUTED))
+        if meld.number is not None:
+            parts.append(_text(x + width + 4, y + _CARD_H + 21, f"#{meld.number}", size=11, fill=_HIGHLIGHT))
+    else:
+        for i, card in enumerate(cards):
+            parts.append(_card(x + i * _MELD_STEP, y, card))
+        if meld.number is None:
+            parts.append(_text(x, y + _CARD_H + 16, _meld_label(meld), size=12, fill=_MUTED))
+        else:  # the number (what the terminal commands name) in gold, then the meld
+            number = f"#{meld.number}"
+            rest = _meld_label(meld).removeprefix(number)
+            parts.append(
+                f'<text x="{x}" y="{y + _CARD_H + 16}" font-size="12" fill="{_MUTED}">'
+                f'<tspan fill="{_HIGHLIGHT}">{number}</tspan>{escape(rest)}</text>'
+            )
+    if tip:
+        parts.append("</g>")
     return "".join(parts)
 
 

@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from canasta.actions import Action, Discard, DrawStock, LayOutThree, Meld, TakePile
-from canasta.cards import Card, Kind
+from canasta.cards import Card, Kind, Suit
 from canasta.commands import GRAMMAR, LEGEND, notation
 from canasta.observation import MeldView, Observation
 from canasta.registry import HouseRule, Variant
@@ -30,6 +30,7 @@ from canasta.rules import Rules
 from canasta.scorelines import NOTED, describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.simulate import Summary
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.table import TableState
 from canasta.wording import action_text, card_name, hand_sort_key, kind_name, kind_sort_key, plural, printable
 
@@ -225,6 +226,7 @@ def menu_prompt(count: int) -> str:
 def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
     """A meld in the compact notation: ``QQQ2*``, ``K×6+2``, ``[AAAAAAA]`` for a canasta."""
     wilds = "2" * meld.twos + "*" * meld.jokers
+    assert meld.rank is not None  # (a sequence: `_run_text`)
     if meld.rank == Kind.JOKER:
         body = wilds if len(wilds) <= 8 else f"2×{meld.twos}+*×{meld.jokers}"
     else:
@@ -243,9 +245,48 @@ def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
     return Text(f"[{body}]", style=style)
 
 
+#: A suit's symbol in the terminal (a sequence's, and a hand's in the sequence games).
+_SUIT_SYMBOLS = {Suit.CLUBS: "\u2663", Suit.DIAMONDS: "\u2666", Suit.HEARTS: "\u2665", Suit.SPADES: "\u2660"}
+#: From this many melds on a side, sequences are written ``5-9♥`` rather than ``5♥-9♥``.
+_COMPACT_FROM = 9
+
+
+def _run_text(meld: MeldView, *, compact: bool) -> Text:
+    """A sequence's ends, its suits coloured: ``5♥-9♥``, or compact ``5-9♥``."""
+    assert meld.suit is not None and meld.low is not None and meld.high is not None
+    suit = _SUIT_SYMBOLS[meld.suit]
+    colour = "red" if meld.suit.is_red else ""
+    low, high = kind_name(meld.low), kind_name(meld.high)
+    if meld.is_canasta:  # a samba or escalera: squared up in brackets, bold cyan
+        return Text(f"[{low}-{high}{suit}]" if compact else f"[{low}{suit}-{high}{suit}]", style="bold cyan")
+    text = Text(low)
+    if not compact:
+        text.append(suit, style=colour)
+    text.append(f"-{high}")
+    text.append(suit, style=colour)
+    return text
+
+
+def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
+    """A side's melds by number (rule sets with meld types): ``#0:KKK2 #1:5♥-9♥ #2:[7♠-K♠]``.
+
+    From `_COMPACT_FROM` melds on, a sequence names its suit once (``5-9♥``).
+    """
+    compact = len(melds) >= _COMPACT_FROM
+    parts = []
+    for meld in melds:
+        # "#3:" joined to its meld, never broken from it: the table wraps only at spaces.
+        part = Text(f"#{meld.number}:" if meld.number is not None else "", style="dim")
+        part.append_text(_run_text(meld, compact=compact) if meld.is_sequence else _meld_text(meld))
+        parts.append(part)
+    return Text(" ").join(parts)
+
+
 def _melds_text(melds: Sequence[MeldView]) -> Text:
     """A side's melds on one wrapping line; a second meld of a rank (cutthroat) marked ``'``."""
-    seen: set[Kind] = set()
+    if any(meld.number is not None for meld in melds):
+        return _numbered_melds_text(melds)
+    seen: set[Kind | None] = set()
     parts = []
     for meld in melds:
         parts.append(_meld_text(meld, second=meld.rank in seen and meld.rank != Kind.JOKER))
@@ -253,7 +294,7 @@ def _melds_text(melds: Sequence[MeldView]) -> Text:
     return Text(" ").join(parts)
 
 
-def render_hand_cards(cards: Sequence[Card]) -> Text:
+def render_hand_cards(cards: Sequence[Card], *, by_suit: bool = False) -> Text:
     """A hand grouped by kind, in the order of the SVG pictures: ``AAA KK Q 10 10 99 b3 b3 22 **``.
 
     Naturals high to low, then black threes, red threes, 2s and jokers
@@ -262,12 +303,19 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
     or 40 cards fits on a line or two; symbols of two characters (``10``,
     ``b3``, ``r3``) are written apart.
 
+    Where suits matter to the rules (the sequence games' sequences of one
+    suit), ``by_suit`` writes the naturals after their suit, each suit's high
+    to low: ``♣ A K 9  ♦ Q Q 7  ♥ 10 5 4  ♠ J  b3 22 *``.
+
     Args:
         cards: The cards.
+        by_suit: Group the naturals by suit.
 
     Returns:
         Styled text.
     """
+    if by_suit:
+        return _hand_by_suit(cards)
     groups: dict[Kind, list[Card]] = {}
     for card in cards:
         groups.setdefault(card.kind, []).append(card)
@@ -280,6 +328,30 @@ def render_hand_cards(cards: Sequence[Card]) -> Text:
                 text.append(" ")
             red = card.suit is not None and card.suit.is_red
             text.append(symbol, style="red" if red else ("magenta" if card.suit is None else ""))
+    return text
+
+
+def _hand_by_suit(cards: Sequence[Card]) -> Text:
+    """`render_hand_cards` by suit: each suit's naturals high to low, then the other cards by kind."""
+    suits: dict[Suit, list[Card]] = {}
+    rest: list[Card] = []
+    for card in cards:
+        if card.suit is not None and int(card.kind) >= int(Kind.FOUR):
+            suits.setdefault(card.suit, []).append(card)
+        else:
+            rest.append(card)
+    text = Text()
+    for suit in sorted(suits):
+        colour = "red" if suit.is_red else ""
+        if text:
+            text.append("  ")
+        text.append(_SUIT_SYMBOLS[suit], style=colour)
+        for card in sorted(suits[suit], key=lambda c: -int(c.kind)):
+            text.append(" " + kind_name(card.kind), style=colour)
+    if rest:
+        if text:
+            text.append("  ")
+        text.append_text(render_hand_cards(rest))
     return text
 
 
@@ -407,7 +479,7 @@ def render_observation(
         need = Text(f"{possessive} side still needs {obs.minimum_needed} for its initial meld")
     turn = Text(f"turn: seat {obs.acting_seat} ({label[obs.acting_seat]}), {obs.phase} phase", style="bold")
     hand = Text(f"{possessive} {_held(obs, rules)}: ", style="bold")
-    hand.append_text(render_hand_cards(obs.hand))
+    hand.append_text(render_hand_cards(obs.hand, by_suit=bool(rules.meld_types)))  # (suits: the sequence games)
     return Group(top, table, need, turn, hand)
 
 
@@ -434,8 +506,30 @@ def render_actions(actions: Sequence[Action]) -> Table:
 _LABEL = 6  # width of a menu line's label ("turn", "meld", "x")
 
 
-def _meld_group(action: Meld) -> tuple[int, str]:
-    """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``)."""
+#: The meld actions of the sequence games (`canasta.suitedmelds`), shown among the meld options.
+_SUITED_MELDS = (LayGroup, LaySequence, Extend, LayWild, Combine, LayBlackThrees)
+
+
+def _meld_group(action: Meld | SuitedMeld | Action) -> tuple[int, str]:
+    """A meld option's group: its rank's order and label (``"Q"``, ``"Q'"``, ``"wild"``).
+
+    The sequence games' options: a group's under its rank (new or onto a group),
+    a new sequence under its suit (``"♥"``), an extension under its meld's number
+    (``"#3"``), then combining (``"join"``) and the black threes (``"b3"``).
+    """
+    if isinstance(action, LayGroup):
+        return (100 - action.rank, kind_name(Kind(action.rank)))
+    if isinstance(action, LayWild):
+        return (0, "wild")
+    if isinstance(action, LaySequence):
+        return (900 + int(action.suit), _SUIT_SYMBOLS[action.suit])
+    if isinstance(action, Extend):
+        return (1000 + action.meld, f"#{action.meld}")
+    if isinstance(action, Combine):
+        return (10**6, "join")
+    if isinstance(action, LayBlackThrees):
+        return (10**6 + 1, "b3")
+    assert isinstance(action, Meld)
     if action.rank == Kind.JOKER:
         return (0, "wild")
     mark = "]" if action.book else "'" if action.second else ""
@@ -494,6 +588,13 @@ def _item(number: int, action: Action, text: str | None = None) -> Text:
     return chunk
 
 
+def _option_order(action: Meld | SuitedMeld | Action) -> tuple[int, int, int]:
+    """Within a group, natural melds first, then by fewer wild cards (others as given)."""
+    if isinstance(action, Meld | LayGroup):
+        return (action.twos + action.jokers, -action.naturals, action.twos)
+    return (0, 0, 0)
+
+
 def render_menu(
     actions: Sequence[Action], *, width: int = 80, max_lines: int | None = None
 ) -> tuple[Group, list[Action]]:
@@ -514,14 +615,15 @@ def render_menu(
     Returns:
         The menu, and the numbered actions (number ``n`` is element ``n - 1``).
     """
-    turn = [a for a in actions if not isinstance(a, (Meld, Discard))]
-    melds = [a for a in actions if isinstance(a, Meld)]
+    options: tuple[type, ...] = (Meld, *_SUITED_MELDS)  # (the sequence games' meld actions too)
+    turn = [a for a in actions if not isinstance(a, (*options, Discard))]
+    melds = [a for a in actions if isinstance(a, options)]
     discards = sorted((a for a in actions if isinstance(a, Discard)), key=lambda d: kind_sort_key(d.kind))
-    groups: dict[tuple[int, str], list[Meld]] = {}
+    groups: dict[tuple[int, str], list[Action]] = {}
     for meld in melds:
         groups.setdefault(_meld_group(meld), []).append(meld)
     for items in groups.values():
-        items.sort(key=lambda m: (m.twos + m.jokers, -m.naturals, m.twos))
+        items.sort(key=_option_order)
     ordered = sorted(groups.items())
     biggest = max((len(items) for _, items in ordered), default=0)
 

@@ -30,7 +30,13 @@ def _codes(cards: Iterable[Card]) -> str:
 
 def _meld_view(meld: MeldView) -> str:
     canasta = " (canasta)" if meld.is_canasta else ""
-    return f"{meld.rank.symbol}: {_codes(meld.cards)}{canasta}"
+    number = "" if meld.number is None else f"#{meld.number} "  # (melds by identity: the sequence games)
+    if meld.rank is None:  # a sequence: its suit and ends, e.g. 5H-9H
+        assert meld.suit is not None and meld.low is not None and meld.high is not None
+        name = f"{meld.low.symbol}{meld.suit.symbol}-{meld.high.symbol}{meld.suit.symbol}"
+    else:
+        name = meld.rank.symbol
+    return f"{number}{name}: {_codes(meld.cards)}{canasta}"
 
 
 def table_text(hand: HandState) -> str:

@@ -40,7 +40,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import KIND_COUNT, Card, DeckSpec, Kind, build_deck
+from canasta.cards import KIND_COUNT, SEQUENCE_MELD, Card, DeckSpec, Kind, build_deck
 from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.hand import HandState, MeldState, Phase
@@ -239,13 +239,23 @@ def check_conservation(state: HandState) -> None:
             raise InvariantError(f"hand {seat}: its size or per-kind counts disagree with its cards")
         if any(kinds[c] != k for k, cards in enumerate(state.hands[seat]) for c in cards):
             raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
+    numbered = state.facts.sequences  # (rule sets with meld types: melds by number, sequences of a suit)
     for side, melds in enumerate(state.melds):
         for key, meld in melds.items():
             ks = [kinds[c] for c in meld.cards]
-            if meld.rank != key & 15:  # a side's second meld of a rank (cutthroat) is under rank + 16
-                raise InvariantError(f"side {side}: a meld of {Kind(meld.rank).name} is filed under key {key}")
+            name = "sequence" if meld.rank == SEQUENCE_MELD else Kind(meld.rank).name
+            if numbered:
+                if not 0 <= key < state.meld_numbers[side]:
+                    raise InvariantError(f"side {side}: a meld is filed under number {key}, never given")
+                if meld.rank == SEQUENCE_MELD:
+                    run = sorted((state.deck.cards[c] for c in meld.cards), key=lambda c: c.rank)
+                    ranks = [c.rank for c in run]
+                    if len({c.suit for c in run}) != 1 or ranks != list(range(ranks[0], ranks[0] + len(ranks))):
+                        raise InvariantError(f"side {side}, meld {key}: a sequence's cards are not a run of one suit")
+            elif meld.rank != key & 15:  # a side's second meld of a rank (cutthroat) is under rank + 16
+                raise InvariantError(f"side {side}: a meld of {name} is filed under key {key}")
             if (ks.count(Kind.JOKER), ks.count(Kind.TWO), len(ks)) != (meld.jokers, meld.twos, meld.size):
-                raise InvariantError(f"side {side}, meld of {Kind(meld.rank).name}: its counts disagree with its cards")
+                raise InvariantError(f"side {side}, meld of {name}: its counts disagree with its cards")
 
 
 def check_threes_in_hands(state: HandState) -> None:

@@ -1,0 +1,132 @@
+"""A meld as everyone sees it (`MeldView`), and a side's melds on the table as views (`meld_views`).
+
+`canasta.Observation.melds` holds these views, and the pictures of the table
+(`canasta.render`) draw them. In rule sets that meld by meld type
+(`canasta.Rules.meld_types`: the sequence games) a view carries its meld's
+identity (``number``) and a sequence's suit and ends; elsewhere those fields are
+``None`` and a view is what it always was. `canasta.observation` exports both names.
+"""
+
+from __future__ import annotations
+
+from attrs import frozen
+
+from canasta.cards import SEQUENCE_MELD, Card, Kind, Suit
+from canasta.meldtypes import SequenceShape, judging
+from canasta.suitedlegality import meld_shape
+from canasta.table import MeldState, TableState
+
+__all__ = ["MeldView", "meld_views"]
+
+
+@frozen
+class MeldView:
+    """A meld as everyone sees it.
+
+    A group is told by its ``rank``; a sequence of one suit (the sequence games,
+    `canasta.meldtypes.SequenceType`) has no rank (``None``) but a ``suit`` and
+    its lowest and highest ranks (``low``, ``high``: 4 to ace, the ranks between
+    them all in it once). Where melds have identities (rule sets with
+    `canasta.Rules.meld_types`: a side may hold several melds of one rank),
+    ``number`` is the meld's number, which actions use to name it. The fields
+    added for those rule sets default to ``None``, so the melds of every other
+    rule set are what they always were (equal, and with the same JSON form).
+
+    Attributes:
+        rank: The meld's kind (``JOKER`` for a wild meld, ``BLACK_THREE`` for a
+            group of black threes); ``None`` for a sequence.
+        cards: Its cards (a sequence's in rank order, low to high).
+        naturals: Natural cards (or black threes; a sequence's every card).
+        twos: 2s.
+        jokers: Jokers.
+        is_canasta: Whether it is a canasta (a sequence's: a samba or escalera).
+        number: The meld's identity on its side (`canasta.table.TableState.meld_numbers`:
+            from 0, in creation order, never reused in the hand; a combined
+            group keeps the older number), or ``None`` where melds have none.
+        suit: A sequence's suit, else ``None``.
+        low: A sequence's lowest rank, else ``None``.
+        high: A sequence's highest rank, else ``None``.
+    """
+
+    rank: Kind | None
+    cards: tuple[Card, ...]
+    naturals: int
+    twos: int
+    jokers: int
+    is_canasta: bool
+    number: int | None = None
+    suit: Suit | None = None
+    low: Kind | None = None
+    high: Kind | None = None
+
+    @property
+    def is_sequence(self) -> bool:
+        """Whether the meld is a sequence of one suit (it has a suit and no rank)."""
+        return self.suit is not None
+
+
+def meld_views(state: TableState, side: int) -> tuple[MeldView, ...]:
+    """A side's melds on the table as everyone sees them (`Observation.melds` of that side).
+
+    In rule sets with meld types (`canasta.Rules.meld_types`) the melds are
+    listed by number (creation order), each with its ``number``, a sequence
+    with its suit and ends, and a canasta told by its meld type
+    (`canasta.meldtypes.MeldType.canasta_class`). Elsewhere they are listed by
+    rank, high to low (a side's books first among melds of a rank), each a
+    canasta from `canasta.MeldRules.canasta_size` on.
+
+    Args:
+        state: The hand.
+        side: The side (the seating's unit: under ``cutthroat`` a seat's own melds).
+
+    Returns:
+        The melds.
+    """
+    cards = state.deck.cards
+    if not state.facts.sequences:
+        canasta_size = state.rules.melds.canasta_size
+        return tuple(
+            MeldView(
+                rank=Kind(m.rank),
+                cards=tuple(cards[c] for c in m.cards),
+                naturals=m.naturals,
+                twos=m.twos,
+                jokers=m.jokers,
+                is_canasta=m.size >= canasta_size,
+            )
+            for m in sorted(state.all_melds(side), key=lambda m: -m.rank)  # (books too, each a canasta)
+        )
+    books: list[tuple[int | None, MeldState]] = [(None, m) for m in state.books[side]]
+    numbered: list[tuple[int | None, MeldState]] = [*sorted(state.melds[side].items())]
+    return tuple(_numbered_view(state, number, m) for number, m in books + numbered)
+
+
+def _numbered_view(state: TableState, number: int | None, meld: MeldState) -> MeldView:
+    """A meld of a rule set with meld types: its number, a sequence's suit and ends, a canasta by its type."""
+    cards = state.deck.cards
+    shape = meld_shape(state, meld)
+    judge = judging(state.rules.meld_types, shape)
+    is_canasta = judge is not None and judge.canasta_class(shape) is not None
+    if meld.rank == SEQUENCE_MELD:
+        assert isinstance(shape, SequenceShape)
+        return MeldView(
+            rank=None,
+            cards=tuple(sorted((cards[c] for c in meld.cards), key=lambda card: card.rank)),
+            naturals=meld.naturals,
+            twos=meld.twos,
+            jokers=meld.jokers,
+            is_canasta=is_canasta,
+            number=number,
+            suit=Suit(shape.suit),
+            low=Kind(shape.low),
+            high=Kind(shape.high),
+        )
+    return MeldView(
+        rank=Kind(meld.rank),
+        cards=tuple(cards[c] for c in meld.cards),
+        naturals=meld.naturals,
+        twos=meld.twos,
+        jokers=meld.jokers,
+        is_canasta=is_canasta,
+        number=number,
+    )
