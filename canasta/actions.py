@@ -16,7 +16,7 @@ from typing import ClassVar, SupportsIndex, TypeAlias
 
 from attrs import field, frozen
 
-from canasta.cards import Kind
+from canasta.cards import Kind, Suit
 
 __all__ = [
     "ACTION_TYPES",
@@ -225,19 +225,58 @@ class Meld:
         return f"meld {' + '.join(parts)} ({target})"
 
 
+def _optional_suit(value: object) -> Suit | None:
+    """Validate a discard's suit at construction: ``None``, a `Suit`, or an exact integer naming one."""
+    if value is None or type(value) is Suit:
+        return value
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise TypeError(f"a suit must be a canasta.cards.Suit or None, got {value!r} ({type(value).__name__})")
+    number = operator.index(value)
+    try:
+        return Suit(number)
+    except ValueError:
+        raise ValueError(f"no suit has the number {number} (0 to {len(Suit) - 1})") from None
+
+
 @frozen(cache_hash=True)
 class Discard:
     """Discard one card of a kind, ending the turn.
 
+    In the sequence games (`SEQUENCES.md`, Samba, Bolivia and Brazilian
+    canasta) a natural card's suit matters (it decides which sequences stay
+    possible), so their discard of a natural names its suit:
+    ``Discard(Kind.KING, suit=Suit.HEARTS)``. Every other rule set discards by
+    kind alone (``suit`` is ``None``), and such a discard's repr, equality and
+    hash are those it always had.
+
     Attributes:
         kind: The kind discarded.
+        suit: The suit of the natural card discarded (keyword only; the
+            sequence games), or ``None`` (every other rule set; always for a
+            wild card or a three).
+
+    Raises:
+        TypeError: If ``kind`` or ``suit`` is not of its type.
+        ValueError: If a number names no kind or suit, or a suit is given
+            with a kind that is not natural (4 to ace).
     """
 
     kind: Kind = field(converter=_kind)
+    # Left out of the hash: a discard without a suit hashes by the formula it always had.
+    suit: Suit | None = field(default=None, converter=_optional_suit, kw_only=True, hash=False)
     name: ClassVar[str] = "discard"
 
+    def __attrs_post_init__(self) -> None:
+        if self.suit is not None and not self.kind.is_natural:
+            raise ValueError(f"only a natural card's discard names a suit, not a {self.kind.name.lower()}'s")
+
+    def __repr__(self) -> str:
+        suit = "" if self.suit is None else f", suit={self.suit!r}"
+        return f"Discard(kind={self.kind!r}{suit})"
+
     def __str__(self) -> str:
-        return f"discard {self.kind.symbol}"
+        suit = "" if self.suit is None else self.suit.symbol
+        return f"discard {self.kind.symbol}{suit}"
 
 
 @frozen(cache_hash=True)
