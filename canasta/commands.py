@@ -597,9 +597,10 @@ def parse_sequence_command(text: str, legal: Sequence[object] | None = None) -> 
             command alone.
 
     Returns:
-        The action (for every action ``a`` of a sequence game,
-        ``parse_sequence_command(notation(a)) == a``), or a `Command` (help,
-        quit, or a menu number).
+        The action (for every action ``a`` of a sequence game that moves a
+        card or more, ``parse_sequence_command(notation(a)) == a``; with
+        ``legal``, the listed object itself), or a `Command` (help, quit, or a
+        menu number).
 
     Raises:
         CommandError: If the text is not a command of the grammar, leaves a
@@ -625,7 +626,7 @@ def parse_sequence_command(text: str, legal: Sequence[object] | None = None) -> 
         raise CommandError(f"{read.ask} ({shown}); {_HELP_HINT}")
     if read not in legal:
         raise CommandError(f"{notation(read)} is not among the legal actions now; {_HELP_HINT}")
-    return read
+    return legal[legal.index(read)]  # type: ignore[return-value]  # (the engine's own object)
 
 
 def _read_sequence_command(lower: str, raw: str) -> _Read:
