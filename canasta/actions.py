@@ -249,16 +249,16 @@ class Discard:
     kind alone (``suit`` is ``None``), and such a discard's repr, equality and
     hash are those it always had.
 
+    Raises:
+        TypeError: If ``kind`` or ``suit`` is not of its type.
+        ValueError: If a number names no kind or suit, or a suit is given
+            with a kind that is not natural (4 to ace).
+
     Attributes:
         kind: The kind discarded.
         suit: The suit of the natural card discarded (keyword only; the
             sequence games), or ``None`` (every other rule set; always for a
             wild card or a three).
-
-    Raises:
-        TypeError: If ``kind`` or ``suit`` is not of its type.
-        ValueError: If a number names no kind or suit, or a suit is given
-            with a kind that is not natural (4 to ace).
     """
 
     kind: Kind = field(converter=_kind)

@@ -177,13 +177,13 @@ class SequenceActionSpace:
     Args:
         group_wilds: Wild cards one group action holds at most (0 or more).
 
+    Raises:
+        ValueError: If ``group_wilds`` is not an integer of 0 or more.
+
     Attributes:
         group_wilds: As given.
         size: Number of ids.
         version: `SEQUENCES_ACTION_SPACE_VERSION`.
-
-    Raises:
-        ValueError: If ``group_wilds`` is not an integer of 0 or more.
     """
 
     __slots__ = ("_group_wild_index", "_group_wilds", "_starts", "group_wilds", "size", "version")
