@@ -65,6 +65,18 @@ def _kind(value: object) -> Kind:
         raise ValueError(f"no card kind has the number {number} (0 to {len(Kind) - 1})") from None
 
 
+def _optional_suit(value: object) -> Suit | None:
+    """A suit (`canasta.Suit`, or its number), or ``None``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"a suit must be a canasta.Suit, got {value!r} ({type(value).__name__})")
+    try:
+        return Suit(value)
+    except ValueError:
+        raise ValueError(f"no suit has the number {value} (0 to 3)") from None
+
+
 def _flag(value: object, what: str) -> bool:
     if type(value) is bool:
         return value
@@ -225,58 +237,36 @@ class Meld:
         return f"meld {' + '.join(parts)} ({target})"
 
 
-def _optional_suit(value: object) -> Suit | None:
-    """Validate a discard's suit at construction: ``None``, a `Suit`, or an exact integer naming one."""
-    if value is None or type(value) is Suit:
-        return value
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
-        raise TypeError(f"a suit must be a canasta.cards.Suit or None, got {value!r} ({type(value).__name__})")
-    number = operator.index(value)
-    try:
-        return Suit(number)
-    except ValueError:
-        raise ValueError(f"no suit has the number {number} (0 to {len(Suit) - 1})") from None
-
-
 @frozen(cache_hash=True)
 class Discard:
     """Discard one card of a kind, ending the turn.
 
-    In the sequence games (`SEQUENCES.md`, Samba, Bolivia and Brazilian
-    canasta) a natural card's suit matters (it decides which sequences stay
-    possible), so their discard of a natural names its suit:
-    ``Discard(Kind.KING, suit=Suit.HEARTS)``. Every other rule set discards by
-    kind alone (``suit`` is ``None``), and such a discard's repr, equality and
-    hash are those it always had.
-
-    Raises:
-        TypeError: If ``kind`` or ``suit`` is not of its type.
-        ValueError: If a number names no kind or suit, or a suit is given
-            with a kind that is not natural (4 to ace).
-
     Attributes:
         kind: The kind discarded.
-        suit: The suit of the natural card discarded (keyword only; the
-            sequence games), or ``None`` (every other rule set; always for a
-            wild card or a three).
+        suit: The suit of the natural card discarded, in rule sets that meld
+            sequences (`canasta.Rules.meld_types`: which card goes decides
+            which sequences stay possible); ``None`` everywhere else.
     """
 
     kind: Kind = field(converter=_kind)
-    # Left out of the hash: a discard without a suit hashes by the formula it always had.
-    suit: Suit | None = field(default=None, converter=_optional_suit, kw_only=True, hash=False)
+    suit: Suit | None = field(default=None, kw_only=True, converter=_optional_suit)
     name: ClassVar[str] = "discard"
 
     def __attrs_post_init__(self) -> None:
         if self.suit is not None and not self.kind.is_natural:
-            raise ValueError(f"only a natural card's discard names a suit, not a {self.kind.name.lower()}'s")
+            raise ValueError(
+                f"only a natural card's discard names its suit, got {self.kind.name} with {self.suit.name}"
+            )
 
     def __repr__(self) -> str:
-        suit = "" if self.suit is None else f", suit={self.suit!r}"
-        return f"Discard(kind={self.kind!r}{suit})"
+        if self.suit is None:
+            return f"Discard(kind={self.kind!r})"
+        return f"Discard(kind={self.kind!r}, suit={self.suit!r})"
 
     def __str__(self) -> str:
-        suit = "" if self.suit is None else self.suit.symbol
-        return f"discard {self.kind.symbol}{suit}"
+        if self.suit is not None:
+            return f"discard {self.kind.symbol}{self.suit.symbol}"
+        return f"discard {self.kind.symbol}"
 
 
 @frozen(cache_hash=True)

@@ -103,7 +103,7 @@ def test_the_schema_describes_them() -> None:
 @pytest.mark.parametrize(
     ("bad", "where", "message"),
     [
-        ({"type": "discard", "kind": "*", "suit": "H"}, "action", "only a natural card's discard names a suit"),
+        ({"type": "discard", "kind": "*", "suit": "H"}, "action", "only a natural card's discard names its suit"),
         ({"type": "discard", "kind": "K", "suit": "X"}, "action.suit", "unknown suit"),
         ({"type": "discard", "kind": "K", "suit": 2}, "action.suit", "expected str"),
         ({"type": "group", "rank": "2", "suits": [1, 1, 0, 0], "twos": 0, "jokers": 1}, "action.rank", "natural rank"),
