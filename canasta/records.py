@@ -1070,8 +1070,8 @@ def _record_action(data: object, index: int, version: int) -> Action:
                 index=index,
             )
     try:
-        # A sequence game's action is not a `canasta.Action` yet: the engine refuses it as
-        # "not-an-action" until it plays those games, so a record holding one does not replay.
+        # A sequence game's action is not in the `canasta.Action` alias: the engine takes it only
+        # under a rule set with meld types (a record of any other refuses it when replayed).
         return cast(Action, action_from_json(data, f"actions[{index}]"))
     except RecordError as exc:
         raise RecordError(exc.where, exc.message, index=index) from None

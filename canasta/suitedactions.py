@@ -11,9 +11,9 @@ module gathers them under two names, and the bounds the rule book sets on
 their fields, which `canasta.records`, `canasta.commands` and
 `canasta.rl.SequenceActionSpace` share.
 
-*Status:* the engine does not play the sequence games yet (issue 34); these
-actions are read and written by records, typed and shown by the command
-grammar, and numbered by the RL space already.
+*Status (issue 34):* records read and write these actions, the command
+grammar types and shows them, and the RL space numbers them; the terminal's
+game loop and ``ActionSpace(rules)`` do not use them yet.
 """
 
 from __future__ import annotations

@@ -28,8 +28,7 @@ version 6, then `PickUpPacket`.
 Every other rule set keeps version 2.
 Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
 Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
-ids from the actions' fields (it is not built by ``ActionSpace(rules)`` yet: the engine does not play
-those games yet).
+ids from the actions' fields (``ActionSpace(rules)`` does not build it for a rule set yet).
 """
 
 from __future__ import annotations

@@ -6,9 +6,8 @@ ids are computed from the actions' fields, section by section (mixed-radix
 arithmetic), and no list of actions is built. The layout is version
 `SEQUENCES_ACTION_SPACE_VERSION`; `SequenceActionSpace` documents it.
 
-*Status:* the engine does not play the sequence games yet (issue 34), so
-``ActionSpace(rules)`` does not build this space for a rule set yet; build it
-directly.
+*Status (issue 34):* ``ActionSpace(rules)`` does not build this space for a
+rule set yet; build it directly.
 """
 
 from __future__ import annotations
