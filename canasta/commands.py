@@ -44,12 +44,39 @@ and Foot's ``add-to-books``; a book shows as ``[K×7]``). The verb may be spelle
 well-formed command naming an action that is not legal now raises the
 engine's `canasta.IllegalActionError` (from ``state.check``), whose message
 names the rule; anything else it cannot read raises `CommandError`.
+
+The sequence games (Samba, Bolivia, Brazilian canasta; `canasta.suitedactions`)
+name suits and melds, and have a grammar of their own (`SEQUENCE_GRAMMAR`,
+read by `parse_sequence_command`; `notation` writes it). Suits are the
+letters ``c d h s``, a side's meld is ``#`` and its number, ranks are written
+as the terminal writes them (``10`` for a ten; ``t`` is read too):
+
+========================  =============================================================
+command                   action
+========================  =============================================================
+``x kh`` / ``x 10s``      discard the king of hearts / a ten of spades (``x *``, ``x 2``,
+                          ``x b3`` as before; a natural names its suit)
+``seq h 5 9``             a new sequence of hearts from 5 to 9 (``seq h 5-9`` too)
+``ext #3 4 10``           extend your side's sequence #3 to run from 4 to 10
+``grp k hss2``            a new group of kings: K of hearts, two of spades and a 2
+``grp k d* #2``           a K of diamonds and a joker onto your group #2
+``wild 22*`` / ``wild 2 #4``  a new wild meld (Bolivia) / a 2 onto wild meld #4
+``comb #1 #5``            combine your melds #1 and #5 (it keeps number 1)
+``b3 3``                  meld your 3 black threes (only when going out)
+``t ch`` / ``t ch #2``    take the pile with a natural pair (clubs and hearts) of the top
+                          card's rank, as a new group / onto your group #2
+``t grp #2`` / ``t seq #2``  take it by adding the top card alone to group / sequence #2
+``d  ask  y  n  end``     as in every game
+========================  =============================================================
+
+Spaces between cards are optional (``grp khss2``, ``x10s``), and the verbs may
+be spelled out (``sequence``, ``extend``, ``group``, ``combine``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeAlias
 
 from attrs import frozen
 
@@ -66,11 +93,25 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import Kind, kind_from_symbol
+from canasta.cards import Kind, Suit, kind_from_symbol
 from canasta.errors import CanastaError
 from canasta.observation import Observation
+from canasta.suitedactions import SUITED_ACTION_TYPES, SequenceGameAction, SuitedAction
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedpile import PileTake, TakeMode
 
-__all__ = ["GRAMMAR", "LEGEND", "Command", "CommandError", "Playable", "notation", "parse_command"]
+__all__ = [
+    "GRAMMAR",
+    "LEGEND",
+    "SEQUENCE_GRAMMAR",
+    "SEQUENCE_LEGEND",
+    "Command",
+    "CommandError",
+    "Playable",
+    "notation",
+    "parse_command",
+    "parse_sequence_command",
+]
 
 
 class CommandError(CanastaError):
@@ -169,15 +210,18 @@ _WILD_PAIR_TAKES = (TakePile(0, 2, 0), TakePile(0, 0, 2))
 _MAX_MENU_DIGITS = 6
 
 
-def notation(action: Action) -> str:
+def notation(action: Action | SuitedAction) -> str:
     """An action's short form in the command grammar (what the menu shows).
 
     Args:
-        action: A legal action.
+        action: A legal action (a sequence game's too: `SEQUENCE_GRAMMAR`).
 
     Returns:
-        The command that names it, e.g. ``"m qq*"``, ``"t n2"``, ``"x 9"``.
+        The command that names it, e.g. ``"m qq*"``, ``"t n2"``, ``"x 9"``,
+        ``"seq h 5 9"``, ``"grp k hss2 #3"``, ``"x kh"``.
     """
+    if type(action) in SUITED_ACTION_TYPES:
+        return _suited_notation(action)  # type: ignore[arg-type]  # (one of SUITED_ACTION_TYPES)
     if isinstance(action, DrawStock):
         return "d"
     if isinstance(action, TakePile):
@@ -190,6 +234,8 @@ def notation(action: Action) -> str:
     if isinstance(action, Meld):
         return "m " + meld_cards(action)
     if isinstance(action, Discard):
+        if action.suit is not None:
+            return f"x {_rank_text(action.kind)}{action.suit.symbol.lower()}"
         return "x " + action.kind.symbol.lower()
     if isinstance(action, AskGoOut):
         return "ask"
@@ -429,3 +475,360 @@ def _legal(action: Action, legal: Sequence[Action], state: Playable) -> Action:
         return action
     state.check(action)  # raises IllegalActionError naming the rule
     raise CommandError(f"{notation(action)} is not among the legal actions now")  # pragma: no cover
+
+
+# --- the sequence games ---------------------------------------------------------------
+
+#: The sequence games' grammar (Samba, Bolivia, Brazilian canasta), as (command, meaning) rows.
+SEQUENCE_GRAMMAR: tuple[tuple[str, str], ...] = (
+    ("1, 2, ...", "the action with that number in the menu"),
+    ("d  ask  y  n  end", "draw; ask 'may I go out?'; answer yes / no; end the hand"),
+    ("x kh  x 10s  x *", "discard the K of hearts, a ten of spades, a joker"),
+    ("seq h 5 9", "a new sequence of hearts, 5 to 9"),
+    ("ext #3 4 10", "extend your sequence #3 to run from 4 to 10"),
+    ("grp k hss2", "a new group of kings: K of hearts, two of spades, a 2"),
+    ("grp k d* #2", "add a K of diamonds and a joker to your group #2"),
+    ("wild 22*  wild 2 #4", "a new wild meld (Bolivia); add a 2 to wild meld #4"),
+    ("comb #1 #5", "combine your melds #1 and #5 (it keeps number 1)"),
+    ("b3 3", "meld your 3 black threes (only when going out)"),
+    ("t ch  t ch #2", "take the pile with a pair (clubs, hearts): new group / #2"),
+    ("t grp #2  t seq #2", "take it, adding the top card alone to group / sequence #2"),
+    ("?  q", "help; quit"),
+)
+
+#: The sequence games' legend, as (symbol, meaning) rows.
+SEQUENCE_LEGEND: tuple[tuple[str, str], ...] = (
+    ("c d h s", "suits: clubs, diamonds, hearts, spades"),
+    ("A K Q J 10 9..4", "ranks (type 10 or t); 2 and * are wild, b3 a black three"),
+    ("#3", "your side's meld number 3 (numbered as laid, never reused)"),
+)
+
+_SEQUENCE_VERBS = {
+    "d": "draw",
+    "draw": "draw",
+    "ask": "ask",
+    "y": "yes",
+    "yes": "yes",
+    "n": "no",
+    "no": "no",
+    "end": "end",
+    "x": "discard",
+    "discard": "discard",
+    "t": "take",
+    "take": "take",
+    "seq": "sequence",
+    "sequence": "sequence",
+    "ext": "extend",
+    "extend": "extend",
+    "grp": "group",
+    "group": "group",
+    "wild": "wild",
+    "comb": "combine",
+    "combine": "combine",
+    "b3": "black_threes",
+}
+_SEQUENCE_SIMPLE: dict[str, SequenceGameAction] = {
+    "draw": DrawStock(),
+    "ask": AskGoOut(),
+    "yes": AnswerGoOut(True),
+    "no": AnswerGoOut(False),
+    "end": EndHand(),
+}
+_SUIT_LETTERS = {suit.symbol.lower(): suit for suit in Suit}
+#: A typed meld number has at most this many digits (a side numbers at most 54 melds in a hand).
+_MAX_MELD_DIGITS = 4
+
+
+def _rank_text(rank: int) -> str:
+    """A natural rank as the terminal writes it: ``10`` for a ten, else its symbol, lower case."""
+    return "10" if rank == Kind.TEN else Kind(rank).symbol.lower()
+
+
+def _target_text(meld: int | None) -> str:
+    return "" if meld is None else f" #{meld}"
+
+
+def _suited_notation(action: SuitedAction) -> str:
+    """A sequence game's meld or pile take in `SEQUENCE_GRAMMAR`."""
+    if isinstance(action, LayGroup):
+        naturals = "".join(suit.symbol.lower() * n for suit, n in zip(Suit, action.suits, strict=True))
+        wilds = "2" * action.twos + "*" * action.jokers
+        return f"grp {_rank_text(action.rank)} {naturals}{wilds}{_target_text(action.meld)}"
+    if isinstance(action, LaySequence):
+        return f"seq {action.suit.symbol.lower()} {_rank_text(action.low)} {_rank_text(action.high)}"
+    if isinstance(action, Extend):
+        return f"ext #{action.meld} {_rank_text(action.low)} {_rank_text(action.high)}"
+    if isinstance(action, LayWild):
+        return "wild " + "2" * action.twos + "*" * action.jokers + _target_text(action.meld)
+    if isinstance(action, Combine):
+        return f"comb #{action.first} #{action.second}"
+    if isinstance(action, LayBlackThrees):
+        return f"b3 {action.count}"
+    if action.mode is TakeMode.PAIR:
+        pair = "".join(suit.symbol.lower() for suit in action.pair or ())
+        return f"t {pair}{_target_text(action.meld)}"
+    onto = "grp" if action.mode is TakeMode.TOP_ONTO_GROUP else "seq"
+    return f"t {onto}{_target_text(action.meld)}"
+
+
+@frozen
+class _Choice:
+    """A command that leaves a choice the legal actions may settle (``x k``: which king; ``t``: which take)."""
+
+    fits: Callable[[object], bool]
+    ask: str
+
+
+_Read: TypeAlias = SequenceGameAction | Command | _Choice
+
+
+def parse_sequence_command(text: str, legal: Sequence[object] | None = None) -> SequenceGameAction | Command:
+    """Read a typed command of the sequence games (`SEQUENCE_GRAMMAR`).
+
+    Without ``legal`` the command must name one action (``x kh``, not ``x k``).
+    With the legal actions, the action must be among them, and a command that
+    leaves a choice is settled by them when only one fits: ``x k`` discards the
+    only king that may be discarded, ``t`` takes the pile the only way it may
+    be taken, ``t + #2`` adds the top card to meld 2 (a group or a sequence).
+
+    Args:
+        text: What the player typed.
+        legal: The acting seat's legal actions, or ``None`` to read the
+            command alone.
+
+    Returns:
+        The action (for every action ``a`` of a sequence game that moves a
+        card or more, ``parse_sequence_command(notation(a)) == a``; with
+        ``legal``, the listed object itself), or a `Command` (help, quit, or a
+        menu number).
+
+    Raises:
+        CommandError: If the text is not a command of the grammar, leaves a
+            choice (without ``legal``, or that the legal actions do not
+            settle), or names an action that is not legal now (the message
+            says what is wrong and how to get help).
+    """
+    raw = text.strip()
+    read = _read_sequence_command(raw.lower(), raw)
+    if isinstance(read, Command):
+        return read
+    if legal is None:
+        if isinstance(read, _Choice):
+            raise CommandError(f"{read.ask}; {_HELP_HINT}")
+        return read
+    if isinstance(read, _Choice):
+        fitting = [a for a in legal if read.fits(a)]
+        if len(fitting) == 1:
+            return fitting[0]  # type: ignore[return-value]  # (a legal action of a sequence game)
+        if not fitting:
+            raise CommandError(f"no legal action fits {raw!r} now; {_HELP_HINT}")
+        shown = ", ".join(notation(a) for a in fitting[:4])  # type: ignore[arg-type]
+        raise CommandError(f"{read.ask} ({shown}); {_HELP_HINT}")
+    if read not in legal:
+        raise CommandError(f"{notation(read)} is not among the legal actions now; {_HELP_HINT}")
+    return legal[legal.index(read)]  # type: ignore[return-value]  # (the engine's own object)
+
+
+def _read_sequence_command(lower: str, raw: str) -> _Read:
+    """The action, command or choice a text names, or `CommandError`."""
+    if not lower:
+        raise CommandError(f"nothing typed; {_HELP_HINT}")
+    if lower in ("?", "h", "help"):
+        return Command("help")
+    if lower in ("q", "quit", "exit"):
+        return Command("quit")
+    if lower.isascii() and lower.isdigit():
+        if len(lower) > _MAX_MENU_DIGITS:
+            raise CommandError(f"a number of {len(lower)} digits: no menu is that long; {_HELP_HINT}")
+        return Command("pick", int(lower))
+    head, _, tail = lower.partition(" ")
+    rest = tail.strip()
+    verb = _SEQUENCE_VERBS.get(head)
+    if verb is None and head[0] in "xt" and len(head) > 1:  # a one-letter verb glued on: "xkh", "tch"
+        verb, rest = _SEQUENCE_VERBS[head[0]], lower[1:].strip()
+    if verb is None:
+        raise CommandError(f"unknown command {raw.split()[0]!r}; {_HELP_HINT}")
+    if verb in _SEQUENCE_SIMPLE:
+        if rest:
+            raise CommandError(f"{verb!r} takes nothing after it, got {rest!r}; {_HELP_HINT}")
+        return _SEQUENCE_SIMPLE[verb]
+    return _SEQUENCE_READERS[verb](rest)
+
+
+def _meld_number(token: str, *, hash_needed: bool = True) -> int:
+    """A meld number: ``#3`` (or ``3`` where nothing else could stand)."""
+    digits = token[1:] if token.startswith("#") else token
+    if (hash_needed and not token.startswith("#")) or not (digits.isascii() and digits.isdigit()):
+        raise CommandError(f"a meld is # and its number, e.g. #3, got {token!r}; {_HELP_HINT}")
+    if len(digits) > _MAX_MELD_DIGITS:
+        raise CommandError(f"no meld has a number of {len(digits)} digits; {_HELP_HINT}")
+    return int(digits)
+
+
+def _split_target(rest: str) -> tuple[str, int | None]:
+    """The words of ``rest`` without its ``#n`` (run together), and the meld number (``None``: none given)."""
+    words = rest.replace("#", " #").split()
+    numbers = [w for w in words if w.startswith("#")]
+    if len(numbers) > 1:
+        raise CommandError(f"name one meld, got {' '.join(numbers)}; {_HELP_HINT}")
+    return "".join(w for w in words if not w.startswith("#")), _meld_number(numbers[0]) if numbers else None
+
+
+def _natural_rank(token: str) -> int:
+    try:
+        kind = kind_from_symbol(token)
+    except ValueError:
+        kind = None
+    if kind is None or not kind.is_natural:
+        raise CommandError(f"{token!r} is not a rank 4 to ace (a k q j 10 9 8 7 6 5 4); {_HELP_HINT}")
+    return int(kind)
+
+
+def _split_rank(text: str) -> tuple[int, str]:
+    """A rank at the start of ``text`` (``10`` or one letter) and what follows it."""
+    if not text:
+        raise CommandError(f"say the rank, e.g. grp k hss; {_HELP_HINT}")
+    width = 2 if text.startswith("10") else 1
+    return _natural_rank(text[:width]), text[width:]
+
+
+def _suit(letter: str) -> Suit:
+    suit = _SUIT_LETTERS.get(letter)
+    if suit is None:
+        raise CommandError(f"{letter!r} is not a suit (c d h s); {_HELP_HINT}")
+    return suit
+
+
+def _ends(words: list[str], example: str) -> tuple[int, int]:
+    if len(words) != 2:
+        raise CommandError(f"say the two ends, e.g. {example}; {_HELP_HINT}")
+    low, high = _natural_rank(words[0]), _natural_rank(words[1])
+    if low > high:
+        raise CommandError(f"the low end goes first, e.g. {example}; {_HELP_HINT}")
+    return low, high
+
+
+def _read_discard(rest: str) -> SequenceGameAction | _Choice:
+    text = rest.replace(" ", "")
+    if not text:
+        raise CommandError(f"say which card to discard, e.g. x kh or x *; {_HELP_HINT}")
+    if text in ("2", "*", "b3"):
+        return Discard(kind_from_symbol(text))
+    if text == "r3":
+        raise CommandError("red threes are laid out by themselves, never discarded")
+    rank, suit = _split_rank(text)
+    if not suit:
+        kind = Kind(rank)
+        return _Choice(
+            lambda a: isinstance(a, Discard) and a.kind == kind and a.suit is not None,
+            f"say the suit, e.g. x {_rank_text(rank)}h",
+        )
+    if len(suit) != 1:
+        raise CommandError(f"discard one card, its rank and suit, e.g. x kh, got {rest!r}; {_HELP_HINT}")
+    return Discard(Kind(rank), suit=_suit(suit))
+
+
+def _read_take(rest: str) -> SequenceGameAction | _Choice:
+    words, meld = _split_target(rest)
+    if not words:
+        if meld is not None:
+            raise CommandError(f"say how to take it onto #{meld}: t ch #{meld}, t grp #{meld} or t seq #{meld}")
+        return _Choice(lambda a: isinstance(a, PileTake), "say how to take the pile: t ch, t grp #2, t seq #2")
+    if words in ("grp", "seq", "+"):
+        if meld is None:
+            raise CommandError(f"say which meld the top card joins, e.g. t {words} #2; {_HELP_HINT}")
+        if words == "+":
+            return _Choice(
+                lambda a: isinstance(a, PileTake) and a.mode is not TakeMode.PAIR and a.meld == meld,
+                f"say t grp #{meld} or t seq #{meld}",
+            )
+        mode = TakeMode.TOP_ONTO_GROUP if words == "grp" else TakeMode.TOP_ONTO_SEQUENCE
+        return PileTake(mode, meld)
+    if len(words) != 2:
+        raise CommandError(f"take the pile with a pair: two suits, e.g. t ch or t ch #2, got {rest!r}; {_HELP_HINT}")
+    first, second = sorted((_suit(words[0]), _suit(words[1])))
+    return PileTake(TakeMode.PAIR, meld, (first, second))
+
+
+def _read_sequence(rest: str) -> SequenceGameAction:
+    words = rest.replace("-", " ").split()
+    if words and words[0] in _SUIT_LETTERS:
+        suit = _suit(words.pop(0))
+    elif words and words[-1] in _SUIT_LETTERS:
+        suit = _suit(words.pop())
+    else:
+        raise CommandError(f"say the suit and the ends, e.g. seq h 5 9; {_HELP_HINT}")
+    return LaySequence(suit, *_ends(words, "seq h 5 9"))
+
+
+def _read_extend(rest: str) -> SequenceGameAction:
+    words = rest.replace("-", " ").split()
+    if not words:
+        raise CommandError(f"say the sequence and its new ends, e.g. ext #3 4 10; {_HELP_HINT}")
+    meld = _meld_number(words[0], hash_needed=False)
+    return Extend(meld, *_ends(words[1:], "ext #3 4 10"))
+
+
+def _wild_counts(cards: str, example: str) -> tuple[int, int]:
+    bad = cards.replace("2", "").replace("*", "")
+    if bad:
+        raise CommandError(f"{bad[0]!r} is not a wild card (2 or *), e.g. {example}; {_HELP_HINT}")
+    return cards.count("2"), cards.count("*")
+
+
+def _read_group(rest: str) -> SequenceGameAction:
+    words, meld = _split_target(rest)
+    rank, cards = _split_rank(words)
+    suits = [0, 0, 0, 0]
+    wild = ""
+    for letter in cards:
+        if letter in "2*":
+            wild += letter
+        elif letter in _SUIT_LETTERS:
+            suits[_SUIT_LETTERS[letter]] += 1
+        else:
+            raise CommandError(
+                f"{letter!r} is not a card of a group (suits c d h s, wild cards 2 *; a meld is #3); {_HELP_HINT}"
+            )
+    if not cards:
+        raise CommandError(f"say the cards by suit and the wild cards, e.g. grp k hss2; {_HELP_HINT}")
+    twos, jokers = _wild_counts(wild, "grp k hss2")
+    return LayGroup(rank, tuple(suits), twos, jokers, meld)
+
+
+def _read_wild(rest: str) -> SequenceGameAction:
+    cards, meld = _split_target(rest)
+    if not cards:
+        raise CommandError(f"say the wild cards, e.g. wild 22* or wild 2 #4; {_HELP_HINT}")
+    return LayWild(*_wild_counts(cards, "wild 22*"), meld=meld)
+
+
+def _read_combine(rest: str) -> SequenceGameAction:
+    words = rest.replace("#", " ").split()
+    if len(words) != 2:
+        raise CommandError(f"name two melds, e.g. comb #1 #5; {_HELP_HINT}")
+    first, second = (_meld_number(w, hash_needed=False) for w in words)
+    if first == second:
+        raise CommandError(f"name two different melds, e.g. comb #1 #5; {_HELP_HINT}")
+    return Combine(min(first, second), max(first, second))
+
+
+def _read_black_threes(rest: str) -> SequenceGameAction:
+    text = rest.replace(" ", "")
+    if text and text == "b3" * (len(text) // 2):
+        return LayBlackThrees(len(text) // 2)
+    if not (text.isascii() and text.isdigit() and len(text) <= 2):
+        raise CommandError(f"say how many black threes, e.g. b3 3; {_HELP_HINT}")
+    return LayBlackThrees(int(text))
+
+
+_SEQUENCE_READERS: dict[str, Callable[[str], _Read]] = {
+    "discard": _read_discard,
+    "take": _read_take,
+    "sequence": _read_sequence,
+    "extend": _read_extend,
+    "group": _read_group,
+    "wild": _read_wild,
+    "combine": _read_combine,
+    "black_threes": _read_black_threes,
+}

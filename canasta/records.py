@@ -55,6 +55,27 @@ the next packet at will before the draw (rule sets where a packet is earned by
 a canasta, `canasta.PacketRules.after_first_canasta`); a packet the rules pick up
 (an emptied hand) comes without an action.
 
+The sequence games (Samba, Bolivia, Brazilian canasta, `canasta.suitedactions`) name a natural
+discard's suit and meld with actions that name suits and melds (a meld is named by its number,
+``meld``, in creation order per side)::
+
+    {"type": "discard", "kind": "K", "suit": "H"}
+    {"type": "group", "rank": "K", "suits": [0, 0, 1, 2], "twos": 1, "jokers": 0, "meld": 3}
+    {"type": "sequence", "suit": "H", "low": "5", "high": "9"}
+    {"type": "extend", "meld": 2, "low": "4", "high": "T"}
+    {"type": "wild", "twos": 2, "jokers": 1, "meld": 0}
+    {"type": "combine", "first": 0, "second": 4}   {"type": "black_threes", "count": 3}
+    {"type": "pile", "mode": "pair", "pair": ["C", "H"], "meld": 1}
+    {"type": "pile", "mode": "top-onto-sequence", "meld": 2}
+
+Suits are ``"C" "D" "H" "S"``; ranks and ends are the natural kinds' symbols ``"4"`` to ``"A"``;
+``suits`` counts a group's naturals by suit (clubs, diamonds, hearts, spades). ``meld`` is left out
+for a new group, wild meld or pair take (it is required for a take of the top card alone), ``pair``
+(two suits in suit order) is written only for a ``pair`` take, and ``suit`` only for a discard that
+names one (today's rule sets never do, so their records read and write as before). These shapes
+came without a new format version: only the sequence games can play them, so a record of any
+earlier version that held one would not replay anyway.
+
 A take or meld onto a side's second meld of a rank (house rule ``cutthroat``,
 where partners who both held a rank keep two melds) adds ``"second": true``;
 one onto a side's books of a rank (`canasta.MeldRules.add_to_books`, Hand and
@@ -116,9 +137,9 @@ import os
 import re
 import reprlib
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from attrs import field, frozen
 
@@ -135,7 +156,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import Card, Kind, kind_from_symbol
+from canasta.cards import Card, Kind, Suit, kind_from_symbol
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.observation import MeldView, Observation
@@ -144,6 +165,9 @@ from canasta.registry import Registry, default_registry
 from canasta.scoring import HandScore
 from canasta.seats import SeatError, check_seat
 from canasta.seeds import SeedError, check_seed
+from canasta.suitedactions import SuitedAction
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedpile import PileTake, TakeMode
 
 __all__ = [
     "BYTES_PER_ITEM",
@@ -234,13 +258,28 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "declare": {"hand": str},
     "lay_out": {},
     "pick_up": {},
+    # The sequence games' actions (`canasta.suitedactions`).
+    "group": {"rank": str, "suits": list, "twos": int, "jokers": int},
+    "sequence": {"suit": str, "low": str, "high": str},
+    "extend": {"meld": int, "low": str, "high": str},
+    "wild": {"twos": int, "jokers": int},
+    "combine": {"first": int, "second": int},
+    "black_threes": {"count": int},
+    "pile": {"mode": str},
 }
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
     "take": {"second": bool, "book": bool},
     "meld": {"second": bool, "book": bool},
     "declare": {"discard": str},
+    "discard": {"suit": str},
+    "group": {"meld": int},
+    "wild": {"meld": int},
+    "pile": {"meld": int, "pair": list},
 }
+#: Suits as records write them.
+_SUIT_SYMBOLS: dict[str, Suit] = {suit.symbol: suit for suit in Suit}
+_TAKE_MODES: dict[str, TakeMode] = {mode.value: mode for mode in TakeMode}
 _SIMPLE: dict[str, Action] = {
     "draw": DrawStock(),
     "ask": AskGoOut(),
@@ -256,11 +295,12 @@ _RETRACT_REMOVED = (
 )
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
+def action_to_json(action: Action | SuitedAction) -> dict[str, Any]:
     """Serialise an action losslessly.
 
     Args:
-        action: The action.
+        action: The action (one of `canasta.actions`, or a sequence game's,
+            `canasta.suitedactions.SuitedAction`).
 
     Returns:
         A JSON-ready dict (see the module docs for the shapes).
@@ -289,6 +329,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             data["book"] = True
         return data
     if isinstance(action, Discard):
+        if action.suit is not None:
+            return {"type": "discard", "kind": action.kind.symbol, "suit": action.suit.symbol}
         return {"type": "discard", "kind": action.kind.symbol}
     if isinstance(action, AnswerGoOut):
         return {"type": "answer", "yes": action.yes}
@@ -299,10 +341,60 @@ def action_to_json(action: Action) -> dict[str, Any]:
         return data
     if isinstance(action, (DrawStock, AskGoOut, EndHand, LayOutThree, PickUpPacket)):
         return {"type": action.name}
-    raise TypeError(f"not a canasta action: {action!r}")
+    suited = _suited_to_json(action)
+    if suited is None:
+        raise TypeError(f"not a canasta action: {action!r}")
+    return suited
 
 
-def action_from_json(data: object, where: str = "action") -> Action:
+def _rank_symbol(rank: int) -> str:
+    return Kind(rank).symbol
+
+
+def _suited_to_json(action: object) -> dict[str, Any] | None:
+    """A sequence game's meld or pile take as JSON, or ``None`` for anything else."""
+    data: dict[str, Any]
+    if isinstance(action, LayGroup):
+        data = {
+            "type": "group",
+            "rank": _rank_symbol(action.rank),
+            "suits": list(action.suits),
+            "twos": action.twos,
+            "jokers": action.jokers,
+        }
+        if action.meld is not None:
+            data["meld"] = action.meld
+        return data
+    if isinstance(action, LaySequence):
+        low, high = _rank_symbol(action.low), _rank_symbol(action.high)
+        return {"type": "sequence", "suit": action.suit.symbol, "low": low, "high": high}
+    if isinstance(action, Extend):
+        return {
+            "type": "extend",
+            "meld": action.meld,
+            "low": _rank_symbol(action.low),
+            "high": _rank_symbol(action.high),
+        }
+    if isinstance(action, LayWild):
+        data = {"type": "wild", "twos": action.twos, "jokers": action.jokers}
+        if action.meld is not None:
+            data["meld"] = action.meld
+        return data
+    if isinstance(action, Combine):
+        return {"type": "combine", "first": action.first, "second": action.second}
+    if isinstance(action, LayBlackThrees):
+        return {"type": "black_threes", "count": action.count}
+    if isinstance(action, PileTake):
+        data = {"type": "pile", "mode": action.mode.value}
+        if action.meld is not None:
+            data["meld"] = action.meld
+        if action.pair is not None:
+            data["pair"] = [suit.symbol for suit in action.pair]
+        return data
+    return None
+
+
+def action_from_json(data: object, where: str = "action") -> Action | SuitedAction:
     """Parse an action written by `action_to_json`, validating it strictly.
 
     Args:
@@ -347,7 +439,12 @@ def action_from_json(data: object, where: str = "action") -> Action:
         if kind == "answer":
             return AnswerGoOut(data["yes"])
         if kind == "discard":
-            return Discard(_kind(data["kind"], f"{where}.kind"))
+            suit = data.get("suit")
+            return Discard(
+                _kind(data["kind"], f"{where}.kind"), suit=None if suit is None else _suit(suit, f"{where}.suit")
+            )
+        if kind in _SUITED_PARSERS:
+            return _SUITED_PARSERS[kind](data, where)
         if kind == "declare":
             discard = data.get("discard")
             return DeclareSpecialHand(data["hand"], None if discard is None else _kind(discard, f"{where}.discard"))
@@ -364,6 +461,98 @@ def action_from_json(data: object, where: str = "action") -> Action:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(where, f"not a valid {kind} action: {exc}") from None
+
+
+def _suit(symbol: str, where: str) -> Suit:
+    suit = _SUIT_SYMBOLS.get(symbol)
+    if suit is None:
+        raise RecordError(where, f"unknown suit {_brief(symbol)}; expected one of {sorted(_SUIT_SYMBOLS)}")
+    return suit
+
+
+def _rank(symbol: str, where: str) -> int:
+    """A natural rank (4 to 14) from its symbol."""
+    kind = _kind(symbol, where)
+    if not kind.is_natural:
+        raise RecordError(where, f"expected a natural rank (4 to A), got {_brief(symbol)}")
+    return int(kind)
+
+
+def _ends(data: Mapping[str, Any], where: str) -> tuple[int, int]:
+    low, high = _rank(data["low"], f"{where}.low"), _rank(data["high"], f"{where}.high")
+    if low > high:
+        raise RecordError(where, f"a sequence's low end {data['low']!r} is above its high end {data['high']!r}")
+    return low, high
+
+
+def _meld_number(data: Mapping[str, Any]) -> int | None:
+    meld = data.get("meld")
+    return None if meld is None else int(meld)
+
+
+def _group_from_json(data: Mapping[str, Any], where: str) -> LayGroup:
+    suits = data["suits"]
+    if len(suits) != len(Suit) or any(
+        not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 200 for n in suits
+    ):
+        raise RecordError(f"{where}.suits", f"expected four counts (0 to 200) by suit, got {_brief(suits)}")
+    return LayGroup(_rank(data["rank"], f"{where}.rank"), suits, data["twos"], data["jokers"], _meld_number(data))
+
+
+def _sequence_from_json(data: Mapping[str, Any], where: str) -> LaySequence:
+    return LaySequence(_suit(data["suit"], f"{where}.suit"), *_ends(data, where))
+
+
+def _extend_from_json(data: Mapping[str, Any], where: str) -> Extend:
+    return Extend(data["meld"], *_ends(data, where))
+
+
+def _wild_from_json(data: Mapping[str, Any], where: str) -> LayWild:
+    return LayWild(data["twos"], data["jokers"], _meld_number(data))
+
+
+def _combine_from_json(data: Mapping[str, Any], where: str) -> Combine:
+    if data["first"] == data["second"]:
+        raise RecordError(where, f"a combination names two melds, got meld {data['first']} twice")
+    return Combine(data["first"], data["second"])
+
+
+def _black_threes_from_json(data: Mapping[str, Any], where: str) -> LayBlackThrees:
+    return LayBlackThrees(data["count"])
+
+
+def _pile_from_json(data: Mapping[str, Any], where: str) -> PileTake:
+    mode = _TAKE_MODES.get(data["mode"])
+    if mode is None:
+        raise RecordError(
+            f"{where}.mode", f"unknown take mode {_brief(data['mode'])}; expected one of {sorted(_TAKE_MODES)}"
+        )
+    pair_data = data.get("pair")
+    if (pair_data is None) is (mode is TakeMode.PAIR):
+        raise RecordError(where, f"a {mode.value!r} take {'needs' if mode is TakeMode.PAIR else 'has no'} 'pair'")
+    if mode is not TakeMode.PAIR and "meld" not in data:
+        raise RecordError(where, f"a {mode.value!r} take names the meld the top card joins ('meld')")
+    pair: tuple[Suit, Suit] | None = None
+    if pair_data is not None:
+        if len(pair_data) != 2 or not all(isinstance(s, str) for s in pair_data):
+            raise RecordError(f"{where}.pair", f"expected two suits, got {_brief(pair_data)}")
+        first, second = (_suit(s, f"{where}.pair[{i}]") for i, s in enumerate(pair_data))
+        if first > second:
+            raise RecordError(f"{where}.pair", f"the pair's suits go in suit order (C D H S), got {_brief(pair_data)}")
+        pair = (first, second)
+    return PileTake(mode, _meld_number(data), pair)
+
+
+#: The sequence games' actions by their JSON type.
+_SUITED_PARSERS: dict[str, Callable[[Mapping[str, Any], str], SuitedAction]] = {
+    "group": _group_from_json,
+    "sequence": _sequence_from_json,
+    "extend": _extend_from_json,
+    "wild": _wild_from_json,
+    "combine": _combine_from_json,
+    "black_threes": _black_threes_from_json,
+    "pile": _pile_from_json,
+}
 
 
 def _kind(symbol: str, where: str) -> Kind:
@@ -894,7 +1083,9 @@ def _record_action(data: object, index: int, version: int) -> Action:
                 index=index,
             )
     try:
-        return action_from_json(data, f"actions[{index}]")
+        # A sequence game's action is not in the `canasta.Action` alias: the engine takes it only
+        # under a rule set with meld types (a record of any other refuses it when replayed).
+        return cast(Action, action_from_json(data, f"actions[{index}]"))
     except RecordError as exc:
         raise RecordError(exc.where, exc.message, index=index) from None
 
@@ -1420,11 +1611,29 @@ def _too_deep(text: str) -> RecordError:
 def _action_schema() -> dict[str, Any]:
     count = {"type": "integer", "minimum": 0, "maximum": 200}
     kind = {"type": "string", "enum": [k.symbol for k in Kind]}
+    natural = {"type": "string", "enum": [k.symbol for k in Kind if k.is_natural]}
+    suit = {"type": "string", "enum": sorted(_SUIT_SYMBOLS)}
+    # The keys whose schema depends on the action (the sequence games' ranks are natural only).
+    special: dict[tuple[str, str], dict[str, Any]] = {
+        ("group", "rank"): natural,
+        ("sequence", "low"): natural,
+        ("sequence", "high"): natural,
+        ("extend", "low"): natural,
+        ("extend", "high"): natural,
+        ("group", "suits"): {"type": "array", "items": count, "minItems": 4, "maxItems": 4},
+        ("pile", "pair"): {"type": "array", "items": suit, "minItems": 2, "maxItems": 2},
+        ("pile", "mode"): {"type": "string", "enum": sorted(_TAKE_MODES)},
+        ("sequence", "suit"): suit,
+        ("discard", "suit"): suit,
+        ("declare", "discard"): kind,
+    }
     variants = []
     for name, keys in _ACTION_KEYS.items():
         props: dict[str, Any] = {"type": {"const": name}}
-        for key, typ in keys.items():
-            if key in ("rank", "kind"):
+        for key, typ in (*keys.items(), *_OPTIONAL_KEYS.get(name, {}).items()):
+            if (name, key) in special:
+                props[key] = special[name, key]
+            elif key in ("rank", "kind"):
                 props[key] = kind
             elif key == "hand":
                 props[key] = {"type": "string", "minLength": 1}
@@ -1432,8 +1641,6 @@ def _action_schema() -> dict[str, Any]:
                 props[key] = {"type": "boolean"}
             else:
                 props[key] = count
-        for key in _OPTIONAL_KEYS.get(name, {}):
-            props[key] = kind if key == "discard" else {"type": "boolean"}
         variants.append(
             {"type": "object", "properties": props, "required": ["type", *keys], "additionalProperties": False}
         )

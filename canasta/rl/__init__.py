@@ -12,6 +12,9 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   wild-pair pile takes; `BOOKS_ACTION_SPACE_VERSION` for rule sets that add to books;
   `PICK_UP_ACTION_SPACE_VERSION` for rule sets where a packet is picked up at will once earned
   by a canasta; `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` for both).
+- `SequenceActionSpace`: the ids of the sequence games' actions (Samba, Bolivia,
+  Brazilian canasta: groups named by suit, sequences, melds named by number), computed
+  from their fields (layout version `SEQUENCES_ACTION_SPACE_VERSION`).
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
   rule sets that deal packets after the hand; `EARNED_PACKETS_OBSERVATION_VERSION`
@@ -33,6 +36,7 @@ from canasta.rl.actions import (  # noqa: E402
     BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION,
     KEPT_THREE_ACTION_SPACE_VERSION,
     PICK_UP_ACTION_SPACE_VERSION,
+    SEQUENCES_ACTION_SPACE_VERSION,
     SPECIAL_HANDS_ACTION_SPACE_VERSION,
     WILD_PAIR_ACTION_SPACE_VERSION,
     ActionSpace,
@@ -45,6 +49,7 @@ from canasta.rl.observations import (  # noqa: E402
     PACKETS_OBSERVATION_VERSION,
     ObservationEncoder,
 )
+from canasta.rl.sequences import SequenceActionSpace  # noqa: E402
 from canasta.rl.vector import VectorEnv, random_legal_ids  # noqa: E402
 
 __all__ = [
@@ -56,12 +61,14 @@ __all__ = [
     "OBSERVATION_VERSION",
     "PACKETS_OBSERVATION_VERSION",
     "PICK_UP_ACTION_SPACE_VERSION",
+    "SEQUENCES_ACTION_SPACE_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "ActionSpace",
     "ActionSpaceError",
     "CanastaEnv",
     "ObservationEncoder",
+    "SequenceActionSpace",
     "VectorEnv",
     "env",
     "random_legal_ids",

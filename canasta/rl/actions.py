@@ -26,6 +26,9 @@ canasta and picked up at will (`canasta.PacketRules.after_first_canasta`, Hand a
 Version 8 (`BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION`) is the layout of rule sets with both: the ids of
 version 6, then `PickUpPacket`.
 Every other rule set keeps version 2.
+Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
+Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
+ids from the actions' fields (``ActionSpace(rules)`` does not build it for a rule set yet).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ __all__ = [
     "KEPT_THREE_ACTION_SPACE_VERSION",
     "MELD_OFFSET",
     "PICK_UP_ACTION_SPACE_VERSION",
+    "SEQUENCES_ACTION_SPACE_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "WILD_PAIR_TAKES",
@@ -88,6 +92,9 @@ BOOKS_ACTION_SPACE_VERSION: int = 6
 PICK_UP_ACTION_SPACE_VERSION: int = 7
 #: Version of the id layout of rule sets with both: version 6's ids, then `PickUpPacket`.
 BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION: int = 8
+#: Version of the id layout of the sequence games (`canasta.rl.SequenceActionSpace`): ids computed from
+#: the fields of `canasta.suitedactions.SequenceGameAction`, which name suits and melds.
+SEQUENCES_ACTION_SPACE_VERSION: int = 9
 
 
 class ActionSpaceError(CanastaError):
