@@ -479,7 +479,7 @@ def _read_action(inp: IO[str], console: Console, game: Game, numbered: Sequence[
         if parsed.kind == "quit":
             raise _Quit("quit")
         if parsed.kind == "help":
-            console.print(render_help())
+            console.print(render_help(sequences=bool(game.rules.meld_types)))
             _read_line(inp, console, "press Enter to go back to the table: ")
             return None
         if 1 <= parsed.number <= count:

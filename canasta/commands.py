@@ -76,7 +76,7 @@ be spelled out (``sequence``, ``extend``, ``group``, ``combine``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal, Protocol, TypeAlias
+from typing import Literal, Protocol, TypeAlias, cast
 
 from attrs import frozen
 
@@ -272,6 +272,9 @@ def meld_cards(meld: Meld) -> str:
 def parse_command(text: str, state: Playable) -> Action | Command:
     """Read a typed command and match it against the legal actions.
 
+    Where the rules meld by meld type (the sequence games) the command is read by
+    `parse_sequence_command` with the legal actions, so it names suits and meld numbers.
+
     Args:
         text: What the player typed.
         state: The game (or hand) in play; the command is for its acting seat.
@@ -285,6 +288,10 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         IllegalActionError: If the command names a well-formed action that is
             not legal now (the engine's refusal, naming the rule).
     """
+    rules = getattr(state, "rules", None)
+    if rules is not None and rules.meld_types:
+        # Rule sets with meld types (the sequence games) read their own grammar, settled by the legal actions.
+        return cast("Action | Command", parse_sequence_command(text, state.legal_actions()))
     raw = text.strip()
     lower = raw.lower()
     if not lower:

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from canasta.actions import Action, Discard, DrawStock, LayOutThree, Meld, TakePile
 from canasta.cards import Card, Kind, Suit
-from canasta.commands import GRAMMAR, LEGEND, notation
+from canasta.commands import GRAMMAR, LEGEND, SEQUENCE_GRAMMAR, SEQUENCE_LEGEND, notation
 from canasta.observation import MeldView, Observation
 from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
@@ -569,7 +569,7 @@ def shown_notation(action: Action) -> str:
     Returns:
         E.g. ``"x 10"``, ``"m 10 10 *"``, ``"m 10:2"``, ``"m b3 b3 b3"``, ``"m qq*"``.
     """
-    if isinstance(action, Discard):
+    if isinstance(action, Discard) and action.suit is None:
         return f"x {kind_name(action.kind).lower()}"
     if isinstance(action, Meld) and action.rank != Kind.JOKER:
         symbol = kind_name(action.rank).lower()
@@ -726,8 +726,12 @@ def measure_lines(renderable: RenderableType, width: int) -> list[str]:
     return str(text).splitlines()
 
 
-def render_help() -> Group:
+def render_help(*, sequences: bool = False) -> Group:
     """The command grammar and the card legend (`canasta.commands`), in 22 lines at most.
+
+    Args:
+        sequences: Show the sequence games' grammar and legend (`canasta.commands.SEQUENCE_GRAMMAR`,
+            `SEQUENCE_LEGEND`: rules with meld types) instead of the others'.
 
     Returns:
         A renderable.
@@ -737,12 +741,12 @@ def render_help() -> Group:
     )
     grammar.add_column(style="cyan", no_wrap=True)
     grammar.add_column()
-    for command, meaning in GRAMMAR[1:]:
+    for command, meaning in (SEQUENCE_GRAMMAR if sequences else GRAMMAR)[1:]:
         grammar.add_row(command, meaning)
     legend = Table(title="Legend", box=None, show_header=False, padding=(0, 1), title_justify="left")
     legend.add_column(style="cyan", no_wrap=True)
     legend.add_column()
-    for symbol, meaning in LEGEND:
+    for symbol, meaning in SEQUENCE_LEGEND if sequences else LEGEND:
         legend.add_row(symbol, meaning)
     return Group(grammar, legend)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, Meld, PickUpPacket, TakePile
 from canasta.bots import Bot, bot_names, make_bot
-from canasta.commands import GRAMMAR, Command, CommandError, notation, parse_command
+from canasta.commands import GRAMMAR, SEQUENCE_GRAMMAR, Command, CommandError, notation, parse_command
 from canasta.errors import CanastaError, IllegalActionError
 from canasta.game import Game
 from canasta.hand import HandState
@@ -29,6 +29,8 @@ from canasta.render import render_observation_svg, render_table_svg
 from canasta.scorelines import NOTED, describe_end, score_lines
 from canasta.scoring import HandScore
 from canasta.seeds import resolve_seed
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedpile import PileTake
 from canasta.table import TableState
 from canasta.wording import action_text, plural
 
@@ -82,15 +84,20 @@ def action_group(action: Action) -> str:
     """
     if isinstance(action, DrawStock | PickUpPacket):
         return "draw"  # (a packet picked up at will, before the draw: foot-after-first-book)
-    if isinstance(action, TakePile):
+    if isinstance(action, TakePile | PileTake):
         return "take"
-    if isinstance(action, Meld):
-        return "meld"
+    if isinstance(action, Meld | LayGroup | LaySequence | Extend | LayWild | Combine | LayBlackThrees):
+        return "meld"  # (the sequence games' meld actions too)
     if isinstance(action, Discard):
         return "discard"
     if isinstance(action, AskGoOut | AnswerGoOut):
         return "go out"
     return "end"
+
+
+def _grammar(game: Game) -> tuple[tuple[str, str], ...]:
+    """The command grammar of the game's rules (the sequence games' where rules meld by meld type)."""
+    return SEQUENCE_GRAMMAR if game.rules.meld_types else GRAMMAR
 
 
 def _title(game: Game) -> str:
@@ -374,7 +381,7 @@ class PlaySession:
             "message": self.message,
             "error": self.error,
             "log": self.log,
-            "help": [[c, meaning] for c, meaning in GRAMMAR] if self.help else None,
+            "help": [[c, meaning] for c, meaning in _grammar(game)] if self.help else None,
             "over": game.is_over,
             "scores": list(game.scores),
             "hand_score": score,
