@@ -288,27 +288,50 @@ def _only_going_out(t: TableState, side: int) -> bool:
     return False
 
 
-def _meld_phase(t: TableState) -> list[object]:
-    seat = t.seat
+def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: bool | None = None) -> list[object]:
+    """The meld actions of the seat's meld phase: legal (`legal_melds`) or allowed (`allowed_melds`).
+
+    ``may_go_out``: whether the player may go out (``None``: as the answer given this turn says).
+    """
     side = t.seating[seat]
     rules = t.rules
-    found: list[object] = list(
+    hand, melds = hand_of(t, seat), melds_of(t, side)
+    opened, opening, count, number = t.opened[side], opening_of(t, seat), t.provisional_count, t.meld_numbers[side]
+    if not filtered:
+        return list(
+            allowed_melds(
+                hand,
+                melds,
+                rules.meld_types,
+                opened=opened,
+                opening=opening,
+                count=count,
+                next_number=number,
+                values=rules.card_values,
+            )
+        )
+    return list(
         legal_melds(
-            hand_of(t, seat),
-            melds_of(t, side),
+            hand,
+            melds,
             rules.meld_types,
-            opened=t.opened[side],
-            opening=opening_of(t, seat),
-            count=t.provisional_count,
+            opened=opened,
+            opening=opening,
+            count=count,
             quota=rules.going_out,
             bound=t.bound,
-            may_go_out=_may_go_out(t),
-            next_number=t.meld_numbers[side],
+            may_go_out=_may_go_out(t) if may_go_out is None else may_go_out,
+            next_number=number,
             values=rules.card_values,
         )
     )
+
+
+def _meld_phase(t: TableState) -> list[object]:
+    seat = t.seat
+    found = _melds_now(t, seat)
     found += discards(t, seat)
-    if t.bound and not t.opened[side]:
+    if t.bound and not t.opened[t.seating[seat]]:
         found = _still_going_out(t, found)
     if _may_ask(t) and _completes_after_no(t, seat):
         found.append(_ASK)
@@ -318,20 +341,7 @@ def _meld_phase(t: TableState) -> list[object]:
 def _allowed_meld_phase(t: TableState) -> list[object]:
     """The meld phase's actions the rules allow, before the completion filter (for the legality reference)."""
     seat = t.seat
-    side = t.seating[seat]
-    rules = t.rules
-    found: list[object] = list(
-        allowed_melds(
-            hand_of(t, seat),
-            melds_of(t, side),
-            rules.meld_types,
-            opened=t.opened[side],
-            opening=opening_of(t, seat),
-            count=t.provisional_count,
-            next_number=t.meld_numbers[side],
-            values=rules.card_values,
-        )
-    )
+    found = _melds_now(t, seat, filtered=False)
     found += discards(t, seat)
     if _may_ask(t):
         found.append(_ASK)
@@ -364,24 +374,9 @@ def _may_ask(t: TableState) -> bool:
 
 def _completes_after_no(t: TableState, seat: int) -> bool:
     """Whether the turn can be completed without going out (after a "no"), in the meld phase."""
-    side = t.seating[seat]
     if t.sizes[seat] >= 2 and discards(t, seat):
         return True  # a discard keeps a card (no "yes" binds while asking)
-    rules = t.rules
-    return bool(
-        legal_melds(
-            hand_of(t, seat),
-            melds_of(t, side),
-            rules.meld_types,
-            opened=t.opened[side],
-            opening=opening_of(t, seat),
-            count=t.provisional_count,
-            quota=rules.going_out,
-            may_go_out=False,
-            next_number=t.meld_numbers[side],
-            values=rules.card_values,
-        )
-    )
+    return bool(_melds_now(t, seat, may_go_out=False))
 
 
 def yes_binds(t: TableState) -> bool:
