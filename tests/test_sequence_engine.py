@@ -564,3 +564,21 @@ def test_a_meld_type_of_a_shape_the_engine_does_not_play_is_refused() -> None:
     found.add_variant(canasta.Variant(name="pairs", description="a test", plugins=(plugin,), base="samba"))
     with pytest.raises(canasta.RulesError, match="shape of its own"):
         canasta.load_rules("pairs", registry=found)
+
+
+def _first_hand(scores: tuple[int, int]) -> tuple[canasta.Game, tuple[int, ...]]:
+    game = canasta.Game("bolivia", registry=sequence_variants.registry(), seed=11)
+    game.scores = scores
+    rng = random.Random(11)
+    result = None
+    while result is None:
+        result = game.apply(rng.choice(game.legal_actions()))
+    return game, result.totals
+
+
+def test_b6b_equal_totals_past_the_target_are_a_draw() -> None:
+    """§13 B-6 (b), §9.11: the game ends when a side reaches the target; equal totals are a draw."""
+    _, (a, b) = _first_hand((7000, 7000))  # both at the top minimum, 150 (§10.4)
+    game, totals = _first_hand((15000 - a, 15000 - b))  # the same minimum: the same play, both end at 15000
+    assert totals == (a, b) and game.scores == (15000, 15000)
+    assert game.is_over and game.winners() == (0, 1) and game.winner() is None
