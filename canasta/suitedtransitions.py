@@ -55,6 +55,18 @@ def _target(t: TableState, side: int, number: int | None, rank: int) -> MeldStat
     return t.melds[side][number]
 
 
+def _add_wilds(t: TableState, seat: int, meld: MeldState, twos: int, jokers: int) -> int:
+    """Move wild cards from the seat's hand onto a meld; their count (card values)."""
+    for _ in range(twos):
+        meld.cards.append(_card_from_hand(t, seat, TWO))
+    for _ in range(jokers):
+        meld.cards.append(_card_from_hand(t, seat, JOKER))
+    meld.twos += twos
+    meld.jokers += jokers
+    values = t.rules.card_values
+    return values[TWO] * twos + values[JOKER] * jokers
+
+
 def _after_meld(t: TableState, seat: int, value: int) -> None:
     """A meld action's consequences: the opening's count, and going out when the hand is empty (§9.6, §9.8)."""
     t.melded_this_turn = True
@@ -133,13 +145,7 @@ def _do_lay_group(t: TableState, action: LayGroup) -> None:
             meld.cards.append(_card_from_hand(t, seat, action.rank, suit))
     meld.naturals += sum(action.suits)
     value += values[action.rank] * sum(action.suits)
-    for _ in range(action.twos):
-        meld.cards.append(_card_from_hand(t, seat, TWO))
-    for _ in range(action.jokers):
-        meld.cards.append(_card_from_hand(t, seat, JOKER))
-    meld.twos += action.twos
-    meld.jokers += action.jokers
-    value += values[TWO] * action.twos + values[JOKER] * action.jokers
+    value += _add_wilds(t, seat, meld, action.twos, action.jokers)
     _after_meld(t, seat, value)
 
 
@@ -176,14 +182,7 @@ def _do_extend(t: TableState, action: Extend) -> None:
 def _do_lay_wild(t: TableState, action: LayWild) -> None:
     seat = t.seat
     meld = _target(t, t.seating[seat], action.meld, JOKER)
-    for _ in range(action.twos):
-        meld.cards.append(_card_from_hand(t, seat, TWO))
-    for _ in range(action.jokers):
-        meld.cards.append(_card_from_hand(t, seat, JOKER))
-    meld.twos += action.twos
-    meld.jokers += action.jokers
-    values = t.rules.card_values
-    _after_meld(t, seat, values[TWO] * action.twos + values[JOKER] * action.jokers)
+    _after_meld(t, seat, _add_wilds(t, seat, meld, action.twos, action.jokers))
 
 
 def _do_combine(t: TableState, action: Combine) -> None:
