@@ -26,6 +26,8 @@ __all__ = [
     "RuleFacts",
     "ScoringTables",
     "TurnStateKey",
+    "hand_rules",
+    "meld_state_facts",
     "meld_valid",
     "rank_keys",
     "rule_facts",
@@ -62,6 +64,7 @@ class RuleFacts:
         dealt: RuleFacts | None = None,
         keys: tuple[RankKey, ...] | None = None,
         near: RuleFacts | None = None,
+        state: MeldRules | None = None,
     ) -> None:
         """Read the values of ``rules``, or take them from ``dealt`` where ``rules`` differ only in meld state.
 
@@ -72,18 +75,25 @@ class RuleFacts:
             keys: The meld rules' `rank_keys`, if the caller has them (`state_facts`).
             near: Facts of another meld state of the rules dealt (`state_facts`: the hand's
                 state before), whose caches serve the kinds whose key they share; or ``None``.
+            state: Meld rules holding a hand's meld state (`meld_state_facts`), made from the meld
+                rules of ``rules`` (the rules dealt) with `canasta.MeldRules.with_state`: the facts
+                are those of the rules dealt with these meld rules, and no `canasta.Rules` is made
+                for them unless asked (`hand_rules`). ``None``: the meld rules of ``rules``.
         """
-        melds = rules.melds
+        melds = rules.melds if state is None else state
         if keys is None:
             keys = rank_keys(melds)
         if dealt is not None and dealt.rank_keys[JOKER] == keys[JOKER]:
             # (same meld rules but for their hand state: see `rank_keys`)
             lender = dealt if near is None or near.dealt_rules is not dealt.dealt_rules else near
-            self._take_from(lender, dealt, rules, keys)
+            self._take_from(lender, dealt, rules, keys, state)
             return
         pile = rules.pile
         exhaustion = rules.exhaustion
         self.rules = rules
+        # The rules with this meld state, for readers that want a `canasta.Rules` (`hand_rules`):
+        # made when first asked where the facts hold a state of their own.
+        self.state_rules: Rules | None = rules if state is None else None
         self.players: int = rules.players
         self.sides: tuple[int, ...] = rules.sides
         self.draw_count: int = rules.draw_count
@@ -144,15 +154,13 @@ class RuleFacts:
         self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
         # A turn's meld state (`canasta.table.TableState._turn_meld_state`), from the rules dealt: the
         # ranks that lock against wild cards (aces-pure), the naturals that need no floor and the
-        # opening cap (rule-of-five), and the rules of each state met, by its key (shared by the facts
-        # of every state: see `_take_from`).
+        # opening cap (rule-of-five), and the facts and meld tables of each state met, by its key
+        # (shared by the facts of every state: see `_take_from`).
         self.dealt_rules: Rules = rules.as_dealt if dealt is None else dealt.dealt_rules
         self.opening_wilds: tuple[int, ...] = tuple(sorted(int(k) for k in melds.wilds_only_when_opening))
         self.wilds_need_naturals: int = melds.wilds_need_naturals
         self.no_mixed_opening_canasta: bool = melds.no_mixed_opening_canasta
-        self.turn_states: dict[TurnStateKey, tuple[Rules, RuleFacts, object]] = (
-            {} if dealt is None else dealt.turn_states
-        )
+        self.turn_states: dict[TurnStateKey, tuple[RuleFacts, object]] = {} if dealt is None else dealt.turn_states
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         self.partners_first: bool = rules.packets.partners_first
         # foot-after-first-book: a packet is earned by the player's own first canasta (`canasta.PacketRules`).
@@ -186,8 +194,14 @@ class RuleFacts:
         self.plain: tuple[bool, ...] | None = None
         self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
 
-    def _take_from(self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
+    def _take_from(
+        self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...], state: MeldRules | None
+    ) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
+
+        With ``state`` (`meld_state_facts`), ``rules`` are the rules dealt and ``state`` the meld
+        rules holding the hand's meld state: the facts are those of the state, and its rules
+        are made only when asked (`hand_rules`).
 
         ``near`` (``dealt``, or the facts of another meld state of the same rules dealt) lends
         its caches to the kinds whose key it shares: a turn's state changes a few kinds from
@@ -198,14 +212,16 @@ class RuleFacts:
         memos of rule methods; the meld rules, their test and the caches that depend on the
         meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
         """
-        self.rules = rules
+        self.rules = rules if state is None else dealt.rules
+        self.state_rules = rules if state is None else None
+        melds = rules.melds if state is None else state
         self.players = dealt.players
         self.sides = dealt.sides
         self.draw_count = dealt.draw_count
         self.card_values = dealt.card_values
         self.special_hands = dealt.special_hands
-        self.meld_rules = rules.melds
-        self.is_valid = rules.melds.is_valid
+        self.meld_rules = melds
+        self.is_valid = melds.is_valid
         self.max_wilds = dealt.max_wilds
         self.wild_melds = dealt.wild_melds
         self.black_threes_when_going_out = dealt.black_threes_when_going_out
@@ -452,6 +468,50 @@ def _state_keys(
                 state |= (floors[kind] + 1) << 16
         found.append((first + kind) << _STATE_BITS | state)
     return tuple(found)
+
+
+def meld_state_facts(melds: MeldRules, dealt: RuleFacts, near: RuleFacts | None = None) -> RuleFacts:
+    """The facts of a hand's meld state: the rules of ``dealt`` with the meld rules ``melds``, no rules object made.
+
+    The engine makes a hand's meld states with `canasta.MeldRules.with_state`
+    (`canasta.table.TableState`) and keeps them by the state's key
+    (`RuleFacts.turn_states`): the facts read every value but the meld rules from
+    ``dealt``, and their ``rules`` are the rules dealt. The `canasta.Rules` of the
+    state (`canasta.Rules.during_hand`) are made only where something asks for them
+    (`hand_rules`: the public `canasta.HandState.rules`, the going-out search).
+
+    Args:
+        melds: Meld rules made from the meld rules of ``dealt`` with
+            `canasta.MeldRules.with_state` (plain `canasta.MeldRules`).
+        dealt: The facts of the rules dealt.
+        near: The facts of the hand's meld state before (of the same rules dealt), whose caches
+            the kinds that keep their key take, or ``None``.
+
+    Returns:
+        New facts (the caller keeps them).
+    """
+    if type(melds) is not MeldRules or type(dealt.meld_rules) is not MeldRules:
+        keys = rank_keys(melds)  # (a subclass's meld rules key by themselves)
+    else:
+        # (The keys from the state itself: the new meld rules are not hashed.)
+        basis = (dealt.rank_keys[JOKER] >> _STATE_BITS) // KIND_COUNT  # (the basis of the meld rules dealt)
+        keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
+    return RuleFacts(dealt.rules, dealt, keys, near, melds)
+
+
+def hand_rules(facts: RuleFacts) -> Rules:
+    """The rules these facts are of, with their meld state: made when first asked (`meld_state_facts`).
+
+    Args:
+        facts: The facts of a hand's rules (`canasta.table.TableState.facts`).
+
+    Returns:
+        The rules (`canasta.Rules.during_hand` of the rules dealt with the state's meld rules).
+    """
+    found = facts.state_rules
+    if found is None:
+        found = facts.state_rules = facts.dealt_rules.during_hand(facts.meld_rules)
+    return found
 
 
 def state_facts(rules: Rules, dealt: RuleFacts, near: RuleFacts | None = None) -> RuleFacts:
