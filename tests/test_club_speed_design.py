@@ -173,6 +173,52 @@ def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
     assert kept > changes * 3
 
 
+def test_a_meld_state_makes_no_rules_object_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand's meld state is its meld rules and facts: its `canasta.Rules` are made only when asked (issue 35).
+
+    The engine reads the rules dealt and the state's facts; only the going-out search
+    and the public `canasta.HandState.rules` ask for the state's rules. Those carry the
+    state the engine plays by: the rules dealt with the meld rules of the hand's facts.
+    """
+    states: list[MeldRules] = []
+    made: list[MeldRules] = []
+    real_with_state, real_with_melds = MeldRules.with_state, canasta.Rules._with_melds
+
+    def with_state(self: MeldRules, **fields: object) -> MeldRules:
+        found = real_with_state(self, **fields)  # type: ignore[arg-type]
+        states.append(found)
+        return found
+
+    def with_melds(self: canasta.Rules, melds: MeldRules) -> canasta.Rules:
+        made.append(melds)
+        return real_with_melds(self, melds)
+
+    monkeypatch.setattr(MeldRules, "with_state", with_state)
+    monkeypatch.setattr(canasta.Rules, "_with_melds", with_melds)
+    deck = canasta.cards.Deck(CLUB.deck)
+    for seed in range(7000, 7012):  # (hands no other test plays: their meld states are new to the process)
+        hand = HandState.deal(CLUB, dealer=3, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+    assert len(states) > 40
+    assert len(made) * 4 < len(states)  # (one rules object per state before)
+    # Asked, the rules are the rules dealt with the hand's meld state.
+    closed = 0
+    for seed in range(7000, 7006):
+        hand = HandState.deal(CLUB, dealer=3, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            rules = hand.rules
+            assert rules.as_dealt is CLUB and rules.melds == hand.facts.meld_rules
+            assert rules.melds.closed == hand.closed_ranks and hand.rules is rules  # (made once per state)
+            closed += bool(hand.closed_ranks)
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+    assert closed > 10
+
+
 def test_a_new_meld_state_is_made_without_hashing_or_rebuilding_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """`Rules.during_hand` finds and makes a meld state's rules by the meld rules alone (issue 35).
 
