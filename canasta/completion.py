@@ -863,16 +863,16 @@ def _splash_completes(
     the pending pile comes in and `_opened_completes` decides the rest. The
     normal search (`_search`) covers the openings that reach the minimum.
     """
-    meld_rules = turn.facts.meld_rules  # (the hand's meld state: ``turn.rules`` are the rules dealt)
-    size = meld_rules.canasta_size
-    is_valid = meld_rules.is_valid
+    facts = turn.facts  # (the hand's meld state: ``turn.rules`` are the rules dealt)
+    size = facts.canasta_size
+    is_valid = facts.is_valid
     candidates: list[tuple[int, int, int, int]] = []
     for rank in NATURAL_INTS:
         n0, t0, j0 = melds.get(rank, (0, 0, 0))
         need = size - n0
         if rank != turn.top_rank and not (t0 or j0) and 0 < need <= hand[rank] and is_valid(rank, size, 0, 0):
             candidates.append((rank, need, 0, 0))
-    if meld_rules.wild_melds:
+    if facts.wild_melds:
         _, t0, j0 = melds.get(JOKER, (0, 0, 0))
         for twos in range(t0, size + 1):
             dt, dj = twos - t0, size - twos - j0

@@ -229,7 +229,7 @@ def plain_now(t: TableState) -> tuple[bool, ...]:
     facts = t.facts
     found = facts.plain
     if found is None:
-        found = facts.plain = _plain_of(t.dealt, facts.meld_rules.closed)  # (the hand's meld state's closed ranks)
+        found = facts.plain = _plain_of(t.dealt, facts.closed)  # (the hand's meld state's closed ranks)
     return found
 
 

@@ -44,6 +44,75 @@ Additions = tuple[tuple[int, int, int, int, int, int], ...]
 TurnStateKey = tuple[frozenset[Kind], int, tuple[int, ...], int]
 
 
+class _StateTest:
+    """`canasta.MeldRules.is_valid` of plain meld rules with a hand's meld state, without making those meld rules.
+
+    What ``melds.with_state(...).is_valid`` answers: the limits of ``melds`` (the meld rules
+    dealt) and the state's natural-only and closed ranks (as bits), rule-of-five's floors and
+    opening cap (`meld_state_facts`; `tests/test_club_speed_design.py` compares the two).
+    """
+
+    def __init__(
+        self,
+        melds: MeldRules,
+        natural_only: frozenset[Kind],
+        closed: frozenset[Kind],
+        wild_floors: tuple[int, ...],
+        mixed_cap: int,
+    ) -> None:
+        self.min_size: int = melds.min_size
+        self.max_size: int = -1 if melds.max_size is None else melds.max_size
+        self.wild_melds: bool = melds.wild_melds
+        self.black_threes: bool = melds.black_threes_when_going_out
+        self.min_naturals: int = melds.min_naturals
+        self.max_wilds: int = -1 if melds.max_wilds is None else melds.max_wilds
+        self.naturals_per_wild: int = melds.naturals_per_wild
+        self.extra_naturals: int = melds.extra_naturals
+        self.wilds_need_naturals: int = melds.wilds_need_naturals
+        natural = 0
+        for rank in natural_only:
+            natural |= 1 << int(rank)
+        shut = 0
+        for rank in closed:
+            shut |= 1 << int(rank)
+        self.natural: int = natural
+        self.shut: int = shut
+        self.natural_only = natural_only
+        self.closed = closed
+        self.floors = wild_floors
+        self.cap = mixed_cap
+
+    def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
+        """`canasta.MeldRules.is_valid` under this state (see the class)."""
+        wilds = twos + jokers
+        size = naturals + wilds
+        if size < self.min_size:
+            return False
+        if self.max_size >= 0 and size > self.max_size:
+            return False
+        if rank == JOKER:
+            return self.wild_melds and naturals == 0
+        if rank == BLACK_THREE:
+            return self.black_threes and wilds == 0 and 3 <= naturals <= 4
+        if naturals < self.min_naturals or not BLACK_THREE < rank < KIND_COUNT:
+            return False
+        if wilds:
+            if self.natural >> rank & 1 or (self.max_wilds >= 0 and wilds > self.max_wilds):
+                return False
+            if naturals < self.naturals_per_wild * wilds + self.extra_naturals:
+                return False
+        # The hand's meld state (`canasta.MeldRules._state_allows`).
+        if self.shut >> rank & 1:
+            return False
+        if wilds:
+            if self.cap and size > self.cap:
+                return False
+            floors = self.floors
+            if floors and naturals < self.wilds_need_naturals and wilds > floors[rank]:
+                return False
+        return True
+
+
 class RuleFacts:
     """One rules object's values, as read by the engine's inner loops (see the module's docstring).
 
@@ -65,6 +134,7 @@ class RuleFacts:
         keys: tuple[RankKey, ...] | None = None,
         near: RuleFacts | None = None,
         state: MeldRules | None = None,
+        test: _StateTest | None = None,
     ) -> None:
         """Read the values of ``rules``, or take them from ``dealt`` where ``rules`` differ only in meld state.
 
@@ -79,6 +149,9 @@ class RuleFacts:
                 rules of ``rules`` (the rules dealt) with `canasta.MeldRules.with_state`: the facts
                 are those of the rules dealt with these meld rules, and no `canasta.Rules` is made
                 for them unless asked (`hand_rules`). ``None``: the meld rules of ``rules``.
+            test: Instead of ``state``, a hand's meld state as its validity test
+                (`meld_state_facts`, plain meld rules): the state's meld rules are made only
+                when asked (`meld_rules`).
         """
         melds = rules.melds if state is None else state
         if keys is None:
@@ -86,7 +159,7 @@ class RuleFacts:
         if dealt is not None and dealt.rank_keys[JOKER] == keys[JOKER]:
             # (same meld rules but for their hand state: see `rank_keys`)
             lender = dealt if near is None or near.dealt_rules is not dealt.dealt_rules else near
-            self._take_from(lender, dealt, rules, keys, state)
+            self._take_from(lender, dealt, rules, keys, state, test)
             return
         pile = rules.pile
         exhaustion = rules.exhaustion
@@ -100,8 +173,13 @@ class RuleFacts:
         self.card_values: tuple[int, ...] = rules.card_values
         self.special_hands: bool = bool(rules.special_hands)
         # melds.*
-        self.meld_rules: MeldRules = melds
+        self._meld_rules: MeldRules | None = melds
         self.is_valid: Callable[[int, int, int, int], bool] = melds.is_valid
+        # The hand's meld state (`canasta.Rules.during_hand`): what the engine reads of it.
+        self.natural_only: frozenset[Kind] = melds.natural_only
+        self.closed: frozenset[Kind] = melds.closed
+        self.wild_floors: tuple[int, ...] = melds.wild_floors
+        self.mixed_cap: int = melds.mixed_cap
         self.max_wilds: int | None = melds.max_wilds
         self.wild_melds: bool = melds.wild_melds
         self.black_threes_when_going_out: bool = melds.black_threes_when_going_out
@@ -195,7 +273,13 @@ class RuleFacts:
         self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
 
     def _take_from(
-        self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...], state: MeldRules | None
+        self,
+        near: RuleFacts,
+        dealt: RuleFacts,
+        rules: Rules,
+        keys: tuple[RankKey, ...],
+        state: MeldRules | None,
+        test: _StateTest | None,
     ) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
 
@@ -212,16 +296,29 @@ class RuleFacts:
         memos of rule methods; the meld rules, their test and the caches that depend on the
         meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
         """
-        self.rules = rules if state is None else dealt.rules
-        self.state_rules = rules if state is None else None
-        melds = rules.melds if state is None else state
+        own = state is None and test is None  # (the facts of ``rules`` themselves)
+        self.rules = rules if own else dealt.rules
+        self.state_rules = rules if own else None
         self.players = dealt.players
         self.sides = dealt.sides
         self.draw_count = dealt.draw_count
         self.card_values = dealt.card_values
         self.special_hands = dealt.special_hands
-        self.meld_rules = melds
-        self.is_valid = melds.is_valid
+        if test is None:
+            melds = rules.melds if state is None else state
+            self._meld_rules = melds
+            self.is_valid = melds.is_valid
+            self.natural_only = melds.natural_only
+            self.closed = melds.closed
+            self.wild_floors = melds.wild_floors
+            self.mixed_cap = melds.mixed_cap
+        else:
+            self._meld_rules = None  # (made when asked: `meld_rules`)
+            self.is_valid = test.is_valid
+            self.natural_only = test.natural_only
+            self.closed = test.closed
+            self.wild_floors = test.floors
+            self.mixed_cap = test.cap
         self.max_wilds = dealt.max_wilds
         self.wild_melds = dealt.wild_melds
         self.black_threes_when_going_out = dealt.black_threes_when_going_out
@@ -293,6 +390,19 @@ class RuleFacts:
         self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
         self.plain = None
         self.keep = [None, None, None, None]
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """The meld rules of these facts, with the hand's meld state (made when first asked, `meld_state_facts`)."""
+        found = self._meld_rules
+        if found is None:
+            found = self._meld_rules = self.rules.melds.with_state(
+                natural_only=self.natural_only,
+                closed=self.closed,
+                wild_floors=self.wild_floors,
+                mixed_cap=self.mixed_cap,
+            )
+        return found
 
     def minimum_for(self, score: int, deal: int = 1) -> int:
         """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).
@@ -470,33 +580,48 @@ def _state_keys(
     return tuple(found)
 
 
-def meld_state_facts(melds: MeldRules, dealt: RuleFacts, near: RuleFacts | None = None) -> RuleFacts:
-    """The facts of a hand's meld state: the rules of ``dealt`` with the meld rules ``melds``, no rules object made.
+def meld_state_facts(
+    dealt: RuleFacts,
+    near: RuleFacts | None,
+    natural_only: frozenset[Kind],
+    closed: frozenset[Kind],
+    wild_floors: tuple[int, ...],
+    mixed_cap: int,
+) -> RuleFacts:
+    """The facts of a hand's meld state: the rules of ``dealt`` with this state, no rules object made.
 
-    The engine makes a hand's meld states with `canasta.MeldRules.with_state`
-    (`canasta.table.TableState`) and keeps them by the state's key
-    (`RuleFacts.turn_states`): the facts read every value but the meld rules from
-    ``dealt``, and their ``rules`` are the rules dealt. The `canasta.Rules` of the
-    state (`canasta.Rules.during_hand`) are made only where something asks for them
-    (`hand_rules`: the public `canasta.HandState.rules`, the going-out search).
+    The engine makes a hand's meld states here (`canasta.table.TableState`) and keeps them
+    by the state's key (`RuleFacts.turn_states`): the facts read every value but the meld
+    state from ``dealt``, their ``rules`` are the rules dealt, and their validity test reads
+    the meld rules dealt and the state (no `canasta.MeldRules` is made for plain meld rules:
+    ``meld_rules`` makes them when asked). The `canasta.Rules` of the state
+    (`canasta.Rules.during_hand`) are made only where something asks for them (`hand_rules`:
+    the public `canasta.HandState.rules`, the going-out search).
 
     Args:
-        melds: Meld rules made from the meld rules of ``dealt`` with
-            `canasta.MeldRules.with_state` (plain `canasta.MeldRules`).
         dealt: The facts of the rules dealt.
         near: The facts of the hand's meld state before (of the same rules dealt), whose caches
             the kinds that keep their key take, or ``None``.
+        natural_only: Ranks whose melds may hold no wild card now (`canasta.MeldRules.natural_only`).
+        closed: Ranks closed now (`canasta.MeldRules.closed`).
+        wild_floors: Rule-of-five's floors (`canasta.MeldRules.wild_floors`).
+        mixed_cap: Rule-of-five's opening cap (`canasta.MeldRules.mixed_cap`).
 
     Returns:
         New facts (the caller keeps them).
     """
-    if type(melds) is not MeldRules or type(dealt.meld_rules) is not MeldRules:
-        keys = rank_keys(melds)  # (a subclass's meld rules key by themselves)
-    else:
-        # (The keys from the state itself: the new meld rules are not hashed.)
-        basis = (dealt.rank_keys[JOKER] >> _STATE_BITS) // KIND_COUNT  # (the basis of the meld rules dealt)
-        keys = _state_keys(basis, melds.natural_only, melds.closed, melds.wild_floors, melds.mixed_cap)
-    return RuleFacts(dealt.rules, dealt, keys, near, melds)
+    dealt_melds = dealt.meld_rules
+    if type(dealt_melds) is not MeldRules:
+        # (A subclass's meld rules may test validity their own way: they are made, and key by themselves.)
+        melds = dealt_melds.with_state(
+            natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap
+        )
+        return RuleFacts(dealt.rules, dealt, rank_keys(melds), near, melds)
+    # (The keys from the state itself.)
+    basis = (dealt.rank_keys[JOKER] >> _STATE_BITS) // KIND_COUNT  # (the basis of the meld rules dealt)
+    keys = _state_keys(basis, natural_only, closed, wild_floors, mixed_cap)
+    test = _StateTest(dealt_melds, natural_only, closed, wild_floors, mixed_cap)
+    return RuleFacts(dealt.rules, dealt, keys, near, None, test)
 
 
 def hand_rules(facts: RuleFacts) -> Rules:

@@ -496,13 +496,13 @@ class TableState:
     def _close_ranks(self) -> None:
         """Close every natural rank with a meld of canasta size, where the rules close ranks (``dead-ranks``).
 
-        The closed ranks live in the meld state's meld rules (``facts.meld_rules.closed``,
-        and ``rules.melds.closed`` of `rules`), so every legality check, the completion
-        oracle included, refuses melds of them and pile takes with them on top.
+        The closed ranks are part of the hand's meld state (``facts.closed``, and
+        ``rules.melds.closed`` of `rules`), so every legality check, the completion oracle
+        included, refuses melds of them and pile takes with them on top.
         """
-        meld_rules = self.facts.meld_rules
-        size = self.facts.canasta_size
-        closed = meld_rules.closed
+        facts = self.facts
+        size = facts.canasta_size
+        closed = facts.closed
         found: set[Kind] | None = None  # (the ranks closed with the new ones; none new: nothing to make)
         for side_melds in self.melds:
             for meld in side_melds.values():
@@ -511,13 +511,15 @@ class TableState:
                         found = set(closed)
                     found.add(Kind(meld.rank))
         if found is not None:
-            state = meld_rules.with_state(
-                natural_only=meld_rules.natural_only,
-                closed=frozenset(found),
-                wild_floors=meld_rules.wild_floors,
-                mixed_cap=meld_rules.mixed_cap,
+            made = meld_state_facts(
+                rule_facts(facts.dealt_rules),
+                facts,
+                facts.natural_only,
+                frozenset(found),
+                facts.wild_floors,
+                facts.mixed_cap,
             )
-            self._use_state(state)
+            self._use_facts(made, _tables_by_keys(made.rank_keys, facts.rank_keys, self._combos))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -570,31 +572,22 @@ class TableState:
                     wilds[meld.rank] = meld.twos + meld.jokers
             floors = tuple(wilds)
         cap = facts.canasta_size - 1 if not later and facts.no_mixed_opening_canasta else 0
-        closed = facts.meld_rules.closed
+        closed = facts.closed
         key = (closed, locked, floors, cap)
         states = facts.turn_states  # (the rules dealt's: shared by the facts of every state)
         hit = states.get(key)
         if hit is None:
-            meld_rules = facts.meld_rules
-            ranks = set(facts.dealt_rules.melds.natural_only)
+            dealt = rule_facts(facts.dealt_rules)
+            ranks = set(dealt.natural_only)
             for rank in opening:
                 if locked >> rank & 1:
                     ranks.add(Kind(rank))
-            state = meld_rules.with_state(
-                natural_only=frozenset(ranks), closed=meld_rules.closed, wild_floors=floors, mixed_cap=cap
-            )
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
-            # (No rules object: the state's facts hold its meld rules, `rules` makes them when asked.)
-            found = meld_state_facts(state, rule_facts(facts.dealt_rules), facts)
+            # (No rules object: the state's facts hold it, `rules` makes its rules when asked.)
+            found = meld_state_facts(dealt, facts, frozenset(ranks), closed, floors, cap)
             hit = states[key] = (found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
         return hit
-
-    def _use_state(self, melds: MeldRules) -> None:
-        """`_use_facts` with the rules dealt and other meld rules (`canasta.MeldRules.with_state`)."""
-        facts = self.facts
-        found = meld_state_facts(melds, rule_facts(facts.dealt_rules), facts)
-        self._use_facts(found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
 
     def _use_facts(self, facts: RuleFacts, combos: tuple[MeldTables, ...]) -> None:
         """Play on under another meld state (facts, meld tables): a meld whose kind's tables changed drops its own."""
@@ -745,7 +738,7 @@ class TableState:
     @property
     def closed_ranks(self) -> frozenset[Kind]:
         """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
-        return self.facts.meld_rules.closed
+        return self.facts.closed
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").
