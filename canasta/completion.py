@@ -41,7 +41,7 @@ from typing import Final
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, SECOND_MELD, TWO
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
-from canasta.rulefacts import Additions, RuleFacts, rule_facts
+from canasta.rulefacts import Additions, RuleFacts, hand_rules, rule_facts
 from canasta.rules import Rules, canasta_class_index
 
 __all__ = [
@@ -446,7 +446,7 @@ def meld_may_complete(
         if not turn.bound:
             return True
         return turn.out_allowed and can_meld_out(
-            turn.rules,
+            hand_rules(turn.facts),
             hand,
             melds,
             turn.out_discardable,
@@ -465,7 +465,7 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
         turn.exempt
         and turn.out_allowed
         and can_meld_out(
-            turn.rules,
+            hand_rules(turn.facts),
             hand,
             melds,
             turn.out_discardable,
@@ -516,7 +516,7 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
     if not turn.out_allowed:
         return False
     return can_meld_out(
-        turn.rules,
+        hand_rules(turn.facts),
         hand,
         melds,
         turn.out_discardable,
@@ -863,17 +863,16 @@ def _splash_completes(
     the pending pile comes in and `_opened_completes` decides the rest. The
     normal search (`_search`) covers the openings that reach the minimum.
     """
-    rules = turn.rules
-    meld_rules = rules.melds
-    size = meld_rules.canasta_size
-    is_valid = meld_rules.is_valid
+    facts = turn.facts  # (the hand's meld state: ``turn.rules`` are the rules dealt)
+    size = facts.canasta_size
+    is_valid = facts.is_valid
     candidates: list[tuple[int, int, int, int]] = []
     for rank in NATURAL_INTS:
         n0, t0, j0 = melds.get(rank, (0, 0, 0))
         need = size - n0
         if rank != turn.top_rank and not (t0 or j0) and 0 < need <= hand[rank] and is_valid(rank, size, 0, 0):
             candidates.append((rank, need, 0, 0))
-    if meld_rules.wild_melds:
+    if facts.wild_melds:
         _, t0, j0 = melds.get(JOKER, (0, 0, 0))
         for twos in range(t0, size + 1):
             dt, dj = twos - t0, size - twos - j0
@@ -917,7 +916,6 @@ def _search(
     natural meld; 2, the wild meld (the first group) is completed first.
     """
     minimum = turn.minimum
-    rules = turn.rules
     additions_by_kind = turn.facts.additions  # (by kind: shared across the club rules' meld states)
     clean_need = turn.facts.clean_meld_naturals
     # Books that make room (read once: the options below test it only where it is on).
@@ -939,7 +937,7 @@ def _search(
             if len(additions) > 200_000:
                 additions.clear()  # bound the memory of long runs
             options = additions[key] = _additions(
-                rules, rank, n0, t0, j0, naturals, twos, jokers, turn.facts.validity[rank]
+                turn.facts, rank, n0, t0, j0, naturals, twos, jokers, turn.facts.validity[rank]
             )
         for n, t, j, added, value, wild_value in options:
             if rank == BLACK_THREE and size - added + turn.pending_size > 1:
@@ -1076,7 +1074,7 @@ _VALIDITY: Final[dict[Callable[[int, int, int, int], bool], dict[int, bool]]] = 
 
 
 def _additions(
-    rules: Rules,
+    facts: RuleFacts,
     rank: int,
     n0: int,
     t0: int,
@@ -1090,9 +1088,9 @@ def _additions(
 
     Each is ``(naturals, twos, jokers, cards, count, count of its wild cards)``;
     small melds first keep cards for the discard that ends the turn. ``validity``
-    is the kind's validity memo (see `valid_additions`).
+    is the kind's validity memo (see `valid_additions`). ``facts`` are the hand's meld state's.
     """
-    values = rules.card_values
+    values = facts.card_values
     options = [
         (
             n,
@@ -1102,7 +1100,7 @@ def _additions(
             values[rank] * n + values[TWO] * t + values[JOKER] * j,
             values[TWO] * t + values[JOKER] * j,
         )
-        for n, t, j in valid_additions(rules.melds.is_valid, rank, n0, t0, j0, have, twos, jokers, validity=validity)
+        for n, t, j in valid_additions(facts.is_valid, rank, n0, t0, j0, have, twos, jokers, validity=validity)
     ]
     options.sort(key=lambda o: (o[3], o[1] + o[2]))
     return tuple(options)

@@ -26,7 +26,7 @@ _NOT_DISCARDED = frozenset({RED_THREE, BLACK_THREE})
 
 def _barrier(t: TableState) -> str | None:
     """Why the acting player may not declare now, whatever he holds, or ``None`` if he may."""
-    if not t.rules.special_hands:
+    if not t.dealt.special_hands:
         return "these rules have no special hands"
     if t.phase is not MELD_PHASE or not t.drew_from_stock:
         return "a special hand is declared only in a turn that drew from the stock, after the draw"
@@ -43,7 +43,7 @@ def _discard_options(t: TableState) -> list[int | None]:
     size = t.sizes[t.seat]
     if size == HAND_SIZE:
         return [None]
-    if size == HAND_SIZE + 1 and t.rules.draw_count >= 2 and not t.final_meld_only:
+    if size == HAND_SIZE + 1 and t.dealt.draw_count >= 2 and not t.final_meld_only:
         counts = t.counts[t.seat]
         return [k for k in range(KIND_COUNT) if counts[k] and k not in _NOT_DISCARDED]
     return []
@@ -53,7 +53,7 @@ def _scored_hand(t: TableState, discard: int | None) -> SpecialHand | None:
     counts = list(t.counts[t.seat])
     if discard is not None:
         counts[discard] -= 1
-    return best_of(t.rules.special_hands, counts)
+    return best_of(t.dealt.special_hands, counts)
 
 
 def declarations(t: TableState) -> list[DeclareSpecialHand]:
@@ -67,7 +67,7 @@ def declarations(t: TableState) -> list[DeclareSpecialHand]:
     Returns:
         The declarations, by discard kind.
     """
-    if not t.rules.special_hands or _barrier(t) is not None:
+    if not t.dealt.special_hands or _barrier(t) is not None:
         return []
     result = []
     for discard in _discard_options(t):
@@ -91,7 +91,7 @@ def explain_declaration(t: TableState, action: DeclareSpecialHand) -> tuple[Rule
     barrier = _barrier(t)
     if barrier is not None:
         return code, barrier
-    known = {hand.id: hand for hand in t.rules.special_hands}
+    known = {hand.id: hand for hand in t.dealt.special_hands}
     if action.hand not in known:
         return code, f"{action.hand!r} is no special hand of these rules; they have: {', '.join(known)}"
     options = _discard_options(t)
@@ -102,7 +102,7 @@ def explain_declaration(t: TableState, action: DeclareSpecialHand) -> tuple[Rule
             return code, "a three is never the discard of a declaration"
         if discard is not None and size == HAND_SIZE + 1 and t.counts[t.seat][discard] == 0:
             return code, f"you hold no {Kind(discard).symbol} to discard"
-        if size == HAND_SIZE + 1 and t.rules.draw_count >= 2 and not t.final_meld_only:
+        if size == HAND_SIZE + 1 and t.dealt.draw_count >= 2 and not t.final_meld_only:
             return code, "with 15 cards you declare 14 of them and discard the 15th"
         if size == HAND_SIZE:
             return code, f"you hold exactly the {HAND_SIZE} cards: declare them with no discard"

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO, Kind
 from canasta.rulefacts import RuleFacts, rule_facts
 from canasta.rules import Rules
 from canasta.table import TableState
@@ -113,12 +113,17 @@ def plain_kinds(rules: Rules) -> tuple[bool, ...]:
     hit = _PLAIN.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    stops = rules.pile.empty_pile_stops | rules.melds.closed
-    found = tuple(k >= 4 and k not in stops for k in range(KIND_COUNT))
+    found = _plain_of(rules, rules.melds.closed)
     if len(_PLAIN) > 4096:
         _PLAIN.clear()  # bound the memory of long runs (the club rules make rules objects during a hand)
     _PLAIN[id(rules)] = (rules, found)
     return found
+
+
+def _plain_of(rules: Rules, closed: frozenset[Kind]) -> tuple[bool, ...]:
+    """`plain_kinds` of ``rules`` with these ranks closed."""
+    stops = rules.pile.empty_pile_stops | closed
+    return tuple(k >= 4 and k not in stops for k in range(KIND_COUNT))
 
 
 def holds_plain(t: TableState, seat: int) -> bool:
@@ -224,7 +229,7 @@ def plain_now(t: TableState) -> tuple[bool, ...]:
     facts = t.facts
     found = facts.plain
     if found is None:
-        found = facts.plain = plain_kinds(t.rules)
+        found = facts.plain = _plain_of(t.dealt, facts.closed)  # (the hand's meld state's closed ranks)
     return found
 
 
@@ -269,7 +274,7 @@ def _strands(t: TableState, seat: int, key: int, shown: tuple[int, int, int], ad
     A meld the action makes a canasta of closes its rank where ranks close
     (dead-ranks), and the held cards of that rank are stop cards from then on.
     """
-    rules = t.rules
+    rules = t.dealt
     side = t.seating[seat]
     rank = key & 15
     n, tw, jk = shown
@@ -332,7 +337,7 @@ def take_strands(t: TableState, seat: int, shape: tuple[int, int, int, int]) -> 
     Returns:
         True if the take is refused by D5 b.
     """
-    rules = t.rules
+    rules = t.dealt
     kinds = t.kinds
     pile = t.pile
     top = kinds[pile[-1]]

@@ -315,7 +315,7 @@ class HandState(TableState):
             SeatError: If ``seat`` is not a seat of the hand (``-1``, ``True``
                 and ``1.0`` are not).
         """
-        return observing.observe(self, check_seat(seat, self.rules.players))
+        return observing.observe(self, check_seat(seat, self.dealt.players))
 
     def _repr_svg_(self) -> str:
         """The whole table, every hand face up, as SVG, so that Jupyter shows it (`canasta.render.render_table_svg`)."""

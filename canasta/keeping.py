@@ -67,7 +67,7 @@ def held_three(t: TableState, seat: int) -> int:
     counts = t.counts[seat]
     if counts[RED_THREE]:
         return RED_THREE
-    if counts[BLACK_THREE] and t.rules.threes.black_threes_are_bonus:
+    if counts[BLACK_THREE] and t.dealt.threes.black_threes_are_bonus:
         return BLACK_THREE
     return -1
 

@@ -44,7 +44,7 @@ from canasta.discards import (
 )
 from canasta.goingout import OutOptions, can_meld_out, going_out_options
 from canasta.keeping import layouts
-from canasta.rulefacts import RuleFacts, meld_valid
+from canasta.rulefacts import RuleFacts, hand_rules, meld_valid
 from canasta.rules import Permission
 from canasta.special import HAND_SIZE
 from canasta.table import (
@@ -170,7 +170,7 @@ def pile_to_hand(t: TableState, cards: list[int]) -> list[int]:
         counts[kind] = counts[kind] + 1
     if t.facts.red_threes_are_bonus:
         counts[RED_THREE] = 0
-    if t.rules.threes.black_threes_are_bonus or t.rules.black_threes.set_aside_from_pile:
+    if t.dealt.threes.black_threes_are_bonus or t.dealt.black_threes.set_aside_from_pile:
         counts[BLACK_THREE] = 0
     return counts
 
@@ -201,7 +201,7 @@ def turn_facts(
     Returns:
         The facts.
     """
-    rules = t.rules
+    rules = t.dealt
     final_only = t.final_meld_only
     drew_from_stock = t.drew_from_stock if drew is None else drew
     if final_only:
@@ -337,7 +337,7 @@ def bonus_cards_due(t: TableState, seat: int, *, if_opened: bool = False) -> int
             return 0
     elif not if_opened:
         return 0
-    initial = t.rules.initial_meld
+    initial = t.dealt.initial_meld
     earlier = sum(1 for sd, done in enumerate(t.opened) if done and sd != side)
     if earlier >= len(initial.bonus_cards) or len(t.stock) <= initial.bonus_cards_stock_floor:
         return 0
@@ -375,10 +375,10 @@ def goes_out_ok(t: TableState, side: int) -> bool:
         return False
     if t.facts.has_packets and not _packets_let_out(t, t.seat):
         return False  # Hand and Foot §8.8: conditions 1 and 3 (the last packet, the partners' too)
-    if t.final_meld_only and t.rules.going_out.final_discard_required:
+    if t.final_meld_only and t.dealt.going_out.final_discard_required:
         return False  # after a last-card red three nobody discards, so nobody goes out here
     canastas = t.canastas(side)
-    rules = t.rules
+    rules = t.dealt
     if t.facts.counts_by_class:
         if not t.quota_met(side):
             return False  # the quota by class, books included
@@ -429,8 +429,8 @@ def blocking_melds(t: TableState, side: int) -> list[int]:
     Returns:
         Their ranks (``JOKER`` for the wild meld).
     """
-    going_out = t.rules.going_out
-    size = t.rules.melds.canasta_size
+    going_out = t.dealt.going_out
+    size = t.dealt.melds.canasta_size
     return [m.rank for m in t.melds[side].values() if going_out.blocked_by(m.rank, m.naturals, m.twos, m.jokers, size)]
 
 
@@ -548,7 +548,7 @@ def _take_completes(
     t: TableState, seat: int, shape: tuple[int, int, int, int], bound: bool, out_allowed: bool
 ) -> bool:
     """What "legal" means, for a pile take: after it, the turn can still be completed (the pile is face up)."""
-    rules = t.rules
+    rules = t.dealt
     facts: RuleFacts | None = None  # (the rules' own: ``t.facts``, unless aces-pure sets the take's state)
     side = t.seating[seat]
     n, tw, jk, second = shape
@@ -558,9 +558,7 @@ def _take_completes(
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn: the
             # turn meld state the take sets (`canasta.table.TableState._meld_state`, kept with the rules
             # dealt, so the take met again, and the take made, find it), with its facts.
-            state = t._meld_state(top_kind, side)
-            rules = state[0]
-            facts = state[1]
+            facts = t._meld_state(top_kind, side)[0]
     restricted = t.restricts_discards
     if (
         not bound
@@ -693,7 +691,7 @@ def _draw_options(t: TableState, seat: int, *, bound: bool, out_allowed: bool, f
         # The rule book: a discard that can be added to a meld must be taken, if taking it
         # is legal (what "legal" means: a take after which the turn cannot be completed is not).
         possible = takes if filtered else legal_takes(t, seat, exhausted=True, bound=bound, out_allowed=out_allowed)
-        forced = t.rules.exhaustion.forced_take and any(a in possible for a in _LAYOFFS)
+        forced = t.dealt.exhaustion.forced_take and any(a in possible for a in _LAYOFFS)
         if not forced:
             actions.append(_END)
     return actions
@@ -819,7 +817,7 @@ class _MeldChecks:
             self.hopeless = not (
                 turn.out_allowed
                 and can_meld_out(
-                    t.rules,
+                    hand_rules(t.facts),  # (the rules with the hand's meld state)
                     counts,
                     counts_now,
                     turn.out_discardable,
@@ -834,7 +832,7 @@ class _MeldChecks:
             # meld that starts a going-out line (the rule book, "Asking permission").
             # (Not under rule-of-five, where the order of melds matters: each is decided on its own.)
             self.out_options = going_out_options(
-                t.rules, counts, counts_now, turn.out_discardable, need=t.facts.canastas_required
+                hand_rules(t.facts), counts, counts_now, turn.out_discardable, need=t.facts.canastas_required
             )
             self.hopeless = self.out_options is None
             return
@@ -874,7 +872,7 @@ class _MeldChecks:
         if carried and t._openings is not None:
             # Openings found earlier this turn that contain the melds made since complete it from here too
             # (`OpeningsFound`): the first is the witness, and no search is needed.
-            self.found = t._openings.covering(t.rules, tag, counts, counts_now, t.provisional_count)
+            self.found = t._openings.covering(t.dealt, tag, counts, counts_now, t.provisional_count)
         if self.found:
             self.witness = self.found[0]
             self.hopeless = False
@@ -891,7 +889,7 @@ class _MeldChecks:
                 self.found.append(self.witness)  # (the first opening found, for the candidates it covers)
         if carried and self.found:
             # Kept for the next meld phase of this turn (with what the candidates' searches add to ``found``).
-            t._openings = OpeningsFound(t.rules, tag, counts[:], dict(counts_now), t.provisional_count, self.found)
+            t._openings = OpeningsFound(t.dealt, tag, counts[:], dict(counts_now), t.provisional_count, self.found)
         if (
             self.witness
             and not opened
@@ -948,7 +946,7 @@ class _MeldChecks:
                     return True
             return False
         t = self.t
-        rules = t.rules
+        rules = t.dealt
         counts = self.counts
         counts_now = self.counts_now
         left = self.size - n - tw - jk
@@ -1118,7 +1116,7 @@ class _MeldChecks:
         counts = self.counts
         if twos - old[1] + tw > counts[TWO] or jokers - old[2] + jk > counts[JOKER]:
             return False
-        rules = self.t.rules
+        rules = self.t.dealt
         values = self.t.facts.card_values
         turn = self.turn
         count = self.t.provisional_count + value - values[rank] * old[0] - values[TWO] * old[1] - values[JOKER] * old[2]
@@ -1138,8 +1136,21 @@ class _MeldChecks:
 
 
 def _openings_tag(t: TableState) -> tuple[object, ...]:
-    """The turn's bookkeeping that openings found in a meld phase depend on (see `OpeningsFound`)."""
-    return (t.turn, t.seat, t.answer, t.bound, t.final_meld_only, t.taken_top, t.drew_from_stock, t.pending_pile)
+    """The turn's bookkeeping that openings found in a meld phase depend on (see `OpeningsFound`).
+
+    The hand's meld state is part of it (its facts, by identity: the rules passed are the rules dealt).
+    """
+    return (
+        t.turn,
+        t.seat,
+        t.answer,
+        t.bound,
+        t.final_meld_only,
+        t.taken_top,
+        t.drew_from_stock,
+        t.pending_pile,
+        t.facts,
+    )
 
 
 def _anchored(

@@ -26,6 +26,8 @@ __all__ = [
     "RuleFacts",
     "ScoringTables",
     "TurnStateKey",
+    "hand_rules",
+    "meld_state_facts",
     "meld_valid",
     "rank_keys",
     "rule_facts",
@@ -40,6 +42,75 @@ Additions = tuple[tuple[int, int, int, int, int, int], ...]
 #: rules dealt: the ranks closed, the ranks locked against wild cards this turn beyond the rules'
 #: own (a bit per rank), the wild floors and the opening cap.
 TurnStateKey = tuple[frozenset[Kind], int, tuple[int, ...], int]
+
+
+class _StateTest:
+    """`canasta.MeldRules.is_valid` of plain meld rules with a hand's meld state, without making those meld rules.
+
+    What ``melds.with_state(...).is_valid`` answers: the limits of ``melds`` (the meld rules
+    dealt) and the state's natural-only and closed ranks (as bits), rule-of-five's floors and
+    opening cap (`meld_state_facts`; `tests/test_club_speed_design.py` compares the two).
+    """
+
+    def __init__(
+        self,
+        melds: MeldRules,
+        natural_only: frozenset[Kind],
+        closed: frozenset[Kind],
+        wild_floors: tuple[int, ...],
+        mixed_cap: int,
+    ) -> None:
+        self.min_size: int = melds.min_size
+        self.max_size: int = -1 if melds.max_size is None else melds.max_size
+        self.wild_melds: bool = melds.wild_melds
+        self.black_threes: bool = melds.black_threes_when_going_out
+        self.min_naturals: int = melds.min_naturals
+        self.max_wilds: int = -1 if melds.max_wilds is None else melds.max_wilds
+        self.naturals_per_wild: int = melds.naturals_per_wild
+        self.extra_naturals: int = melds.extra_naturals
+        self.wilds_need_naturals: int = melds.wilds_need_naturals
+        natural = 0
+        for rank in natural_only:
+            natural |= 1 << int(rank)
+        shut = 0
+        for rank in closed:
+            shut |= 1 << int(rank)
+        self.natural: int = natural
+        self.shut: int = shut
+        self.natural_only = natural_only
+        self.closed = closed
+        self.floors = wild_floors
+        self.cap = mixed_cap
+
+    def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
+        """`canasta.MeldRules.is_valid` under this state (see the class)."""
+        wilds = twos + jokers
+        size = naturals + wilds
+        if size < self.min_size:
+            return False
+        if self.max_size >= 0 and size > self.max_size:
+            return False
+        if rank == JOKER:
+            return self.wild_melds and naturals == 0
+        if rank == BLACK_THREE:
+            return self.black_threes and wilds == 0 and 3 <= naturals <= 4
+        if naturals < self.min_naturals or not BLACK_THREE < rank < KIND_COUNT:
+            return False
+        if wilds:
+            if self.natural >> rank & 1 or (self.max_wilds >= 0 and wilds > self.max_wilds):
+                return False
+            if naturals < self.naturals_per_wild * wilds + self.extra_naturals:
+                return False
+        # The hand's meld state (`canasta.MeldRules._state_allows`).
+        if self.shut >> rank & 1:
+            return False
+        if wilds:
+            if self.cap and size > self.cap:
+                return False
+            floors = self.floors
+            if floors and naturals < self.wilds_need_naturals and wilds > floors[rank]:
+                return False
+        return True
 
 
 class RuleFacts:
@@ -62,6 +133,8 @@ class RuleFacts:
         dealt: RuleFacts | None = None,
         keys: tuple[RankKey, ...] | None = None,
         near: RuleFacts | None = None,
+        state: MeldRules | None = None,
+        test: _StateTest | None = None,
     ) -> None:
         """Read the values of ``rules``, or take them from ``dealt`` where ``rules`` differ only in meld state.
 
@@ -72,26 +145,41 @@ class RuleFacts:
             keys: The meld rules' `rank_keys`, if the caller has them (`state_facts`).
             near: Facts of another meld state of the rules dealt (`state_facts`: the hand's
                 state before), whose caches serve the kinds whose key they share; or ``None``.
+            state: Meld rules holding a hand's meld state (`meld_state_facts`), made from the meld
+                rules of ``rules`` (the rules dealt) with `canasta.MeldRules.with_state`: the facts
+                are those of the rules dealt with these meld rules, and no `canasta.Rules` is made
+                for them unless asked (`hand_rules`). ``None``: the meld rules of ``rules``.
+            test: Instead of ``state``, a hand's meld state as its validity test
+                (`meld_state_facts`, plain meld rules): the state's meld rules are made only
+                when asked (`meld_rules`).
         """
-        melds = rules.melds
+        melds = rules.melds if state is None else state
         if keys is None:
             keys = rank_keys(melds)
         if dealt is not None and dealt.rank_keys[JOKER] == keys[JOKER]:
             # (same meld rules but for their hand state: see `rank_keys`)
             lender = dealt if near is None or near.dealt_rules is not dealt.dealt_rules else near
-            self._take_from(lender, dealt, rules, keys)
+            self._take_from(lender, dealt, rules, keys, state, test)
             return
         pile = rules.pile
         exhaustion = rules.exhaustion
         self.rules = rules
+        # The rules with this meld state, for readers that want a `canasta.Rules` (`hand_rules`):
+        # made when first asked where the facts hold a state of their own.
+        self.state_rules: Rules | None = rules if state is None else None
         self.players: int = rules.players
         self.sides: tuple[int, ...] = rules.sides
         self.draw_count: int = rules.draw_count
         self.card_values: tuple[int, ...] = rules.card_values
         self.special_hands: bool = bool(rules.special_hands)
         # melds.*
-        self.meld_rules: MeldRules = melds
+        self._meld_rules: MeldRules | None = melds
         self.is_valid: Callable[[int, int, int, int], bool] = melds.is_valid
+        # The hand's meld state (`canasta.Rules.during_hand`): what the engine reads of it.
+        self.natural_only: frozenset[Kind] = melds.natural_only
+        self.closed: frozenset[Kind] = melds.closed
+        self.wild_floors: tuple[int, ...] = melds.wild_floors
+        self.mixed_cap: int = melds.mixed_cap
         self.max_wilds: int | None = melds.max_wilds
         self.wild_melds: bool = melds.wild_melds
         self.black_threes_when_going_out: bool = melds.black_threes_when_going_out
@@ -144,15 +232,13 @@ class RuleFacts:
         self.bonus_cards_stand_for_kept_card: bool = rules.initial_meld.bonus_cards_stand_for_kept_card
         # A turn's meld state (`canasta.table.TableState._turn_meld_state`), from the rules dealt: the
         # ranks that lock against wild cards (aces-pure), the naturals that need no floor and the
-        # opening cap (rule-of-five), and the rules of each state met, by its key (shared by the facts
-        # of every state: see `_take_from`).
+        # opening cap (rule-of-five), and the facts and meld tables of each state met, by its key
+        # (shared by the facts of every state: see `_take_from`).
         self.dealt_rules: Rules = rules.as_dealt if dealt is None else dealt.dealt_rules
         self.opening_wilds: tuple[int, ...] = tuple(sorted(int(k) for k in melds.wilds_only_when_opening))
         self.wilds_need_naturals: int = melds.wilds_need_naturals
         self.no_mixed_opening_canasta: bool = melds.no_mixed_opening_canasta
-        self.turn_states: dict[TurnStateKey, tuple[Rules, RuleFacts, object]] = (
-            {} if dealt is None else dealt.turn_states
-        )
+        self.turn_states: dict[TurnStateKey, tuple[RuleFacts, object]] = {} if dealt is None else dealt.turn_states
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         # The sequence games: melds by meld type and identity (`canasta.suitedlegality`, `canasta.suitedplay`).
         self.sequences: bool = bool(rules.meld_types)
@@ -188,8 +274,20 @@ class RuleFacts:
         self.plain: tuple[bool, ...] | None = None
         self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
 
-    def _take_from(self, near: RuleFacts, dealt: RuleFacts, rules: Rules, keys: tuple[RankKey, ...]) -> None:
+    def _take_from(
+        self,
+        near: RuleFacts,
+        dealt: RuleFacts,
+        rules: Rules,
+        keys: tuple[RankKey, ...],
+        state: MeldRules | None,
+        test: _StateTest | None,
+    ) -> None:
         """The facts of ``rules``, made by `canasta.Rules.during_hand` from the rules of ``dealt``.
+
+        With ``state`` (`meld_state_facts`), ``rules`` are the rules dealt and ``state`` the meld
+        rules holding the hand's meld state: the facts are those of the state, and its rules
+        are made only when asked (`hand_rules`).
 
         ``near`` (``dealt``, or the facts of another meld state of the same rules dealt) lends
         its caches to the kinds whose key it shares: a turn's state changes a few kinds from
@@ -200,14 +298,29 @@ class RuleFacts:
         memos of rule methods; the meld rules, their test and the caches that depend on the
         meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
         """
-        self.rules = rules
+        own = state is None and test is None  # (the facts of ``rules`` themselves)
+        self.rules = rules if own else dealt.rules
+        self.state_rules = rules if own else None
         self.players = dealt.players
         self.sides = dealt.sides
         self.draw_count = dealt.draw_count
         self.card_values = dealt.card_values
         self.special_hands = dealt.special_hands
-        self.meld_rules = rules.melds
-        self.is_valid = rules.melds.is_valid
+        if test is None:
+            melds = rules.melds if state is None else state
+            self._meld_rules = melds
+            self.is_valid = melds.is_valid
+            self.natural_only = melds.natural_only
+            self.closed = melds.closed
+            self.wild_floors = melds.wild_floors
+            self.mixed_cap = melds.mixed_cap
+        else:
+            self._meld_rules = None  # (made when asked: `meld_rules`)
+            self.is_valid = test.is_valid
+            self.natural_only = test.natural_only
+            self.closed = test.closed
+            self.wild_floors = test.floors
+            self.mixed_cap = test.cap
         self.max_wilds = dealt.max_wilds
         self.wild_melds = dealt.wild_melds
         self.black_threes_when_going_out = dealt.black_threes_when_going_out
@@ -280,6 +393,19 @@ class RuleFacts:
         self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
         self.plain = None
         self.keep = [None, None, None, None]
+
+    @property
+    def meld_rules(self) -> MeldRules:
+        """The meld rules of these facts, with the hand's meld state (made when first asked, `meld_state_facts`)."""
+        found = self._meld_rules
+        if found is None:
+            found = self._meld_rules = self.rules.melds.with_state(
+                natural_only=self.natural_only,
+                closed=self.closed,
+                wild_floors=self.wild_floors,
+                mixed_cap=self.mixed_cap,
+            )
+        return found
 
     def minimum_for(self, score: int, deal: int = 1) -> int:
         """`canasta.MeldMinimums.minimum_for` of the rules (remembered by score, as `canasta_bonus`).
@@ -455,6 +581,65 @@ def _state_keys(
                 state |= (floors[kind] + 1) << 16
         found.append((first + kind) << _STATE_BITS | state)
     return tuple(found)
+
+
+def meld_state_facts(
+    dealt: RuleFacts,
+    near: RuleFacts | None,
+    natural_only: frozenset[Kind],
+    closed: frozenset[Kind],
+    wild_floors: tuple[int, ...],
+    mixed_cap: int,
+) -> RuleFacts:
+    """The facts of a hand's meld state: the rules of ``dealt`` with this state, no rules object made.
+
+    The engine makes a hand's meld states here (`canasta.table.TableState`) and keeps them
+    by the state's key (`RuleFacts.turn_states`): the facts read every value but the meld
+    state from ``dealt``, their ``rules`` are the rules dealt, and their validity test reads
+    the meld rules dealt and the state (no `canasta.MeldRules` is made for plain meld rules:
+    ``meld_rules`` makes them when asked). The `canasta.Rules` of the state
+    (`canasta.Rules.during_hand`) are made only where something asks for them (`hand_rules`:
+    the public `canasta.HandState.rules`, the going-out search).
+
+    Args:
+        dealt: The facts of the rules dealt.
+        near: The facts of the hand's meld state before (of the same rules dealt), whose caches
+            the kinds that keep their key take, or ``None``.
+        natural_only: Ranks whose melds may hold no wild card now (`canasta.MeldRules.natural_only`).
+        closed: Ranks closed now (`canasta.MeldRules.closed`).
+        wild_floors: Rule-of-five's floors (`canasta.MeldRules.wild_floors`).
+        mixed_cap: Rule-of-five's opening cap (`canasta.MeldRules.mixed_cap`).
+
+    Returns:
+        New facts (the caller keeps them).
+    """
+    dealt_melds = dealt.meld_rules
+    if type(dealt_melds) is not MeldRules:
+        # (A subclass's meld rules may test validity their own way: they are made, and key by themselves.)
+        melds = dealt_melds.with_state(
+            natural_only=natural_only, closed=closed, wild_floors=wild_floors, mixed_cap=mixed_cap
+        )
+        return RuleFacts(dealt.rules, dealt, rank_keys(melds), near, melds)
+    # (The keys from the state itself.)
+    basis = (dealt.rank_keys[JOKER] >> _STATE_BITS) // KIND_COUNT  # (the basis of the meld rules dealt)
+    keys = _state_keys(basis, natural_only, closed, wild_floors, mixed_cap)
+    test = _StateTest(dealt_melds, natural_only, closed, wild_floors, mixed_cap)
+    return RuleFacts(dealt.rules, dealt, keys, near, None, test)
+
+
+def hand_rules(facts: RuleFacts) -> Rules:
+    """The rules these facts are of, with their meld state: made when first asked (`meld_state_facts`).
+
+    Args:
+        facts: The facts of a hand's rules (`canasta.table.TableState.facts`).
+
+    Returns:
+        The rules (`canasta.Rules.during_hand` of the rules dealt with the state's meld rules).
+    """
+    found = facts.state_rules
+    if found is None:
+        found = facts.state_rules = facts.dealt_rules.during_hand(facts.meld_rules)
+    return found
 
 
 def state_facts(rules: Rules, dealt: RuleFacts, near: RuleFacts | None = None) -> RuleFacts:

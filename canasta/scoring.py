@@ -127,7 +127,7 @@ def score_hand(state: TableState) -> HandScore:
     """
     if state.end is None:
         raise ValueError("the hand is not over yet")
-    rules = state.rules
+    rules = state.dealt
     facts = state.facts
     tables = facts.scoring()
     values = rules.card_values

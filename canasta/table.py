@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, Self, cast
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
-from canasta.rulefacts import RankKey, RuleFacts, rank_keys, rule_facts, state_facts
+from canasta.rulefacts import RankKey, RuleFacts, hand_rules, meld_state_facts, rank_keys, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
 if TYPE_CHECKING:
@@ -265,6 +265,7 @@ class TableState:
         "counts",
         "deal_number",
         "dealer",
+        "dealt",
         "deck",
         "declared",
         "drew_all_wild",
@@ -299,7 +300,6 @@ class TableState:
         "reshuffles",
         "restricts_discards",
         "resume_phase",
-        "rules",
         "scores",
         "seat",
         "seating",
@@ -340,7 +340,9 @@ class TableState:
         facts = rule_facts(rules)
         n = facts.players
         sides = facts.side_count
-        self.rules = rules
+        # The rules the hand was dealt under: every value but the hand's meld state (which its
+        # facts hold: ``facts.meld_rules``); `rules` gives both as one rules object.
+        self.dealt = rules
         self.facts: RuleFacts = facts  # the values the inner loops read, as plain fields
         self.deck = deck
         self.kinds = deck.kinds
@@ -451,7 +453,7 @@ class TableState:
             self.pile_freezers += 1
 
     def _freezes(self, kind: int) -> bool:
-        pile_rules = self.rules.pile
+        pile_rules = self.dealt.pile
         if kind <= TWO:
             return pile_rules.wild_freezes
         if kind == RED_THREE:
@@ -498,13 +500,13 @@ class TableState:
     def _close_ranks(self) -> None:
         """Close every natural rank with a meld of canasta size, where the rules close ranks (``dead-ranks``).
 
-        The closed ranks live in the meld rules (``rules.melds.closed``), so
-        every legality check, the completion oracle included, refuses melds of
-        them and pile takes with them on top.
+        The closed ranks are part of the hand's meld state (``facts.closed``, and
+        ``rules.melds.closed`` of `rules`), so every legality check, the completion oracle
+        included, refuses melds of them and pile takes with them on top.
         """
-        meld_rules = self.rules.melds
-        size = self.facts.canasta_size
-        closed = meld_rules.closed
+        facts = self.facts
+        size = facts.canasta_size
+        closed = facts.closed
         found: set[Kind] | None = None  # (the ranks closed with the new ones; none new: nothing to make)
         for side_melds in self.melds:
             for meld in side_melds.values():
@@ -513,13 +515,15 @@ class TableState:
                         found = set(closed)
                     found.add(Kind(meld.rank))
         if found is not None:
-            state = meld_rules.with_state(
-                natural_only=meld_rules.natural_only,
-                closed=frozenset(found),
-                wild_floors=meld_rules.wild_floors,
-                mixed_cap=meld_rules.mixed_cap,
+            made = meld_state_facts(
+                rule_facts(facts.dealt_rules),
+                facts,
+                facts.natural_only,
+                frozenset(found),
+                facts.wild_floors,
+                facts.mixed_cap,
             )
-            self._use_state(self.rules.during_hand(state))
+            self._use_facts(made, _tables_by_keys(made.rank_keys, facts.rank_keys, self._combos))
 
     def _turn_meld_state(self, taken: int = -1) -> None:
         """Set the meld state of the acting side's turn, where the club rules need one.
@@ -535,11 +539,11 @@ class TableState:
         turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
         """
         hit = self._meld_state(taken)
-        if hit[0] is not self.rules:
-            self._use_rules(hit[0], hit[1], cast("tuple[MeldTables, ...]", hit[2]))
+        if hit[0] is not self.facts:
+            self._use_facts(hit[0], cast("tuple[MeldTables, ...]", hit[1]))
 
-    def _meld_state(self, taken: int = -1, side: int = -1) -> tuple[Rules, RuleFacts, object]:
-        """A side's turn meld state (see `_turn_meld_state`): its rules, facts and meld tables.
+    def _meld_state(self, taken: int = -1, side: int = -1) -> tuple[RuleFacts, object]:
+        """A side's turn meld state (see `_turn_meld_state`): its facts and meld tables.
 
         Found by the state's key in ``facts.turn_states`` (the rules dealt's), made the first
         time it is met; the hand's state is left as it is. ``side`` is the acting side's
@@ -572,49 +576,45 @@ class TableState:
                     wilds[meld.rank] = meld.twos + meld.jokers
             floors = tuple(wilds)
         cap = facts.canasta_size - 1 if not later and facts.no_mixed_opening_canasta else 0
-        closed = facts.meld_rules.closed
+        closed = facts.closed
         key = (closed, locked, floors, cap)
         states = facts.turn_states  # (the rules dealt's: shared by the facts of every state)
         hit = states.get(key)
         if hit is None:
-            meld_rules = self.rules.melds
-            ranks = set(facts.dealt_rules.melds.natural_only)
+            dealt = rule_facts(facts.dealt_rules)
+            ranks = set(dealt.natural_only)
             for rank in opening:
                 if locked >> rank & 1:
                     ranks.add(Kind(rank))
-            state = meld_rules.with_state(
-                natural_only=frozenset(ranks), closed=meld_rules.closed, wild_floors=floors, mixed_cap=cap
-            )
-            rules = self.rules.during_hand(state)  # (these rules again where the state is theirs: interned)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
-            found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
-            hit = states[key] = (rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
+            # (No rules object: the state's facts hold it, `rules` makes its rules when asked.)
+            found = meld_state_facts(dealt, facts, frozenset(ranks), closed, floors, cap)
+            hit = states[key] = (found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
         return hit
 
-    def _use_state(self, rules: Rules) -> None:
-        """`_use_rules` with rules made from the rules dealt with another meld state (`Rules.during_hand`)."""
-        facts = self.facts
-        found = state_facts(rules, rule_facts(facts.dealt_rules), facts)
-        self._use_rules(rules, found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
-
-    def _use_rules(
-        self, rules: Rules, facts: RuleFacts | None = None, combos: tuple[MeldTables, ...] | None = None
-    ) -> None:
-        """Play on under rules with another meld state: a meld whose kind's tables changed drops its own.
-
-        ``facts`` and ``combos`` are the rules' facts and meld tables, if the caller has them.
-        """
+    def _use_facts(self, facts: RuleFacts, combos: tuple[MeldTables, ...]) -> None:
+        """Play on under another meld state (facts, meld tables): a meld whose kind's tables changed drops its own."""
         old = self._combos
-        self.rules = rules
-        self.facts = rule_facts(rules) if facts is None else facts
-        if combos is None:
-            combos = meld_tables(rules.melds)
+        self.facts = facts
         self._combos = combos
         for side_melds in self.melds:
             for meld in side_melds.values():
                 if combos[meld.rank] is not old[meld.rank]:
                     meld._additions = None
+
+    @property
+    def rules(self) -> Rules:
+        """The hand's rules now: the rules dealt, with the hand's meld state where the rules change it.
+
+        The club rules change the meld rules during a hand (dead-ranks' closed ranks,
+        aces-pure's locked ranks, rule-of-five's floors and cap: see
+        `canasta.Rules.during_hand`); these are the rules dealt with that state (the
+        same object for the same state). The engine reads the rules dealt and the
+        state's facts (``dealt``, ``facts``): a state's rules object is made when first
+        asked for.
+        """
+        return hand_rules(self.facts)
 
     # --- derived facts ----------------------------------------------------------------
 
@@ -648,7 +648,7 @@ class TableState:
         Returns:
             Its count of melds of canasta size or more.
         """
-        size = self.rules.melds.canasta_size
+        size = self.dealt.melds.canasta_size
         count = len(self.books[side])  # (its books: every one a canasta)
         for m in self.melds[side].values():
             if m.naturals + m.twos + m.jokers >= size:
@@ -675,7 +675,7 @@ class TableState:
         Returns:
             Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild, sequence).
         """
-        size = self.rules.melds.canasta_size
+        size = self.dealt.melds.canasta_size
         counts = [0] * CLASS_COUNT
         for m in self.books[side]:
             counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
@@ -720,7 +720,7 @@ class TableState:
         """
         if not self.facts.counts_by_class:
             return self.canastas(side) >= self.facts.canastas_required
-        return self.rules.going_out.quota_met(self.canastas_by_class(side))
+        return self.dealt.going_out.quota_met(self.canastas_by_class(side))
 
     def all_melds(self, side: int) -> list[MeldState]:
         """A side's melds on the table: its books (in the order made), then its open melds.
@@ -742,7 +742,7 @@ class TableState:
     @property
     def closed_ranks(self) -> frozenset[Kind]:
         """Ranks closed for the rest of the hand (house rule ``dead-ranks``; empty where ranks never close)."""
-        return self.rules.melds.closed
+        return self.facts.closed
 
     def pile_frozen_for(self, side: int) -> bool:
         """Whether the pile is frozen for a side (the rule book's "The frozen pile").
@@ -793,7 +793,7 @@ class TableState:
         Returns:
             False once the side has opened, or where no clean meld is required.
         """
-        need = self.rules.initial_meld.clean_meld_naturals
+        need = self.dealt.initial_meld.clean_meld_naturals
         if self.opened[side] or not need:
             return False
         top_rank = -1 if self.taken_top is None or side != self.side else self.kinds[self.taken_top]
@@ -811,7 +811,7 @@ class TableState:
         Returns:
             The minimum count.
         """
-        return self.minimums[self.rules.sides[seat]]
+        return self.minimums[self.dealt.sides[seat]]
 
     def hand_cards(self, seat: int) -> list[Card]:
         """The cards in a seat's hand, sorted by kind.
@@ -841,12 +841,12 @@ class TableState:
         where: dict[str, list[int]] = {"stock": list(self.stock), "pile": list(self.pile)}
         if self.pending_pile is not None:
             where["pile (being taken)"] = list(self.pending_pile)
-        for seat in range(self.rules.players):
+        for seat in range(self.dealt.players):
             where[f"hand {seat}"] = [c for kind in self.hands[seat] for c in kind]
             for i, packet in enumerate(self.packets[seat]):
                 where[f"packet {i + 1} of {seat}"] = list(packet)  # (face down, after the hand)
             where[f"threes {seat}"] = list(self.threes[seat])
-        for side in range(self.rules.side_count):
+        for side in range(self.dealt.side_count):
             where[f"melds {side}"] = [c for m in self.melds[side].values() for c in m.cards]
             where[f"melds {side}"] += [c for m in self.books[side] for c in m.cards]
             where[f"set aside {side}"] = list(self.set_aside[side])
@@ -854,7 +854,7 @@ class TableState:
 
     def copy(self) -> Self:
         """An independent copy (cheap: flat lists of ints)."""
-        return type(self)(self.rules, self.deck, self.dealer, self.scores, _copy_of=self)
+        return type(self)(self.dealt, self.deck, self.dealer, self.scores, _copy_of=self)
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle the table's data; its caches and rule facts are rebuilt on loading (`restore_table`).
@@ -867,7 +867,7 @@ class TableState:
 
     def _copy_from(self, other: TableState) -> None:
         """Make this (new, empty) table an independent copy of ``other``."""
-        self.rules = other.rules
+        self.dealt = other.dealt
         self.facts = other.facts
         self.deck = other.deck
         self.kinds = other.kinds

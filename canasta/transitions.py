@@ -67,7 +67,7 @@ def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
         t: The hand being dealt.
         rng: The deal's random generator (needed only to bury an upcard).
     """
-    upcard = t.rules.upcard
+    upcard = t.dealt.upcard
     if upcard is Upcard.NONE:
         return
     kinds = t.kinds
@@ -104,7 +104,7 @@ def lay_out_and_replace(t: TableState, seat: int) -> None:
         t: The hand.
         seat: The seat.
     """
-    threes = t.rules.threes
+    threes = t.dealt.threes
     # (The bonus threes: red ones unless they are ordinary cards, red-threes-dead; black ones where bonus.)
     kinds_to_check = ((RED_THREE,) if threes.red_threes_are_bonus else ()) + (
         (BLACK_THREE,) if threes.black_threes_are_bonus else ()
@@ -196,7 +196,7 @@ def _end_if_exhausted(t: TableState) -> None:
     """
     if t.stock:
         return
-    exhaustion = t.rules.exhaustion
+    exhaustion = t.dealt.exhaustion
     at = exhaustion.reshuffle_pile_at
     if at and len(t.pile) >= at:
         reshuffle_pile(t)
@@ -277,7 +277,7 @@ def transition(t: TableState, action: Action) -> None:
 def _do_draw(t: TableState, action: Action | None = None) -> None:
     """The rule book's "The turn" (and two-player's 2-card draw): draw, laying out and replacing red threes."""
     seat = t.seat
-    rules = t.rules
+    rules = t.dealt
     facts = t.facts
     need = facts.draw_count
     kinds = t.kinds
@@ -371,7 +371,7 @@ def _do_take(t: TableState, action: Action) -> None:
     t.taken_top = top
     t.phase = MELD_PHASE
     opened = t.opened[side]
-    if t.locks_wilds and not opened and rank in t.rules.melds.wilds_only_when_opening:
+    if t.locks_wilds and not opened and rank in t.dealt.melds.wilds_only_when_opening:
         t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     if rank <= TWO:
         # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld.
@@ -393,8 +393,8 @@ def _do_take(t: TableState, action: Action) -> None:
     meld._additions = None  # its contents change
     meld.cards.append(top)
     t.melded_this_turn = True
-    values = t.rules.card_values
-    value = values[rank] if t.rules.initial_meld.top_card_counts else 0
+    values = t.dealt.card_values
+    value = values[rank] if t.dealt.initial_meld.top_card_counts else 0
     for _ in range(action.naturals):
         meld.cards.append(t._from_hand(seat, rank))
         meld.naturals += 1
@@ -407,7 +407,7 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.twos += count
         else:
             meld.jokers += count
-    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.dealt.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if t.facts.after_first_canasta:
         _note_canasta(t, seat, before, meld.naturals + meld.twos + meld.jokers)  # the pickup meld counts
@@ -462,7 +462,7 @@ def _pick_up(t: TableState, cards: list[int]) -> None:
         _regroup(t, seat)  # The rule book, cutthroat: the first to take the pile plays alone
     side = t.seating[seat]
     kinds = t.kinds
-    set_aside = t.rules.black_threes.set_aside_from_pile
+    set_aside = t.dealt.black_threes.set_aside_from_pile
     known = t.known[seat]
     for card in cards:
         kind = kinds[card]
@@ -484,7 +484,7 @@ def _maybe_open(t: TableState) -> None:
     side = t.seating[seat]
     top_rank = -1 if t.taken_top is None else t.kinds[t.taken_top]
     counts = meld_counts(t, side)
-    if opening_reached(t.rules, t.provisional_count, minimum, counts, top_rank, splash=t.opens_by_splash):
+    if opening_reached(t.dealt, t.provisional_count, minimum, counts, top_rank, splash=t.opens_by_splash):
         t.opened[side] = True
         pending = t.pending_pile
         t.pending_pile = None
@@ -526,7 +526,7 @@ def _do_meld(t: TableState, action: Action) -> None:
     meld.jokers += jk
     meld._additions = None  # its contents changed
     t.melded_this_turn = True
-    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.rules.melds.canasta_size:
+    if t.closes_ranks and meld.naturals + meld.twos + meld.jokers >= t.dealt.melds.canasta_size:
         t._close_ranks()  # house rule dead-ranks: the rank closes the moment a meld of it is a canasta
     if t.facts.after_first_canasta:
         size = meld.naturals + meld.twos + meld.jokers
@@ -584,27 +584,27 @@ def _go_out_if_empty(t: TableState) -> None:
     if t.packets[seat]:
         if t.sizes[seat] == 0 and t.opened[t.seating[seat]]:
             # (Never before the side has opened: the foot is not reached by a provisional meld, §8.5.)
-            if t.rules.packets.meld_picks_up:
+            if t.dealt.packets.meld_picks_up:
                 pick_up_packet(t, seat)
             else:
                 _pass_turn(t, seat)  # foot-ends-turn: the turn ends at once; the packet comes next turn
         return
     side = t.seating[seat]
-    if t.sizes[seat] == 0 and not t.rules.going_out.final_discard_required and goes_out_ok(t, side):
+    if t.sizes[seat] == 0 and not t.dealt.going_out.final_discard_required and goes_out_ok(t, side):
         _go_out(t)
 
 
 def _go_out(t: TableState) -> None:
     seat = t.seat
-    if t.rules.partnerships.first_taker_alone and not t.regrouped:
+    if t.dealt.partnerships.first_taker_alone and not t.regrouped:
         _regroup(t, seat)  # nobody took the pile: the player going out is the lone hand
     side = t.seating[seat]
-    size = t.rules.melds.canasta_size
+    size = t.dealt.melds.canasta_size
     own_canasta = any(t.melds[side][r].size >= size for r in t.new_ranks if r in t.melds[side])
     if len(t.books[side]) > t.turn_books:
         own_canasta = True  # a book made this turn (its meld set apart): of new melds unless added_to_old
     concealed = (
-        t.rules.going_out.concealed_bonus is not None
+        t.dealt.going_out.concealed_bonus is not None
         and not t.melded_before[seat]
         and not t.added_to_old
         and own_canasta

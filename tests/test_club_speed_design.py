@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import canasta
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, Kind
 from canasta.hand import HandState
-from canasta.rulefacts import RuleFacts, rank_keys, rule_facts, state_facts
+from canasta.rulefacts import RuleFacts, meld_state_facts, rank_keys, rule_facts, state_facts
 from canasta.rules import MeldRules
 from canasta.special import SpecialHand, best_of
 from canasta.table import MELD_ADDITIONS_CACHE, meld_tables
@@ -153,6 +153,25 @@ def test_a_meld_state_s_facts_follow_from_its_state_and_the_basis_dealt() -> Non
     assert following.validity[Kind.KING] is RuleFacts(after).validity[Kind.KING]
 
 
+@settings(max_examples=80, deadline=None)
+@given(state=meld_states)
+def test_a_meld_state_facts_test_validity_as_its_meld_rules(state: MeldRules) -> None:
+    """The facts of a meld state made without meld rules (`meld_state_facts`) test validity as those meld rules do.
+
+    Their meld rules, made when asked, are the meld rules dealt with the state.
+    """
+    dealt_rules = CLUB if state.wilds_need_naturals else canasta.load_rules("classic")
+    dealt = rule_facts(dealt_rules)
+    facts = meld_state_facts(dealt, None, state.natural_only, state.closed, state.wild_floors, state.mixed_cap)
+    assert facts.rules is dealt_rules and facts.closed == state.closed and facts.rank_keys == rank_keys(state)
+    for kind in range(KIND_COUNT + 1):  # (and a number beyond the kinds)
+        for naturals in range(9):
+            for twos in range(5):
+                for jokers in range(5):
+                    assert facts.is_valid(kind, naturals, twos, jokers) == state.is_valid(kind, naturals, twos, jokers)
+    assert facts.meld_rules == state and facts.meld_rules is facts.meld_rules
+
+
 def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
     """In club play, a new meld state keeps the tables of the kinds its change did not touch."""
     deck = canasta.cards.Deck(CLUB.deck)
@@ -171,6 +190,56 @@ def test_club_hands_reuse_the_meld_tables_of_unchanged_kinds() -> None:
     assert changes > 20
     # (A turn's floors or opening cap touch every kind when they come or go; other changes touch a few.)
     assert kept > changes * 3
+
+
+def test_a_meld_state_makes_no_rules_object_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hand's meld state is its facts: its `canasta.MeldRules` and `canasta.Rules` are made when asked (issue 35).
+
+    The engine reads the rules dealt and the state's facts (their validity test reads the
+    meld rules dealt and the state); only the going-out search and the public
+    `canasta.HandState.rules` ask for the state's rules. Those carry the state the engine
+    plays by: the rules dealt with the meld rules of the hand's facts.
+    """
+    made_melds: list[MeldRules] = []
+    made_rules: list[MeldRules] = []
+    real_with_state, real_with_melds = MeldRules.with_state, canasta.Rules._with_melds
+
+    def with_state(self: MeldRules, **fields: object) -> MeldRules:
+        found = real_with_state(self, **fields)  # type: ignore[arg-type]
+        made_melds.append(found)
+        return found
+
+    def with_melds(self: canasta.Rules, melds: MeldRules) -> canasta.Rules:
+        made_rules.append(melds)
+        return real_with_melds(self, melds)
+
+    monkeypatch.setattr(MeldRules, "with_state", with_state)
+    monkeypatch.setattr(canasta.Rules, "_with_melds", with_melds)
+    deck = canasta.cards.Deck(CLUB.deck)
+    states: dict[int, RuleFacts] = {}  # (the meld states play moved through, by their facts)
+    for seed in range(7000, 7012):  # (hands no other test plays: their meld states are new to the process)
+        hand = HandState.deal(CLUB, dealer=3, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+            states[id(hand.facts)] = hand.facts
+    assert len(states) > 40
+    # (One of each per state before.)
+    assert len(made_rules) * 4 < len(states) and len(made_melds) * 4 < len(states)
+    # Asked, the rules are the rules dealt with the hand's meld state.
+    closed = 0
+    for seed in range(7000, 7006):
+        hand = HandState.deal(CLUB, dealer=3, scores=[0, 0], seed=seed, deck=deck)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            rules = hand.rules
+            assert rules.as_dealt is CLUB and rules.melds == hand.facts.meld_rules
+            assert rules.melds.closed == hand.closed_ranks and hand.rules is rules  # (made once per state)
+            closed += bool(hand.closed_ranks)
+            legal = hand.legal_actions()
+            hand.apply(legal[rng.randrange(len(legal))])
+    assert closed > 10
 
 
 def test_a_new_meld_state_is_made_without_hashing_or_rebuilding_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
