@@ -140,14 +140,14 @@ def opening_of(t: TableState, seat: int) -> OpeningRequirement:
     Returns:
         The requirement (read while the side has not opened).
     """
-    side = t.rules.sides[seat]
-    classes = t.rules.minimums.canastas_for(t.scores[side])
+    side = t.dealt.sides[seat]
+    classes = t.dealt.minimums.canastas_for(t.scores[side])
     return OpeningRequirement(count=t.personal_minimum(seat), canasta_classes=classes)
 
 
 def _may_go_out(t: TableState) -> bool:
     """The answer given this turn lets the player go out (a "no" never does; a required permission needs "yes")."""
-    if t.rules.going_out.permission is Permission.REQUIRED:
+    if t.dealt.going_out.permission is Permission.REQUIRED:
         return t.answer is True
     return t.answer is not False
 
@@ -186,7 +186,7 @@ def going_out_possible(t: TableState, seat: int) -> bool:
     side = t.seating[seat]
     hand = hand_of(t, seat)
     melds = list(melds_of(t, side).values())
-    rules = t.rules
+    rules = t.dealt
     if not can_go_out(hand, melds, rules.meld_types, rules.going_out):
         return False
     if t.opened[side]:
@@ -215,7 +215,7 @@ def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_onl
     if not pile:
         return []
     side = t.seating[seat]
-    rules = t.rules
+    rules = t.dealt
     top = t.deck.cards[pile[len(pile) - 1]]
     return legal_pile_takes(
         top,
@@ -279,7 +279,7 @@ def discards(t: TableState, seat: int) -> list[Discard]:
 
 def _only_going_out(t: TableState, side: int) -> bool:
     """Whether a meld of the side is valid only in a going-out turn (§9.5, §11.3): only going out ends the turn."""
-    types = t.rules.meld_types
+    types = t.dealt.meld_types
     for meld in t.melds[side].values():
         shape = meld_shape(t, meld)
         kind = judging(types, shape)
@@ -294,7 +294,7 @@ def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: b
     ``may_go_out``: whether the player may go out (``None``: as the answer given this turn says).
     """
     side = t.seating[seat]
-    rules = t.rules
+    rules = t.dealt
     hand, melds = hand_of(t, seat), melds_of(t, side)
     opened, opening, count, number = t.opened[side], opening_of(t, seat), t.provisional_count, t.meld_numbers[side]
     if not filtered:
@@ -366,7 +366,7 @@ def _still_going_out(t: TableState, actions: list[object]) -> list[object]:
 
 def _may_ask(t: TableState) -> bool:
     """SPEC "Going out": ask before melding anything this turn (a pile take is the draw: §9.8's decided point)."""
-    permission = t.rules.going_out.permission
+    permission = t.dealt.going_out.permission
     if permission is Permission.NONE or t.asker is not None or t.answer is not None or t.melded_this_turn:
         return False
     return not (permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]])

@@ -137,7 +137,7 @@ def score_table(state: TableState) -> HandScore:
 
     if state.end is None:
         raise ValueError("the hand is not over yet")
-    rules = state.rules
+    rules = state.dealt
     sides = []
     for side in range(rules.side_count):
         seats = [s for s in range(rules.players) if state.seating[s] == side]

@@ -63,7 +63,7 @@ def _add_wilds(t: TableState, seat: int, meld: MeldState, twos: int, jokers: int
         meld.cards.append(_card_from_hand(t, seat, JOKER))
     meld.twos += twos
     meld.jokers += jokers
-    values = t.rules.card_values
+    values = t.dealt.card_values
     return values[TWO] * twos + values[JOKER] * jokers
 
 
@@ -85,7 +85,7 @@ def _maybe_open(t: TableState, seat: int) -> None:
     if t.provisional_count < need.count:
         return
     if need.canasta_classes and not opening_met(
-        t.provisional_count, list(melds_of(t, side).values()), t.rules.meld_types, need
+        t.provisional_count, list(melds_of(t, side).values()), t.dealt.meld_types, need
     ):
         return  # §11.1: the band's canasta is not laid yet
     t.opened[side] = True
@@ -101,7 +101,7 @@ def _do_take(t: TableState, action: PileTake) -> None:
     side = t.seating[seat]
     pile = t.pile
     top = pile.pop()
-    if action.mode is TakeMode.TOP_ONTO_SEQUENCE and t.rules.pile.sequence_take_top_only:
+    if action.mode is TakeMode.TOP_ONTO_SEQUENCE and t.dealt.pile.sequence_take_top_only:
         rest: list[int] = []  # samba-top-card-only (§9.13): the rest stays as the pile, its freezing unchanged
     else:
         rest = pile
@@ -110,14 +110,14 @@ def _do_take(t: TableState, action: PileTake) -> None:
     t.taken_top = top
     t.phase = MELD_PHASE
     rank = t.kinds[top]
-    values = t.rules.card_values
+    values = t.dealt.card_values
     if action.mode is TakeMode.TOP_ONTO_SEQUENCE:
         meld = _target(t, side, action.meld, SEQUENCE_MELD)
     else:
         meld = _target(t, side, action.meld, rank)
     meld.cards.append(top)
     meld.naturals += 1
-    value = values[rank] if t.rules.initial_meld.top_card_counts else 0
+    value = values[rank] if t.dealt.initial_meld.top_card_counts else 0
     if action.pair is not None:
         for suit in action.pair:
             meld.cards.append(_card_from_hand(t, seat, rank, int(suit)))
@@ -138,7 +138,7 @@ def _do_take(t: TableState, action: PileTake) -> None:
 def _do_lay_group(t: TableState, action: LayGroup) -> None:
     seat = t.seat
     meld = _target(t, t.seating[seat], action.meld, action.rank)
-    values = t.rules.card_values
+    values = t.dealt.card_values
     value = 0
     for suit, count in enumerate(action.suits):
         for _ in range(count):
@@ -152,7 +152,7 @@ def _do_lay_group(t: TableState, action: LayGroup) -> None:
 def _do_lay_sequence(t: TableState, action: LaySequence) -> None:
     seat = t.seat
     _, meld = _new_meld(t, t.seating[seat], SEQUENCE_MELD)
-    values = t.rules.card_values
+    values = t.dealt.card_values
     value = 0
     for rank in range(action.low, action.high + 1):
         meld.cards.append(_card_from_hand(t, seat, rank, int(action.suit)))
@@ -170,7 +170,7 @@ def _do_extend(t: TableState, action: Extend) -> None:
     suit = cards[meld.cards[0]].suit
     assert suit is not None
     low, high = min(ranks), max(ranks)
-    values = t.rules.card_values
+    values = t.dealt.card_values
     value = 0
     for rank in (*range(action.low, low), *range(high + 1, action.high + 1)):
         meld.cards.append(_card_from_hand(t, seat, rank, int(suit)))
@@ -206,7 +206,7 @@ def _do_lay_black_threes(t: TableState, action: LayBlackThrees) -> None:
     for _ in range(action.count):
         meld.cards.append(_card_from_hand(t, seat, BLACK_THREE))
     meld.naturals = action.count
-    _after_meld(t, seat, t.rules.card_values[BLACK_THREE] * action.count)
+    _after_meld(t, seat, t.dealt.card_values[BLACK_THREE] * action.count)
 
 
 #: The transition of each of the sequence games' own action types.
