@@ -199,7 +199,9 @@ def going_out_possible(t: TableState, seat: int) -> bool:
     return t.provisional_count + melded >= t.personal_minimum(seat)
 
 
-def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_only: bool = True) -> list[PileTake]:
+def pile_takes(
+    t: TableState, seat: int, *, bound: bool = False, completable_only: bool = True, may_go_out: bool | None = None
+) -> list[PileTake]:
     """The legal ways for the seat to take the pile now (SEQUENCES.md §9.7, §9.12, §11.2).
 
     Args:
@@ -207,6 +209,7 @@ def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_onl
         seat: The acting seat.
         bound: The player is bound by a "yes" to go out this turn.
         completable_only: Only takes after which the turn can be completed (``False``: what the pile rules allow).
+        may_go_out: Whether the player may go out this turn (``None``: as the answer given this turn says).
 
     Returns:
         The legal takes (empty when the pile is empty).
@@ -232,6 +235,7 @@ def pile_takes(t: TableState, seat: int, *, bound: bool = False, completable_onl
         values=rules.card_values,
         completable_only=completable_only,
         sequence_top_only=rules.pile.sequence_take_top_only,
+        may_go_out=_may_go_out(t) if may_go_out is None else may_go_out,
     )
 
 
@@ -319,7 +323,8 @@ def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: b
             opening=opening,
             count=count,
             quota=rules.going_out,
-            bound=t.bound,
+            # A meld only a going-out turn allows (black threes, an escalera past 7) binds like a "yes".
+            bound=t.bound or _only_going_out(t, side),
             may_go_out=_may_go_out(t) if may_go_out is None else may_go_out,
             next_number=number,
             values=rules.card_values,
@@ -399,7 +404,7 @@ def yes_binds(t: TableState) -> bool:
             return True  # the stock draw settles it (`canasta.transitions`)
         # The stock is out: a take that goes out. An unopened side's takes are searched for the opening
         # alone, so its "yes" does not bind here (it plays on, free to go out).
-        return t.opened[t.seating[asker]] and bool(pile_takes(t, asker, bound=True))
+        return t.opened[t.seating[asker]] and bool(pile_takes(t, asker, bound=True, may_go_out=True))
     return going_out_possible(t, asker)
 
 

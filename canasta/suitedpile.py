@@ -104,6 +104,7 @@ def legal_pile_takes(
     values: Sequence[int] = DEFAULT_CARD_VALUES,
     completable_only: bool = True,
     sequence_top_only: bool = False,
+    may_go_out: bool = True,
 ) -> list[PileTake]:
     """The legal ways to take the pile, rules and completability both (§9.7, §9.12, §11.2, SPEC §0).
 
@@ -126,6 +127,9 @@ def legal_pile_takes(
         completable_only: Keep only the takes after which the turn can be
             completed (§9.12, SPEC §0); ``False``: every take the pile rules
             allow (for references, `canasta.HandState.allowed_actions`).
+        may_go_out: The player may go out this turn (``False`` after a "no", or where
+            permission is required and no "yes" was given): then a take must leave a
+            discard that keeps a card.
         sequence_top_only: The top card alone onto a sequence takes that card only
             (``samba-top-card-only``, §9.13): the pile's other cards stay, and the
             one-card rule applies to it.
@@ -163,7 +167,9 @@ def legal_pile_takes(
                     if groups.can_add(meld, joined):
                         targets.append((key, joined))
             for target, placed in targets:
-                if not completable_only or _completes(melds, target, placed, rest, pile_below, types, quota, bound):
+                if not completable_only or _completes(
+                    melds, target, placed, rest, pile_below, types, quota, bound, may_go_out
+                ):
                     takes.append(PileTake(TakeMode.PAIR, target, pair))
     if not opened or frozen:
         return takes
@@ -186,7 +192,7 @@ def legal_pile_takes(
         else:
             continue
         joining = _NOTHING if sequence_top_only and mode is TakeMode.TOP_ONTO_SEQUENCE else pile_below
-        if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound):
+        if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound, may_go_out):
             takes.append(PileTake(mode, number))
     return takes
 
@@ -200,11 +206,14 @@ def _completes(
     types: Sequence[MeldType],
     quota: GoingOutRules,
     bound: bool,
+    may_go_out: bool = True,
 ) -> bool:
     """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
     after = _plus(hand, pile_below)
     if after.size >= 2 and not bound:
         return True  # a discard keeps a card
+    if not may_go_out:
+        return False  # (fewer than 2 cards: only going out ends the turn, and the player may not)
     table = [m for n, m in melds.items() if n != number]
     table.append(placed)
     return can_go_out(after, table, types, quota)

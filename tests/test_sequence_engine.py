@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 import attrs
+import helpers
 import pytest
 import sequence_variants
 
@@ -582,3 +583,17 @@ def test_b6b_equal_totals_past_the_target_are_a_draw() -> None:
     game, totals = _first_hand((15000 - a, 15000 - b))  # the same minimum: the same play, both end at 15000
     assert totals == (a, b) and game.scores == (15000, 15000)
     assert game.is_over and game.winners() == (0, 1) and game.winner() is None
+
+
+@pytest.mark.parametrize("seed", [555, 762])
+def test_the_soak_positions_that_once_reached_a_dead_end(seed: int) -> None:
+    """Two hands the soak (`benchmarks/random_invariants.py`) found dead ends in, replayed with every check.
+
+    Seed 762: black threes laid (only going out ends the turn), then a meld that kept three cards but left
+    going out impossible was listed. Seed 555: after a "no", a pile take that left one card was listed.
+    """
+    rules = sequence_variants.rules("samba")
+    rng = random.Random(seed)
+    scores = [rng.choice([-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]) for _ in range(rules.side_count)]
+    state, _ = helpers.play_random_hand(rng, seed=seed, scores=scores, dealer=rng.randrange(4), rules=rules)
+    assert state.is_over
