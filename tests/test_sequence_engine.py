@@ -597,3 +597,14 @@ def test_the_soak_positions_that_once_reached_a_dead_end(seed: int) -> None:
     scores = [rng.choice([-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]) for _ in range(rules.side_count)]
     state, _ = helpers.play_random_hand(rng, seed=seed, scores=scores, dealer=rng.randrange(4), rules=rules)
     assert state.is_over
+
+
+@pytest.mark.parametrize("name", ["samba", "bolivia", "brazilian"])
+def test_random_hands_hold_every_invariant(name: str) -> None:
+    """The soak's checks (`helpers.check_state`: no dead end, listed actions accepted, others refused unchanged)."""
+    rules = sequence_variants.rules(name)
+    for seed in range(4):
+        rng = random.Random(seed)
+        scores = [rng.choice([-500, 0, 1500, 3000, 7200, 8500, 9500]) for _ in range(rules.side_count)]
+        state, played = helpers.play_random_hand(rng, seed=seed, scores=scores, dealer=seed % 4, rules=rules)
+        assert state.is_over and played
