@@ -191,8 +191,9 @@ def _check_typed_melds(state: HandState) -> None:
     """Rule sets with meld types: each meld's counts agree with its cards, its type accepts it, its number was given."""
     kinds = state.kinds
     types = state.rules.meld_types
-    going_out = state.went_out is not None
     for side, melds in enumerate(state.melds):
+        # Melds only a going-out turn allows stand in the acting side's turn (it must go out) and after it went out.
+        going_out = state.went_out is not None or (not state.is_over and side == state.seating[state.seat])
         for number, m in melds.items():
             ks = [kinds[c] for c in m.cards]
             if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
