@@ -328,8 +328,18 @@ def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: b
             may_go_out=_may_go_out(t) if may_go_out is None else may_go_out,
             next_number=number,
             values=rules.card_values,
+            joining=_pending(t),
         )
     )
+
+
+def _pending(t: TableState) -> int:
+    """The cards of a pile an unopened side took that join the hand once it opens (its red threes are laid out)."""
+    pending = t.pending_pile
+    if not pending:
+        return 0
+    kinds = t.kinds
+    return sum(1 for card in pending if kinds[card] != RED_THREE)
 
 
 def _meld_phase(t: TableState) -> list[object]:

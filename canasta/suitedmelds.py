@@ -312,6 +312,7 @@ def legal_melds(
     may_go_out: bool = True,
     next_number: int | None = None,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
+    joining: int = 0,
 ) -> list[SuitedMeld]:
     """The legal meld actions of a meld phase (what the types allow, and the turn still completable).
 
@@ -331,6 +332,8 @@ def legal_melds(
             combined melds are never reused, §9.3); ``None``: one more than the
             highest of ``melds``.
         values: Card values indexed by `canasta.Kind`.
+        joining: Cards that join the hand when the opening completes (a pile an
+            unopened side took, pending until then; its red threes left out).
 
     Returns:
         The legal actions, in the order: groups (by rank, suits, wild cards,
@@ -345,18 +348,45 @@ def legal_melds(
         if not opened:
             now = count + _value(hand, values) - _value(rest, values)
             if not opening_met(now, table, types, opening):
-                # A provisional opening meld (§9.12): the opening must stay reachable; nothing that
-                # only going out allows is laid before the opening is complete.
-                if not going_out_only and opening_reachable(
-                    rest, opening, types, melds=table, count=now, values=values
+                # A provisional opening meld (§9.12): the opening must stay reachable, and the turn then
+                # end (a discard that keeps a card, the pile's cards counted, or going out where the
+                # player may); nothing that only going out allows is laid before the opening is complete.
+                keep = max(0, 2 - joining)
+                if not going_out_only and (
+                    opening_reachable(rest, opening, types, melds=table, count=now, values=values, keep=keep)
+                    or (may_go_out and _opens_going_out(rest, table, types, quota, opening, now, values))
                 ):
                     legal.append(action)
                 continue
-        if rest.size >= 2 and not bound and not going_out_only:
+        if rest.size + joining >= 2 and not bound and not going_out_only:
             legal.append(action)  # a discard keeps a card
         elif may_go_out and can_go_out(rest, table, types, quota):
             legal.append(action)
     return legal
+
+
+def _opens_going_out(
+    hand: SuitedHand,
+    melds: Sequence[MeldShape],
+    types: Sequence[MeldType],
+    quota: GoingOutRules,
+    opening: OpeningRequirement,
+    count: int,
+    values: Sequence[int],
+) -> bool:
+    """Whether an unopened side can open and go out in this turn (a sound test, searched apart).
+
+    Going out lays every card but at most a final discard: the count then reaches at least the
+    cards' value less the most valuable one. Never claimed where the opening needs a canasta.
+    """
+    if opening.canasta_classes or not can_go_out(hand, melds, types, quota):
+        return False
+    worst = max((values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals) if n), default=0)
+    if hand.twos:
+        worst = max(worst, values[Kind.TWO])
+    if hand.jokers:
+        worst = max(worst, values[Kind.JOKER])
+    return count + _value(hand, values) - worst >= opening.count
 
 
 def allowed_melds(

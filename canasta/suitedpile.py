@@ -29,7 +29,7 @@ from attrs import frozen
 from canasta.cards import Card, Kind, Suit
 from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType, first_of
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
-from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
 
@@ -154,9 +154,16 @@ def legal_pile_takes(
             rest = _without(hand, rank, pair)
             new_group = GroupShape(rank, 3)
             if not opened:
+                # The opening must stay reachable, and the turn then end: a discard that keeps a card (the
+                # pile's cards join the hand once it opens) or going out where the player may.
                 count = 3 * values[rank]
+                keep = max(0, 2 - pile_below.size)
                 if not completable_only or opening_reachable(
-                    rest, opening, types, melds=(new_group,), count=count, values=values
+                    rest, opening, types, melds=(new_group,), count=count, values=values, keep=keep
+                ) or (
+                    may_go_out
+                    and keep
+                    and _opening_goes_out(rest, pile_below, new_group, types, quota, opening, count, values)
                 ):
                     takes.append(PileTake(TakeMode.PAIR, None, pair))
                 continue
@@ -195,6 +202,29 @@ def legal_pile_takes(
         if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound, may_go_out):
             takes.append(PileTake(mode, number))
     return takes
+
+
+def _opening_goes_out(
+    hand: SuitedHand,
+    pile_below: SuitedHand,
+    group: MeldShape,
+    types: Sequence[MeldType],
+    quota: GoingOutRules,
+    opening: OpeningRequirement,
+    count: int,
+    values: Sequence[int],
+) -> bool:
+    """Whether an unopened side's take can open and go out in this turn (sound: the two searched apart).
+
+    Going out lays every card but at most a final discard, the pile's below the top included once
+    the opening is complete: the hand's cards then count at least their value less the most
+    valuable one. Never claimed where the opening needs a canasta.
+    """
+    if opening.canasta_classes or not can_go_out(_plus(hand, pile_below), [group], types, quota):
+        return False
+    held = [values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals) for _ in range(n)]
+    held += [values[Kind.TWO]] * hand.twos + [values[Kind.JOKER]] * hand.jokers
+    return count + sum(held) - max(held, default=0) >= opening.count
 
 
 def _completes(

@@ -173,6 +173,7 @@ def opening_reachable(
     melds: Sequence[MeldShape] = (),
     count: int = 0,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
+    keep: int = 0,
 ) -> bool:
     """Whether the cards of ``hand`` can still complete an initial meld (§9.6, §9.12, §11.1, §11.6).
 
@@ -196,6 +197,9 @@ def opening_reachable(
         melds: The melds laid in this turn so far.
         count: Their count (the values of the cards that count).
         values: Card values indexed by `canasta.Kind` (classic's by default).
+        keep: How many cards must stay in the hand when the opening is complete (2: a
+            discard then keeps a card, where the player may not go out; black threes,
+            which no opening lays, stay anyway).
 
     Returns:
         ``True`` if some way to go on meets the requirement.
@@ -206,6 +210,10 @@ def opening_reachable(
     """
     table = _Table(melds, types)
     wild_cards = hand.twos + hand.jokers
+    # The cards the opening may lay (with ``keep``; otherwise every card: no state counts them).
+    budget = hand.size - keep if keep else -1
+    if keep and budget < 0:
+        return False
     per_suit = [table.sequence_outcomes(hand, suit, 1, going_out=False) for suit in Suit]
     # Each choice of sequences per suit, lazily (an opening is usually found early), the naturals
     # they leave by rank and the canastas they make kept so that no such state is searched twice.
@@ -215,33 +223,42 @@ def opening_reachable(
         left = list(held)
         made = (0,) * len(_CLASSES)
         gained = count
+        laid = 0  # (cards laid, counted only with ``keep``)
         for usage, got in combo:
             made = _add_counts(made, got, 1)
             for r in range(_RANKS):
                 if usage[r]:
                     left[r] -= usage[r]
                     gained += usage[r] * values[NATURAL_RANKS[r]]
+                    laid += usage[r]
+        if keep and laid > budget:
+            continue
         key = (tuple(left), made)
-        if best.get(key, -1) >= gained:
+        if not keep and best.get(key, -1) >= gained:
             continue
         best[key] = gained
-        # (wild cards used, canastas by class) -> the most the naturals laid so far count
-        states: dict[tuple[int, tuple[int, ...]], int] = {(0, made): gained}
+        # (wild cards used, canastas by class, cards laid) -> the most the naturals laid so far count
+        states: dict[tuple[int, tuple[int, ...], int], int] = {(0, made, laid if keep else 0): gained}
         for r, rank in enumerate(NATURAL_RANKS):
             options = table.group_outcomes(rank, left[r], wild_cards, 1, going_out=False)
             if options is _UNCHANGED:
                 continue
-            grown: dict[tuple[int, tuple[int, ...]], int] = {}
-            for (used, sofar), value in states.items():
+            grown: dict[tuple[int, tuple[int, ...], int], int] = {}
+            for (used, sofar, cards), value in states.items():
                 for n, w, got in options:
                     if used + w <= wild_cards:
-                        state = (used + w, _add_counts(sofar, got, 1))
+                        now = cards + n + w if keep else 0
+                        if keep and now > budget:
+                            continue
+                        state = (used + w, _add_counts(sofar, got, 1), now)
                         total = value + n * values[rank]
                         if grown.get(state, -1) < total:
                             grown[state] = total
             states = grown
-        for (used, sofar), value in states.items():
+        for (used, sofar, cards), value in states.items():
             for extra, got in table.wild_outcomes(wild_cards - used, 1, going_out=False):
+                if keep and cards + extra > budget:
+                    continue
                 total = value + _wild_value(used + extra, hand, values)
                 if requirement.met(total, class_bits(_add_counts(sofar, got, 1))):
                     return True

@@ -118,8 +118,14 @@ def test_wild_melds_in_bolivia_and_not_in_samba() -> None:
 
 
 def test_a_provisional_opening_meld_must_leave_the_opening_reachable() -> None:
-    """S-5 (a) as actions: at 7000 (150) each of the three melds is legal; at 160 none is."""
-    cards = ["AC", "AD", "AH", "2S", "TH", "JH", "QH", "KH", "QC", "QD", "QS", "5C"]
+    """S-5 (a) as actions: at 7000 (150) each of the three melds is legal; at 160 none is.
+
+    "Nothing else that melds": two such cards here (5♣ 8♦), so that after the opening a discard
+    keeps a card. With one only, the opening would leave a last card whose discard goes out,
+    which the side's canastas do not allow: then no provisional meld is legal (SPEC §0).
+    """
+    cards = ["AC", "AD", "AH", "2S", "TH", "JH", "QH", "KH", "QC", "QD", "QS", "5C", "8D"]
+    assert legal(cards[:-1], {}, opened=False, minimum=150) == []
     opening = legal(cards, {}, opened=False, minimum=150)
     assert LayGroup(14, (1, 1, 1, 0), twos=1) in opening
     assert LaySequence(H, 10, 13) in opening
@@ -178,6 +184,7 @@ _TABLES: list[MeldShape] = [
 
 
 def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_stays_reachable() -> None:
+    """A provisional opening meld is legal iff the opening stays reachable with two cards left (SPEC §0)."""
     from test_suited_search import _exhaustive_open, _value
 
     from canasta.suitedmelds import _candidates, _take
@@ -197,7 +204,8 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
             if now >= need.count:  # the opening is complete: as an opened side
                 completes = (size >= 2 and not going_out_only) or _exhaustive_out_of(rest, after, types)
             else:
-                completes = not going_out_only and _exhaustive_open(rest, tuple(after.values()), now, types, need)
+                # (The opening, then a discard that keeps a card: 2 canastas, the only way out, need 14 cards.)
+                completes = not going_out_only and _exhaustive_open(rest, tuple(after.values()), now, types, need, 2)
             assert (action in actions) == completes, (cards, action)
             checked += 1
     assert checked > 100

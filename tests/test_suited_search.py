@@ -163,6 +163,7 @@ _OPENING_MELDS = [
     classes=st.sampled_from([frozenset(), ANY_CANASTA, CLEAN_CANASTA, frozenset({CanastaClass.MIXED})]),
     with_wild_melds=st.booleans(),
     laid=st.lists(st.sampled_from(_OPENING_MELDS), max_size=2),
+    keep=st.sampled_from([0, 0, 1, 2]),
 )
 def test_the_opening_search_agrees_with_every_sequence_of_actions(
     cards: SuitedHand,
@@ -170,6 +171,7 @@ def test_the_opening_search_agrees_with_every_sequence_of_actions(
     classes: frozenset[CanastaClass],
     with_wild_melds: bool,
     laid: list[MeldShape],
+    keep: int,
 ) -> None:
     requirement = OpeningRequirement(count, classes)
     types: tuple[MeldType, ...] = (GroupType(), SequenceType())
@@ -178,8 +180,8 @@ def test_the_opening_search_agrees_with_every_sequence_of_actions(
     else:
         laid = [m for m in laid if not isinstance(m, WildShape)]
     so_far = sum(_value(SuitedHand.from_cards(_cards_of(m))) for m in laid)
-    expected = _exhaustive_open(cards, tuple(laid), so_far, types, requirement)
-    assert opening_reachable(cards, requirement, types, melds=laid, count=so_far) == expected
+    expected = _exhaustive_open(cards, tuple(laid), so_far, types, requirement, keep)
+    assert opening_reachable(cards, requirement, types, melds=laid, count=so_far, keep=keep) == expected
 
 
 def _cards_of(meld: MeldShape) -> list[str]:
@@ -409,9 +411,17 @@ def _exhaustive_out(
 
 
 def _exhaustive_open(
-    cards: SuitedHand, table: tuple[MeldShape, ...], count: int, types: tuple[MeldType, ...], need: OpeningRequirement
+    cards: SuitedHand,
+    table: tuple[MeldShape, ...],
+    count: int,
+    types: tuple[MeldType, ...],
+    need: OpeningRequirement,
+    keep: int = 0,
 ) -> bool:
-    """Try every action sequence of an opening turn until the melds count enough (with the canasta asked)."""
+    """Try every action sequence of an opening turn until the melds count enough (with the canasta asked).
+
+    ``keep``: the hand must then still hold that many cards.
+    """
     seen: set[tuple[tuple[MeldShape, ...], SuitedHand]] = set()
     start = _value(cards)
 
@@ -421,7 +431,7 @@ def _exhaustive_open(
             return False
         seen.add(key)
         bits = sum(1 << i for i, c in enumerate(_canastas(melds, types)) if c)
-        if need.met(count + start - _value(h), bits):
+        if need.met(count + start - _value(h), bits) and h.size >= keep:
             return True
         return any(walk(m, rest) for m, rest in _moves(melds, h, types, False))
 
