@@ -16,9 +16,9 @@ one back as the meld types see it.
 Edges this module decides by a reading stated here (see `docs/sequence-games.md`):
 an unopened side's "yes" binds when going out is possible by the searches and the
 cards it would meld reach the minimum (the opening and going out are searched
-apart); a provisional opening meld is judged as `canasta.suitedmelds.legal_melds`
-judges it (an opening that could only be completed by melding every card is not
-judged yet).
+apart); a meld that only a going-out turn allows, once laid, binds like a "yes";
+a provisional opening meld or an unopened side's take must leave two cards after
+the opening, or let the side open and go out (`canasta.suitedmelds.legal_melds`).
 """
 
 from __future__ import annotations

@@ -13,12 +13,14 @@ past 7 cards (or laying a sequence of 8 or more, or black threes) must be able
 to go out, and without permission to go out no action may leave going out as
 the only way to end the turn.
 
-*Status:* the engine does not play the sequence games yet (issue 34); these
-are their meld actions and their legality, tested against the enumeration of
-every continuation (`tests/test_suited_melds.py`). Two edges are not judged
-yet: an opening that could only be completed by melding every card (the turn
-must then go out), and black threes laid in the turn of the opening before the
-opening is complete (refused).
+The engine plays the sequence games with them (`canasta.suitedlegality`); they
+are tested against the enumeration of every continuation
+(`tests/test_suited_melds.py`). A provisional opening meld must leave the opening
+reachable with two cards still held (a discard then keeps one; `joining` counts a
+taken pile's cards, which join once the side opens), or the side may open and go
+out in the turn (a sound test: the two are searched apart, and never where the
+opening needs a canasta). Black threes are never laid in the turn of the opening
+before the opening is complete (refused).
 """
 
 from __future__ import annotations

@@ -13,10 +13,11 @@ unopened sides never take (§11.2). After the take the turn must still be comple
 (SPEC §0): a player left with one card or none, or bound by a "yes", must be able to
 go out (`canasta.suitedsearch.can_go_out`).
 
-*Status:* the engine does not play the sequence games yet (issue 34); this is their
-pile-take rule, tested on §13's worked examples S-1, S-2, B-4 and R-1. One edge is
-not judged yet: an unopened side whose opening must use every card of the hand while
-the pile holds at most one card under the top (it would then have to go out).
+The engine plays the sequence games with it (`canasta.suitedlegality`); tested on
+§13's worked examples S-1, S-2, B-4 and R-1. An unopened side's take must leave its
+opening reachable with two cards held once the pile's cards join it (a discard then
+keeps one), or let it open and go out in the turn (a sound test, as for provisional
+melds: `canasta.suitedmelds`).
 """
 
 from __future__ import annotations
