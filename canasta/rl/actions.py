@@ -28,7 +28,8 @@ version 6, then `PickUpPacket`.
 Every other rule set keeps version 2.
 Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
 Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
-ids from the actions' fields (``ActionSpace(rules)`` does not build it for a rule set yet).
+ids from the actions' fields, and ``ActionSpace(rules)`` builds one for rule sets with meld types
+(`canasta.Rules.meld_types`).
 """
 
 from __future__ import annotations
@@ -116,6 +117,8 @@ class HasLegalActions(Protocol):
 
 #: How many remembered action objects, per id, before the identity memo starts over.
 _MEMO_LIMIT = 4
+#: The identity memo's size limit for large (computed) spaces: it starts over past this many objects.
+_MEMO_CAP = 1 << 16
 
 #: The actions at ids ``0 .. MELD_OFFSET - 1``, identical in every variant:
 #: draw (0), the four ways to take the pile (1-4), a discard of each kind by
@@ -278,12 +281,19 @@ class ActionSpace:
     action outside it raises `ActionSpaceError` (for a legal action that would
     be a bug, and the message says so).
 
+    Rule sets with meld types (`canasta.Rules.meld_types`: the sequence games)
+    get the sequence games' space instead: ``ActionSpace(rules)`` returns a
+    `canasta.rl.SequenceActionSpace` (a subclass, version
+    `SEQUENCES_ACTION_SPACE_VERSION`, with the same interface; its ids are
+    computed, and its ``actions`` computes each action on demand).
+
     Args:
         rules: The compiled rules (`canasta.load_rules`, or ``game.rules``).
 
     Attributes:
         rules: The rules the space was built for.
-        actions: Every action, indexed by id.
+        actions: Every action, indexed by id (a sequence: a tuple here, computed in
+            `canasta.rl.SequenceActionSpace`).
         size: Number of ids.
         version: The layout's version: `ACTION_SPACE_VERSION`;
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
@@ -296,9 +306,19 @@ class ActionSpace:
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
 
+    def __new__(cls, *args: object, **kwargs: object) -> ActionSpace:
+        """A new space: the sequence games' (`canasta.rl.SequenceActionSpace`) for rules with meld types."""
+        if cls is ActionSpace:
+            rules = args[0] if args else kwargs.get("rules")
+            if isinstance(rules, Rules) and rules.meld_types:
+                from canasta.rl.sequences import SequenceActionSpace  # (it imports this module)
+
+                return object.__new__(SequenceActionSpace)
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.actions: tuple[Action, ...] = (
+        self.actions: Sequence[Action] = (
             FIXED_ACTIONS
             + tuple(_meld_shapes(rules))
             + _second_meld_actions(rules)
@@ -432,7 +452,7 @@ class ActionSpace:
         """Look the actions up by value and remember them by identity."""
         memo = self._memo
         ids = [memo[id(action)] if id(action) in memo else self.to_id(action) for action in legal]
-        if len(self._known) > _MEMO_LIMIT * self.size:
+        if len(self._known) > min(_MEMO_LIMIT * self.size, _MEMO_CAP):
             # Not the engine's interned objects (a caller building new ones): start over.
             self._memo.clear()
             self._known.clear()
