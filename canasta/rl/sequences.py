@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from typing import Final, Protocol, overload
 
 import numpy as np
-import numpy.typing as npt
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import Kind, Suit
