@@ -1,4 +1,4 @@
-"""States of the OpenSpiel game ``python_canasta`` for its tests: after the deal, along a random hand; the sequence games."""
+"""States of the OpenSpiel game ``python_canasta`` for its tests: after the deal, along a hand; the sequence games."""
 
 from __future__ import annotations
 
