@@ -301,7 +301,7 @@ class SequenceActionSpace(ActionSpace):
             "this is a bug in canasta.rl (please report it with the variant and house rules)"
         )
 
-    def to_id(self, action: object) -> int:  # type: ignore[override]  # (any object: the message says why not)
+    def to_id(self, action: object) -> int:
         """The id of an action.
 
         Args:
