@@ -175,10 +175,10 @@ class GameConfig:
         if isinstance(players, bool) or not isinstance(players, int) or players < 0:
             raise ParameterError(f"parameter 'players' must be a number of players (0: the default), got {players!r}")
         self.parameters: dict[str, object] = merged
-        self.rules = load_rules(self.variant, self.house_rules, registry=registry)  # the default count
+        self.rules = self._load(registry)  # the default count
         self.record_players: int | None = None
         if players and players != self.rules.players:
-            self.rules = load_rules(self.variant, self.house_rules, players=players, registry=registry)
+            self.rules = self._load(registry, players)
             self.record_players = players
         if registry is None:
             registry = default_registry()
@@ -192,6 +192,14 @@ class GameConfig:
         bound = hand_score_bound(self.rules)
         # Zero-sum returns are a difference of two sides' scores.
         self.utility_bound = 2 * bound if self.zero_sum else bound
+
+    def _load(self, registry: Registry | None, players: int | None = None) -> Rules:
+        """The rules of the variant and house rules, looked up in ``registry`` (or the process-wide one)."""
+        if registry is not None:
+            return load_rules(self.variant, self.house_rules, players=players, registry=registry)
+        if players is not None:
+            return load_rules(self.variant, self.house_rules, players=players)
+        return load_rules(self.variant, self.house_rules)
 
     def side_returns(self, scores: tuple[int, ...] | list[int]) -> list[float]:
         """Each player's return from the sides' scores.
