@@ -337,3 +337,11 @@ def test_the_vector_env_with_own_buffers_clears_the_last_masks_ids() -> None:
         mask = infos["action_mask"]
         for i, game in enumerate(venv.games or ()):
             assert int(mask[i].sum()) == len(set(game.legal_actions()))
+
+
+def test_pettingzoos_api_test_passes_on_samba() -> None:
+    from pettingzoo.test import api_test
+
+    env = canasta.rl.env("samba", registry=REGISTRY, max_hands=1, render_mode="ansi")
+    api_test(env, num_cycles=40)
+    assert "samba: hand 1" in (env.unwrapped.render() or "")
