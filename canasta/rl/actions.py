@@ -234,6 +234,15 @@ def _version(rules: Rules) -> int:
     return SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
 
 
+def _use_for_meld_types(space: type[ActionSpace]) -> None:
+    """Make ``ActionSpace(rules)`` build ``space`` for rules with meld types (`canasta.rl.sequences` calls it).
+
+    The sequence games' space subclasses `ActionSpace`, so this module cannot
+    import it without an import cycle; it registers itself instead.
+    """
+    _MELD_TYPES_SPACE[0] = space
+
+
 class ActionSpace:
     """The fixed integer encoding of every action under one compiled rule set.
 
@@ -311,9 +320,8 @@ class ActionSpace:
         if cls is ActionSpace:
             rules = args[0] if args else kwargs.get("rules")
             if isinstance(rules, Rules) and rules.meld_types:
-                from canasta.rl.sequences import SequenceActionSpace  # (it imports this module)
-
-                return object.__new__(SequenceActionSpace)
+                # (set when canasta.rl.sequences is imported, which importing canasta.rl always does)
+                return object.__new__(_MELD_TYPES_SPACE[0])
         return object.__new__(cls)
 
     def __init__(self, rules: Rules) -> None:
@@ -555,3 +563,8 @@ class ActionSpace:
             cols += ids
         out[rows, cols] = True
         return out
+
+
+#: The class ``ActionSpace(rules)`` builds for rules with meld types (`_use_for_meld_types`; until
+#: `canasta.rl.sequences` registers `canasta.rl.SequenceActionSpace`, `ActionSpace` itself).
+_MELD_TYPES_SPACE: list[type[ActionSpace]] = [ActionSpace]

@@ -22,7 +22,7 @@ import numpy as np
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import Kind, Suit
 from canasta.meldtypes import GroupType
-from canasta.rl.actions import SEQUENCES_ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError
+from canasta.rl.actions import SEQUENCES_ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError, _use_for_meld_types
 from canasta.rules import Rules
 from canasta.suitedactions import (
     BLACK_THREES_MAX,
@@ -429,6 +429,9 @@ class SequenceActionSpace(ActionSpace):
         counts = tuple((suits >> (2 * (3 - s))) & 3 for s in range(_SUITS))
         twos, jokers = self._group_wilds[wilds]
         return LayGroup(LOWEST_RANK + rank, counts, twos, jokers, None if target == 0 else target - 1)
+
+
+_use_for_meld_types(SequenceActionSpace)
 
 
 def _combination(offset: int) -> tuple[int, int]:
