@@ -12,8 +12,8 @@ their fields, which `canasta.records`, `canasta.commands` and
 `canasta.rl.SequenceActionSpace` share.
 
 *Status (issue 34):* records read and write these actions, the command
-grammar types and shows them, and the RL space numbers them; the terminal's
-game loop and ``ActionSpace(rules)`` do not use them yet.
+grammar types and shows them, and the RL space numbers them (``ActionSpace(rules)``
+gives it for rule sets with meld types); the terminal's game loop does not use them yet.
 """
 
 from __future__ import annotations

@@ -12,11 +12,13 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from canasta.errors import CanastaError
+from canasta.meldtypes import SequenceType
 from canasta.plugins import load_rules
-from canasta.registry import default_registry
+from canasta.registry import Registry, default_registry
 from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
 from canasta.rules import Rules
+from canasta.suitedactions import MELD_SLOTS
 
 __all__ = [
     "DEFAULT_PARAMETERS",
@@ -59,7 +61,11 @@ def hand_score_bound(rules: Rules) -> int:
     the largest going-out bonus, and each penalty for at most two melds of its
     rank (a side holds at most two melds of a rank, under ``cutthroat``), and
     the points of every red three of the deck left in a packet still down
-    (`canasta.PacketRules.three_down`; none in today's variants).
+    (`canasta.PacketRules.three_down`; none in today's variants). Under rules with
+    meld types (the sequence games) the sequence canasta's bonus is among the
+    bonuses, and a sequence type's end penalty (Brazilian canasta's short
+    sequence) counts for every meld number a side may use
+    (`canasta.suitedactions.MELD_SLOTS`).
 
     Args:
         rules: The compiled rules.
@@ -76,12 +82,15 @@ def hand_score_bound(rules: Rules) -> int:
         bonuses.wild,
         *(value for _, value in bonuses.natural_by_rank),
         *(value for _, value in bonuses.wild_by_jokers),
+        bonuses.sequence,
     )
     canastas = size // max(1, rules.melds.canasta_size)
     threes = 2 * max(abs(v) for v in rules.threes.schedule) + max(abs(v) for v in rules.black_threes.set_aside_schedule)
     going_out = max(rules.going_out.bonus, rules.going_out.concealed_bonus or 0)
     penalties = 2 * sum(abs(p) for _, p in rules.incomplete_meld_penalties)
     threes_down = 2 * rules.deck.packs * abs(rules.packets.three_down)  # (two red threes a pack)
+    short = max((abs(t.short_penalty) for t in rules.meld_types if isinstance(t, SequenceType)), default=0)
+    penalties += MELD_SLOTS * short
     return size * card + canastas * best_bonus + threes + going_out + penalties + threes_down
 
 
@@ -95,8 +104,14 @@ def _text(params: Mapping[str, object], name: str) -> str:
 class GameConfig:
     """One OpenSpiel game's parameters, checked, with its compiled rules and encodings.
 
+    A variant of a plugin that is not installed (such as the sequence games of
+    ``tests/sequence_variants.py``) is found in ``registry``, or in the
+    process-wide registry once registered there (`canasta.register_plugin`),
+    which is how a game string (``pyspiel.load_game``) reaches it.
+
     Args:
         params: Parameter values (missing ones take `DEFAULT_PARAMETERS`).
+        registry: The `canasta.Registry` to look the names up in (default: the process-wide one).
 
     Raises:
         ParameterError: For an unknown parameter or a value of the wrong type.
@@ -140,7 +155,7 @@ class GameConfig:
         "zero_sum",
     )
 
-    def __init__(self, params: Mapping[str, object] | None = None) -> None:
+    def __init__(self, params: Mapping[str, object] | None = None, *, registry: Registry | None = None) -> None:
         given = dict(params or {})
         unknown = sorted(set(given) - set(DEFAULT_PARAMETERS))
         if unknown:
@@ -160,12 +175,13 @@ class GameConfig:
         if isinstance(players, bool) or not isinstance(players, int) or players < 0:
             raise ParameterError(f"parameter 'players' must be a number of players (0: the default), got {players!r}")
         self.parameters: dict[str, object] = merged
-        self.rules = load_rules(self.variant, self.house_rules)  # the default count
+        self.rules = self._load(registry)  # the default count
         self.record_players: int | None = None
         if players and players != self.rules.players:
-            self.rules = load_rules(self.variant, self.house_rules, players=players)
+            self.rules = self._load(registry, players)
             self.record_players = players
-        registry = default_registry()
+        if registry is None:
+            registry = default_registry()
         self.variant_version = registry.variant(self.variant).version
         self.house_rule_versions = tuple((h, registry.house_rule(h).version) for h in self.rules.house_rules)
         self.actions = ActionSpace(self.rules)
@@ -176,6 +192,14 @@ class GameConfig:
         bound = hand_score_bound(self.rules)
         # Zero-sum returns are a difference of two sides' scores.
         self.utility_bound = 2 * bound if self.zero_sum else bound
+
+    def _load(self, registry: Registry | None, players: int | None = None) -> Rules:
+        """The rules of the variant and house rules, looked up in ``registry`` (or the process-wide one)."""
+        if registry is not None:
+            return load_rules(self.variant, self.house_rules, players=players, registry=registry)
+        if players is not None:
+            return load_rules(self.variant, self.house_rules, players=players)
+        return load_rules(self.variant, self.house_rules)
 
     def side_returns(self, scores: tuple[int, ...] | list[int]) -> list[float]:
         """Each player's return from the sides' scores.

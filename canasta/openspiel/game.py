@@ -19,6 +19,7 @@ from canasta.openspiel.observer import ObservationObserver
 from canasta.openspiel.play import BYTE_OUTCOMES, SEED_BYTES, check_record_rules
 from canasta.openspiel.state import CanastaState
 from canasta.records import GameRecord, RecordError, loads_record
+from canasta.registry import Registry
 
 __all__ = ["GAME_NAME", "GAME_TYPE", "WHOLE_GAME_LENGTH", "CanastaGame", "register"]
 
@@ -92,6 +93,11 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
 
     Args:
         params: Parameter values (see `canasta.openspiel.config.DEFAULT_PARAMETERS`).
+        registry: The `canasta.Registry` to look the names up in (default: the
+            process-wide one, the only one a game string reaches: register a plugin's
+            variants there, `canasta.register_plugin`, to load them by name; states of a
+            game built with another registry are cloned, but deserialized only where
+            their variant is registered process-wide).
 
     Raises:
         canasta.openspiel.ParameterError: For an unknown parameter or a bad value.
@@ -101,8 +107,8 @@ class CanastaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type 
         config: The checked parameters, compiled rules and encodings.
     """
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        config = GameConfig(params)
+    def __init__(self, params: dict[str, Any] | None = None, *, registry: Registry | None = None) -> None:
+        config = GameConfig(params, registry=registry)
         players = config.rules.players
         utility = pyspiel.GameType.Utility.ZERO_SUM if config.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         reward_model = (

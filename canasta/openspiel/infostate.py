@@ -15,7 +15,9 @@ how the hand scores).
 - `InformationStateObserver`: OpenSpiel's ``information_state_tensor``: the
   `canasta.rl.ObservationEncoder` vector (which holds the known cards), then
   per seat (observer first, in turn order) the kinds it discarded this hand,
-  then the kinds of the cards the observer drew unseen this hand. A summary of
+  then the kinds of the cards the observer drew unseen this hand (in rule sets
+  with meld types, the sequence games, by rank and suit: 48 entries a kind
+  count, `canasta.rl.seqobservations.SUITED_KINDS`). A summary of
   the log, not every action: a fixed-size tensor of a hand's every action would
   be about a thousand actions by a thousand ids.
 """
@@ -31,6 +33,7 @@ from canasta.openspiel.config import GameConfig
 from canasta.openspiel.observer import BEFORE_THE_DEAL
 from canasta.openspiel.play import HoldsPlay, Play
 from canasta.openspiel.text import observation_text
+from canasta.rl.seqobservations import SUITED_KINDS, suited_kind
 
 __all__ = ["InformationStateObserver", "information_state_text"]
 
@@ -75,12 +78,14 @@ class InformationStateObserver:
     def __init__(self, config: GameConfig) -> None:
         self._encoder = config.encoder
         self._players = players = config.rules.players
+        self._suited = suited = bool(config.rules.meld_types)
+        self._kinds = kinds = SUITED_KINDS if suited else KIND_COUNT
         size = config.encoder.size
-        self.tensor: npt.NDArray[np.float32] = np.zeros(size + (players + 1) * KIND_COUNT, dtype=np.float32)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(size + (players + 1) * kinds, dtype=np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {
             "observation": self.tensor[:size],
-            "discards": self.tensor[size : size + players * KIND_COUNT],
-            "drawn": self.tensor[size + players * KIND_COUNT :],
+            "discards": self.tensor[size : size + players * kinds],
+            "drawn": self.tensor[size + players * kinds :],
         }
 
     def set_from(self, state: HoldsPlay, player: int) -> None:
@@ -98,14 +103,18 @@ class InformationStateObserver:
         self.dict["observation"][:] = self._encoder.encode(hand, player)
         discards = self.dict["discards"]
         players = self._players
+        width = self._kinds
+        suited = self._suited
         for seat, action in hand.log:
             if type(action) is Discard:
-                discards[((seat - player) % players) * KIND_COUNT + action.kind] += 1.0
+                entry = suited_kind(action.kind, action.suit) if suited else action.kind
+                discards[((seat - player) % players) * width + entry] += 1.0
         drawn = self.dict["drawn"]
         kinds = hand.kinds
+        cards = hand.deck.cards
         for _, seen in play.private[player]:
             for card in seen:
-                drawn[kinds[card]] += 1.0
+                drawn[suited_kind(kinds[card], cards[card].suit) if suited else kinds[card]] += 1.0
 
     def string_from(self, state: HoldsPlay, player: int) -> str:
         """A player's information state as text (`information_state_text`).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from canasta.cards import Card, Kind
+from canasta.cards import SEQUENCE_MELD, Card, Kind
 from canasta.hand import HandState
 from canasta.observation import MeldView, Observation
 from canasta.table import CACHE_FIELDS, MeldState, data_fields
@@ -55,8 +55,9 @@ def table_text(hand: HandState) -> str:
         ids = getattr(hand, name)
         if ids is not None:
             lines.append(f"{name}: {_codes(cards[c] for c in ids)}")
+    numbered = hand.facts.sequences  # (rule sets with meld types: melds by number, sequences among them)
     for side, melds in enumerate(hand.melds):
-        shown = "; ".join(_meld(meld, cards) for _, meld in sorted(melds.items()))
+        shown = "; ".join(_meld(meld, cards, key if numbered else None) for key, meld in sorted(melds.items()))
         lines.append(f"side {side} melds: {shown or '-'}")
     lines.append("threes: " + " | ".join(_codes(cards[c] for c in t) for t in hand.threes))
     lines.append("set aside: " + " | ".join(_codes(cards[c] for c in s) for s in hand.set_aside))
@@ -66,8 +67,10 @@ def table_text(hand: HandState) -> str:
     return "\n".join(lines)
 
 
-def _meld(meld: MeldState, cards: tuple[Card, ...]) -> str:
-    return f"{Kind(meld.rank).symbol}: {_codes(cards[c] for c in meld.cards)}"
+def _meld(meld: MeldState, cards: tuple[Card, ...], number: int | None = None) -> str:
+    name = "run" if meld.rank == SEQUENCE_MELD else Kind(meld.rank).symbol
+    prefix = "" if number is None else f"#{number} "
+    return f"{prefix}{name}: {_codes(cards[c] for c in meld.cards)}"
 
 
 def observation_text(obs: Observation) -> str:

@@ -14,11 +14,13 @@ gymnasium, pettingzoo). ``import canasta`` never needs them; importing
   by a canasta; `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` for both).
 - `SequenceActionSpace`: the ids of the sequence games' actions (Samba, Bolivia,
   Brazilian canasta: groups named by suit, sequences, melds named by number), computed
-  from their fields (layout version `SEQUENCES_ACTION_SPACE_VERSION`).
+  from their fields (layout version `SEQUENCES_ACTION_SPACE_VERSION`); ``ActionSpace(rules)``
+  returns one for rule sets with meld types.
 - `ObservationEncoder`: what one seat may see, as a flat ``float32`` vector
   (layout version `OBSERVATION_VERSION`; `PACKETS_OBSERVATION_VERSION` for
   rule sets that deal packets after the hand; `EARNED_PACKETS_OBSERVATION_VERSION`
-  for those whose packets are earned by a canasta).
+  for those whose packets are earned by a canasta; `SEQUENCES_OBSERVATION_VERSION` for
+  rule sets with meld types: cards by rank and suit, melds by number).
 - `env` / `raw_env` / `CanastaEnv`: the PettingZoo AEC environment.
 - `VectorEnv`: N games stepped at once, arrays in and out (Gymnasium's vector API),
   and `random_legal_ids`, a random agent for a batch of masks.
@@ -47,6 +49,7 @@ from canasta.rl.observations import (  # noqa: E402
     EARNED_PACKETS_OBSERVATION_VERSION,
     OBSERVATION_VERSION,
     PACKETS_OBSERVATION_VERSION,
+    SEQUENCES_OBSERVATION_VERSION,
     ObservationEncoder,
 )
 from canasta.rl.sequences import SequenceActionSpace  # noqa: E402
@@ -62,6 +65,7 @@ __all__ = [
     "PACKETS_OBSERVATION_VERSION",
     "PICK_UP_ACTION_SPACE_VERSION",
     "SEQUENCES_ACTION_SPACE_VERSION",
+    "SEQUENCES_OBSERVATION_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "ActionSpace",

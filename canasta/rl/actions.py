@@ -28,7 +28,8 @@ version 6, then `PickUpPacket`.
 Every other rule set keeps version 2.
 Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
 Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
-ids from the actions' fields (``ActionSpace(rules)`` does not build it for a rule set yet).
+ids from the actions' fields, and ``ActionSpace(rules)`` builds one for rule sets with meld types
+(`canasta.Rules.meld_types`).
 """
 
 from __future__ import annotations
@@ -116,6 +117,8 @@ class HasLegalActions(Protocol):
 
 #: How many remembered action objects, per id, before the identity memo starts over.
 _MEMO_LIMIT = 4
+#: The identity memo's size limit for large (computed) spaces: it starts over past this many objects.
+_MEMO_CAP = 1 << 16
 
 #: The actions at ids ``0 .. MELD_OFFSET - 1``, identical in every variant:
 #: draw (0), the four ways to take the pile (1-4), a discard of each kind by
@@ -231,6 +234,15 @@ def _version(rules: Rules) -> int:
     return SPECIAL_HANDS_ACTION_SPACE_VERSION if rules.special_hands else ACTION_SPACE_VERSION
 
 
+def _use_for_meld_types(space: type[ActionSpace]) -> None:
+    """Make ``ActionSpace(rules)`` build ``space`` for rules with meld types (`canasta.rl.sequences` calls it).
+
+    The sequence games' space subclasses `ActionSpace`, so this module cannot
+    import it without an import cycle; it registers itself instead.
+    """
+    _MELD_TYPES_SPACE[0] = space
+
+
 class ActionSpace:
     """The fixed integer encoding of every action under one compiled rule set.
 
@@ -278,12 +290,19 @@ class ActionSpace:
     action outside it raises `ActionSpaceError` (for a legal action that would
     be a bug, and the message says so).
 
+    Rule sets with meld types (`canasta.Rules.meld_types`: the sequence games)
+    get the sequence games' space instead: ``ActionSpace(rules)`` returns a
+    `canasta.rl.SequenceActionSpace` (a subclass, version
+    `SEQUENCES_ACTION_SPACE_VERSION`, with the same interface; its ids are
+    computed, and its ``actions`` computes each action on demand).
+
     Args:
         rules: The compiled rules (`canasta.load_rules`, or ``game.rules``).
 
     Attributes:
         rules: The rules the space was built for.
-        actions: Every action, indexed by id.
+        actions: Every action, indexed by id (a sequence: a tuple here, computed in
+            `canasta.rl.SequenceActionSpace`).
         size: Number of ids.
         version: The layout's version: `ACTION_SPACE_VERSION`;
             `SPECIAL_HANDS_ACTION_SPACE_VERSION` under rules with special hands;
@@ -296,9 +315,18 @@ class ActionSpace:
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
 
+    def __new__(cls, *args: object, **kwargs: object) -> ActionSpace:
+        """A new space: the sequence games' (`canasta.rl.SequenceActionSpace`) for rules with meld types."""
+        if cls is ActionSpace:
+            rules = args[0] if args else kwargs.get("rules")
+            if isinstance(rules, Rules) and rules.meld_types:
+                # (set when canasta.rl.sequences is imported, which importing canasta.rl always does)
+                return object.__new__(_MELD_TYPES_SPACE[0])
+        return object.__new__(cls)
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.actions: tuple[Action, ...] = (
+        self.actions: Sequence[Action] = (
             FIXED_ACTIONS
             + tuple(_meld_shapes(rules))
             + _second_meld_actions(rules)
@@ -432,7 +460,7 @@ class ActionSpace:
         """Look the actions up by value and remember them by identity."""
         memo = self._memo
         ids = [memo[id(action)] if id(action) in memo else self.to_id(action) for action in legal]
-        if len(self._known) > _MEMO_LIMIT * self.size:
+        if len(self._known) > min(_MEMO_LIMIT * self.size, _MEMO_CAP):
             # Not the engine's interned objects (a caller building new ones): start over.
             self._memo.clear()
             self._known.clear()
@@ -535,3 +563,8 @@ class ActionSpace:
             cols += ids
         out[rows, cols] = True
         return out
+
+
+#: The class ``ActionSpace(rules)`` builds for rules with meld types (`_use_for_meld_types`; until
+#: `canasta.rl.sequences` registers `canasta.rl.SequenceActionSpace`, `ActionSpace` itself).
+_MELD_TYPES_SPACE: list[type[ActionSpace]] = [ActionSpace]

@@ -22,6 +22,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from canasta.game import Game
 from canasta.plugins import chosen_rules
+from canasta.registry import Registry
 from canasta.rl.actions import ActionSpace
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
@@ -70,6 +71,9 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         rules: Already compiled rules (then the names are not looked up).
         players: The number of players, one the variant plays (``None``: the
             variant's default; see `canasta.Game`). With ``rules``, it must be theirs.
+        registry: The `canasta.Registry` to look the names up in (default: the
+            process-wide one; a plugin's variants registered in another, such as
+            the sequence games of ``tests/sequence_variants.py``).
 
     Raises:
         canasta.RulesError: If the variant does not play ``players`` players,
@@ -103,12 +107,13 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         render_mode: str | None = None,
         rules: Rules | None = None,
         players: int | None = None,
+        registry: Registry | None = None,
     ) -> None:
         super().__init__()
         check_episode_options(reward, max_hands)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
-        self.rules: Rules = chosen_rules(variant, house_rules, rules, players)
+        self.rules: Rules = chosen_rules(variant, house_rules, rules, players, registry=registry)
         self.reward_mode: RewardMode = reward
         self.max_hands = max_hands
         self.render_mode = render_mode
@@ -356,6 +361,7 @@ def raw_env(
     render_mode: str | None = None,
     rules: Rules | None = None,
     players: int | None = None,
+    registry: Registry | None = None,
 ) -> CanastaEnv:
     """The unwrapped environment (see `CanastaEnv` for the arguments).
 
@@ -367,6 +373,7 @@ def raw_env(
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
         rules: Already compiled rules.
         players: The number of players (``None``: the variant's default).
+        registry: The `canasta.Registry` to look the names up in (default: the process-wide one).
 
     Returns:
         The environment.
@@ -379,6 +386,7 @@ def raw_env(
         render_mode=render_mode,
         rules=rules,
         players=players,
+        registry=registry,
     )
 
 
@@ -391,6 +399,7 @@ def env(
     render_mode: str | None = None,
     rules: Rules | None = None,
     players: int | None = None,
+    registry: Registry | None = None,
 ) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing wrapper (the usual entry point).
 
@@ -402,6 +411,7 @@ def env(
         render_mode: ``None``, ``"ansi"`` or ``"human"``.
         rules: Already compiled rules (then the names are not looked up).
         players: The number of players, one the variant plays (``None``: the variant's default).
+        registry: The `canasta.Registry` to look the names up in (default: the process-wide one).
 
     Returns:
         A PettingZoo ``AECEnv``; ``.unwrapped`` is the `CanastaEnv`.
@@ -415,5 +425,6 @@ def env(
             render_mode=render_mode,
             rules=rules,
             players=players,
+            registry=registry,
         )
     )

@@ -26,7 +26,15 @@ import numpy.typing as npt
 
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.hand import HandState, Phase
+from canasta.rl.seqobservations import (
+    MELD_FEATURES,
+    SEQUENCES_OBSERVATION_VERSION,
+    SUITED_KINDS,
+    SequenceLayout,
+    write_sequence_view,
+)
 from canasta.rules import Rules
+from canasta.suitedactions import MELD_SLOTS
 from canasta.table import TableState
 from canasta.viewvalues import SeatLayout, write_rows, write_view
 
@@ -39,6 +47,7 @@ __all__ = [
     "OBSERVATION_VERSION",
     "PACKETS_OBSERVATION_VERSION",
     "PHASES",
+    "SEQUENCES_OBSERVATION_VERSION",
     "ObservationEncoder",
 ]
 
@@ -122,6 +131,20 @@ class ObservationEncoder:
     its next turn, before the draw (the mask shows when). Other rule sets with packets
     have version `PACKETS_OBSERVATION_VERSION` and no such field.
 
+    Rule sets with meld types (`canasta.Rules.meld_types`: the sequence games)
+    have version `SEQUENCES_OBSERVATION_VERSION`, the same fields with cards
+    counted by (rank, suit) and melds by identity: ``hand``, ``pile_kinds`` and
+    each seat's ``known`` have `canasta.rl.seqobservations.SUITED_KINDS` (48)
+    entries (the 44 natural cards, ``(rank - 4) × 4 + suit``, then 2s, jokers,
+    red threes, black threes), ``pile_top`` is one-hot over those 48 plus "no
+    top card", and ``melds`` is ``S × 64 × 20``: per side, per meld number
+    (`canasta.suitedactions.MELD_SLOTS` slots), the values of
+    `canasta.rl.seqobservations.MELD_FEATURES` (present; group, sequence, wild
+    meld or black threes; a group's rank; a sequence's suit and ends; naturals,
+    2s, jokers; canasta; naturals by suit). Their rows are written in Python
+    (`canasta.rl.seqobservations.write_sequence_view`); ``layouts`` is empty and
+    ``sequence_layouts`` holds the observers' layouts.
+
     After a regrouping (house rule cutthroat) the joined players' melds sit
     under the first joined side. `fields` gives each field's slice. Values are raw counts and points (no
     scaling), so that nothing is lost; normalise in your model if you like.
@@ -138,27 +161,35 @@ class ObservationEncoder:
         low: Lower bound of each entry (for a gymnasium ``Box``).
         high: Upper bound of each entry.
         version: The layout's version: `OBSERVATION_VERSION`,
-            `PACKETS_OBSERVATION_VERSION` where the rules deal packets, or
-            `EARNED_PACKETS_OBSERVATION_VERSION` where those are earned by a canasta.
+            `PACKETS_OBSERVATION_VERSION` where the rules deal packets,
+            `EARNED_PACKETS_OBSERVATION_VERSION` where those are earned by a canasta,
+            or `SEQUENCES_OBSERVATION_VERSION` where the rules have meld types.
         layouts: For each observer seat, where its values go in a row
             (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
-            and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows).
+            and `canasta.viewvalues.write_rows`; `rows_to_array` converts the rows);
+            empty where the rules have meld types.
+        sequence_layouts: Where the rules have meld types, each observer seat's
+            `canasta.rl.seqobservations.SequenceLayout` (else empty).
     """
 
-    __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sides", "size", "version")
+    __slots__ = ("fields", "high", "layouts", "low", "players", "rules", "sequence_layouts", "sides", "size", "version")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         p = self.players = rules.players
         s = self.sides = rules.side_count
         cards = float(rules.deck.size)
+        suited = bool(rules.meld_types)
+        if suited and rules.packets.sizes:
+            raise ValueError("no observation layout has both meld types and packets after the hand")
+        kinds = SUITED_KINDS if suited else KIND_COUNT
         layout: list[tuple[str, int, float, float]] = [
-            ("hand", KIND_COUNT, 0.0, cards),
-            ("melds", s * len(MELD_RANKS) * 3, 0.0, cards),
+            ("hand", kinds, 0.0, cards),
+            ("melds", s * MELD_SLOTS * len(MELD_FEATURES) if suited else s * len(MELD_RANKS) * 3, 0.0, cards),
             ("threes", p * 2, 0.0, cards),
             ("set_aside", s, 0.0, cards),
-            ("pile_top", KIND_COUNT + 1, 0.0, 1.0),
-            ("pile_kinds", KIND_COUNT, 0.0, cards),
+            ("pile_top", kinds + 1, 0.0, 1.0),
+            ("pile_kinds", kinds, 0.0, cards),
             ("pile_size", 1, 0.0, cards),
             ("pile_frozen", 1, 0.0, 1.0),
             ("pile_pending", 1, 0.0, 1.0),
@@ -173,10 +204,10 @@ class ObservationEncoder:
             ("acting", p, 0.0, 1.0),
             ("answer", 3, 0.0, 1.0),
             ("turn", 1, 0.0, _INF),
-            ("known", p * KIND_COUNT, 0.0, cards),
+            ("known", p * kinds, 0.0, cards),
         ]
         packets = len(rules.packets.sizes)
-        self.version: int = OBSERVATION_VERSION
+        self.version: int = SEQUENCES_OBSERVATION_VERSION if suited else OBSERVATION_VERSION
         if packets:  # Hand and Foot's foot: every seat's packets still face down, by size only
             self.version = PACKETS_OBSERVATION_VERSION
             layout.append(("packets_down", p * packets, 0.0, float(max(rules.packets.sizes))))
@@ -195,11 +226,26 @@ class ObservationEncoder:
         self.low: npt.NDArray[np.float32] = np.array(low, dtype=np.float32)
         self.high: npt.NDArray[np.float32] = np.array(high, dtype=np.float32)
         offsets = {name: where.start for name, where in self.fields.items()}
+        sides_of_seat = rules.sides
+        self.sequence_layouts: list[SequenceLayout] = []
+        self.layouts: list[SeatLayout] = []
+        if suited:
+            self.sequence_layouts = [
+                SequenceLayout(
+                    seat,
+                    self.seat_order(seat),
+                    self.side_order(seat),
+                    [int(sides_of_seat[s] == sides_of_seat[seat]) for s in self.seat_order(seat)],
+                    offsets,
+                    self.size,
+                )
+                for seat in range(p)
+            ]
+            return
         meld_slot = [-1] * KIND_COUNT
         for i, rank in enumerate(MELD_RANKS):
             meld_slot[rank] = 3 * i
-        sides_of_seat = rules.sides
-        self.layouts: list[SeatLayout] = [
+        self.layouts = [
             SeatLayout(
                 seat,
                 self.seat_order(seat),
@@ -300,6 +346,16 @@ class ObservationEncoder:
         rows = bytearray(n * self.size)
         scratch = bytearray(self.size)
         wide: list[int] = []
+        if self.sequence_layouts:
+            size = self.size
+            for row in range(n):
+                hand = hands[row]
+                seat = hand.seat if seats is None else seats[row]
+                scratch[:] = bytes(size)
+                write_sequence_view(hand, self._sequence_layout(seat), scratch, wide, row * size)
+                rows[row * size : (row + 1) * size] = scratch
+            self.rows_to_array(rows, wide, out)
+            return out
         layouts = self.layouts if seats is None else [self._layout(seat) for seat in seats]
         for row in range(n):
             hand = hands[row]
@@ -346,16 +402,23 @@ class ObservationEncoder:
 
     def _row(self, state: HandState | Game, seat: int) -> tuple[bytearray, list[int]]:
         """The row `canasta.viewvalues.write_view` writes, and its ``wide`` pairs."""
-        layout = self._layout(seat)
         row = bytearray(self.size)
         wide: list[int] = []
-        write_view(self._hand(state), layout, row, wide, 0)
+        if self.sequence_layouts:
+            write_sequence_view(self._hand(state), self._sequence_layout(seat), row, wide, 0)
+        else:
+            write_view(self._hand(state), self._layout(seat), row, wide, 0)
         return row, wide
 
     def _layout(self, seat: int) -> SeatLayout:
         if not 0 <= seat < self.players:
             raise ValueError(f"no seat {seat!r}; seats are 0 to {self.players - 1}")
         return self.layouts[seat]
+
+    def _sequence_layout(self, seat: int) -> SequenceLayout:
+        if not 0 <= seat < self.players:
+            raise ValueError(f"no seat {seat!r}; seats are 0 to {self.players - 1}")
+        return self.sequence_layouts[seat]
 
     def _hand(self, state: HandState | Game) -> HandState:
         """The state's hand, if it plays these rules (ranks closed in a hand: ``rules.as_dealt``)."""

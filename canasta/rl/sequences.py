@@ -6,22 +6,24 @@ ids are computed from the actions' fields, section by section (mixed-radix
 arithmetic), and no list of actions is built. The layout is version
 `SEQUENCES_ACTION_SPACE_VERSION`; `SequenceActionSpace` documents it.
 
-*Status (issue 34):* ``ActionSpace(rules)`` does not build this space for a
-rule set yet; build it directly.
+``ActionSpace(rules)`` builds this space for rule sets with meld types
+(`canasta.Rules.meld_types`), with the group limit of their meld types
+(`group_wilds_of`); ``SequenceActionSpace()`` builds it without rules.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
-from typing import Final, Protocol
+from collections.abc import Sequence
+from typing import Final, Protocol, overload
 
 import numpy as np
-import numpy.typing as npt
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import Kind, Suit
-from canasta.rl.actions import SEQUENCES_ACTION_SPACE_VERSION, ActionSpaceError
+from canasta.meldtypes import GroupType
+from canasta.rl.actions import SEQUENCES_ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError, _use_for_meld_types
+from canasta.rules import Rules
 from canasta.suitedactions import (
     BLACK_THREES_MAX,
     BLACK_THREES_MIN,
@@ -34,7 +36,7 @@ from canasta.suitedactions import (
 from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
 
-__all__ = ["GROUP_WILDS", "HasSequenceActions", "SequenceActionSpace"]
+__all__ = ["GROUP_WILDS", "HasSequenceActions", "SequenceActionSpace", "group_wilds_of"]
 
 #: Wild cards one group action holds at most in the rule book's group family (§9.3: at most 2 in a group).
 GROUP_WILDS: Final = 2
@@ -118,7 +120,57 @@ def _target(value: object) -> int | None:
     return None if slot is None else 1 + slot
 
 
-class SequenceActionSpace:
+def group_wilds_of(rules: Rules) -> int:
+    """The wild cards one group action may hold under rules with meld types (the space's ``group_wilds``).
+
+    The largest ``max_wilds`` of the rules' group types (`canasta.meldtypes.GroupType`);
+    a group type with no limit (``None``: Bolivia's ``bolivia-free-wilds``) may hold
+    every wild card of the deck (its 2s and jokers, ``4 × packs + jokers``); rules with
+    no group type: `GROUP_WILDS`.
+
+    Args:
+        rules: Compiled rules.
+
+    Returns:
+        The limit (0 or more).
+    """
+    limits = [t.max_wilds for t in rules.meld_types if isinstance(t, GroupType)]
+    if any(limit is None for limit in limits):
+        return 4 * rules.deck.packs + rules.deck.jokers
+    return max((limit for limit in limits if limit is not None), default=GROUP_WILDS)
+
+
+class _ComputedActions(Sequence[SequenceGameAction]):
+    """Every action of a `SequenceActionSpace`, by id, computed on demand (no list is built)."""
+
+    __slots__ = ("_space",)
+
+    def __init__(self, space: SequenceActionSpace) -> None:
+        self._space = space
+
+    def __len__(self) -> int:
+        return self._space.size
+
+    @overload
+    def __getitem__(self, index: int) -> SequenceGameAction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[SequenceGameAction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> SequenceGameAction | tuple[SequenceGameAction, ...]:
+        if isinstance(index, slice):
+            return tuple(self._space.to_action(i) for i in range(*index.indices(self._space.size)))
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"indices must be integers or slices, not {type(index).__name__}")
+        i = int(index)
+        if i < 0:
+            i += self._space.size
+        if not 0 <= i < self._space.size:
+            raise IndexError(f"action id {index} is outside the space")
+        return self._space.to_action(i)
+
+
+class SequenceActionSpace(ActionSpace):
     """The fixed integer encoding of every action of the sequence games (version `SEQUENCES_ACTION_SPACE_VERSION`).
 
     The ids are computed from the actions' fields; the sections, in id order
@@ -173,23 +225,47 @@ class SequenceActionSpace:
     any number, and the space for it is built with ``group_wilds=18`` (91 wild
     pairs: 16,664,184 ids).
 
+    ``ActionSpace(rules)`` returns this space for rules with meld types
+    (`canasta.Rules.meld_types`), with ``group_wilds`` from the rules
+    (`group_wilds_of`: 2 in Samba, Bolivia and Brazilian canasta, 18 under
+    ``bolivia-free-wilds``). It has `canasta.rl.ActionSpace`'s interface (it is
+    a subclass): `to_id`, `to_action`, `to_ids`, `legal_ids`, `legal_action`,
+    `legal_mask`, `legal_masks`, `masks_from_ids`, `learn_ids`,
+    `ids_by_identity`, ``len()``; its ``actions`` computes an action per id on
+    demand. A mask is ``size`` bytes (1.1 MB here): build masks only for the
+    states you step.
+
     Args:
-        group_wilds: Wild cards one group action holds at most (0 or more).
+        rules: The compiled rules the space serves (``None``: none in particular).
+        group_wilds: Wild cards one group action holds at most (0 or more);
+            ``None``: `group_wilds_of` the rules, or `GROUP_WILDS` without rules.
 
     Raises:
         ValueError: If ``group_wilds`` is not an integer of 0 or more.
 
     Attributes:
-        group_wilds: As given.
+        rules: The rules given (``None`` if none).
+        actions: Every action by id (computed on demand).
+        group_wilds: The group limit in use.
         size: Number of ids.
         version: `SEQUENCES_ACTION_SPACE_VERSION`.
     """
 
-    __slots__ = ("_group_wild_index", "_group_wilds", "_starts", "group_wilds", "size", "version")
+    __slots__ = ("_group_wild_index", "_group_wilds", "_starts", "group_wilds")
 
-    def __init__(self, *, group_wilds: int = GROUP_WILDS) -> None:
+    def __init__(self, rules: Rules | None = None, *, group_wilds: int | None = None) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be compiled canasta.Rules or None, got {rules!r}")
+        if group_wilds is None:
+            group_wilds = GROUP_WILDS if rules is None else group_wilds_of(rules)
         if not _is_int(group_wilds) or group_wilds < 0:
             raise ValueError(f"group_wilds must be an integer of 0 or more, got {group_wilds!r}")
+        self.rules = rules  # type: ignore[assignment]  # None: a space built without rules
+        self.actions = _ComputedActions(self)  # type: ignore[assignment]  # (the sequence games' actions)
+        self._ids = {}
+        self._memo = {}
+        self._known = []
+        self._last = ((), [])
         self.group_wilds = group_wilds
         self._group_wilds = _group_wilds(group_wilds)
         self._group_wild_index = {w: i for i, w in enumerate(self._group_wilds)}
@@ -212,11 +288,12 @@ class SequenceActionSpace:
         self.size: int = starts[-1]
         self.version: int = SEQUENCES_ACTION_SPACE_VERSION
 
-    def __len__(self) -> int:
-        return self.size
-
     def __repr__(self) -> str:
-        return f"SequenceActionSpace(group_wilds={self.group_wilds}, size={self.size})"
+        rules: Rules | None = self.rules
+        if rules is None:
+            return f"SequenceActionSpace(group_wilds={self.group_wilds}, size={self.size})"
+        house = f" + {', '.join(rules.house_rules)}" if rules.house_rules else ""
+        return f"SequenceActionSpace({rules.variant}{house}, size={self.size})"
 
     def _outside(self, action: object, why: str) -> ActionSpaceError:
         return ActionSpaceError(
@@ -306,7 +383,7 @@ class SequenceActionSpace:
             return 0, _FIXED.index(action)
         return f"{type(action).__name__} is not an action of the sequence games"
 
-    def to_action(self, action_id: object) -> SequenceGameAction:
+    def to_action(self, action_id: object) -> SequenceGameAction:  # type: ignore[override]
         """The action with an id.
 
         Args:
@@ -353,58 +430,8 @@ class SequenceActionSpace:
         twos, jokers = self._group_wilds[wilds]
         return LayGroup(LOWEST_RANK + rank, counts, twos, jokers, None if target == 0 else target - 1)
 
-    def _index(self, action_id: object) -> int:
-        """The id as an ``int``, or `ActionSpaceError` if it is not an integer in the space."""
-        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
-            raise ActionSpaceError(f"action id must be an integer, got {action_id!r}")
-        index = int(action_id)
-        if not 0 <= index < self.size:
-            raise ActionSpaceError(f"action id {action_id!r} is outside 0..{self.size - 1} of {self!r}")
-        return index
 
-    def to_ids(self, actions: Iterable[object]) -> list[int]:
-        """The ids of several actions (see `to_id`).
-
-        Args:
-            actions: Actions.
-
-        Returns:
-            Their ids, in order.
-
-        Raises:
-            ActionSpaceError: If an action has no id.
-        """
-        return [self.to_id(a) for a in actions]
-
-    def legal_ids(self, state: HasSequenceActions) -> list[int]:
-        """The ids of the acting seat's legal actions, in the engine's order.
-
-        Args:
-            state: A state of a sequence game.
-
-        Returns:
-            The ids.
-
-        Raises:
-            ActionSpaceError: If the engine lists an action outside the space (a bug).
-        """
-        return self.to_ids(state.legal_actions())
-
-    def legal_mask(self, state: HasSequenceActions) -> npt.NDArray[np.bool_]:
-        """The legal-action mask: ``mask[i]`` is True exactly when id ``i`` is legal now.
-
-        Args:
-            state: A state of a sequence game.
-
-        Returns:
-            A boolean array of length `size`.
-
-        Raises:
-            ActionSpaceError: If the engine lists an action outside the space (a bug).
-        """
-        mask = np.zeros(self.size, dtype=np.bool_)
-        mask[self.legal_ids(state)] = True
-        return mask
+_use_for_meld_types(SequenceActionSpace)
 
 
 def _combination(offset: int) -> tuple[int, int]:

@@ -30,9 +30,11 @@ from canasta.errors import IllegalActionError
 from canasta.game import Game
 from canasta.hand import HandState
 from canasta.plugins import chosen_rules
+from canasta.registry import Registry
 from canasta.rl.actions import ActionSpace, ActionSpaceError
 from canasta.rl.observations import ObservationEncoder
 from canasta.rl.rewards import RewardMode, check_episode_options, game_rewards, hand_rewards
+from canasta.rl.seqobservations import write_sequence_view
 from canasta.rules import Rules
 from canasta.scoring import HandScore
 from canasta.seeds import check_seed
@@ -115,6 +117,14 @@ class VectorEnv(GymnasiumVectorEnv):
             variant's default; see `canasta.Game`). With ``rules``, it must be theirs.
         copy: Return copies of the arrays (default); ``False`` returns the env's
             own buffers, overwritten by the next call (faster; read them before stepping).
+        registry: The `canasta.Registry` to look the names up in (default: the process-wide one).
+
+    Rule sets with meld types (`canasta.Rules.meld_types`: the sequence games)
+    have the sequence games' ids (`canasta.rl.SequenceActionSpace`, 1,105,784)
+    and observations (version `canasta.rl.SEQUENCES_OBSERVATION_VERSION`),
+    stepped and observed in Python (`canasta.rl.seqobservations`); each step
+    sets and clears only the ids that change in the ``(N, A)`` mask, but with
+    ``copy=True`` the mask is copied whole (``N × A`` bytes): ``copy=False`` saves that.
 
     Attributes:
         num_envs: Number of games.
@@ -139,12 +149,13 @@ class VectorEnv(GymnasiumVectorEnv):
         rules: Rules | None = None,
         copy: bool = True,
         players: int | None = None,
+        registry: Registry | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an integer of at least 1, got {num_envs!r}")
         check_episode_options(reward, max_hands)
         self.num_envs = num_envs
-        self.rules: Rules = chosen_rules(variant, house_rules, rules, players)
+        self.rules: Rules = chosen_rules(variant, house_rules, rules, players, registry=registry)
         self.reward_mode: RewardMode = reward
         self.max_hands = max_hands
         self.copy = copy
@@ -178,6 +189,9 @@ class VectorEnv(GymnasiumVectorEnv):
         self._scratch = bytearray(encoder.size)
         self._ids_by_identity = self.action_encoding.ids_by_identity
         self._chosen: list[Action | None] = [None] * num_envs
+        # Rule sets with meld types: rows written in Python, and the mask's set entries cleared one by one.
+        self._sequence_layouts = encoder.sequence_layouts
+        self._set_in_mask: list[int] = []
 
     def __repr__(self) -> str:
         return f"canasta.rl.VectorEnv({self.num_envs}, {self.rules.variant!r})"
@@ -242,21 +256,25 @@ class VectorEnv(GymnasiumVectorEnv):
         finished = [len(game.results) for game in games]
         start = 0
         while True:  # compiled: game by game, each observed right after its move (see apply_and_observe)
-            i = apply_and_observe(
-                games,
-                chosen,
-                finished,
-                start,
-                self._layouts,
-                self._rows,
-                self._scratch,
-                wide,
-                seats,
-                self._ids_by_identity,
-                self._legal,
-                self._flat,
-                self._starts,
-                self.action_encoding.size,
+            i = (
+                self._apply_and_observe_sequences(games, chosen, finished, start, wide, seats)
+                if self._sequence_layouts
+                else apply_and_observe(
+                    games,
+                    chosen,
+                    finished,
+                    start,
+                    self._layouts,
+                    self._rows,
+                    self._scratch,
+                    wide,
+                    seats,
+                    self._ids_by_identity,
+                    self._legal,
+                    self._flat,
+                    self._starts,
+                    self.action_encoding.size,
+                )
             )
             if i < 0:
                 break
@@ -371,10 +389,35 @@ class VectorEnv(GymnasiumVectorEnv):
         self._flat.clear()
         return [], [0] * self.num_envs
 
+    def _apply_and_observe_sequences(
+        self,
+        games: list[Game],
+        chosen: list[Action],
+        finished: list[int],
+        start: int,
+        wide: list[int],
+        seats: list[int],
+    ) -> int:
+        """`canasta.viewvalues.apply_and_observe` for rule sets with meld types (rows written in Python)."""
+        for i in range(start, len(games)):
+            game = games[i]
+            game.apply(chosen[i])
+            if len(game.results) != finished[i]:
+                return i
+            self._observe(i, game.hand, wide, seats)
+        return -1
+
     def _observe(self, i: int, hand: HandState, wide: list[int], seats: list[int]) -> None:
         """Row ``i``: the acting seat, its view and its legal ids (also kept for the next `step`)."""
         seat = seats[i] = hand.seat
-        write_rows(hand, self._layouts[seat], self._rows, i, self._scratch, wide)
+        if self._sequence_layouts:
+            size = self.observation_encoder.size
+            scratch = self._scratch
+            scratch[:] = bytes(size)
+            write_sequence_view(hand, self._sequence_layouts[seat], scratch, wide, i * size)
+            self._rows[i * size : (i + 1) * size] = scratch
+        else:
+            write_rows(hand, self._layouts[seat], self._rows, i, self._scratch, wide)
         space = self.action_encoding
         by_identity = self._ids_by_identity
         if not legal_ids_of(hand, i, by_identity, self._legal, self._flat, self._starts, space.size):
@@ -388,7 +431,11 @@ class VectorEnv(GymnasiumVectorEnv):
         self._seats[:] = seats
         self.observation_encoder.rows_to_array(self._rows, wide, self._obs)
         masks = self._masks
-        masks[...] = False
+        if self._sequence_layouts:  # (a large space: clear only what the last rows set)
+            masks.reshape(-1)[self._set_in_mask] = False
+            self._set_in_mask = flat[:]
+        else:
+            masks[...] = False
         masks.reshape(-1)[flat] = True
 
     def _infos(self, final: npt.NDArray[np.float32] | None) -> dict[str, Any]:
