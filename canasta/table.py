@@ -239,7 +239,8 @@ class MeldState:
         return meld
 
     def __repr__(self) -> str:
-        return f"MeldState({Kind(self.rank).name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"
+        name = Kind(self.rank).name if self.rank < KIND_COUNT else "SEQUENCE"  # (SEQUENCE_MELD: the sequence games)
+        return f"MeldState({name}, n={self.naturals}, twos={self.twos}, jokers={self.jokers})"
 
     def __reduce__(self) -> tuple[object, ...]:
         """Pickle the contents (the additions cache is looked up again): both engines alike."""
