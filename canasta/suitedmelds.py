@@ -66,6 +66,7 @@ __all__ = [
     "allowed_melds",
     "legal_melds",
     "opening_met",
+    "opens_and_goes_out",
 ]
 
 
@@ -356,7 +357,7 @@ def legal_melds(
                 keep = max(0, 2 - joining)
                 if not going_out_only and (
                     opening_reachable(rest, opening, types, melds=table, count=now, values=values, keep=keep)
-                    or (may_go_out and _opens_going_out(rest, table, types, quota, opening, now, values))
+                    or (may_go_out and opens_and_goes_out(rest, table, types, quota, opening, now, values))
                 ):
                     legal.append(action)
                 continue
@@ -367,7 +368,7 @@ def legal_melds(
     return legal
 
 
-def _opens_going_out(
+def opens_and_goes_out(
     hand: SuitedHand,
     melds: Sequence[MeldShape],
     types: Sequence[MeldType],
@@ -375,13 +376,29 @@ def _opens_going_out(
     opening: OpeningRequirement,
     count: int,
     values: Sequence[int],
+    joining: SuitedHand | None = None,
 ) -> bool:
-    """Whether an unopened side can open and go out in this turn (a sound test, searched apart).
+    """Whether an unopened side can open and go out in this turn (a sound test: the two searched apart).
 
-    Going out lays every card but at most a final discard: the count then reaches at least the
+    Going out lays every card but at most a final discard, ``joining`` included (a taken pile's
+    cards, which join the hand once the side opens): the count then reaches at least the hand's
     cards' value less the most valuable one. Never claimed where the opening needs a canasta.
+
+    Args:
+        hand: The cards held now.
+        melds: The side's melds (laid in this turn).
+        types: The rule set's meld types.
+        quota: The going-out quota.
+        opening: What the opening needs.
+        count: The count of the cards laid so far.
+        values: Card values indexed by `canasta.Kind`.
+        joining: Cards that join the hand when the opening completes.
+
+    Returns:
+        ``True`` only if the side can surely open and go out.
     """
-    if opening.canasta_classes or not can_go_out(hand, melds, types, quota):
+    everything = hand if joining is None else hand.plus(joining)
+    if opening.canasta_classes or not can_go_out(everything, melds, types, quota):
         return False
     worst = max((values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals) if n), default=0)
     if hand.twos:

@@ -30,7 +30,8 @@ from attrs import frozen
 from canasta.cards import Card, Kind, Suit
 from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType, first_of
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
-from canasta.suitedsearch import NATURAL_RANKS, OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+from canasta.suitedmelds import opens_and_goes_out
+from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
 
@@ -82,11 +83,6 @@ def _without(hand: SuitedHand, rank: int, suits: Sequence[Suit]) -> SuitedHand:
     for suit in suits:
         naturals[(rank - 4) * 4 + suit] -= 1
     return SuitedHand(tuple(naturals), hand.twos, hand.jokers, hand.black_threes)
-
-
-def _plus(hand: SuitedHand, more: SuitedHand) -> SuitedHand:
-    naturals = tuple(a + b for a, b in zip(hand.naturals, more.naturals, strict=True))
-    return SuitedHand(naturals, hand.twos + more.twos, hand.jokers + more.jokers, hand.black_threes + more.black_threes)
 
 
 def legal_pile_takes(
@@ -159,12 +155,16 @@ def legal_pile_takes(
                 # pile's cards join the hand once it opens) or going out where the player may.
                 count = 3 * values[rank]
                 keep = max(0, 2 - pile_below.size)
-                if not completable_only or opening_reachable(
-                    rest, opening, types, melds=(new_group,), count=count, values=values, keep=keep
-                ) or (
-                    may_go_out
-                    and keep
-                    and _opening_goes_out(rest, pile_below, new_group, types, quota, opening, count, values)
+                if (
+                    not completable_only
+                    or opening_reachable(
+                        rest, opening, types, melds=(new_group,), count=count, values=values, keep=keep
+                    )
+                    or (
+                        may_go_out
+                        and keep
+                        and opens_and_goes_out(rest, (new_group,), types, quota, opening, count, values, pile_below)
+                    )
                 ):
                     takes.append(PileTake(TakeMode.PAIR, None, pair))
                 continue
@@ -205,29 +205,6 @@ def legal_pile_takes(
     return takes
 
 
-def _opening_goes_out(
-    hand: SuitedHand,
-    pile_below: SuitedHand,
-    group: MeldShape,
-    types: Sequence[MeldType],
-    quota: GoingOutRules,
-    opening: OpeningRequirement,
-    count: int,
-    values: Sequence[int],
-) -> bool:
-    """Whether an unopened side's take can open and go out in this turn (sound: the two searched apart).
-
-    Going out lays every card but at most a final discard, the pile's below the top included once
-    the opening is complete: the hand's cards then count at least their value less the most
-    valuable one. Never claimed where the opening needs a canasta.
-    """
-    if opening.canasta_classes or not can_go_out(_plus(hand, pile_below), [group], types, quota):
-        return False
-    held = [values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals) for _ in range(n)]
-    held += [values[Kind.TWO]] * hand.twos + [values[Kind.JOKER]] * hand.jokers
-    return count + sum(held) - max(held, default=0) >= opening.count
-
-
 def _completes(
     melds: Mapping[int, MeldShape],
     number: int | None,
@@ -240,7 +217,7 @@ def _completes(
     may_go_out: bool = True,
 ) -> bool:
     """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
-    after = _plus(hand, pile_below)
+    after = hand.plus(pile_below)
     if after.size >= 2 and not bound:
         return True  # a discard keeps a card
     if not may_go_out:

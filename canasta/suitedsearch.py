@@ -129,6 +129,13 @@ class SuitedHand:
         """The hand's number of cards."""
         return sum(self.naturals) + self.twos + self.jokers + self.black_threes
 
+    def plus(self, more: SuitedHand) -> SuitedHand:
+        """This hand with ``more`` cards (a taken pile's, say) added."""
+        naturals = tuple(a + b for a, b in zip(self.naturals, more.naturals, strict=True))
+        return SuitedHand(
+            naturals, self.twos + more.twos, self.jokers + more.jokers, self.black_threes + more.black_threes
+        )
+
     def of_rank(self, rank: int) -> int:
         """The naturals of one rank, all suits."""
         start = (rank - LOWEST_SEQUENCE_RANK) * _SUITS
