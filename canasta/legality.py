@@ -1608,8 +1608,8 @@ def generate(t: TableState, filtered: bool) -> list[Action]:
         A new list.
     """
     if t.facts.sequences:
-        # Rule sets that meld by meld type (the sequence games): their own legality, exact either way
-        # (for them `allowed_actions` is the legal list: `canasta.suitedlegality`).
+        # Rule sets that meld by meld type (the sequence games): their own legality and allowed actions
+        # (`canasta.suitedlegality`).
         return cast("list[Action]", suitedlegality.generate(t, filtered))
     phase = t.phase
     if phase is MELD_PHASE:
