@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Final, TypeAlias
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
+from canasta.meldtypes import ACE, LOWEST_SEQUENCE_RANK, BlackThreeGroupType, WildMeldType
 from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.suitedpile import PileTake
 
@@ -58,15 +59,15 @@ SEQUENCE_GAME_ACTION_TYPES: Final[frozenset[type]] = SUITED_ACTION_TYPES | {
 }
 
 #: The lowest rank of a sequence and of a group (the 4; §9, "Sequence order").
-LOWEST_RANK: Final = 4
+LOWEST_RANK: Final = LOWEST_SEQUENCE_RANK
 #: The highest (the ace, never below the 4).
-HIGHEST_RANK: Final = 14
+HIGHEST_RANK: Final = ACE
 #: Meld identities a side uses in a hand are ``0 .. MELD_SLOTS - 1`` (§12: a side holds at most 51
 #: melds; every new meld takes 3 cards or more, so a side of the 162-card deck numbers at most 54).
 MELD_SLOTS: Final = 64
-#: Cards a wild meld holds at most (Bolivia's 7, §10.1).
-WILD_MELD_MAX: Final = 7
-#: Black threes one going-out group holds (3 to 6, §9.5 and the decided points).
-BLACK_THREES_MIN: Final = 3
+#: Cards a wild meld holds at most (Bolivia's 7, §10.1: `canasta.meldtypes.WildMeldType`'s default).
+WILD_MELD_MAX: Final = WildMeldType().max_size
+#: Black threes one going-out group holds (3 to 6, §9.5 and the decided points: `BlackThreeGroupType`'s).
+BLACK_THREES_MIN: Final = BlackThreeGroupType().min_size
 #: The most (the deck's six).
-BLACK_THREES_MAX: Final = 6
+BLACK_THREES_MAX: Final = BlackThreeGroupType().max_size

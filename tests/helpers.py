@@ -40,6 +40,7 @@ from canasta.meldtypes import judging
 from canasta.suitedlegality import meld_shape
 from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
+from canasta.testing.invariants import check_conservation as check_library_conservation
 from canasta.testing.invariants import check_earned_packets, check_threes_in_hands, simple_actions
 
 
@@ -151,6 +152,11 @@ class InvariantError(AssertionError):
 
 def check_conservation(state: HandState) -> None:
     """Every card of the deck is in exactly one place, and every count agrees with the cards it counts."""
+    if state.rules.meld_types:
+        # Rule sets with meld types: the library's check (cards, counts, numbers given, runs), then the types'.
+        check_library_conservation(state)
+        _check_meld_types_accept(state)
+        return
     seen = list(chain.from_iterable(state.card_locations().values()))
     total = len(state.deck)
     if len(seen) != total or set(seen) != set(range(total)):
@@ -165,9 +171,6 @@ def check_conservation(state: HandState) -> None:
             for card in cards:
                 if kinds[card] != kind:
                     raise InvariantError(f"hand {seat}: a card is filed under the wrong kind")
-    if state.rules.meld_types:
-        _check_typed_melds(state)
-        return
     # (Judged by the rules as dealt: a meld of a rank closed since, house rule dead-ranks, stays as it is.)
     meld_rules = state.rules.as_dealt.melds
     for side, melds in enumerate(state.melds):
@@ -187,19 +190,13 @@ def check_conservation(state: HandState) -> None:
                 raise InvariantError(f"side {side} book {m} is smaller than a canasta")
 
 
-def _check_typed_melds(state: HandState) -> None:
-    """Rule sets with meld types: each meld's counts agree with its cards, its type accepts it, its number was given."""
-    kinds = state.kinds
+def _check_meld_types_accept(state: HandState) -> None:
+    """Rule sets with meld types: the type of each meld accepts it."""
     types = state.rules.meld_types
     for side, melds in enumerate(state.melds):
         # Melds only a going-out turn allows stand in the acting side's turn (it must go out) and after it went out.
         going_out = state.went_out is not None or (not state.is_over and side == state.seating[state.seat])
         for number, m in melds.items():
-            ks = [kinds[c] for c in m.cards]
-            if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
-                raise InvariantError(f"side {side} meld #{number}: counts disagree with its cards")
-            if not 0 <= number < state.meld_numbers[side]:
-                raise InvariantError(f"side {side} meld #{number}: a number not given yet")
             shape = meld_shape(state, m)
             kind = judging(types, shape)
             if kind is None or not kind.valid(shape, going_out=going_out):
