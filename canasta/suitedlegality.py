@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape, judging
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
 from canasta.rules import Permission
 from canasta.suitedmelds import allowed_melds, legal_melds
 from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
@@ -57,6 +57,14 @@ _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
 _END: Final = EndHand()
 _SUITS: Final = tuple(Suit)
+#: Bound on each memo table below (cleared whole when full).
+_MEMO_SIZE: Final = 1 << 16
+# The shapes of melds on the table, by (rank, suit or naturals, low or 2s, high or jokers): frozen values.
+_SHAPES: dict[tuple[int, ...], MeldShape] = {}
+# Per rule set's meld types: whether a meld of a shape is valid only in a going-out turn (§9.5, §11.3).
+_GOING_OUT_ONLY: dict[tuple[MeldType, ...], dict[MeldShape, bool]] = {}
+# The discards, by kind and suit: frozen values, made once each.
+_DISCARDS: dict[tuple[int, Suit | None], Discard] = {}
 
 
 def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
@@ -68,7 +76,7 @@ def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
 
     Returns:
         Its shape: a `SequenceShape` read from its cards, else a `WildShape`,
-        `BlackThreeShape` or `GroupShape` from its counts.
+        `BlackThreeShape` or `GroupShape` from its counts (frozen values, made once each).
     """
     rank = meld.rank
     if rank == SEQUENCE_MELD:
@@ -76,12 +84,26 @@ def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
         ranks = [cards[c].rank for c in meld.cards]
         suit = cards[meld.cards[0]].suit
         assert suit is not None
-        return SequenceShape(suit, min(ranks), max(ranks))
+        key: tuple[int, ...] = (rank, suit, min(ranks), max(ranks))
+    else:
+        key = (rank, meld.naturals, meld.twos, meld.jokers)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        if len(_SHAPES) > _MEMO_SIZE:
+            _SHAPES.clear()
+        shape = _SHAPES[key] = _shape(key)
+    return shape
+
+
+def _shape(key: tuple[int, ...]) -> MeldShape:
+    rank, a, b, c = key
+    if rank == SEQUENCE_MELD:
+        return SequenceShape(Suit(a), b, c)
     if rank == JOKER:
-        return WildShape(meld.twos, meld.jokers)
+        return WildShape(b, c)
     if rank == BLACK_THREE:
-        return BlackThreeShape(meld.naturals)
-    return GroupShape(rank, meld.naturals, meld.twos, meld.jokers)
+        return BlackThreeShape(a)
+    return GroupShape(rank, a, b, c)
 
 
 def melds_of(t: TableState, side: int) -> dict[int, MeldShape]:
@@ -127,7 +149,7 @@ def _counted(t: TableState, ids: Sequence[int]) -> SuitedHand:
             suit = cards[card_id].suit
             assert suit is not None
             naturals[(kind - 4) * 4 + suit] += 1
-    return SuitedHand(tuple(naturals), twos, jokers, black)
+    return SuitedHand.counted(tuple(naturals), twos, jokers, black)
 
 
 def opening_of(t: TableState, seat: int) -> OpeningRequirement:
@@ -272,22 +294,37 @@ def discards(t: TableState, seat: int) -> list[Discard]:
         if not held or kind == RED_THREE:
             continue
         if kind < 4:
-            found.append(Discard(Kind(kind)))
+            found.append(_discard(kind, None))
             continue
         suits = {cards[c].suit for c in held}
         for suit in _SUITS:
             if suit in suits:
-                found.append(Discard(Kind(kind), suit=suit))
+                found.append(_discard(kind, suit))
     return found
+
+
+def _discard(kind: int, suit: Suit | None) -> Discard:
+    action = _DISCARDS.get((kind, suit))
+    if action is None:
+        action = _DISCARDS[kind, suit] = Discard(Kind(kind), suit=suit)
+    return action
 
 
 def _only_going_out(t: TableState, side: int) -> bool:
     """Whether a meld of the side is valid only in a going-out turn (§9.5, §11.3): only going out ends the turn."""
     types = t.dealt.meld_types
+    known = _GOING_OUT_ONLY.get(types)
+    if known is None or len(known) > _MEMO_SIZE:
+        if len(_GOING_OUT_ONLY) > 64:
+            _GOING_OUT_ONLY.clear()
+        known = _GOING_OUT_ONLY[types] = {}
     for meld in t.melds[side].values():
         shape = meld_shape(t, meld)
-        kind = judging(types, shape)
-        if kind is not None and (kind.going_out_only or not kind.valid(shape)):
+        only = known.get(shape)
+        if only is None:
+            kind = judging(types, shape)
+            only = known[shape] = kind is not None and (kind.going_out_only or not kind.valid(shape))
+        if only:
             return True
     return False
 

@@ -25,7 +25,7 @@ before the opening is complete (refused).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import product
 
 from attrs import field, frozen
@@ -199,7 +199,7 @@ def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) 
         black -= action.count
     if min(naturals) < 0 or min(twos, jokers, black) < 0:
         return None
-    return SuitedHand(tuple(naturals), twos, jokers, black)
+    return SuitedHand.counted(tuple(naturals), twos, jokers, black)
 
 
 def _value(hand: SuitedHand, values: Sequence[int]) -> int:
@@ -207,60 +207,137 @@ def _value(hand: SuitedHand, values: Sequence[int]) -> int:
     return naturals + hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
 
 
+#: A candidate meld action: (action, the meld number it sets, the shape set there, the number a
+#: combination removes, whether only a going-out turn allows it, the cards it takes from the hand).
+_Candidate = tuple[SuitedMeld, int, MeldShape, int | None, bool, int]
+
+#: Bound on each memo table below (a long run meets many hands; cleared whole when full).
+_MEMO_SIZE = 1 << 16
+# Verdicts of the meld types with the shape judged, by type then by the shapes' numbers: 0 refused,
+# 1 allowed, 2 only in a going-out turn. Types are frozen values whose answers depend only on the
+# shapes (`canasta.meldtypes`), so each question is asked once.
+_VERDICTS: dict[MeldType, dict[tuple[object, ...], tuple[int, MeldShape]]] = {}
+# The actions, made once each: they are frozen values (a legal list shares them safely).
+_ACTIONS: dict[tuple[object, ...], SuitedMeld] = {}
+# The suit choices of a rank's naturals held, in `itertools.product` order, with their sizes.
+_SUIT_CHOICES: dict[tuple[int, ...], tuple[tuple[tuple[int, int, int, int], int], ...]] = {}
+
+
+def _verdicts(kind: MeldType) -> dict[tuple[object, ...], tuple[int, MeldShape]]:
+    table = _VERDICTS.get(kind)
+    if table is None or len(table) > _MEMO_SIZE:
+        if len(_VERDICTS) > 64:
+            _VERDICTS.clear()
+        table = _VERDICTS[kind] = {}
+    return table
+
+
+def _new_verdict(kind: MeldType, shape: MeldShape) -> int:
+    """Whether a new meld of this shape may be laid: 1, only in a going-out turn: 2, never: 0."""
+    if kind.valid(shape):
+        return 1
+    return 2 if kind.valid(shape, going_out=True) else 0
+
+
+def _add_verdict(kind: MeldType, before: MeldShape, shape: MeldShape) -> int:
+    """Whether a meld may grow into this shape: 1, only in a going-out turn: 2, never: 0."""
+    if kind.can_add(before, shape):
+        return 1
+    return 2 if kind.can_add(before, shape, going_out=True) else 0
+
+
+def _action(key: tuple[object, ...], make: Callable[[], SuitedMeld]) -> SuitedMeld:
+    action = _ACTIONS.get(key)
+    if action is None:
+        if len(_ACTIONS) > _MEMO_SIZE:
+            _ACTIONS.clear()
+        action = _ACTIONS[key] = make()
+    return action
+
+
+def _suit_choices(held: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
+    choices = _SUIT_CHOICES.get(held)
+    if choices is None:
+        choices = tuple(
+            ((a, b, c, d), a + b + c + d) for a, b, c, d in product(*(range(count + 1) for count in held))
+        )
+        if len(_SUIT_CHOICES) > _MEMO_SIZE:
+            _SUIT_CHOICES.clear()
+        _SUIT_CHOICES[held] = choices
+    return choices
+
+
 def _candidates(
     hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType], next_number: int | None = None
-) -> list[tuple[SuitedMeld, dict[int, MeldShape], bool]]:
-    """What the meld types allow: (action, the melds after it, whether it binds the player to go out)."""
+) -> list[_Candidate]:
+    """What the meld types allow, each action once, in `legal_melds`' order (see `_Candidate`)."""
     groups = first_of(types, GroupType)
     sequences = first_of(types, SequenceType)
     wilds = first_of(types, WildMeldType)
     threes = first_of(types, BlackThreeGroupType)
     if next_number is None:
         next_number = max(melds, default=-1) + 1
-    found: list[tuple[SuitedMeld, dict[int, MeldShape], bool]] = []
-
-    def offer(action: SuitedMeld, kind: MeldType, before: MeldShape | None, shape: MeldShape) -> None:
-        after = dict(melds)
-        key = next_number if before is None else getattr(action, "meld")  # noqa: B009
-        after[key] = shape
-        if before is None:
-            if kind.valid(shape):
-                found.append((action, after, False))
-            elif kind.valid(shape, going_out=True):
-                found.append((action, after, True))  # (Brazilian: a sequence of 8 or more, going out)
-        elif kind.can_add(before, shape):
-            found.append((action, after, False))
-        elif kind.can_add(before, shape, going_out=True):
-            found.append((action, after, True))  # (Brazilian: an escalera past 7, going out)
-
+    found: list[_Candidate] = []
+    ordered = sorted(melds.items())
     if isinstance(groups, GroupType):
+        verdicts = _verdicts(groups)
+        twos, jokers = hand.twos, hand.jokers
+        naturals = hand.naturals
         for r, rank in enumerate(NATURAL_RANKS):
-            held = hand.naturals[r * 4 : r * 4 + 4]
+            held = naturals[r * 4 : r * 4 + 4]
             targets: list[tuple[int | None, GroupShape | None]] = [(None, None)]
-            targets += [(k, m) for k, m in sorted(melds.items()) if isinstance(m, GroupShape) and m.rank == rank]
-            for suits in product(*(range(c + 1) for c in held)):
-                n = sum(suits)
-                for t in range(hand.twos + 1):
-                    for j in range(hand.jokers + 1):
+            targets += [(k, m) for k, m in ordered if isinstance(m, GroupShape) and m.rank == rank]
+            # Per natural count: the (2s, jokers, target, shape, verdict) allowed, in the actions' order.
+            allowed: list[list[tuple[int, int, int | None, MeldShape, int]]] = []
+            for n in range(sum(held) + 1):
+                row: list[tuple[int, int, int | None, MeldShape, int]] = []
+                for t in range(twos + 1):
+                    for j in range(jokers + 1):
                         if n + t + j == 0:
                             continue
                         for key, old in targets:
-                            action = LayGroup(rank, suits, t, j, key)
                             if old is None:
-                                offer(action, groups, None, GroupShape(rank, n, t, j))
+                                memo: tuple[object, ...] = (rank, n, t, j)
+                                known = verdicts.get(memo)
+                                if known is None:
+                                    shape = GroupShape(rank, n, t, j)
+                                    known = verdicts[memo] = (_new_verdict(groups, shape), shape)
                             else:
-                                grown = GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j)
-                                offer(action, groups, old, grown)
+                                memo = (rank, old.naturals, old.twos, old.jokers, n, t, j)
+                                known = verdicts.get(memo)
+                                if known is None:
+                                    shape = GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j)
+                                    known = verdicts[memo] = (_add_verdict(groups, old, shape), shape)
+                            if known[0]:
+                                row.append((t, j, key, known[1], known[0]))
+                allowed.append(row)
+            if not any(allowed):
+                continue
+            for suits, n in _suit_choices(held):
+                for t, j, key, laid, verdict in allowed[n]:
+                    action = _action(
+                        (LayGroup, rank, suits, t, j, key),
+                        lambda: LayGroup(rank, suits, t, j, key),  # noqa: B023 (called at once)
+                    )
+                    found.append((action, next_number if key is None else key, laid, None, verdict == 2, n + t + j))
     if isinstance(sequences, SequenceType):
+        verdicts = _verdicts(sequences)
         for suit in Suit:
             held = hand.of_suit(suit)
             for lo in range(len(NATURAL_RANKS)):
                 for hi in range(lo, len(NATURAL_RANKS)):
                     if not held[hi]:
                         break
-                    run = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
-                    offer(LaySequence(suit, run.low, run.high), sequences, None, run)
-        for key, meld in sorted(melds.items()):
+                    low, high = NATURAL_RANKS[lo], NATURAL_RANKS[hi]
+                    memo = (suit, low, high)
+                    known = verdicts.get(memo)
+                    if known is None:
+                        run = SequenceShape(suit, low, high)
+                        known = verdicts[memo] = (_new_verdict(sequences, run), run)
+                    if known[0]:
+                        action = _action((LaySequence, suit, low, high), lambda: LaySequence(suit, low, high))  # noqa: B023
+                        found.append((action, next_number, known[1], None, known[0] == 2, high - low + 1))
+        for number, meld in ordered:
             if not isinstance(meld, SequenceShape):
                 continue
             held = hand.of_suit(meld.suit)
@@ -272,34 +349,66 @@ def _candidates(
                 highs.append(highs[-1] + 1)
             for low in lows:
                 for high in highs:
-                    if (low, high) != (meld.low, meld.high):
-                        offer(Extend(key, low, high), sequences, meld, SequenceShape(meld.suit, low, high))
+                    if (low, high) == (meld.low, meld.high):
+                        continue
+                    memo = (meld.suit, meld.low, meld.high, low, high)
+                    known = verdicts.get(memo)
+                    if known is None:
+                        grown_run = SequenceShape(meld.suit, low, high)
+                        known = verdicts[memo] = (_add_verdict(sequences, meld, grown_run), grown_run)
+                    if known[0]:
+                        action = _action((Extend, number, low, high), lambda: Extend(number, low, high))  # noqa: B023
+                        used = meld.low - low + high - meld.high
+                        found.append((action, number, known[1], None, known[0] == 2, used))
     if isinstance(wilds, WildMeldType):
+        verdicts = _verdicts(wilds)
         targets_w: list[tuple[int | None, WildShape | None]] = [(None, None)]
-        targets_w += [(k, m) for k, m in sorted(melds.items()) if isinstance(m, WildShape)]
+        targets_w += [(k, m) for k, m in ordered if isinstance(m, WildShape)]
         for t in range(hand.twos + 1):
             for j in range(hand.jokers + 1):
-                if t + j:
-                    for key, old_w in targets_w:
-                        if old_w is None:
-                            offer(LayWild(t, j), wilds, None, WildShape(t, j))
-                        else:
-                            offer(LayWild(t, j, key), wilds, old_w, WildShape(old_w.twos + t, old_w.jokers + j))
-    for (a, first), (b, second) in product(sorted(melds.items()), repeat=2):
-        if a < b:
-            kind = judging(types, first)
-            merged = kind.combine(first, second) if kind is not None and kind.judges(second) else None
-            if merged is not None:
-                after = {k: m for k, m in melds.items() if k != b}
-                after[a] = merged
-                found.append((Combine(a, b), after, False))
+                if not t + j:
+                    continue
+                for key, old_w in targets_w:
+                    if old_w is None:
+                        memo = (t, j)
+                        known = verdicts.get(memo)
+                        if known is None:
+                            wild = WildShape(t, j)
+                            known = verdicts[memo] = (_new_verdict(wilds, wild), wild)
+                    else:
+                        memo = (old_w.twos, old_w.jokers, t, j)
+                        known = verdicts.get(memo)
+                        if known is None:
+                            wild = WildShape(old_w.twos + t, old_w.jokers + j)
+                            known = verdicts[memo] = (_add_verdict(wilds, old_w, wild), wild)
+                    if known[0]:
+                        action = _action((LayWild, t, j, key), lambda: LayWild(t, j, key))  # noqa: B023
+                        target = next_number if key is None else key
+                        found.append((action, target, known[1], None, known[0] == 2, t + j))
+    if len(ordered) > 1:
+        kinds = [judging(types, meld) for _, meld in ordered]
+        for i, (a, first) in enumerate(ordered):
+            kind = kinds[i]
+            if kind is None:
+                continue
+            for b, second in ordered[i + 1 :]:
+                merged = kind.combine(first, second) if kind.judges(second) else None
+                if merged is not None:
+                    action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
+                    found.append((action, a, merged, b, False, 0))
     if isinstance(threes, BlackThreeGroupType) and hand.black_threes:
         group = BlackThreeShape(hand.black_threes)
         if threes.valid(group, going_out=True):
-            after = dict(melds)
-            after[next_number] = group
-            found.append((LayBlackThrees(hand.black_threes), after, True))
+            found.append((LayBlackThrees(hand.black_threes), next_number, group, None, True, hand.black_threes))
     return found
+
+
+def _after(melds: Mapping[int, MeldShape], candidate: _Candidate) -> list[MeldShape]:
+    """The side's melds after a candidate action (in identity order, as the searches read them)."""
+    _, key, shape, removed, _, _ = candidate
+    after = {k: m for k, m in melds.items() if k != removed}
+    after[key] = shape
+    return list(after.values())
 
 
 def legal_melds(
@@ -343,11 +452,15 @@ def legal_melds(
         target), sequences, extensions, wild melds, combinations, black threes.
     """
     legal: list[SuitedMeld] = []
-    for action, after, going_out_only in _candidates(hand, melds, types, next_number):
-        rest = _take(hand, action, melds)
-        if rest is None:
+    size = hand.size
+    for candidate in _candidates(hand, melds, types, next_number):
+        action, _, _, _, going_out_only, used = candidate
+        if opened and size - used + joining >= 2 and not bound and not going_out_only:
+            legal.append(action)  # a discard keeps a card (the common case: no search)
             continue
-        table = list(after.values())
+        rest = _take(hand, action, melds)
+        assert rest is not None  # (a candidate takes only cards the hand holds)
+        table = _after(melds, candidate)
         if not opened:
             now = count + _value(hand, values) - _value(rest, values)
             if not opening_met(now, table, types, opening):
@@ -441,13 +554,13 @@ def allowed_melds(
         The allowed actions, in `legal_melds`' order.
     """
     allowed: list[SuitedMeld] = []
-    for action, after, going_out_only in _candidates(hand, melds, types, next_number):
-        rest = _take(hand, action, melds)
-        if rest is None:
-            continue
+    for candidate in _candidates(hand, melds, types, next_number):
+        action, _, _, _, going_out_only, _ = candidate
         if going_out_only and not opened:
+            rest = _take(hand, action, melds)
+            assert rest is not None  # (a candidate takes only cards the hand holds)
             now = count + _value(hand, values) - _value(rest, values)
-            if not opening_met(now, list(after.values()), types, opening):
+            if not opening_met(now, _after(melds, candidate), types, opening):
                 continue
         allowed.append(action)
     return allowed

@@ -82,7 +82,7 @@ def _without(hand: SuitedHand, rank: int, suits: Sequence[Suit]) -> SuitedHand:
     naturals = list(hand.naturals)
     for suit in suits:
         naturals[(rank - 4) * 4 + suit] -= 1
-    return SuitedHand(tuple(naturals), hand.twos, hand.jokers, hand.black_threes)
+    return SuitedHand.counted(tuple(naturals), hand.twos, hand.jokers, hand.black_threes)
 
 
 def legal_pile_takes(

@@ -120,6 +120,20 @@ class SuitedHand:
                 naturals[(card.rank - LOWEST_SEQUENCE_RANK) * _SUITS + card.suit] += 1
         return cls(tuple(naturals), twos, jokers, black)
 
+    @classmethod
+    def counted(cls, naturals: tuple[int, ...], twos: int, jokers: int, black_threes: int) -> SuitedHand:
+        """A hand from counts the engine made (sound by construction): no check of each count.
+
+        The searches and the legal-move generator make many hands; the checks of the
+        public constructor would cost more than the work on them.
+        """
+        hand = object.__new__(cls)
+        object.__setattr__(hand, "naturals", naturals)
+        object.__setattr__(hand, "twos", twos)
+        object.__setattr__(hand, "jokers", jokers)
+        object.__setattr__(hand, "black_threes", black_threes)
+        return hand
+
     def of_suit(self, suit: Suit) -> tuple[int, ...]:
         """The counts of one suit's naturals, 4 to the ace."""
         return self.naturals[suit::_SUITS]
@@ -132,7 +146,7 @@ class SuitedHand:
     def plus(self, more: SuitedHand) -> SuitedHand:
         """This hand with ``more`` cards (a taken pile's, say) added."""
         naturals = tuple(a + b for a, b in zip(self.naturals, more.naturals, strict=True))
-        return SuitedHand(
+        return SuitedHand.counted(
             naturals, self.twos + more.twos, self.jokers + more.jokers, self.black_threes + more.black_threes
         )
 
