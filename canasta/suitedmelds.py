@@ -207,29 +207,61 @@ def _value(hand: SuitedHand, values: Sequence[int]) -> int:
     return naturals + hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
 
 
-#: A candidate meld action: (action, the meld number it sets, the shape set there, the number a
-#: combination removes, whether only a going-out turn allows it, the cards it takes from the hand).
-_Candidate = tuple[SuitedMeld, int, MeldShape, int | None, bool, int]
+#: A candidate meld action: (action, the meld number it sets (``None``: a new meld's), the shape set
+#: there, the number a combination removes, whether only a going-out turn allows it, the cards it
+#: takes from the hand).
+_Candidate = tuple[SuitedMeld, int | None, MeldShape, int | None, bool, int]
 
 #: Bound on each memo table below (a long run meets many hands; cleared whole when full).
 _MEMO_SIZE = 1 << 16
-# Verdicts of the meld types with the shape judged, by type then by the shapes' numbers: 0 refused,
-# 1 allowed, 2 only in a going-out turn. Types are frozen values whose answers depend only on the
-# shapes (`canasta.meldtypes`), so each question is asked once.
-_VERDICTS: dict[MeldType, dict[tuple[object, ...], tuple[int, MeldShape]]] = {}
+#: Bound on the candidates kept per meld type (each entry a tuple of candidates: kept fewer).
+_PARTS_SIZE = 1 << 12
+# Per meld type: its verdicts with the shape judged, by the shapes' numbers (0 refused, 1 allowed,
+# 2 only in a going-out turn), and the candidates of each part of a hand (`_candidates`). Types are
+# frozen values whose answers depend only on the shapes (`canasta.meldtypes`), so each is found once.
+_MEMOS: dict[MeldType, _TypeMemo] = {}
+# The combinations a side's melds allow, by the rule set's types and the melds (which change less often
+# than the hand).
+_COMBINATIONS: dict[tuple[Sequence[MeldType], tuple[tuple[int, MeldShape], ...]], tuple[_Candidate, ...]] = {}
 # The actions, made once each: they are frozen values (a legal list shares them safely).
 _ACTIONS: dict[tuple[object, ...], SuitedMeld] = {}
 # The suit choices of a rank's naturals held, in `itertools.product` order, with their sizes.
 _SUIT_CHOICES: dict[tuple[int, ...], tuple[tuple[tuple[int, int, int, int], int], ...]] = {}
 
 
-def _verdicts(kind: MeldType) -> dict[tuple[object, ...], tuple[int, MeldShape]]:
-    table = _VERDICTS.get(kind)
-    if table is None or len(table) > _MEMO_SIZE:
-        if len(_VERDICTS) > 64:
-            _VERDICTS.clear()
-        table = _VERDICTS[kind] = {}
-    return table
+class _TypeMemo:
+    """What one meld type's answers make: verdicts by shape numbers, candidates by part of a hand."""
+
+    __slots__ = ("parts", "verdicts")
+
+    def __init__(self) -> None:
+        self.verdicts: dict[tuple[object, ...], tuple[int, MeldShape]] = {}
+        self.parts: dict[tuple[object, ...], tuple[_Candidate, ...]] = {}
+
+
+def _memo(kind: MeldType) -> _TypeMemo:
+    memo = _MEMOS.get(kind)
+    if memo is None or len(memo.verdicts) > _MEMO_SIZE or len(memo.parts) > _PARTS_SIZE:
+        if len(_MEMOS) > 64:
+            _MEMOS.clear()
+        memo = _MEMOS[kind] = _TypeMemo()
+    return memo
+
+
+def _judged(
+    memo: _TypeMemo,
+    key: tuple[object, ...],
+    kind: MeldType,
+    before: MeldShape | None,
+    make: Callable[[], MeldShape],
+) -> tuple[int, MeldShape]:
+    """The type's verdict on a new meld (``before`` ``None``) or a meld grown into the shape ``make`` makes."""
+    known = memo.verdicts.get(key)
+    if known is None:
+        shape = make()
+        verdict = _new_verdict(kind, shape) if before is None else _add_verdict(kind, before, shape)
+        known = memo.verdicts[key] = (verdict, shape)
+    return known
 
 
 def _new_verdict(kind: MeldType, shape: MeldShape) -> int:
@@ -268,147 +300,215 @@ def _suit_choices(held: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int, int
 
 
 def _candidates(
-    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType], next_number: int | None = None
+    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType]
 ) -> list[_Candidate]:
-    """What the meld types allow, each action once, in `legal_melds`' order (see `_Candidate`)."""
+    """What the meld types allow, each action once, in `legal_melds`' order (see `_Candidate`).
+
+    Each part (a rank's groups, a suit's new sequences, a sequence's extensions, the wild
+    melds) depends only on the type, the cards of that part and the melds it may join, so
+    its candidates are kept by those (the hand changes by a few cards from call to call).
+    """
     groups = first_of(types, GroupType)
     sequences = first_of(types, SequenceType)
     wilds = first_of(types, WildMeldType)
     threes = first_of(types, BlackThreeGroupType)
-    if next_number is None:
-        next_number = max(melds, default=-1) + 1
     found: list[_Candidate] = []
     ordered = sorted(melds.items())
+    twos, jokers = hand.twos, hand.jokers
     if isinstance(groups, GroupType):
-        verdicts = _verdicts(groups)
-        twos, jokers = hand.twos, hand.jokers
+        memo = _memo(groups)
         naturals = hand.naturals
+        by_rank: dict[int, list[tuple[int, MeldShape]]] = {}
+        for k, m in ordered:
+            if isinstance(m, GroupShape):
+                by_rank.setdefault(m.rank, []).append((k, m))
         for r, rank in enumerate(NATURAL_RANKS):
             held = naturals[r * 4 : r * 4 + 4]
-            targets: list[tuple[int | None, GroupShape | None]] = [(None, None)]
-            targets += [(k, m) for k, m in ordered if isinstance(m, GroupShape) and m.rank == rank]
-            # Per natural count: the (2s, jokers, target, shape, verdict) allowed, in the actions' order.
-            allowed: list[list[tuple[int, int, int | None, MeldShape, int]]] = []
-            for n in range(sum(held) + 1):
-                row: list[tuple[int, int, int | None, MeldShape, int]] = []
-                for t in range(twos + 1):
-                    for j in range(jokers + 1):
-                        if n + t + j == 0:
-                            continue
-                        for key, old in targets:
-                            if old is None:
-                                memo: tuple[object, ...] = (rank, n, t, j)
-                                known = verdicts.get(memo)
-                                if known is None:
-                                    shape = GroupShape(rank, n, t, j)
-                                    known = verdicts[memo] = (_new_verdict(groups, shape), shape)
-                            else:
-                                memo = (rank, old.naturals, old.twos, old.jokers, n, t, j)
-                                known = verdicts.get(memo)
-                                if known is None:
-                                    shape = GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j)
-                                    known = verdicts[memo] = (_add_verdict(groups, old, shape), shape)
-                            if known[0]:
-                                row.append((t, j, key, known[1], known[0]))
-                allowed.append(row)
-            if not any(allowed):
-                continue
-            for suits, n in _suit_choices(held):
-                for t, j, key, laid, verdict in allowed[n]:
-                    action = _action(
-                        (LayGroup, rank, suits, t, j, key),
-                        lambda: LayGroup(rank, suits, t, j, key),  # noqa: B023 (called at once)
-                    )
-                    found.append((action, next_number if key is None else key, laid, None, verdict == 2, n + t + j))
+            targets = tuple(by_rank.get(rank, ()))
+            key: tuple[object, ...] = (rank, held, twos, jokers, targets)
+            part = memo.parts.get(key)
+            if part is None:
+                part = memo.parts[key] = _group_candidates(groups, memo, rank, held, twos, jokers, targets)
+            found += part
     if isinstance(sequences, SequenceType):
-        verdicts = _verdicts(sequences)
+        memo = _memo(sequences)
         for suit in Suit:
             held = hand.of_suit(suit)
-            for lo in range(len(NATURAL_RANKS)):
-                for hi in range(lo, len(NATURAL_RANKS)):
-                    if not held[hi]:
-                        break
-                    low, high = NATURAL_RANKS[lo], NATURAL_RANKS[hi]
-                    memo = (suit, low, high)
-                    known = verdicts.get(memo)
-                    if known is None:
-                        run = SequenceShape(suit, low, high)
-                        known = verdicts[memo] = (_new_verdict(sequences, run), run)
-                    if known[0]:
-                        action = _action((LaySequence, suit, low, high), lambda: LaySequence(suit, low, high))  # noqa: B023
-                        found.append((action, next_number, known[1], None, known[0] == 2, high - low + 1))
+            key = (suit, held)
+            part = memo.parts.get(key)
+            if part is None:
+                part = memo.parts[key] = _sequence_candidates(sequences, suit, held)
+            found += part
         for number, meld in ordered:
-            if not isinstance(meld, SequenceShape):
-                continue
-            held = hand.of_suit(meld.suit)
-            lows = [meld.low]
-            while lows[-1] > 4 and held[lows[-1] - 5]:
-                lows.append(lows[-1] - 1)
-            highs = [meld.high]
-            while highs[-1] < 14 and held[highs[-1] - 3]:
-                highs.append(highs[-1] + 1)
-            for low in lows:
-                for high in highs:
-                    if (low, high) == (meld.low, meld.high):
-                        continue
-                    memo = (meld.suit, meld.low, meld.high, low, high)
-                    known = verdicts.get(memo)
-                    if known is None:
-                        grown_run = SequenceShape(meld.suit, low, high)
-                        known = verdicts[memo] = (_add_verdict(sequences, meld, grown_run), grown_run)
-                    if known[0]:
-                        action = _action((Extend, number, low, high), lambda: Extend(number, low, high))  # noqa: B023
-                        used = meld.low - low + high - meld.high
-                        found.append((action, number, known[1], None, known[0] == 2, used))
+            if isinstance(meld, SequenceShape):
+                key = (number, meld, hand.of_suit(meld.suit))
+                part = memo.parts.get(key)
+                if part is None:
+                    part = memo.parts[key] = _extension_candidates(sequences, number, meld, hand.of_suit(meld.suit))
+                found += part
     if isinstance(wilds, WildMeldType):
-        verdicts = _verdicts(wilds)
-        targets_w: list[tuple[int | None, WildShape | None]] = [(None, None)]
-        targets_w += [(k, m) for k, m in ordered if isinstance(m, WildShape)]
-        for t in range(hand.twos + 1):
-            for j in range(hand.jokers + 1):
-                if not t + j:
-                    continue
-                for key, old_w in targets_w:
-                    if old_w is None:
-                        memo = (t, j)
-                        known = verdicts.get(memo)
-                        if known is None:
-                            wild = WildShape(t, j)
-                            known = verdicts[memo] = (_new_verdict(wilds, wild), wild)
-                    else:
-                        memo = (old_w.twos, old_w.jokers, t, j)
-                        known = verdicts.get(memo)
-                        if known is None:
-                            wild = WildShape(old_w.twos + t, old_w.jokers + j)
-                            known = verdicts[memo] = (_add_verdict(wilds, old_w, wild), wild)
-                    if known[0]:
-                        action = _action((LayWild, t, j, key), lambda: LayWild(t, j, key))  # noqa: B023
-                        target = next_number if key is None else key
-                        found.append((action, target, known[1], None, known[0] == 2, t + j))
+        memo = _memo(wilds)
+        targets_w = tuple((k, m) for k, m in ordered if isinstance(m, WildShape))
+        key = (twos, jokers, targets_w)
+        part = memo.parts.get(key)
+        if part is None:
+            part = memo.parts[key] = _wild_candidates(wilds, twos, jokers, targets_w)
+        found += part
     if len(ordered) > 1:
-        kinds = [judging(types, meld) for _, meld in ordered]
-        for i, (a, first) in enumerate(ordered):
-            kind = kinds[i]
-            if kind is None:
-                continue
-            for b, second in ordered[i + 1 :]:
-                merged = kind.combine(first, second) if kind.judges(second) else None
-                if merged is not None:
-                    action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
-                    found.append((action, a, merged, b, False, 0))
+        table = tuple(ordered)
+        combined = _COMBINATIONS.get((types, table))
+        if combined is None:
+            if len(_COMBINATIONS) > _PARTS_SIZE:
+                _COMBINATIONS.clear()
+            combined = _COMBINATIONS[types, table] = _combinations(types, table)
+        found += combined
     if isinstance(threes, BlackThreeGroupType) and hand.black_threes:
         group = BlackThreeShape(hand.black_threes)
         if threes.valid(group, going_out=True):
-            found.append((LayBlackThrees(hand.black_threes), next_number, group, None, True, hand.black_threes))
+            found.append((LayBlackThrees(hand.black_threes), None, group, None, True, hand.black_threes))
     return found
 
 
-def _after(melds: Mapping[int, MeldShape], candidate: _Candidate) -> list[MeldShape]:
-    """The side's melds after a candidate action (in identity order, as the searches read them)."""
+def _combinations(types: Sequence[MeldType], ordered: tuple[tuple[int, MeldShape], ...]) -> tuple[_Candidate, ...]:
+    """The combinations of two of the side's melds its types allow, by older then newer meld."""
+    kinds = [judging(types, meld) for _, meld in ordered]
+    found: list[_Candidate] = []
+    for i, (a, first) in enumerate(ordered):
+        kind = kinds[i]
+        if kind is None:
+            continue
+        for b, second in ordered[i + 1 :]:
+            merged = kind.combine(first, second) if kind.judges(second) else None
+            if merged is not None:
+                action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
+                found.append((action, a, merged, b, False, 0))
+    return tuple(found)
+
+
+def _group_candidates(
+    groups: GroupType,
+    memo: _TypeMemo,
+    rank: int,
+    held: tuple[int, ...],
+    twos: int,
+    jokers: int,
+    targets: tuple[tuple[int, MeldShape], ...],
+) -> tuple[_Candidate, ...]:
+    """A rank's group actions: naturals by suit, 2s, jokers, a target (a new group first, then by identity)."""
+    choices: list[tuple[int | None, MeldShape | None]] = [(None, None), *targets]
+    # Per natural count: the (2s, jokers, target, shape, verdict) allowed, in the actions' order.
+    allowed: list[list[tuple[int, int, int | None, MeldShape, int]]] = []
+    for n in range(sum(held) + 1):
+        row: list[tuple[int, int, int | None, MeldShape, int]] = []
+        for t in range(twos + 1):
+            for j in range(jokers + 1):
+                if n + t + j == 0:
+                    continue
+                for key, old in choices:
+                    if old is None:
+                        judged = _judged(memo, (rank, n, t, j), groups, None, lambda: GroupShape(rank, n, t, j))  # noqa: B023
+                    else:
+                        assert isinstance(old, GroupShape)
+                        judged = _judged(
+                            memo,
+                            (rank, old.naturals, old.twos, old.jokers, n, t, j),
+                            groups,
+                            old,
+                            lambda: GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j),  # noqa: B023
+                        )
+                    if judged[0]:
+                        row.append((t, j, key, judged[1], judged[0]))
+        allowed.append(row)
+    found: list[_Candidate] = []
+    if any(allowed):
+        for suits, n in _suit_choices(held):
+            for t, j, key, laid, verdict in allowed[n]:
+                action = _action((LayGroup, rank, suits, t, j, key), lambda: LayGroup(rank, suits, t, j, key))  # noqa: B023
+                found.append((action, key, laid, None, verdict == 2, n + t + j))
+    return tuple(found)
+
+
+def _sequence_candidates(sequences: SequenceType, suit: Suit, held: tuple[int, ...]) -> tuple[_Candidate, ...]:
+    """A suit's new sequences, by low then high rank."""
+    memo = _memo(sequences)
+    found: list[_Candidate] = []
+    for lo in range(len(NATURAL_RANKS)):
+        for hi in range(lo, len(NATURAL_RANKS)):
+            if not held[hi]:
+                break
+            low, high = NATURAL_RANKS[lo], NATURAL_RANKS[hi]
+            verdict = _judged(memo, (suit, low, high), sequences, None, lambda: SequenceShape(suit, low, high))  # noqa: B023
+            if verdict[0]:
+                action = _action((LaySequence, suit, low, high), lambda: LaySequence(suit, low, high))  # noqa: B023
+                found.append((action, None, verdict[1], None, verdict[0] == 2, high - low + 1))
+    return tuple(found)
+
+
+def _extension_candidates(
+    sequences: SequenceType, number: int, meld: SequenceShape, held: tuple[int, ...]
+) -> tuple[_Candidate, ...]:
+    """A sequence's extensions at either end or both, by new low then new high rank."""
+    memo = _memo(sequences)
+    lows = [meld.low]
+    while lows[-1] > 4 and held[lows[-1] - 5]:
+        lows.append(lows[-1] - 1)
+    highs = [meld.high]
+    while highs[-1] < 14 and held[highs[-1] - 3]:
+        highs.append(highs[-1] + 1)
+    found: list[_Candidate] = []
+    for low in lows:
+        for high in highs:
+            if (low, high) == (meld.low, meld.high):
+                continue
+            verdict = _judged(
+                memo,
+                (meld.suit, meld.low, meld.high, low, high),
+                sequences,
+                meld,
+                lambda: SequenceShape(meld.suit, low, high),  # noqa: B023
+            )
+            if verdict[0]:
+                action = _action((Extend, number, low, high), lambda: Extend(number, low, high))  # noqa: B023
+                used = meld.low - low + high - meld.high
+                found.append((action, number, verdict[1], None, verdict[0] == 2, used))
+    return tuple(found)
+
+
+def _wild_candidates(
+    wilds: WildMeldType, twos: int, jokers: int, targets: tuple[tuple[int, MeldShape], ...]
+) -> tuple[_Candidate, ...]:
+    """The wild melds: 2s, jokers, a target (a new wild meld first, then by identity)."""
+    memo = _memo(wilds)
+    choices: list[tuple[int | None, MeldShape | None]] = [(None, None), *targets]
+    found: list[_Candidate] = []
+    for t in range(twos + 1):
+        for j in range(jokers + 1):
+            if not t + j:
+                continue
+            for key, old in choices:
+                if old is None:
+                    verdict = _judged(memo, (t, j), wilds, None, lambda: WildShape(t, j))  # noqa: B023
+                else:
+                    assert isinstance(old, WildShape)
+                    verdict = _judged(
+                        memo,
+                        (old.twos, old.jokers, t, j),
+                        wilds,
+                        old,
+                        lambda: WildShape(old.twos + t, old.jokers + j),  # noqa: B023
+                    )
+                if verdict[0]:
+                    action = _action((LayWild, t, j, key), lambda: LayWild(t, j, key))  # noqa: B023
+                    found.append((action, key, verdict[1], None, verdict[0] == 2, t + j))
+    return tuple(found)
+
+
+def _after(melds: Mapping[int, MeldShape], candidate: _Candidate, next_number: int) -> dict[int, MeldShape]:
+    """The side's melds by identity after a candidate action (a new meld takes ``next_number``)."""
     _, key, shape, removed, _, _ = candidate
     after = {k: m for k, m in melds.items() if k != removed}
-    after[key] = shape
-    return list(after.values())
+    after[next_number if key is None else key] = shape
+    return after
 
 
 def legal_melds(
@@ -453,14 +553,16 @@ def legal_melds(
     """
     legal: list[SuitedMeld] = []
     size = hand.size
-    for candidate in _candidates(hand, melds, types, next_number):
+    if next_number is None:
+        next_number = max(melds, default=-1) + 1
+    for candidate in _candidates(hand, melds, types):
         action, _, _, _, going_out_only, used = candidate
         if opened and size - used + joining >= 2 and not bound and not going_out_only:
             legal.append(action)  # a discard keeps a card (the common case: no search)
             continue
         rest = _take(hand, action, melds)
         assert rest is not None  # (a candidate takes only cards the hand holds)
-        table = _after(melds, candidate)
+        table = list(_after(melds, candidate, next_number).values())
         if not opened:
             now = count + _value(hand, values) - _value(rest, values)
             if not opening_met(now, table, types, opening):
@@ -554,13 +656,15 @@ def allowed_melds(
         The allowed actions, in `legal_melds`' order.
     """
     allowed: list[SuitedMeld] = []
-    for candidate in _candidates(hand, melds, types, next_number):
+    if next_number is None:
+        next_number = max(melds, default=-1) + 1
+    for candidate in _candidates(hand, melds, types):
         action, _, _, _, going_out_only, _ = candidate
         if going_out_only and not opened:
             rest = _take(hand, action, melds)
             assert rest is not None  # (a candidate takes only cards the hand holds)
             now = count + _value(hand, values) - _value(rest, values)
-            if not opening_met(now, _after(melds, candidate), types, opening):
+            if not opening_met(now, list(_after(melds, candidate, next_number).values()), types, opening):
                 continue
         allowed.append(action)
     return allowed

@@ -148,7 +148,7 @@ def test_bad_actions_are_refused_when_made() -> None:
 def test_the_legal_melds_are_exactly_the_completable_ones_in_random_positions() -> None:
     from test_suited_search import _exhaustive_out  # (the enumeration of every sequence of actions)
 
-    from canasta.suitedmelds import _candidates, _take
+    from canasta.suitedmelds import _after, _candidates, _take
 
     rng = random.Random(7)
     checked = 0
@@ -160,7 +160,9 @@ def test_the_legal_melds_are_exactly_the_completable_ones_in_random_positions() 
             melds = {k: m for k, m in melds.items() if not isinstance(m, WildShape)}
         bound = rng.random() < 0.3
         actions = legal_melds(cards, melds, types, opened=True, opening=OpeningRequirement(50), quota=TWO, bound=bound)
-        for action, after, going_out_only in _candidates(cards, melds, types):
+        for candidate in _candidates(cards, melds, types):
+            action, going_out_only = candidate[0], candidate[4]
+            after = _after(melds, candidate, max(melds, default=-1) + 1)
             rest = _take(cards, action, melds)
             assert rest is not None
             size = rest.size
@@ -187,7 +189,7 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
     """A provisional opening meld is legal iff the opening stays reachable with two cards left (SPEC §0)."""
     from test_suited_search import _exhaustive_open, _value
 
-    from canasta.suitedmelds import _candidates, _take
+    from canasta.suitedmelds import _after, _candidates, _take
 
     rng = random.Random(11)
     checked = 0
@@ -196,7 +198,9 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
         types = rng.choice([SAMBA, BOLIVIA])
         need = OpeningRequirement(rng.choice([50, 90, 120]))
         actions = legal_melds(cards, {}, types, opened=False, opening=need, quota=TWO)
-        for action, after, going_out_only in _candidates(cards, {}, types):
+        for candidate in _candidates(cards, {}, types):
+            action, going_out_only = candidate[0], candidate[4]
+            after = _after({}, candidate, 0)
             rest = _take(cards, action, {})
             assert rest is not None
             now = _value(cards) - _value(rest)
@@ -219,10 +223,10 @@ def _exhaustive_out_of(rest: SuitedHand, after: dict[int, MeldShape], types: tup
 
 def test_a_new_meld_takes_the_next_number_never_a_retired_one() -> None:
     """§9.3: numbers are identities for the hand; a combined meld's number is retired for good."""
-    from canasta.suitedmelds import _candidates
+    from canasta.suitedmelds import _after, _candidates
 
     melds: dict[int, MeldShape] = {0: GroupShape(K, 4)}  # meld 1 was combined into 0: its number is retired
-    laid = [after for action, after, _ in _candidates(SuitedHand.from_cards(["9H", "9S", "9D"]), melds, SAMBA, 2)]
+    laid = [_after(melds, c, 2) for c in _candidates(SuitedHand.from_cards(["9H", "9S", "9D"]), melds, SAMBA)]
     assert laid and all(set(after) == {0, 2} for after in laid)
 
 
