@@ -22,10 +22,10 @@ that add several), and keep, per class, the canastas made. Twos and jokers are
 alike to the sequence family's meld rules; an opening's count takes the most
 valuable mix of the wild cards used.
 
-*Status:* the engine does not play the sequence games yet (issue 34); these
-searches are their oracle, checked against the enumeration of every sequence
-of actions (`tests/test_suited_search.py`) and against §13's worked examples
-S-5, S-6, B-3, R-2, R-3 and R-5.
+The engine plays the sequence games with them (`canasta.suitedlegality`); they are
+checked against the enumeration of every sequence of actions
+(`tests/test_suited_search.py`) and against §13's worked examples S-5, S-6, B-3,
+R-2, R-3 and R-5. The compiled engine compiles this module (`canasta._engine`).
 """
 
 from __future__ import annotations
@@ -34,9 +34,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
-from attrs import field, frozen
-
-from canasta.cards import Card, Kind, Suit, parse_card
+from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
     ACE,
     LOWEST_SEQUENCE_RANK,
@@ -53,6 +51,7 @@ from canasta.meldtypes import (
     first_of,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
+from canasta.suitedhand import OpeningRequirement, SuitedHand
 
 __all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "can_go_out", "class_bits", "opening_reachable"]
 
@@ -65,117 +64,6 @@ _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
 #: Entries each of the searches' tables of outcomes keeps (per suit, rank and wild melds).
 _CACHE_SIZE = 1 << 16
-
-
-def _counts(value: Iterable[int]) -> tuple[int, ...]:
-    counts = tuple(value)
-    if len(counts) != _RANKS * _SUITS:
-        raise ValueError(f"a suited hand counts 44 natural cards (11 ranks x 4 suits), got {len(counts)}")
-    if any(type(c) is not int or c < 0 for c in counts):
-        raise ValueError("a suited hand's counts are non-negative ints")
-    return counts
-
-
-@frozen
-class SuitedHand:
-    """A hand counted by (rank, suit) for its natural cards, and by kind for the rest.
-
-    Attributes:
-        naturals: 44 counts, index ``(rank - 4) * 4 + suit``.
-        twos: Its 2s (their suits never matter).
-        jokers: Its jokers.
-        black_threes: Its black threes.
-    """
-
-    naturals: tuple[int, ...] = field(converter=_counts)
-    twos: int = 0
-    jokers: int = 0
-    black_threes: int = 0
-
-    @classmethod
-    def from_cards(cls, cards: Iterable[Card | str]) -> SuitedHand:
-        """Count cards (`canasta.Card` values, or codes `canasta.cards.parse_card` reads: ``"8H"``, ``"JK"``).
-
-        Red threes are refused: they are never in a hand when melds are laid.
-
-        Raises:
-            ValueError: For a red three or an unreadable code.
-        """
-        naturals = [0] * (_RANKS * _SUITS)
-        twos = jokers = black = 0
-        for card in cards:
-            if isinstance(card, str):
-                card = Card(*parse_card(card))
-            kind = card.kind
-            if kind is Kind.JOKER:
-                jokers += 1
-            elif kind is Kind.TWO:
-                twos += 1
-            elif kind is Kind.BLACK_THREE:
-                black += 1
-            elif kind is Kind.RED_THREE:
-                raise ValueError("a red three is never in a hand that melds")
-            else:
-                assert card.suit is not None
-                naturals[(card.rank - LOWEST_SEQUENCE_RANK) * _SUITS + card.suit] += 1
-        return cls(tuple(naturals), twos, jokers, black)
-
-    @classmethod
-    def counted(cls, naturals: tuple[int, ...], twos: int, jokers: int, black_threes: int) -> SuitedHand:
-        """A hand from counts the engine made (sound by construction): no check of each count.
-
-        The searches and the legal-move generator make many hands; the checks of the
-        public constructor would cost more than the work on them.
-        """
-        hand = object.__new__(cls)
-        object.__setattr__(hand, "naturals", naturals)
-        object.__setattr__(hand, "twos", twos)
-        object.__setattr__(hand, "jokers", jokers)
-        object.__setattr__(hand, "black_threes", black_threes)
-        return hand
-
-    def of_suit(self, suit: Suit) -> tuple[int, ...]:
-        """The counts of one suit's naturals, 4 to the ace."""
-        return self.naturals[suit::_SUITS]
-
-    @property
-    def size(self) -> int:
-        """The hand's number of cards."""
-        return sum(self.naturals) + self.twos + self.jokers + self.black_threes
-
-    def plus(self, more: SuitedHand) -> SuitedHand:
-        """This hand with ``more`` cards (a taken pile's, say) added."""
-        naturals = tuple(a + b for a, b in zip(self.naturals, more.naturals, strict=True))
-        return SuitedHand.counted(
-            naturals, self.twos + more.twos, self.jokers + more.jokers, self.black_threes + more.black_threes
-        )
-
-    def of_rank(self, rank: int) -> int:
-        """The naturals of one rank, all suits."""
-        start = (rank - LOWEST_SEQUENCE_RANK) * _SUITS
-        return sum(self.naturals[start : start + _SUITS])
-
-
-@frozen
-class OpeningRequirement:
-    """What an initial meld must contain (Samba's count; Brazilian canasta's bands, §11.1).
-
-    Attributes:
-        count: The least count of the cards laid (0: none).
-        canasta_classes: A canasta of one of these classes must be among the
-            melds laid (``frozenset()``: none needed).
-    """
-
-    count: int = 0
-    canasta_classes: frozenset[CanastaClass] = frozenset()
-
-    def met(self, count: int, classes: int) -> bool:
-        """Whether melds of this count, making canastas of these classes (a bit per class), meet it."""
-        if count < self.count:
-            return False
-        if not self.canasta_classes:
-            return True
-        return any(classes & _CLASS_BIT[c] for c in self.canasta_classes)
 
 
 def _wild_value(used: int, hand: SuitedHand, values: Sequence[int]) -> int:
@@ -474,6 +362,13 @@ def _wild_outcomes(
     return frozenset(outcomes)
 
 
+# `_finishes`' answers, by what they read besides the naturals left and the canastas made (the side's
+# groups and wild melds, the wild cards, the spares, the quota): the candidates of one meld phase share
+# them, their sequences leaving the same naturals by rank.
+_FINISHES: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[int, ...]], bool]] = {}
+#: Contexts kept, and answers kept per context (each table cleared whole when full).
+_FINISHES_SIZE = 1 << 10
+
 #: The outcomes of a rank with no natural in the hand and no group on the table: nothing changes.
 _UNCHANGED: frozenset[tuple[int, int, tuple[int, ...]]] = frozenset({(0, 0, (0,) * len(_CLASSES))})
 
@@ -561,6 +456,43 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
     return _goes_out(hand, table, quota, cap)
 
 
+def _finishes(
+    left: tuple[int, ...],
+    counts: tuple[int, ...],
+    table: _Table,
+    wild_cards: int,
+    spares: set[int],
+    quota: GoingOutRules,
+    cap: int,
+) -> bool:
+    """`_goes_out`'s second half: the naturals the sequences left (by rank) and the wild cards all melded."""
+    # (wild cards used, canastas by class, the spare): each rank's naturals all melded, or one discarded.
+    states: set[tuple[int, tuple[int, ...], int]] = {(0, counts, spare) for spare in spares}
+    for r, rank in enumerate(NATURAL_RANKS):
+        options = table.group_outcomes(rank, left[r], wild_cards, cap, going_out=True)
+        if options is _UNCHANGED:
+            continue
+        need = left[r]
+        states = {
+            (used + w, _add_counts(made, got, cap), spare if n == need else 0)
+            for used, made, spare in states
+            for n, w, got in options
+            if (n == need or (spare and n == need - 1)) and used + w <= wild_cards
+        }
+        if not states:
+            return False
+    for used, made, spare in states:
+        free = wild_cards - used
+        for placed, got in table.wild_outcomes(free, cap, going_out=True):
+            rest = free - placed
+            if rest > spare:
+                continue
+            discarded = spare - rest == 0  # the spare was spent on a card, here or before
+            if (discarded or not quota.final_discard_required) and quota.quota_met(_add_counts(made, got, cap)):
+                return True
+    return False
+
+
 def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
     """`can_go_out`'s search: every card melded but at most one, the final discard (the *spare*)."""
     threes = table.threes
@@ -584,29 +516,25 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
             for held, made in folded
             for usage, got in outcomes
         }
-    for left, counts in folded:
-        # (wild cards used, canastas by class, the spare): each rank's naturals all melded, or one discarded.
-        states: set[tuple[int, tuple[int, ...], int]] = {(0, counts, spare) for spare in spares}
-        for r, rank in enumerate(NATURAL_RANKS):
-            options = table.group_outcomes(rank, left[r], wild_cards, cap, going_out=True)
-            if options is _UNCHANGED:
-                continue
-            need = left[r]
-            states = {
-                (used + w, _add_counts(made, got, cap), spare if n == need else 0)
-                for used, made, spare in states
-                for n, w, got in options
-                if (n == need or (spare and n == need - 1)) and used + w <= wild_cards
-            }
-            if not states:
-                break
-        for used, made, spare in states:
-            free = wild_cards - used
-            for placed, got in table.wild_outcomes(free, cap, going_out=True):
-                rest = free - placed
-                if rest > spare:
-                    continue
-                discarded = spare - rest == 0  # the spare was spent on a card, here or before
-                if (discarded or not quota.final_discard_required) and quota.quota_met(_add_counts(made, got, cap)):
-                    return True
+    context: tuple[object, ...] = (
+        table.groups,
+        table.wilds,
+        tuple(sorted(table.by_rank.items())),
+        table.wild_melds,
+        wild_cards,
+        tuple(sorted(spares)),
+        quota,
+        cap,
+    )
+    finishes = _FINISHES.get(context)
+    if finishes is None or len(finishes) > _FINISHES_SIZE:
+        if len(_FINISHES) > _FINISHES_SIZE:
+            _FINISHES.clear()
+        finishes = _FINISHES[context] = {}
+    for state in folded:
+        done = finishes.get(state)
+        if done is None:
+            done = finishes[state] = _finishes(state[0], state[1], table, wild_cards, spares, quota, cap)
+        if done:
+            return True
     return False
