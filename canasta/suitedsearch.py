@@ -505,17 +505,6 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
     if not spares:
         return False
     wild_cards = hand.twos + hand.jokers
-    # Suit by suit: the (naturals left by rank, canastas by class) the sequences can leave.
-    folded: set[tuple[tuple[int, ...], tuple[int, ...]]] = {
-        (tuple(hand.of_rank(rank) for rank in NATURAL_RANKS), (0,) * len(_CLASSES))
-    }
-    for suit in Suit:
-        outcomes = table.sequence_outcomes(hand, suit, cap, going_out=True)
-        folded = {
-            (tuple(h - u for h, u in zip(held, usage, strict=True)), _add_counts(made, got, cap))
-            for held, made in folded
-            for usage, got in outcomes
-        }
     context: tuple[object, ...] = (
         table.groups,
         table.wilds,
@@ -531,10 +520,26 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
         if len(_FINISHES) > _FINISHES_SIZE:
             _FINISHES.clear()
         finishes = _FINISHES[context] = {}
-    for state in folded:
-        done = finishes.get(state)
-        if done is None:
-            done = finishes[state] = _finishes(state[0], state[1], table, wild_cards, spares, quota, cap)
-        if done:
-            return True
+    # Suit by suit, depth first (a way out is usually found early): the (naturals left by rank,
+    # canastas by class) the sequences can leave, each state once; then the groups and wild melds.
+    per_suit = [table.sequence_outcomes(hand, suit, cap, going_out=True) for suit in Suit]
+    last = len(per_suit)
+    start = (0, tuple(hand.of_rank(rank) for rank in NATURAL_RANKS), (0,) * len(_CLASSES))
+    seen = {start}
+    stack = [start]
+    while stack:
+        level, left, made = stack.pop()
+        if level == last:
+            state = (left, made)
+            done = finishes.get(state)
+            if done is None:
+                done = finishes[state] = _finishes(left, made, table, wild_cards, spares, quota, cap)
+            if done:
+                return True
+            continue
+        for usage, got in per_suit[level]:
+            following = (level + 1, tuple(h - u for h, u in zip(left, usage, strict=True)), _add_counts(made, got, cap))
+            if following not in seen:
+                seen.add(following)
+                stack.append(following)
     return False
