@@ -207,7 +207,7 @@ def _sequence_outcomes(
     table: tuple[tuple[int, int], ...],
     cap: int,
     going_out: bool,
-) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """The ways some of one suit's cards go onto the side's sequences of that suit, or into new ones.
 
     One card at a time at an end (a sequence's limit is reached the same way by
@@ -223,10 +223,12 @@ def _sequence_outcomes(
 
     Returns:
         (cards used by rank index, canastas by class of the suit's sequences)
-        for every reachable placement, the cards not used going elsewhere.
+        for every reachable placement, the cards not used going elsewhere, each
+        once, those that use the most cards first (the searches try them first:
+        a way out or an opening is usually among them).
     """
     if sequences is None:
-        return frozenset({((0,) * _RANKS, (0,) * len(_CLASSES))})
+        return (((0,) * _RANKS, (0,) * len(_CLASSES)),)
     outcomes: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     seen: set[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = set()
 
@@ -259,7 +261,7 @@ def _sequence_outcomes(
                     walk(tuple(sorted((*runs, (NATURAL_RANKS[lo], NATURAL_RANKS[hi])))), tuple(rest))
 
     walk(table, held)
-    return frozenset(outcomes)
+    return tuple(sorted(outcomes, key=lambda outcome: (sum(outcome[0]), outcome)))
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -407,7 +409,7 @@ class _Table:
 
     def sequence_outcomes(
         self, hand: SuitedHand, suit: Suit, cap: int, *, going_out: bool
-    ) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+    ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
         """`_sequence_outcomes` for one suit of ``hand``."""
         return _sequence_outcomes(self.sequences, suit, hand.of_suit(suit), self.by_suit.get(suit, ()), cap, going_out)
 
@@ -537,7 +539,7 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
             if done:
                 return True
             continue
-        for usage, got in per_suit[level]:
+        for usage, got in reversed(per_suit[level]):  # (the stack pops the first outcome first)
             following = (level + 1, tuple(h - u for h, u in zip(left, usage, strict=True)), _add_counts(made, got, cap))
             if following not in seen:
                 seen.add(following)
