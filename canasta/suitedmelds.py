@@ -117,7 +117,7 @@ _PARTS_SIZE = 1 << 12
 _MEMOS: dict[MeldType, _TypeMemo] = {}
 # The combinations a side's melds allow, by the rule set's types and the melds (which change less often
 # than the hand).
-_COMBINATIONS: dict[tuple[Sequence[MeldType], tuple[tuple[int, MeldShape], ...]], tuple[_Candidate, ...]] = {}
+_COMBINATIONS: dict[tuple[tuple[MeldType, ...], tuple[tuple[int, MeldShape], ...]], tuple[_Candidate, ...]] = {}
 # The actions, made once each: they are frozen values (a legal list shares them safely).
 _ACTIONS: dict[tuple[object, ...], SuitedMeld] = {}
 # The suit choices of a rank's naturals held, in `itertools.product` order, with their sizes.
@@ -248,12 +248,12 @@ def _candidates(
             part = memo.parts[key] = _wild_candidates(wilds, twos, jokers, targets_w)
         found += part
     if len(ordered) > 1:
-        table = tuple(ordered)
-        combined = _COMBINATIONS.get((types, table))
+        known = (tuple(types), tuple(ordered))  # (a caller may pass the types as a list)
+        combined = _COMBINATIONS.get(known)
         if combined is None:
             if len(_COMBINATIONS) > _PARTS_SIZE:
                 _COMBINATIONS.clear()
-            combined = _COMBINATIONS[types, table] = _combinations(types, table)
+            combined = _COMBINATIONS[known] = _combinations(known[0], known[1])
         found += combined
     if isinstance(threes, BlackThreeGroupType) and hand.black_threes:
         group = BlackThreeShape(hand.black_threes)

@@ -239,3 +239,16 @@ def test_r4_permission_is_mandatory_in_brazilian() -> None:
     assert queens not in legal(cards, melds, BRAZILIAN, may_go_out=False)
     # (c) "yes": bound to go out, and the queens (then 5♣ discarded) go out.
     assert queens in legal(cards, melds, BRAZILIAN, bound=True)
+
+
+def test_legal_melds_answer_alike_for_types_as_a_list_and_asked_again() -> None:
+    """The kept answers (verdicts, parts, combinations) are keyed by value: a list of types, a second call,
+    and the caller's own list of the result change nothing."""
+    cards = SuitedHand.from_cards(["9H", "9S", "9D", "TH", "JH", "KS", "KD", "2C", "JK"])
+    melds: dict[int, MeldShape] = {0: GroupShape(K, 3), 2: GroupShape(K, 4), 3: SequenceShape(H, 12, 14)}
+    first = legal_melds(cards, melds, BOLIVIA, opened=True, opening=OpeningRequirement(50), quota=TWO)
+    first_copy = list(first)
+    first.clear()  # (the caller owns its list)
+    again = legal_melds(cards, melds, list(BOLIVIA), opened=True, opening=OpeningRequirement(50), quota=TWO)
+    assert again == first_copy
+    assert Combine(0, 2) in again and LaySequence(Suit.HEARTS, 9, 11) in again and Extend(3, 10, 14) in again
