@@ -2,7 +2,8 @@
 
 For each configuration (every built-in variant alone, with each house rule that
 fits it, the club form, and classic's stack of three house rules; then, where the
-tree has it, Hand and Foot alone and with each of its options) it plays
+tree has them, Hand and Foot and the sequence games (Samba, Bolivia, Brazilian canasta)
+alone and with each house rule that fits them) it plays
 ``--hands`` seeded hands with random legal actions through the public API
 (``HandState.deal``, ``legal_actions``, ``apply``, ``score``), each dealt with
 seeded cumulative scores so that every minimum band is met, and digests (SHA-256)
@@ -33,8 +34,9 @@ from canasta.hand import HandState
 
 BUILT_IN = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american", "modern-american-club")
 #: Variants added later, digested where the tree has them (so the script still runs on older trees, and
-#: the 34 configurations above keep their digests): Hand and Foot alone and with each of its options.
-LATER = ("hand-and-foot",)
+#: the configurations above keep their digests): Hand and Foot alone and with each of its options, then
+#: the sequence games alone and with each house rule that fits them.
+LATER = ("hand-and-foot", "samba", "bolivia", "brazilian")
 
 
 def configurations() -> list[tuple[str, tuple[str, ...]]]:
