@@ -54,7 +54,11 @@ def test_bots_play_every_variant(variant: str) -> None:
         assert log
 
 
-@pytest.mark.parametrize("variant", [v.name for v in canasta.available_variants()])
+# The greedy bot's meld plan is for melds of a rank (`canasta.Meld`): in the sequence games (rule sets with meld
+# types) it has none yet and plays legally by drawing and discarding (test_bots_play_every_variant plays them).
+@pytest.mark.parametrize(
+    "variant", [v.name for v in canasta.available_variants() if not canasta.load_rules(v.name).meld_types]
+)
 def test_greedy_openings_reach_the_minimum_in_the_turn_they_start(variant: str) -> None:
     # The bot starts an opening only when its plan opens the side that turn.
     game = canasta.Game(variant, seed=2)

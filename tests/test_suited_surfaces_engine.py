@@ -17,11 +17,11 @@ import pytest
 pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-import canasta  # noqa: E402
-from canasta import HandState  # noqa: E402
-from canasta.commands import notation, parse_sequence_command  # noqa: E402
-from canasta.records import GameRecorder, action_from_json, action_to_json, record_from_json  # noqa: E402
-from canasta.rl import SequenceActionSpace  # noqa: E402
+import canasta
+from canasta import HandState
+from canasta.commands import notation, parse_sequence_command
+from canasta.records import GameRecorder, action_from_json, action_to_json, record_from_json
+from canasta.rl import SequenceActionSpace
 
 SPACE = SequenceActionSpace()
 
