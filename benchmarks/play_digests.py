@@ -61,11 +61,14 @@ def digest(variant: str, house_rules: tuple[str, ...], hands: int, seed: int) ->
     """The digest of ``hands`` seeded random hands of one configuration, and the actions played."""
     rules = canasta.load_rules(variant, list(house_rules))
     deck = Deck(rules.deck)
+    # The sequence games also deal from 7000, 8000 and 9000 (their top minimum, samba-160, Brazilian's openings by
+    # canasta); the other configurations keep the bands they were digested with.
+    bands = (0, 0, 1500, 3000, 5000) + ((7000, 8000, 9000) if getattr(rules, "meld_types", ()) else ())
     sha = hashlib.sha256()
     actions = 0
     for i in range(hands):
         rng = random.Random(f"{seed}:{variant}:{'+'.join(house_rules)}:{i}")
-        scores = [rng.choice((0, 0, 1500, 3000, 5000)) for _ in range(rules.side_count)]
+        scores = [rng.choice(bands) for _ in range(rules.side_count)]
         hand = HandState.deal(rules, dealer=i % rules.players, scores=scores, seed=rng.randrange(2**32), deck=deck)
         while hand.phase is not canasta.Phase.OVER:
             legal = list(hand.legal_actions())

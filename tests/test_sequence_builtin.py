@@ -26,6 +26,9 @@ VARIANTS = ("samba", "bolivia", "brazilian")
 TARGETS = {"samba": 10000, "bolivia": 15000, "brazilian": 10000}
 #: §9.13, §10.9, §11.7 and the decided points: the games each option stacks on (samba-160 not on brazilian,
 #: whose openings from 7000 need a canasta, not a count).
+#: The seed of each whole game: random play of Brazilian canasta (no "yes", hardly any going out) runs 8 to 21 hands
+#: of about a second each on the pure engine; seed 3 ends in 8.
+SEEDS = {"samba": 2, "bolivia": 2, "brazilian": 3}
 FITS = {
     "samba-160": {"samba", "bolivia"},
     "samba-top-card-only": {"samba", "bolivia", "brazilian"},
@@ -51,9 +54,9 @@ def test_the_default_registry_lists_the_three_games_and_their_options_as_built_i
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_a_whole_game_plays_by_name_to_its_target_score(name: str) -> None:
-    game = canasta.Game(name, seed=2)
+    game = canasta.Game(name, seed=SEEDS[name])
     assert game.rules.target_score == TARGETS[name] and game.rules.meld_types
-    rng = random.Random(2)
+    rng = random.Random(SEEDS[name])
     hands = 0
     for _ in range(200_000):
         if game.is_over:
