@@ -14,7 +14,7 @@ def _suite_settings(variant: str = "classic") -> settings:
     """A fraction of the loaded profile: about a second per variant under `ci`, more under `thorough`.
 
     The sequence games (rule sets with meld types: Samba, Bolivia, Brazilian canasta) cost about 30 times
-    classic's per action (their legality is pure Python): they run a third of the examples, so that each
+    classic's per action (their legality is pure Python): they run a third of the examples (at least 2), so that each
     stays within a few seconds under `ci` (their legal lists are also checked against the brute-force
     reference in tests/test_sequence_engine.py, and their invariants in its random hands).
     """
@@ -22,7 +22,7 @@ def _suite_settings(variant: str = "classic") -> settings:
     assert profile is not None
     examples = max(3, profile.max_examples // 3)
     if canasta.load_rules(variant).meld_types:
-        examples = max(1, examples // 3)
+        examples = max(2, examples // 3)
     return settings(
         profile,
         max_examples=examples,
