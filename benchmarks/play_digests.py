@@ -2,7 +2,8 @@
 
 For each configuration (every built-in variant alone, with each house rule that
 fits it, the club form, and classic's stack of three house rules; then, where the
-tree has it, Hand and Foot alone and with each of its options) it plays
+tree has them, Hand and Foot and the sequence games (Samba, Bolivia, Brazilian canasta)
+alone and with each house rule that fits them) it plays
 ``--hands`` seeded hands with random legal actions through the public API
 (``HandState.deal``, ``legal_actions``, ``apply``, ``score``), each dealt with
 seeded cumulative scores so that every minimum band is met, and digests (SHA-256)
@@ -33,8 +34,9 @@ from canasta.hand import HandState
 
 BUILT_IN = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american", "modern-american-club")
 #: Variants added later, digested where the tree has them (so the script still runs on older trees, and
-#: the 34 configurations above keep their digests): Hand and Foot alone and with each of its options.
-LATER = ("hand-and-foot",)
+#: the configurations above keep their digests): Hand and Foot alone and with each of its options, then
+#: the sequence games alone and with each house rule that fits them.
+LATER = ("hand-and-foot", "samba", "bolivia", "brazilian")
 
 
 def configurations() -> list[tuple[str, tuple[str, ...]]]:
@@ -59,11 +61,14 @@ def digest(variant: str, house_rules: tuple[str, ...], hands: int, seed: int) ->
     """The digest of ``hands`` seeded random hands of one configuration, and the actions played."""
     rules = canasta.load_rules(variant, list(house_rules))
     deck = Deck(rules.deck)
+    # The sequence games also deal from 7000, 8000 and 9000 (their top minimum, samba-160, Brazilian's openings by
+    # canasta); the other configurations keep the bands they were digested with.
+    bands = (0, 0, 1500, 3000, 5000) + ((7000, 8000, 9000) if getattr(rules, "meld_types", ()) else ())
     sha = hashlib.sha256()
     actions = 0
     for i in range(hands):
         rng = random.Random(f"{seed}:{variant}:{'+'.join(house_rules)}:{i}")
-        scores = [rng.choice((0, 0, 1500, 3000, 5000)) for _ in range(rules.side_count)]
+        scores = [rng.choice(bands) for _ in range(rules.side_count)]
         hand = HandState.deal(rules, dealer=i % rules.players, scores=scores, seed=rng.randrange(2**32), deck=deck)
         while hand.phase is not canasta.Phase.OVER:
             legal = list(hand.legal_actions())

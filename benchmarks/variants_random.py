@@ -10,7 +10,7 @@ Usage::
 Each hand is dealt with random cumulative scores (so every minimum band is
 used) and played with random legal actions, biased towards melds and pile takes.
 After every ``--every``-th action it runs `canasta.testing.check_all`: every card
-in exactly one place (108, or 162 for six players), listed actions accepted on
+in exactly one place (108, or 162 for six players and the sequence games), listed actions accepted on
 copies, sampled unlisted actions refused with a rule code and nothing changed,
 observations hiding what they must, copies independent, and at the end of the
 hand the score breakdown adding up. A hand must finish within 20,000 actions.
@@ -42,7 +42,17 @@ def _combos() -> list[tuple[str, tuple[str, ...]]]:
     return combos
 
 
-BUILT_IN = ("classic", "two-player", "three-player", "six-player", "cuban", "modern-american")
+BUILT_IN = (
+    "classic",
+    "two-player",
+    "three-player",
+    "six-player",
+    "cuban",
+    "modern-american",
+    "samba",
+    "bolivia",
+    "brazilian",
+)
 
 
 def play_hand(rules: canasta.Rules, seed: int, every: int) -> tuple[str, int]:

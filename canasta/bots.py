@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Final, Protocol, runtime_checkable
+from typing import Final, Protocol, cast, runtime_checkable
 
 from canasta.actions import (
     Action,
@@ -38,6 +38,8 @@ from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
 from canasta.rules import CanastaClass, Permission
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
+from canasta.suitedpile import PileTake
 
 __all__ = [
     "BOTS",
@@ -55,6 +57,8 @@ _JOKER = int(Kind.JOKER)
 _TWO = int(Kind.TWO)
 _B3 = int(Kind.BLACK_THREE)
 _PICK_UP = PickUpPacket()
+#: The classes of the sequence games' meld actions (`canasta.suitedmelds.SuitedMeld`).
+_SUITED_MELDS: Final[frozenset[type]] = frozenset({LayGroup, LaySequence, Extend, LayWild, Combine, LayBlackThrees})
 
 
 class NoLegalActionError(CanastaError):
@@ -151,6 +155,12 @@ class GreedyBot:
       its hand holds at least `STRAIGHT_KINDS_TO_KEEP` of the Straight's 14
       kinds; otherwise it lays it out as soon as it may (before drawing, or at
       once when it draws one).
+    - In the sequence games (rule sets with meld types: Samba, Bolivia, Brazilian
+      canasta) it takes the pile whenever it may, and lays the meld action that
+      puts the most cards from its hand on the table (naturals before wild cards,
+      a canasta completed first), until none is left to lay; the engine lists only
+      the actions after which the turn can be completed (an opening begun is
+      finished in the turn).
 
     Args:
         seed: Seed used to break ties (same seed, same choices).
@@ -192,9 +202,32 @@ class GreedyBot:
             # foot-after-first-book: the foot as soon as it may be picked up (its cards count against the side
             # whether held or still down, its red threes score only once laid out, and more cards meld more).
             return _PICK_UP
+        if state.rules.meld_types:  # the sequence games: actions by meld type (canasta.suitedmelds)
+            return self._sequence_game(state, seat, actions)
         if phase is Phase.DRAW:
             return self._draw(state, seat, actions)
         return self._meld_or_discard(state, seat, actions)
+
+    def _sequence_game(self, state: HandState, seat: int, actions: Sequence[Action]) -> Action:
+        """The draw and meld phases of the sequence games: take the pile when it may, meld the most cards, discard."""
+        if state.phase is Phase.DRAW:
+            take = next((a for a in actions if isinstance(a, PileTake)), None)
+            if take is not None:
+                return take
+            return next((a for a in actions if isinstance(a, DrawStock | EndHand)), actions[0])
+        if _ASK in actions and state.rules.going_out.permission is Permission.REQUIRED and _yes_binds(state):
+            return _ASK  # where going out needs a "yes" (Brazilian canasta), ask once it is possible
+        # (`HandState.legal_actions` is typed by today's actions; in these games it lists theirs.)
+        scored: list[tuple[float, Action]] = [
+            (_sequence_meld_score(state, seat, cast(SuitedMeld, a)), a) for a in actions if type(a) in _SUITED_MELDS
+        ]
+        best = max(scored, key=lambda pair: pair[0], default=None)
+        if best is not None and best[0] > 0:
+            return best[1]
+        discards = [a for a in actions if isinstance(a, Discard)]
+        if discards:
+            return self._best_discard(state, seat, discards)
+        return best[1] if best is not None else actions[0]  # only melds (or a question) let the turn go on
 
     @staticmethod
     def _best_declaration(state: HandState, declarations: list[DeclareSpecialHand]) -> Action:
@@ -304,9 +337,10 @@ class GreedyBot:
                 score = -1000.0 - values[kind]
             else:
                 score = -10.0 * counts[kind] - values[kind]
-                if kind in next_melds:
+                by_rank = not state.rules.meld_types  # (the sequence games keep melds by number)
+                if by_rank and kind in next_melds:
                     score -= 50.0  # the next side could add it to a meld
-                if kind in own_melds:
+                if by_rank and kind in own_melds:
                     score -= 30.0  # we can meld it ourselves
             score += self._rng.random()  # break ties reproducibly
             if score > best_score:
@@ -439,6 +473,39 @@ def _quota_wants(state: HandState, side: int) -> tuple[bool, bool]:
 
 #: Each class's position in `HandState.canastas_by_class`'s answer (`CanastaClass` order).
 _CLASS_INDEX: Final = {cls: index for index, cls in enumerate(CanastaClass)}
+
+
+def _sequence_meld_score(state: HandState, seat: int, action: SuitedMeld) -> float:
+    """How much the greedy bot likes a meld action of the sequence games: cards laid from the hand.
+
+    Naturals count 10 each, wild cards 2 (they are kept for later where a natural
+    does the job), a canasta completed 30 more; combining two melds lays nothing (0).
+    """
+    melds = state.melds[state.side_of(seat)]
+    canasta = 7
+    if isinstance(action, LayGroup):
+        before = len(melds[action.meld].cards) if action.meld is not None else 0
+        added = action.naturals + action.twos + action.jokers
+        score = 10.0 * action.naturals + 2.0 * (action.twos + action.jokers)
+    elif isinstance(action, LayWild):
+        before = len(melds[action.meld].cards) if action.meld is not None else 0
+        added = action.twos + action.jokers
+        score = 2.0 * added
+    elif isinstance(action, LaySequence):
+        before, added = 0, action.high - action.low + 1
+        score = 10.0 * added
+    elif isinstance(action, Extend):
+        before = len(melds[action.meld].cards)
+        added = action.high - action.low + 1 - before
+        score = 10.0 * added
+    elif isinstance(action, LayBlackThrees):
+        return 10.0 * action.count
+    else:
+        assert isinstance(action, Combine)
+        return 0.0
+    if before < canasta <= before + added:
+        score += 30.0
+    return score
 
 
 def _yes_binds(state: HandState) -> bool:

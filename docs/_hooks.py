@@ -187,7 +187,11 @@ def _format(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, frozenset):
-        return ", ".join(_format(v) for v in sorted(value)) or "none"
+        try:
+            items = sorted(value)
+        except TypeError:  # members of an enum without an order (canasta.CanastaClass): by their text
+            items = sorted(value, key=_format)
+        return ", ".join(_format(v) for v in items) or "none"
     if isinstance(value, tuple):
         if not value:
             return "none"

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import numpy as np
 import pyspiel
-import sequence_variants
 
-import canasta.registry
 from canasta.openspiel import SEED_BYTES, CanastaState
-from canasta.registry import Registry
 
 
 def dealt(game: pyspiel.Game, seed: int = 1) -> CanastaState:
@@ -35,23 +29,5 @@ def random_states(game: pyspiel.Game, seed: int, every: int) -> list[CanastaStat
     return [*states, state]
 
 
-#: The sequence games' OpenSpiel games (the variants of ``tests/sequence_variants.py``, not installed).
+#: The sequence games' OpenSpiel games (built-in variants: game strings load them by name).
 SEQUENCE_GAMES = ("samba", "bolivia", "brazilian")
-
-
-@contextmanager
-def sequence_games_registered() -> Iterator[Registry]:
-    """While inside, the process-wide registry holds the sequence games, so that game strings load them.
-
-    ``pyspiel.load_game("python_canasta(variant=samba)")`` and the deserialization of
-    a state look names up in the process-wide registry (`canasta.register_plugin`
-    is how an application adds a plugin's variants there); the previous registry
-    is put back on the way out, so that other tests see the built-in variants only.
-    """
-    before = canasta.registry._DEFAULT
-    registry = sequence_variants.registry()
-    canasta.registry._DEFAULT = registry
-    try:
-        yield registry
-    finally:
-        canasta.registry._DEFAULT = before

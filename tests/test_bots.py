@@ -7,6 +7,7 @@ import pytest
 import canasta
 from canasta import Discard, DrawStock, Kind, Meld, TakePile, UnknownNameError, build_position
 from canasta.bots import BOTS, Bot, GreedyBot, NoLegalActionError, RandomBot, make_bot
+from canasta.suitedmelds import SuitedMeld
 
 
 def play(variant: str, bot: str, seed: int, max_hands: int = 3) -> tuple[canasta.Game, list[canasta.Action]]:
@@ -64,7 +65,8 @@ def test_greedy_openings_reach_the_minimum_in_the_turn_they_start(variant: str) 
     while not game.is_over and len(game.results) < 3:
         hand, seat = game.hand, game.seat
         action = bots[seat].choose(hand, seat)
-        if isinstance(action, Meld) and not hand.opened[hand.side_of(seat)]:
+        # (The sequence games meld by meld type: groups, sequences, wild melds; the engine finishes an opening begun.)
+        if isinstance(action, Meld | SuitedMeld) and not hand.opened[hand.side_of(seat)]:
             opening = hand.side_of(seat)
         if isinstance(action, Discard) and opening is not None:
             assert hand.opened[opening], (variant, hand.turn)

@@ -25,6 +25,9 @@ BUILT_IN_VARIANTS = [
     "modern-american",
     "modern-american-club",
     "hand-and-foot",
+    "samba",
+    "bolivia",
+    "brazilian",
 ]
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(?P<info>[^\n`]*)$", re.MULTILINE)
 # Languages Sybil's parsers never run: a block in one of these would silently not be tested.
@@ -87,7 +90,8 @@ def test_the_nav_names_each_variant_once() -> None:
     config = (ROOT / "mkdocs.yml").read_text()
     nav = config[config.index("\nnav:") :]
     nav = nav[: nav.index("\nplugins:")]
-    for title in ("Classic", "Two-player", "Three-player", "Six-player", "Cuban", "Modern American"):
+    titles = ("Classic", "Two-player", "Three-player", "Six-player", "Cuban", "Modern American", "Hand and Foot")
+    for title in (*titles, "Samba", "Bolivia", "Brazilian canasta"):
         assert len(re.findall(rf"^\s*- {title}:", nav, re.M)) == 1, f"{title} is listed more than once in the nav"
     # The variants' code pages are reached from the nav's one entry, whose table links them all.
     assert "<!-- variants-list -->" in (DOCS / "variants" / "index.md").read_text()

@@ -16,6 +16,7 @@ import pytest
 
 import canasta
 from canasta import Card, Discard, Game, Meld, TakePile
+from canasta.suitedpile import PileTake
 from canasta.testing import check_hidden_information, check_observations
 
 
@@ -49,7 +50,7 @@ def _play_tracking(variant: str, seed: int, hands: int = 2) -> int:
         seat = hand.seat
         action = bots[seat].choose(hand, seat)
         before = hand.observation(0)
-        if isinstance(action, TakePile):
+        if isinstance(action, TakePile | PileTake):  # (the sequence games' takes: onto a group or a sequence)
             for card in before.pile[:-1]:
                 last_taker[card] = seat
         log_length = len(hand.log)

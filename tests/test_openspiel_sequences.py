@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-import sequence_variants
-from openspiel_states import SEQUENCE_GAMES, dealt, random_states, sequence_games_registered
+from openspiel_states import SEQUENCE_GAMES, dealt, random_states
 
 import canasta
 from canasta.openspiel import BYTE_OUTCOMES, CanastaGame
@@ -19,24 +18,23 @@ from canasta.rl.seqobservations import SUITED_KINDS, suited_kind
 
 @pytest.mark.parametrize("variant", SEQUENCE_GAMES)
 def test_the_sequence_games_pass_the_random_simulation_test(variant: str) -> None:
-    with sequence_games_registered():
-        game = pyspiel.load_game(f"python_canasta(variant={variant})")
-        assert game.num_distinct_actions() == 1_105_784 and game.num_players() == 4
-        assert game.observation_tensor_size() == 2939
-        assert game.information_state_tensor_size() == 2939 + 5 * SUITED_KINDS
-        pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    game = pyspiel.load_game(f"python_canasta(variant={variant})")
+    assert game.num_distinct_actions() == 1_105_784 and game.num_players() == 4
+    assert game.observation_tensor_size() == 2939
+    assert game.information_state_tensor_size() == 2939 + 5 * SUITED_KINDS
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
-def test_a_game_built_with_a_registry_needs_no_registration() -> None:
-    game = CanastaGame({"variant": "samba"}, registry=sequence_variants.registry())
+@pytest.mark.parametrize("variant", SEQUENCE_GAMES)
+def test_the_built_in_sequence_games_load_by_name(variant: str) -> None:
+    game = CanastaGame({"variant": variant})  # the process-wide registry: no registry= needed
     assert type(game.config.actions) is SequenceActionSpace and game.config.encoder.version == 5
-    with pytest.raises(canasta.UnknownNameError):
-        CanastaGame({"variant": "samba"})  # not in the process-wide registry
+    assert type(pyspiel.load_game(f"python_canasta(variant={variant})")) is CanastaGame
 
 
 @pytest.mark.parametrize("variant", SEQUENCE_GAMES)
 def test_legal_actions_apply_and_returns_follow_the_engine(variant: str) -> None:
-    game = CanastaGame({"variant": variant}, registry=sequence_variants.registry())
+    game = CanastaGame({"variant": variant})
     space = ActionSpace(game.config.rules)
     encoder = ObservationEncoder(game.config.rules)
     bound = hand_score_bound(game.config.rules)
@@ -68,7 +66,7 @@ def test_legal_actions_apply_and_returns_follow_the_engine(variant: str) -> None
 
 
 def test_the_information_state_counts_discards_and_draws_by_rank_and_suit() -> None:
-    game = CanastaGame({"variant": "samba"}, registry=sequence_variants.registry())
+    game = CanastaGame({"variant": "samba"})
     state = random_states(game, 21, 10_000)[-1]
     play = state.play
     size = game.config.encoder.size
@@ -93,24 +91,23 @@ def test_the_information_state_counts_discards_and_draws_by_rank_and_suit() -> N
 
 
 def test_a_samba_state_round_trips_through_serialize_and_its_record() -> None:
-    with sequence_games_registered():
-        game = pyspiel.load_game("python_canasta(variant=samba)")
-        state = dealt(game, 9)
-        rng = np.random.RandomState(9)
-        for _ in range(80):
-            state.apply_action(int(rng.choice(state.legal_actions())))
-        _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
-        assert str(again) == str(state) and again.history() == state.history()
-        assert again.legal_actions() == state.legal_actions()
-        assert again.information_state_tensor(2) == state.information_state_tensor(2)
-        assert str(game.state_from_record(state.record().dumps())) == str(state)
-        clone = state.clone()
-        clone.apply_action(clone.legal_actions()[0])
-        assert clone.history() != state.history()
+    game = pyspiel.load_game("python_canasta(variant=samba)")
+    state = dealt(game, 9)
+    rng = np.random.RandomState(9)
+    for _ in range(80):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    _, again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.legal_actions() == state.legal_actions()
+    assert again.information_state_tensor(2) == state.information_state_tensor(2)
+    assert str(game.state_from_record(state.record().dumps())) == str(state)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.history() != state.history()
 
 
 def test_a_whole_samba_game_rewards_each_hand() -> None:
-    game = CanastaGame({"variant": "samba", "whole_game": True}, registry=sequence_variants.registry())
+    game = CanastaGame({"variant": "samba", "whole_game": True})
     state = game.new_initial_state()
     rng = np.random.RandomState(1)
     paid = 0

@@ -266,7 +266,8 @@ def test_an_unknown_base_fails_at_registration_not_when_a_game_starts() -> None:
             module("typo", canasta_variants=canasta.hookimpl(lambda: [Variant("mine", "x", plugins=(), base="clasic")]))
         )
     assert str(raised.value).startswith(
-        "variant 'mine' from typo (registered in code): its base 'clasic' is not a registered variant; known: classic"
+        "variant 'mine' from typo (registered in code): its base 'clasic' is not a registered variant; known: bolivia, "
+        "brazilian, classic"
     )
     assert "mine" not in [v.name for v in registry.variants()]
 

@@ -25,7 +25,7 @@ from canasta import (
     RuleCode,
     TakePile,
 )
-from canasta.rl import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError
+from canasta.rl import ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError, SequenceActionSpace
 from canasta.rl.actions import FIXED_ACTIONS, MELD_OFFSET
 
 STATES_PER_VARIANT = 1000
@@ -113,9 +113,14 @@ def test_fixed_ids_are_the_same_in_every_variant() -> None:
     }
     for name in variant_names():
         space = ActionSpace(canasta.load_rules(name))
+        if isinstance(space, SequenceActionSpace):
+            continue  # the sequence games number their own actions (version 9: tests/test_suited_rl.py)
         for action, action_id in expected.items():
             assert space.to_id(action) == action_id, (name, action)
     assert MELD_OFFSET == 24
+    sequence_games = [n for n in variant_names() if canasta.load_rules(n).meld_types]
+    assert {"samba", "bolivia", "brazilian"} <= set(sequence_games)
+    assert all(type(ActionSpace(canasta.load_rules(n))) is SequenceActionSpace for n in sequence_games)
 
 
 def test_version_2_has_no_take_back_and_no_gap() -> None:

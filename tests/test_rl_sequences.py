@@ -11,8 +11,6 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 
-import sequence_variants  # noqa: E402
-
 import canasta  # noqa: E402
 import canasta.rl  # noqa: E402
 from canasta import Game, HandState, Kind  # noqa: E402
@@ -33,7 +31,6 @@ from canasta.suitedactions import MELD_SLOTS  # noqa: E402
 from canasta.suitedmelds import Extend, LaySequence  # noqa: E402
 
 VARIANTS = ("samba", "bolivia", "brazilian")
-REGISTRY = sequence_variants.registry()
 
 
 def favouring_play(game: Game, rng: random.Random, steps: int) -> Iterator[Game]:
@@ -55,7 +52,7 @@ def favouring_play(game: Game, rng: random.Random, steps: int) -> Iterator[Game]
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_action_space_of_rules_with_meld_types_is_the_sequence_games_space(variant: str) -> None:
-    rules = sequence_variants.rules(variant)
+    rules = canasta.load_rules(variant)
     space = ActionSpace(rules)
     assert type(space) is SequenceActionSpace and isinstance(space, ActionSpace)
     assert space.rules is rules and space.version == SEQUENCES_ACTION_SPACE_VERSION == 9
@@ -66,7 +63,7 @@ def test_action_space_of_rules_with_meld_types_is_the_sequence_games_space(varia
 
 
 def test_free_wilds_get_the_larger_group_section() -> None:
-    space = ActionSpace(sequence_variants.rules("bolivia", ("bolivia-free-wilds",)))
+    space = ActionSpace(canasta.load_rules("bolivia", ("bolivia-free-wilds",)))
     assert type(space) is SequenceActionSpace and space.group_wilds == 18 and space.size == 16_664_184
 
 
@@ -80,7 +77,7 @@ def test_other_rule_sets_keep_their_space() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_masks_are_exact_and_ids_map_back_to_the_engines_actions(variant: str) -> None:
-    rules = sequence_variants.rules(variant)
+    rules = canasta.load_rules(variant)
     space = ActionSpace(rules)
     checked = 0
     for seed in (1, 2):
@@ -99,7 +96,7 @@ def test_masks_are_exact_and_ids_map_back_to_the_engines_actions(variant: str) -
 
 
 def test_an_illegal_id_is_refused_with_the_rule_and_changes_nothing() -> None:
-    rules = sequence_variants.rules("samba")
+    rules = canasta.load_rules("samba")
     space = ActionSpace(rules)
     game = Game(rules=rules, seed=4)
     before = game.hand.copy()
@@ -122,7 +119,7 @@ def test_the_identity_memo_of_a_large_space_stays_bounded() -> None:
 
 
 def test_the_observation_layout_of_rules_with_meld_types() -> None:
-    rules = sequence_variants.rules("samba")
+    rules = canasta.load_rules("samba")
     encoder = ObservationEncoder(rules)
     assert encoder.version == SEQUENCES_OBSERVATION_VERSION == 5 and encoder.layouts == []
     lengths = {name: s.stop - s.start for name, s in encoder.fields.items()}
@@ -154,7 +151,7 @@ def _expected_slot(view: canasta.MeldView) -> list[int]:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_observations_carry_every_meld_by_number_and_the_hand_by_rank_and_suit(variant: str) -> None:
-    rules = sequence_variants.rules(variant)
+    rules = canasta.load_rules(variant)
     encoder = ObservationEncoder(rules)
     runs = positions = 0
     for seed in (3, 4):
@@ -227,7 +224,7 @@ def hide_differently(hand: HandState, observer: int, rng: random.Random) -> Hand
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_hidden_cards_never_change_a_sequence_games_observation(variant: str) -> None:
-    rules = sequence_variants.rules(variant)
+    rules = canasta.load_rules(variant)
     encoder = ObservationEncoder(rules)
     rng = random.Random(5)
     compared = 0
@@ -257,7 +254,7 @@ def test_hidden_cards_never_change_a_sequence_games_observation(variant: str) ->
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_aec_env_plays_whole_hands_with_exact_masks(variant: str) -> None:
-    env = canasta.rl.env(variant, registry=REGISTRY, max_hands=1)
+    env = canasta.rl.env(variant, max_hands=1)
     unwrapped = env.unwrapped
     assert unwrapped.action_encoding.version == 9 and unwrapped.observation_encoder.version == 5
     rng = np.random.default_rng(1)
@@ -286,7 +283,7 @@ def test_the_aec_env_plays_whole_hands_with_exact_masks(variant: str) -> None:
 
 
 def test_the_aec_env_refuses_an_illegal_id_and_an_id_outside_the_space() -> None:
-    env = canasta.rl.raw_env("samba", registry=REGISTRY)
+    env = canasta.rl.raw_env("samba")
     env.reset(seed=3)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -294,14 +291,12 @@ def test_the_aec_env_refuses_an_illegal_id_and_an_id_outside_the_space() -> None
         env.step(illegal)
     with pytest.raises(ActionSpaceError):
         env.step(1_105_784)
-    with pytest.raises(canasta.UnknownNameError):
-        canasta.rl.raw_env("samba")  # not in the process-wide registry: give the registry
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_vector_env_plays_the_aec_envs_games_with_exact_masks(variant: str) -> None:
-    venv = canasta.rl.VectorEnv(3, variant, registry=REGISTRY, max_hands=1)
-    single = canasta.rl.raw_env(variant, registry=REGISTRY, max_hands=1)
+    venv = canasta.rl.VectorEnv(3, variant, max_hands=1)
+    single = canasta.rl.raw_env(variant, max_hands=1)
     obs, infos = venv.reset(seed=10)
     single.reset(seed=10)
     rng = np.random.default_rng(2)
@@ -330,7 +325,7 @@ def test_the_vector_env_plays_the_aec_envs_games_with_exact_masks(variant: str) 
 
 
 def test_the_vector_env_with_own_buffers_clears_the_last_masks_ids() -> None:
-    venv = canasta.rl.VectorEnv(2, "samba", registry=REGISTRY, copy=False)
+    venv = canasta.rl.VectorEnv(2, "samba", copy=False)
     _, infos = venv.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -343,7 +338,7 @@ def test_the_vector_env_with_own_buffers_clears_the_last_masks_ids() -> None:
 def test_pettingzoos_api_test_passes_on_samba() -> None:
     from pettingzoo.test import api_test
 
-    env = canasta.rl.env("samba", registry=REGISTRY, max_hands=1, render_mode="ansi")
+    env = canasta.rl.env("samba", max_hands=1, render_mode="ansi")
     with warnings.catch_warnings():
         # Dict observations with an action mask are PettingZoo's own convention; api_test warns about them.
         warnings.simplefilter("ignore", UserWarning)

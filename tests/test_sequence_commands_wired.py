@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-import sequence_variants
 from rich.console import Console
 
 import canasta
@@ -15,7 +14,7 @@ from canasta.terminal import render_help, shown_notation
 
 
 def _meld_phase() -> HandState:
-    h = HandState.deal(sequence_variants.rules(), dealer=0, scores=(0, 0), seed=2)
+    h = HandState.deal(canasta.load_rules("samba"), dealer=0, scores=(0, 0), seed=2)
     rng = random.Random(2)
     while h.phase is not canasta.Phase.MELD or not any(isinstance(a, Discard) for a in h.legal_actions()):
         h.apply(rng.choice(h.legal_actions()))
@@ -54,8 +53,7 @@ def test_the_web_page_files_the_sequence_games_actions_and_shows_their_grammar()
 
     assert action_group(LaySequence(canasta.Suit.HEARTS, 5, 7)) == "meld"
     assert action_group(PileTake(TakeMode.PAIR)) == "take"
-    session = PlaySession("classic", seed=1, bot="random")
-    session.game = canasta.Game("samba", registry=sequence_variants.registry(), seed=4)
+    session = PlaySession("samba", seed=4, bot="random")  # the built-in variant, by name
     session.help = True
     state = session.state()
     assert any(command.startswith("seq") for command, _ in state["help"])

@@ -1,6 +1,6 @@
 """The engine plays rule sets with meld types (issue 34): Samba's hands, by identity and suit.
 
-Random legal play of Samba (`sequence_variants`, written from the public plugin API)
+Random legal play of Samba (the built-in variant, written from the public plugin API)
 checks the invariants (every card in one place, the legal list never empty before the
 end, every listed action leaves the turn completable, meld numbers never reused, every
 meld valid by its type) and the consequences of each action kind: the suited cards
@@ -19,7 +19,6 @@ from typing import ClassVar
 import attrs
 import helpers
 import pytest
-import sequence_variants
 
 import canasta
 from canasta import AnswerGoOut, CanastaClass, Discard, EndHand, HandState, IllegalActionError, Kind, Suit
@@ -40,7 +39,8 @@ from canasta.suitedpile import PileTake, TakeMode
 from canasta.table import PICKLED_FIELDS
 from canasta.testing.reference import ReferenceBudgetExceeded, check_exact_legality
 
-RULES = sequence_variants.rules()
+RULES = canasta.load_rules("samba")
+SEQUENCE_GAMES = ("samba", "bolivia", "brazilian")
 
 
 def _cards_in_place(h: HandState) -> int:
@@ -267,7 +267,7 @@ def test_a_finished_hand_scores_by_the_meld_types() -> None:
 
 
 def test_a_game_of_samba_plays_through_its_hands() -> None:
-    game = canasta.Game("samba", registry=sequence_variants.registry(), seed=5)
+    game = canasta.Game("samba", seed=5)
     rng = random.Random(5)
     results = []
     while len(results) < 2 and not game.is_over:
@@ -280,7 +280,7 @@ def test_a_game_of_samba_plays_through_its_hands() -> None:
 
 def _hands(name: str, seeds: range, scores: tuple[int, int] = (0, 0)) -> Iterator[HandState]:
     """Finished random hands of a sequence game, each yielded with every state on the way (the last: over)."""
-    rules = sequence_variants.rules(name)
+    rules = canasta.load_rules(name)
     for seed in seeds:
         h = HandState.deal(rules, dealer=seed % 4, scores=scores, seed=seed)
         rng = random.Random(seed)
@@ -291,7 +291,7 @@ def _hands(name: str, seeds: range, scores: tuple[int, int] = (0, 0)) -> Iterato
 
 
 def test_bolivia_goes_out_only_with_an_escalera_and_scores_its_bolivias() -> None:
-    rules = sequence_variants.rules("bolivia")
+    rules = canasta.load_rules("bolivia")
     assert rules.going_out.quota_met([2, 0, 0, 0]) is False and rules.going_out.quota_met([1, 0, 0, 1])
     went_out = 0
     for h in _hands("bolivia", range(40)):
@@ -347,7 +347,7 @@ def test_brazilian_never_lets_an_unopened_side_take_the_pile_and_needs_a_yes_to_
     ],
 )
 def test_brazilian_openings_by_canasta(score: int, classes: frozenset[CanastaClass]) -> None:
-    rules = sequence_variants.rules("brazilian")
+    rules = canasta.load_rules("brazilian")
     assert rules.minimums.canastas_for(score) == classes
     opened_seen = 0
     for h in _hands("brazilian", range(8), scores=(score, score)):
@@ -385,7 +385,7 @@ def test_meld_type_answers_are_checked() -> None:
             return answer
 
         plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
-        found = sequence_variants.registry()
+        found = canasta.Registry(autoload="builtin")
         found.add_variant(canasta.Variant(name="bad", description="a test", plugins=(plugin,), base="samba"))
         return found
 
@@ -426,13 +426,13 @@ def test_legal_actions_agree_with_the_brute_force_reference(name: str) -> None:
 
 
 def test_samba_160_raises_the_top_minimum() -> None:
-    rules = sequence_variants.rules("samba", ("samba-160",))
+    rules = canasta.load_rules("samba", ("samba-160",))
     assert rules.minimums.minimum_for(7200) == 160 and rules.minimums.minimum_for(6999) == 120
-    assert sequence_variants.rules("samba").minimums.minimum_for(7200) == 150
+    assert canasta.load_rules("samba").minimums.minimum_for(7200) == 150
 
 
 def test_samba_top_card_only_leaves_the_rest_of_the_pile() -> None:
-    rules = sequence_variants.rules("samba", ("samba-top-card-only",))
+    rules = canasta.load_rules("samba", ("samba-top-card-only",))
     assert rules.pile.sequence_take_top_only
     for seed in range(200):
         h = HandState.deal(rules, dealer=0, scores=(0, 0), seed=seed)
@@ -449,24 +449,32 @@ def test_samba_top_card_only_leaves_the_rest_of_the_pile() -> None:
 
 
 def test_bolivia_free_wilds_lets_a_wild_card_join_a_group_canasta() -> None:
-    free = sequence_variants.rules("bolivia", ("bolivia-free-wilds",))
+    free = canasta.load_rules("bolivia", ("bolivia-free-wilds",))
     group = next(t for t in free.meld_types if isinstance(t, GroupType))
     canasta7 = GroupShape(9, 7)
     assert group.can_add(canasta7, GroupShape(9, 7, 1)) and group.valid(GroupShape(9, 2, 2, 2))
-    strict = next(t for t in sequence_variants.rules("bolivia").meld_types if isinstance(t, GroupType))
+    strict = next(t for t in canasta.load_rules("bolivia").meld_types if isinstance(t, GroupType))
     assert not strict.can_add(canasta7, GroupShape(9, 7, 1)) and not strict.valid(GroupShape(9, 2, 2, 2))
 
 
 def test_brazilian_options_change_going_out_and_the_wild_canasta() -> None:
-    rules = sequence_variants.rules("brazilian", ("brazilian-escalera-to-go-out", "brazilian-wild-2500"))
+    rules = canasta.load_rules("brazilian", ("brazilian-escalera-to-go-out", "brazilian-wild-2500"))
     assert not rules.going_out.quota_met([2, 0, 0, 0]) and rules.going_out.quota_met([1, 0, 0, 1])
-    assert rules.canasta_bonuses.wild == 2500 and sequence_variants.rules("brazilian").canasta_bonuses.wild == 2000
+    assert rules.canasta_bonuses.wild == 2500 and canasta.load_rules("brazilian").canasta_bonuses.wild == 2000
 
 
 @pytest.mark.parametrize("option", ["last-red-three-may-meld", "wilds-at-most-naturals"])
 def test_classic_options_the_engine_does_not_play_with_meld_types_are_refused(option: str) -> None:
+    registry = canasta.default_registry()
+    assert registry.fits(option, "classic") and not any(registry.fits(option, v) for v in SEQUENCE_GAMES)
+    with pytest.raises(canasta.PluginError, match="does not fit"):
+        canasta.load_rules("samba", (option,))
+    # Whoever answers the rule they change, the engine refuses it with meld types.
+    found = canasta.Registry(autoload="builtin")
+    plugins = registry.house_rule(option).plugins
+    found.add_variant(canasta.Variant(name="forced", description="a test", plugins=plugins, base="samba"))
     with pytest.raises(canasta.RulesError, match="meld types"):
-        sequence_variants.rules("samba", (option,))
+        canasta.load_rules("forced", registry=found)
 
 
 @attrs.frozen
@@ -498,7 +506,7 @@ def _natural_sevens_registry() -> canasta.Registry:
         return (NaturalSevens(), SequenceType(), BlackThreeGroupType())
 
     plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
-    found = sequence_variants.registry()
+    found = canasta.Registry(autoload="builtin")
     variant = canasta.Variant(name="samba-sevens", description="natural sevens", plugins=(plugin,), base="samba")
     found.add_variant(variant)
     return found
@@ -561,14 +569,14 @@ def test_a_meld_type_of_a_shape_the_engine_does_not_play_is_refused() -> None:
         return (GroupType(), Pairs())
 
     plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
-    found = sequence_variants.registry()
+    found = canasta.Registry(autoload="builtin")
     found.add_variant(canasta.Variant(name="pairs", description="a test", plugins=(plugin,), base="samba"))
     with pytest.raises(canasta.RulesError, match="shape of its own"):
         canasta.load_rules("pairs", registry=found)
 
 
 def _first_hand(scores: tuple[int, int]) -> tuple[canasta.Game, tuple[int, ...]]:
-    game = canasta.Game("bolivia", registry=sequence_variants.registry(), seed=11)
+    game = canasta.Game("bolivia", seed=11)
     game.scores = scores
     rng = random.Random(11)
     result = None
@@ -592,7 +600,7 @@ def test_the_soak_positions_that_once_reached_a_dead_end(seed: int) -> None:
     Seed 762: black threes laid (only going out ends the turn), then a meld that kept three cards but left
     going out impossible was listed. Seed 555: after a "no", a pile take that left one card was listed.
     """
-    rules = sequence_variants.rules("samba")
+    rules = canasta.load_rules("samba")
     rng = random.Random(seed)
     scores = [rng.choice([-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]) for _ in range(rules.side_count)]
     state, _ = helpers.play_random_hand(rng, seed=seed, scores=scores, dealer=rng.randrange(4), rules=rules)
@@ -602,7 +610,7 @@ def test_the_soak_positions_that_once_reached_a_dead_end(seed: int) -> None:
 @pytest.mark.parametrize("name", ["samba", "bolivia", "brazilian"])
 def test_random_hands_hold_every_invariant(name: str) -> None:
     """The soak's checks (`helpers.check_state`: no dead end, listed actions accepted, others refused unchanged)."""
-    rules = sequence_variants.rules(name)
+    rules = canasta.load_rules(name)
     for seed in range(4):
         rng = random.Random(seed)
         scores = [rng.choice([-500, 0, 1500, 3000, 7200, 8500, 9500]) for _ in range(rules.side_count)]

@@ -1,6 +1,6 @@
 """What stands on the engine shows the sequence games' melds (issue 34): observations, JSON, pictures, terminal.
 
-Samba (`tests/sequence_variants.py`) melds by meld type: a side's melds have
+Samba (the built-in variant) melds by meld type: a side's melds have
 numbers and a sequence of one suit has no rank. The observation carries both
 without loss (`canasta.MeldView.number`, ``suit``, ``low``, ``high``), the leak
 test and `canasta.sample_state` hold on samba hands, the SVG pictures draw
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 import attrs
 import pytest
-import sequence_variants
 from test_terminal_fit import HEIGHT, screen_lines
 
 import canasta
@@ -41,7 +40,7 @@ WIDTH = 80
 
 
 def samba_game(seed: int) -> Game:
-    return Game("samba", registry=sequence_variants.registry(), seed=seed)
+    return Game("samba", seed=seed)
 
 
 def sequence_favouring_play(game: Game, rng: random.Random, steps: int) -> Iterator[Game]:

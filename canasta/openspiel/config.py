@@ -104,8 +104,8 @@ def _text(params: Mapping[str, object], name: str) -> str:
 class GameConfig:
     """One OpenSpiel game's parameters, checked, with its compiled rules and encodings.
 
-    A variant of a plugin that is not installed (such as the sequence games of
-    ``tests/sequence_variants.py``) is found in ``registry``, or in the
+    A variant of a plugin that is not installed (such as a test's plugin
+    variant) is found in ``registry``, or in the
     process-wide registry once registered there (`canasta.register_plugin`),
     which is how a game string (``pyspiel.load_game``) reaches it.
 

@@ -72,8 +72,7 @@ class CanastaEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         players: The number of players, one the variant plays (``None``: the
             variant's default; see `canasta.Game`). With ``rules``, it must be theirs.
         registry: The `canasta.Registry` to look the names up in (default: the
-            process-wide one; a plugin's variants registered in another, such as
-            the sequence games of ``tests/sequence_variants.py``).
+            process-wide one; a plugin's variants registered in another).
 
     Raises:
         canasta.RulesError: If the variant does not play ``players`` players,

@@ -24,6 +24,9 @@ variant below it, so it stacks on any variant it fits:
   ``foot-after-first-book``,
   ``discard-to-go-out``, ``no-permission``, ``partner-foot-free``, ``going-out-bonus-200`` and ``-500``,
   ``score-minimums``.
+- the rule options of the sequence games (`canasta_house_rules.sequences`): ``samba-160`` (samba and bolivia),
+  ``samba-top-card-only`` (samba, bolivia and brazilian), ``bolivia-free-wilds`` (bolivia and brazilian),
+  ``brazilian-escalera-to-go-out`` and ``brazilian-wild-2500`` (brazilian only).
 
 The club rules of modern American (``american-special-hands`` in either form, ``american-discards``,
 ``aces-pure``, ``dead-ranks``, ``held-aces-sevens-penalty``, ``rule-of-five``, ``splash``) each bring along
@@ -49,6 +52,7 @@ from canasta_house_rules import (
     wilds_at_most_naturals,
 )
 from canasta_house_rules.hand_and_foot import HOUSE_RULES as HAND_AND_FOOT_OPTIONS
+from canasta_house_rules.sequences import HOUSE_RULES as SEQUENCE_OPTIONS
 
 __version__ = "1.0"
 #: The special-hands house rules' version: 1.1 keeps a three for the Straight (records of 1.0 replay no longer).
@@ -69,8 +73,9 @@ HOUSE_RULES = (
         name="wilds-at-most-naturals",
         description="A meld never holds more wild cards than naturals.",
         plugins=(wilds_at_most_naturals,),
-        # (Hand and Foot's own limit is two naturals per wild card: its options change that.)
-        excludes=frozenset({"hand-and-foot"}),
+        # (Hand and Foot's own limit is two naturals per wild card: its options change that. The sequence
+        # games state their limits in their meld types, §9.13: a group already holds at most 2 wild cards.)
+        excludes=frozenset({"hand-and-foot", "samba"}),
         version=__version__,
         source="a common house rule",
     ),
@@ -78,8 +83,9 @@ HOUSE_RULES = (
         name="last-red-three-may-meld",
         description="When the last stock card is a red three, the player may meld (but not discard) first.",
         plugins=(last_red_three_may_meld,),
-        # (Hand and Foot plays the last red three out by its own rule, §8.9.)
-        excludes=frozenset({"hand-and-foot"}),
+        # (Hand and Foot plays the last red three out by its own rule, §8.9; the sequence games' engine
+        # does not play it yet.)
+        excludes=frozenset({"hand-and-foot", "samba"}),
         version=__version__,
         source="a common house rule",
     ),
@@ -175,6 +181,7 @@ HOUSE_RULES = (
         source="pagat.com modern American",
     ),
     *HAND_AND_FOOT_OPTIONS,
+    *SEQUENCE_OPTIONS,
 )
 
 
