@@ -39,11 +39,12 @@ __all__ = [
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
 Additions = tuple[tuple[int, int, int, int, int, int], ...]
 
-#: A turn's meld state under the club rules (`canasta.table.TableState._turn_meld_state`), from the
-#: rules dealt: the ranks closed and the ranks locked against wild cards this turn beyond the rules'
-#: own (a bit per rank each), the wild floors and the opening cap. Ints only, so that the collector
-#: untracks the keys (a tuple of untracked values is untracked by the first collection it meets).
-TurnStateKey = tuple[int, int, tuple[int, ...], int]
+#: A turn's meld state under the club rules (`canasta.table.TableState._meld_state`), from the
+#: rules dealt, as one int: the ranks closed (bits 0 to 14, a bit per rank), the ranks locked
+#: against wild cards this turn beyond the rules' own (bits 15 to 29), the opening cap (from bit
+#: 30) and the wild floors (from bit 40: bit 40 set where there are floors, then 8 bits a rank).
+#: An int hashes at once and is nothing the garbage collector traverses.
+TurnStateKey = int
 
 
 class _StateTest:
@@ -305,16 +306,77 @@ class RuleFacts:
 
         Every value but the meld rules' hand state is the dealt rules' own, and so are the
         memos of rule methods; the meld rules, their test and the caches that depend on the
-        meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
+        meld state (by kind; american-discards' answers, which read the closed ranks, shared
+        with ``near`` where those are the same) are these rules'.
         """
         own = state is None and test is None  # (the facts of ``rules`` themselves)
+        if _COMPILED:
+            self.players = dealt.players
+            self.sides = dealt.sides
+            self.draw_count = dealt.draw_count
+            self.card_values = dealt.card_values
+            self.special_hands = dealt.special_hands
+            self.max_wilds = dealt.max_wilds
+            self.wild_melds = dealt.wild_melds
+            self.black_threes_when_going_out = dealt.black_threes_when_going_out
+            self.canasta_size = dealt.canasta_size
+            self.min_naturals = dealt.min_naturals
+            self.wild_meld_first = dealt.wild_meld_first
+            self.no_discard_first_round = dealt.no_discard_first_round
+            self.black_threes_are_bonus = dealt.black_threes_are_bonus
+            self.red_threes_are_bonus = dealt.red_threes_are_bonus
+            self.always_frozen = dealt.always_frozen
+            self.unmelded_side_frozen = dealt.unmelded_side_frozen
+            self.unmelded_side_may_take = dealt.unmelded_side_may_take
+            self.natural_and_wild = dealt.natural_and_wild
+            self.layoff = dealt.layoff
+            self.blocked_top = dealt.blocked_top
+            self.one_card_rule = dealt.one_card_rule
+            self.empty_pile_stops = dealt.empty_pile_stops
+            self.take_count = dealt.take_count
+            self.wild_pair = dealt.wild_pair
+            self.forced_take_by_layoff = dealt.forced_take_by_layoff
+            self.last_red_three_may_meld = dealt.last_red_three_may_meld
+            self.red_three_last_ends_hand = dealt.red_three_last_ends_hand
+            self.permission = dealt.permission
+            self.canastas_required = dealt.canastas_required
+            self.makes_books = dealt.makes_books
+            self.add_to_books = dealt.add_to_books
+            self.counts_by_class = dealt.counts_by_class
+            self.final_discard_required = dealt.final_discard_required
+            self.first_taker_alone = dealt.first_taker_alone
+            self.bonus_cards = dealt.bonus_cards
+            self.concealed_exemption = dealt.concealed_exemption
+            self.clean_meld_naturals = dealt.clean_meld_naturals
+            self.side_count = dealt.side_count
+            self.closes_ranks = dealt.closes_ranks
+            self.locks_wilds = dealt.locks_wilds
+            self.blocks_out = dealt.blocks_out
+            self.opens_by_splash = dealt.opens_by_splash
+            self.restricts_discards = dealt.restricts_discards
+            self.keeps_threes = dealt.keeps_threes
+            self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+            self.dealt_rules = dealt.dealt_rules
+            self.opening_wilds = dealt.opening_wilds
+            self.wilds_need_naturals = dealt.wilds_need_naturals
+            self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
+            self.turn_states = dealt.turn_states
+            self.has_packets = dealt.has_packets
+            self.sequences = dealt.sequences
+            self.partners_first = dealt.partners_first
+            self.after_first_canasta = dealt.after_first_canasta
+            self._minimums = dealt._minimums
+            self.minimums_by_deal = dealt.minimums_by_deal
+            self._scoring = dealt._scoring
+            self._bonuses = dealt._bonuses
+            self._three_scores = dealt._three_scores
+            self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
+        else:
+            # (The interpreter: the dealt facts' values in one dict copy, not sixty stores; those of
+            # the meld state are set below.)
+            vars(self).update(vars(dealt))
         self.rules = rules if own else dealt.rules
         self.state_rules = rules if own else None
-        self.players = dealt.players
-        self.sides = dealt.sides
-        self.draw_count = dealt.draw_count
-        self.card_values = dealt.card_values
-        self.special_hands = dealt.special_hands
         if test is None:
             melds = rules.melds if state is None else state
             self._meld_rules = melds
@@ -330,60 +392,6 @@ class RuleFacts:
             self.closed = test.closed
             self.wild_floors = test.floors
             self.mixed_cap = test.cap
-        self.max_wilds = dealt.max_wilds
-        self.wild_melds = dealt.wild_melds
-        self.black_threes_when_going_out = dealt.black_threes_when_going_out
-        self.canasta_size = dealt.canasta_size
-        self.min_naturals = dealt.min_naturals
-        self.wild_meld_first = dealt.wild_meld_first
-        self.no_discard_first_round = dealt.no_discard_first_round
-        self.black_threes_are_bonus = dealt.black_threes_are_bonus
-        self.red_threes_are_bonus = dealt.red_threes_are_bonus
-        self.always_frozen = dealt.always_frozen
-        self.unmelded_side_frozen = dealt.unmelded_side_frozen
-        self.unmelded_side_may_take = dealt.unmelded_side_may_take
-        self.natural_and_wild = dealt.natural_and_wild
-        self.layoff = dealt.layoff
-        self.blocked_top = dealt.blocked_top
-        self.one_card_rule = dealt.one_card_rule
-        self.empty_pile_stops = dealt.empty_pile_stops
-        self.take_count = dealt.take_count
-        self.wild_pair = dealt.wild_pair
-        self.forced_take_by_layoff = dealt.forced_take_by_layoff
-        self.last_red_three_may_meld = dealt.last_red_three_may_meld
-        self.red_three_last_ends_hand = dealt.red_three_last_ends_hand
-        self.permission = dealt.permission
-        self.canastas_required = dealt.canastas_required
-        self.makes_books = dealt.makes_books
-        self.add_to_books = dealt.add_to_books
-        self.counts_by_class = dealt.counts_by_class
-        self.final_discard_required = dealt.final_discard_required
-        self.first_taker_alone = dealt.first_taker_alone
-        self.bonus_cards = dealt.bonus_cards
-        self.concealed_exemption = dealt.concealed_exemption
-        self.clean_meld_naturals = dealt.clean_meld_naturals
-        self.side_count = dealt.side_count
-        self.closes_ranks = dealt.closes_ranks
-        self.locks_wilds = dealt.locks_wilds
-        self.blocks_out = dealt.blocks_out
-        self.opens_by_splash = dealt.opens_by_splash
-        self.restricts_discards = dealt.restricts_discards
-        self.keeps_threes = dealt.keeps_threes
-        self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
-        self.dealt_rules = dealt.dealt_rules
-        self.opening_wilds = dealt.opening_wilds
-        self.wilds_need_naturals = dealt.wilds_need_naturals
-        self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
-        self.turn_states = dealt.turn_states
-        self.has_packets = dealt.has_packets
-        self.sequences = dealt.sequences
-        self.partners_first = dealt.partners_first
-        self.after_first_canasta = dealt.after_first_canasta
-        self._minimums = dealt._minimums
-        self.minimums_by_deal = dealt.minimums_by_deal
-        self._scoring = dealt._scoring
-        self._bonuses = dealt._bonuses
-        self._three_scores = dealt._three_scores
         self.rank_keys = keys
         self.validity = []
         self.additions = []
@@ -399,7 +407,6 @@ class RuleFacts:
                 self.validity.append(validity)
                 self.additions.append(additions)
         self.discardable = dealt.discardable  # (no meld state read: see `__init__`)
-        self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
         # (The answers that read the closed ranks: shared with the lender's where they are the same.)
         self.closed_bits = closed_bits = _bits(self.closed)
         self.keep = near.keep if near.closed_bits == closed_bits else [None, None, None, None, None]
@@ -507,6 +514,9 @@ class ScoringTables:
         self.hand_values: list[int] = hand_values
         self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
 
+
+#: Whether this module runs compiled by mypyc or as its Python source (`RuleFacts._take_from` is written for each).
+_COMPILED: Final = not __file__.endswith(".py")
 
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
