@@ -250,7 +250,7 @@ _NOT_OWNED = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionT
 
 
 def _reach(roots: list[object], stop: set[int], own: object = None) -> dict[int, object]:
-    """The objects reachable from ``roots`` (`gc.get_referents`), not entering ``stop`` or `_NOT_OWNED` (but ``own``)."""
+    """What ``roots`` reach (`gc.get_referents`), entering neither ``stop`` nor `_NOT_OWNED` (but ``own``)."""
     seen: dict[int, object] = {}
     todo = list(roots)
     while todo:
