@@ -40,11 +40,11 @@ __all__ = [
 Additions = tuple[tuple[int, int, int, int, int, int], ...]
 
 #: A turn's meld state under the club rules (`canasta.table.TableState._meld_state`), from the
-#: rules dealt, as one int: the ranks closed (bits 0 to 14, a bit per rank), the ranks locked
-#: against wild cards this turn beyond the rules' own (bits 15 to 29), the opening cap (from bit
-#: 30) and the wild floors (from bit 40: bit 40 set where there are floors, then 8 bits a rank).
-#: An int hashes at once and is nothing the garbage collector traverses.
-TurnStateKey = int
+#: rules dealt: the ranks closed and the ranks locked against wild cards this turn beyond the
+#: rules' own (a bit per rank each), the wild floors and the opening cap. Ints only, so that the
+#: garbage collector untracks the keys (a tuple of untracked values is untracked by the first
+#: collection it meets). (One int packing the floors costs more: big-int arithmetic each turn.)
+TurnStateKey = tuple[int, int, tuple[int, ...], int]
 
 
 class _StateTest:

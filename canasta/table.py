@@ -566,18 +566,18 @@ class TableState:
                     locked |= 1 << rank
         if taken >= 0 and taken in opening:
             locked |= 1 << taken
-        # Rule-of-five's floors, 8 bits a rank from bit ``8 * rank`` (naturals only: from bit 32),
-        # and bit 0 set where there are floors (none: ``()``, not a floor of 0 for every rank).
-        floors = 0
+        floors: tuple[int, ...] = ()
         need = facts.wilds_need_naturals
         if later and need:
-            floors = 1
+            wilds = [0] * KIND_COUNT
             for meld in melds.values():
                 if meld.rank >= 4 and meld.naturals < need:  # (a meld of enough naturals needs no floor)
-                    floors |= (meld.twos + meld.jokers) << (8 * meld.rank)
+                    wilds[meld.rank] = meld.twos + meld.jokers
+            floors = tuple(wilds)
         cap = facts.canasta_size - 1 if not later and facts.no_mixed_opening_canasta else 0
-        # (One int: hashed at once, and nothing for the collector, see `canasta.rulefacts.TurnStateKey`.)
-        key = floors << 40 | cap << 30 | locked << 15 | facts.closed_bits
+        # (Ints only, the closed ranks as bits: the collector untracks the key, see
+        # `canasta.rulefacts.TurnStateKey`.)
+        key = (facts.closed_bits, locked, floors, cap)
         states = facts.turn_states  # (the rules dealt's: shared by the facts of every state)
         hit = states.get(key)
         if hit is None:
@@ -591,10 +591,7 @@ class TableState:
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
             # (No rules object: the state's facts hold it, `rules` makes its rules when asked.)
-            wild_floors: tuple[int, ...] = ()
-            if floors:
-                wild_floors = tuple([floors >> (8 * rank) & 255 if rank >= 4 else 0 for rank in range(KIND_COUNT)])
-            hit = meld_state_facts(dealt, facts, ranks, facts.closed, wild_floors, cap)
+            hit = meld_state_facts(dealt, facts, ranks, facts.closed, floors, cap)
             hit.tables = _tables_by_keys(hit.rank_keys, facts.rank_keys, self._combos)
             states[key] = hit
         return hit
