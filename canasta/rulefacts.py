@@ -550,6 +550,7 @@ def rank_set(bits: int) -> frozenset[Kind]:
         found = _RANK_SETS[bits] = frozenset(Kind(rank) for rank in range(KIND_COUNT) if bits >> rank & 1)
     return found
 
+
 #: What a kind's meld validity depends on (`rank_keys`), as one int: the number of the meld rules
 #: without a hand's meld state (their basis), the kind, and the kind's part of the meld state,
 #: ``(basis * KIND_COUNT + kind) << 32 | state`` (an int hashes and compares at once, and a new
