@@ -227,9 +227,9 @@ def plain_now(t: TableState) -> tuple[bool, ...]:
         15 flags indexed by kind.
     """
     facts = t.facts
-    found = facts.plain
+    found = facts.keep[4]
     if found is None:
-        found = facts.plain = _plain_of(t.dealt, facts.closed)  # (the hand's meld state's closed ranks)
+        found = facts.keep[4] = _plain_of(t.dealt, facts.closed)  # (the hand's meld state's closed ranks)
     return found
 
 

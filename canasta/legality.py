@@ -558,7 +558,7 @@ def _take_completes(
             # House rule aces-pure: the meld this take forms stays natural for the rest of the turn: the
             # turn meld state the take sets (`canasta.table.TableState._meld_state`, kept with the rules
             # dealt, so the take met again, and the take made, find it), with its facts.
-            facts = t._meld_state(top_kind, side)[0]
+            facts = t._meld_state(top_kind, side)
     restricted = t.restricts_discards
     if (
         not bound

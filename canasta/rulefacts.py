@@ -30,6 +30,7 @@ __all__ = [
     "meld_state_facts",
     "meld_valid",
     "rank_keys",
+    "rank_set",
     "rule_facts",
     "state_facts",
 ]
@@ -38,10 +39,12 @@ __all__ = [
 #: (``canasta.completion._additions``): ``(naturals, twos, jokers, cards, count, wild count)``.
 Additions = tuple[tuple[int, int, int, int, int, int], ...]
 
-#: A turn's meld state under the club rules (`canasta.table.TableState._turn_meld_state`), from the
-#: rules dealt: the ranks closed, the ranks locked against wild cards this turn beyond the rules'
-#: own (a bit per rank), the wild floors and the opening cap.
-TurnStateKey = tuple[frozenset[Kind], int, tuple[int, ...], int]
+#: A turn's meld state under the club rules (`canasta.table.TableState._meld_state`), from the
+#: rules dealt: the ranks closed and the ranks locked against wild cards this turn beyond the
+#: rules' own (a bit per rank each), the wild floors and the opening cap. Ints only, so that the
+#: garbage collector untracks the keys (a tuple of untracked values is untracked by the first
+#: collection it meets). (One int packing the floors costs more: big-int arithmetic each turn.)
+TurnStateKey = tuple[int, int, tuple[int, ...], int]
 
 
 class _StateTest:
@@ -50,6 +53,8 @@ class _StateTest:
     What ``melds.with_state(...).is_valid`` answers: the limits of ``melds`` (the meld rules
     dealt) and the state's natural-only and closed ranks (as bits), rule-of-five's floors and
     opening cap (`meld_state_facts`; `tests/test_club_speed_design.py` compares the two).
+    The test is called as it is (``RuleFacts.is_valid`` holds it, not a bound method: one
+    object fewer per meld state for the collector to traverse).
     """
 
     def __init__(
@@ -82,7 +87,7 @@ class _StateTest:
         self.floors = wild_floors
         self.cap = mixed_cap
 
-    def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
+    def __call__(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """`canasta.MeldRules.is_valid` under this state (see the class)."""
         wilds = twos + jokers
         size = naturals + wilds
@@ -238,7 +243,11 @@ class RuleFacts:
         self.opening_wilds: tuple[int, ...] = tuple(sorted(int(k) for k in melds.wilds_only_when_opening))
         self.wilds_need_naturals: int = melds.wilds_need_naturals
         self.no_mixed_opening_canasta: bool = melds.no_mixed_opening_canasta
-        self.turn_states: dict[TurnStateKey, tuple[RuleFacts, object]] = {} if dealt is None else dealt.turn_states
+        self.turn_states: dict[TurnStateKey, RuleFacts] = {} if dealt is None else dealt.turn_states
+        # The ranks closed, as bits (the turn states' key), and the meld tables of a turn meld state
+        # (`canasta.table.TableState._meld_state`: kept here, not beside the facts in a tuple).
+        self.closed_bits: int = _bits(self.closed)
+        self.tables: object = None
         self.has_packets: bool = bool(rules.packets.sizes)  # Hand and Foot: a packet (the foot) after the hand
         # The sequence games: melds by meld type and identity (`canasta.suitedlegality`, `canasta.suitedplay`).
         self.sequences: bool = bool(rules.meld_types)
@@ -265,14 +274,15 @@ class RuleFacts:
             self.validity.append(validity)
             self.additions.append(additions)
         # `canasta.discards.discardable_kinds`'s answers outside and inside a first round
-        # without black-three discards, filled when first asked (`canasta.discards` decides them).
+        # without black-three discards, filled when first asked (`canasta.discards` decides them;
+        # they read no meld state: the facts of every meld state share the dealt rules' list).
         self.discardable: list[tuple[bool, ...] | None] = [None, None]
         # american-discards (`canasta.discards`): D3's switch, and the answers that depend on the
-        # meld state's closed ranks, filled when first asked: `canasta.discards.plain_kinds`, and
-        # `canasta.discards.keep_discards`' restricted answers by (first round, strict pile).
+        # meld state's closed ranks, filled when first asked: `canasta.discards.keep_discards`'
+        # restricted answers by (first round, strict pile), then `canasta.discards.plain_kinds`
+        # (index 4); shared by the meld states with the same closed ranks.
         self.wild_discard_needs_wild_hand: bool = pile.wild_discard_needs_wild_hand
-        self.plain: tuple[bool, ...] | None = None
-        self.keep: list[tuple[bool, ...] | None] = [None, None, None, None]
+        self.keep: list[tuple[bool, ...] | None] = [None, None, None, None, None]
 
     def _take_from(
         self,
@@ -296,16 +306,77 @@ class RuleFacts:
 
         Every value but the meld rules' hand state is the dealt rules' own, and so are the
         memos of rule methods; the meld rules, their test and the caches that depend on the
-        meld state (by kind, and the discardable kinds: dead-ranks' closed ranks) are these rules'.
+        meld state (by kind; american-discards' answers, which read the closed ranks, shared
+        with ``near`` where those are the same) are these rules'.
         """
         own = state is None and test is None  # (the facts of ``rules`` themselves)
+        if _COMPILED:
+            self.players = dealt.players
+            self.sides = dealt.sides
+            self.draw_count = dealt.draw_count
+            self.card_values = dealt.card_values
+            self.special_hands = dealt.special_hands
+            self.max_wilds = dealt.max_wilds
+            self.wild_melds = dealt.wild_melds
+            self.black_threes_when_going_out = dealt.black_threes_when_going_out
+            self.canasta_size = dealt.canasta_size
+            self.min_naturals = dealt.min_naturals
+            self.wild_meld_first = dealt.wild_meld_first
+            self.no_discard_first_round = dealt.no_discard_first_round
+            self.black_threes_are_bonus = dealt.black_threes_are_bonus
+            self.red_threes_are_bonus = dealt.red_threes_are_bonus
+            self.always_frozen = dealt.always_frozen
+            self.unmelded_side_frozen = dealt.unmelded_side_frozen
+            self.unmelded_side_may_take = dealt.unmelded_side_may_take
+            self.natural_and_wild = dealt.natural_and_wild
+            self.layoff = dealt.layoff
+            self.blocked_top = dealt.blocked_top
+            self.one_card_rule = dealt.one_card_rule
+            self.empty_pile_stops = dealt.empty_pile_stops
+            self.take_count = dealt.take_count
+            self.wild_pair = dealt.wild_pair
+            self.forced_take_by_layoff = dealt.forced_take_by_layoff
+            self.last_red_three_may_meld = dealt.last_red_three_may_meld
+            self.red_three_last_ends_hand = dealt.red_three_last_ends_hand
+            self.permission = dealt.permission
+            self.canastas_required = dealt.canastas_required
+            self.makes_books = dealt.makes_books
+            self.add_to_books = dealt.add_to_books
+            self.counts_by_class = dealt.counts_by_class
+            self.final_discard_required = dealt.final_discard_required
+            self.first_taker_alone = dealt.first_taker_alone
+            self.bonus_cards = dealt.bonus_cards
+            self.concealed_exemption = dealt.concealed_exemption
+            self.clean_meld_naturals = dealt.clean_meld_naturals
+            self.side_count = dealt.side_count
+            self.closes_ranks = dealt.closes_ranks
+            self.locks_wilds = dealt.locks_wilds
+            self.blocks_out = dealt.blocks_out
+            self.opens_by_splash = dealt.opens_by_splash
+            self.restricts_discards = dealt.restricts_discards
+            self.keeps_threes = dealt.keeps_threes
+            self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
+            self.dealt_rules = dealt.dealt_rules
+            self.opening_wilds = dealt.opening_wilds
+            self.wilds_need_naturals = dealt.wilds_need_naturals
+            self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
+            self.turn_states = dealt.turn_states
+            self.has_packets = dealt.has_packets
+            self.sequences = dealt.sequences
+            self.partners_first = dealt.partners_first
+            self.after_first_canasta = dealt.after_first_canasta
+            self._minimums = dealt._minimums
+            self.minimums_by_deal = dealt.minimums_by_deal
+            self._scoring = dealt._scoring
+            self._bonuses = dealt._bonuses
+            self._three_scores = dealt._three_scores
+            self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
+        else:
+            # (The interpreter: the dealt facts' values in one dict copy, not sixty stores; those of
+            # the meld state are set below.)
+            vars(self).update(vars(dealt))
         self.rules = rules if own else dealt.rules
         self.state_rules = rules if own else None
-        self.players = dealt.players
-        self.sides = dealt.sides
-        self.draw_count = dealt.draw_count
-        self.card_values = dealt.card_values
-        self.special_hands = dealt.special_hands
         if test is None:
             melds = rules.melds if state is None else state
             self._meld_rules = melds
@@ -316,65 +387,11 @@ class RuleFacts:
             self.mixed_cap = melds.mixed_cap
         else:
             self._meld_rules = None  # (made when asked: `meld_rules`)
-            self.is_valid = test.is_valid
+            self.is_valid = test
             self.natural_only = test.natural_only
             self.closed = test.closed
             self.wild_floors = test.floors
             self.mixed_cap = test.cap
-        self.max_wilds = dealt.max_wilds
-        self.wild_melds = dealt.wild_melds
-        self.black_threes_when_going_out = dealt.black_threes_when_going_out
-        self.canasta_size = dealt.canasta_size
-        self.min_naturals = dealt.min_naturals
-        self.wild_meld_first = dealt.wild_meld_first
-        self.no_discard_first_round = dealt.no_discard_first_round
-        self.black_threes_are_bonus = dealt.black_threes_are_bonus
-        self.red_threes_are_bonus = dealt.red_threes_are_bonus
-        self.always_frozen = dealt.always_frozen
-        self.unmelded_side_frozen = dealt.unmelded_side_frozen
-        self.unmelded_side_may_take = dealt.unmelded_side_may_take
-        self.natural_and_wild = dealt.natural_and_wild
-        self.layoff = dealt.layoff
-        self.blocked_top = dealt.blocked_top
-        self.one_card_rule = dealt.one_card_rule
-        self.empty_pile_stops = dealt.empty_pile_stops
-        self.take_count = dealt.take_count
-        self.wild_pair = dealt.wild_pair
-        self.forced_take_by_layoff = dealt.forced_take_by_layoff
-        self.last_red_three_may_meld = dealt.last_red_three_may_meld
-        self.red_three_last_ends_hand = dealt.red_three_last_ends_hand
-        self.permission = dealt.permission
-        self.canastas_required = dealt.canastas_required
-        self.makes_books = dealt.makes_books
-        self.add_to_books = dealt.add_to_books
-        self.counts_by_class = dealt.counts_by_class
-        self.final_discard_required = dealt.final_discard_required
-        self.first_taker_alone = dealt.first_taker_alone
-        self.bonus_cards = dealt.bonus_cards
-        self.concealed_exemption = dealt.concealed_exemption
-        self.clean_meld_naturals = dealt.clean_meld_naturals
-        self.side_count = dealt.side_count
-        self.closes_ranks = dealt.closes_ranks
-        self.locks_wilds = dealt.locks_wilds
-        self.blocks_out = dealt.blocks_out
-        self.opens_by_splash = dealt.opens_by_splash
-        self.restricts_discards = dealt.restricts_discards
-        self.keeps_threes = dealt.keeps_threes
-        self.bonus_cards_stand_for_kept_card = dealt.bonus_cards_stand_for_kept_card
-        self.dealt_rules = dealt.dealt_rules
-        self.opening_wilds = dealt.opening_wilds
-        self.wilds_need_naturals = dealt.wilds_need_naturals
-        self.no_mixed_opening_canasta = dealt.no_mixed_opening_canasta
-        self.turn_states = dealt.turn_states
-        self.has_packets = dealt.has_packets
-        self.sequences = dealt.sequences
-        self.partners_first = dealt.partners_first
-        self.after_first_canasta = dealt.after_first_canasta
-        self._minimums = dealt._minimums
-        self.minimums_by_deal = dealt.minimums_by_deal
-        self._scoring = dealt._scoring
-        self._bonuses = dealt._bonuses
-        self._three_scores = dealt._three_scores
         self.rank_keys = keys
         self.validity = []
         self.additions = []
@@ -389,10 +406,11 @@ class RuleFacts:
                 validity, additions = _shared_caches(key, dealt.card_values)
                 self.validity.append(validity)
                 self.additions.append(additions)
-        self.discardable = [None, None]
-        self.wild_discard_needs_wild_hand = dealt.wild_discard_needs_wild_hand
-        self.plain = None
-        self.keep = [None, None, None, None]
+        self.discardable = dealt.discardable  # (no meld state read: see `__init__`)
+        # (The answers that read the closed ranks: shared with the lender's where they are the same.)
+        self.closed_bits = closed_bits = _bits(self.closed)
+        self.keep = near.keep if near.closed_bits == closed_bits else [None, None, None, None, None]
+        self.tables = None
 
     @property
     def meld_rules(self) -> MeldRules:
@@ -434,7 +452,12 @@ class RuleFacts:
         """
         tables = self._scoring
         if tables is None:
-            tables = self._scoring = ScoringTables(self.rules)
+            # (They read no meld state: the facts of every meld state share the dealt rules' tables.)
+            dealt = rule_facts(self.dealt_rules)
+            tables = dealt._scoring
+            if tables is None:
+                tables = dealt._scoring = ScoringTables(dealt.rules)
+            self._scoring = tables
         return tables
 
     def canasta_bonus(self, rank: int, naturals: int, twos: int, jokers: int) -> int:
@@ -492,8 +515,41 @@ class ScoringTables:
         self.first_seats: list[int] = [rules.seats_of(side)[0] for side in range(rules.side_count)]
 
 
+#: Whether this module runs compiled by mypyc or as its Python source (`RuleFacts._take_from` is written for each).
+_COMPILED: Final = not __file__.endswith(".py")
+
 # By id of the rules (each kept alive by its facts, so that the id stays its own).
 _FACTS: Final[dict[int, RuleFacts]] = {}
+
+# Sets of ranks by their bits (`rank_set`): the meld states of every hand share them.
+_RANK_SETS: Final[dict[int, frozenset[Kind]]] = {}
+
+
+def _bits(ranks: frozenset[Kind]) -> int:
+    """The ranks as bits (bit ``rank``)."""
+    bits = 0
+    for rank in ranks:
+        bits |= 1 << int(rank)
+    return bits
+
+
+def rank_set(bits: int) -> frozenset[Kind]:
+    """The set of the ranks whose bits are set (bit ``rank``), the same object for the same bits.
+
+    A hand's meld states (`meld_state_facts`) hold their natural-only and closed ranks as such
+    sets: made once, not once per state.
+
+    Args:
+        bits: The ranks, bit ``rank`` set for each.
+
+    Returns:
+        The ranks.
+    """
+    found = _RANK_SETS.get(bits)
+    if found is None:
+        found = _RANK_SETS[bits] = frozenset(Kind(rank) for rank in range(KIND_COUNT) if bits >> rank & 1)
+    return found
+
 
 #: What a kind's meld validity depends on (`rank_keys`), as one int: the number of the meld rules
 #: without a hand's meld state (their basis), the kind, and the kind's part of the meld state,

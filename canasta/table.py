@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, Self, cast
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
-from canasta.rulefacts import RankKey, RuleFacts, hand_rules, meld_state_facts, rank_keys, rule_facts
+from canasta.rulefacts import RankKey, RuleFacts, hand_rules, meld_state_facts, rank_keys, rank_set, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
 if TYPE_CHECKING:
@@ -507,20 +507,18 @@ class TableState:
         """
         facts = self.facts
         size = facts.canasta_size
-        closed = facts.closed
-        found: set[Kind] | None = None  # (the ranks closed with the new ones; none new: nothing to make)
+        closed = facts.closed_bits
+        found = closed  # (the ranks closed with the new ones, as bits; none new: nothing to make)
         for side_melds in self.melds:
             for meld in side_melds.values():
-                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size and meld.rank not in closed:
-                    if found is None:
-                        found = set(closed)
-                    found.add(Kind(meld.rank))
-        if found is not None:
+                if meld.rank >= 4 and meld.naturals + meld.twos + meld.jokers >= size:
+                    found |= 1 << meld.rank
+        if found != closed:
             made = meld_state_facts(
                 rule_facts(facts.dealt_rules),
                 facts,
                 facts.natural_only,
-                frozenset(found),
+                rank_set(found),
                 facts.wild_floors,
                 facts.mixed_cap,
             )
@@ -540,11 +538,11 @@ class TableState:
         turn, ``melds.mixed_cap`` keeps mixed melds below canasta size.
         """
         hit = self._meld_state(taken)
-        if hit[0] is not self.facts:
-            self._use_facts(hit[0], cast("tuple[MeldTables, ...]", hit[1]))
+        if hit is not self.facts:
+            self._use_facts(hit, cast("tuple[MeldTables, ...]", hit.tables))
 
-    def _meld_state(self, taken: int = -1, side: int = -1) -> tuple[RuleFacts, object]:
-        """A side's turn meld state (see `_turn_meld_state`): its facts and meld tables.
+    def _meld_state(self, taken: int = -1, side: int = -1) -> RuleFacts:
+        """A side's turn meld state (see `_turn_meld_state`): its facts (which hold its meld tables).
 
         Found by the state's key in ``facts.turn_states`` (the rules dealt's), made the first
         time it is met; the hand's state is left as it is. ``side`` is the acting side's
@@ -577,21 +575,25 @@ class TableState:
                     wilds[meld.rank] = meld.twos + meld.jokers
             floors = tuple(wilds)
         cap = facts.canasta_size - 1 if not later and facts.no_mixed_opening_canasta else 0
-        closed = facts.closed
-        key = (closed, locked, floors, cap)
+        # (Ints only, the closed ranks as bits: the collector untracks the key, see
+        # `canasta.rulefacts.TurnStateKey`.)
+        key = (facts.closed_bits, locked, floors, cap)
         states = facts.turn_states  # (the rules dealt's: shared by the facts of every state)
         hit = states.get(key)
         if hit is None:
             dealt = rule_facts(facts.dealt_rules)
-            ranks = set(dealt.natural_only)
-            for rank in opening:
-                if locked >> rank & 1:
-                    ranks.add(Kind(rank))
+            ranks = dealt.natural_only
+            if locked:
+                natural = locked
+                for rank in ranks:
+                    natural |= 1 << int(rank)
+                ranks = rank_set(natural)
             if len(states) > _TURN_STATES_KEPT:
                 states.clear()  # bound the memory of long runs (the states do not repeat much)
             # (No rules object: the state's facts hold it, `rules` makes its rules when asked.)
-            found = meld_state_facts(dealt, facts, frozenset(ranks), closed, floors, cap)
-            hit = states[key] = (found, _tables_by_keys(found.rank_keys, facts.rank_keys, self._combos))
+            hit = meld_state_facts(dealt, facts, ranks, facts.closed, floors, cap)
+            hit.tables = _tables_by_keys(hit.rank_keys, facts.rank_keys, self._combos)
+            states[key] = hit
         return hit
 
     def _use_facts(self, facts: RuleFacts, combos: tuple[MeldTables, ...]) -> None:
