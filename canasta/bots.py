@@ -38,7 +38,7 @@ from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, Phase
 from canasta.rules import CanastaClass, Permission
-from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
+from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.suitedpile import PileTake
 
 __all__ = [

@@ -97,7 +97,7 @@ from canasta.cards import Kind, Suit, kind_from_symbol
 from canasta.errors import CanastaError
 from canasta.observation import Observation
 from canasta.suitedactions import SUITED_ACTION_TYPES, SequenceGameAction, SuitedAction
-from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
 
 __all__ = [

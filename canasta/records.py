@@ -166,7 +166,7 @@ from canasta.scoring import HandScore
 from canasta.seats import SeatError, check_seat
 from canasta.seeds import SeedError, check_seed
 from canasta.suitedactions import SuitedAction
-from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
 
 __all__ = [

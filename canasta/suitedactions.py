@@ -22,7 +22,7 @@ from typing import Final, TypeAlias
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.meldtypes import ACE, LOWEST_SEQUENCE_RANK, BlackThreeGroupType, WildMeldType
-from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
+from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.suitedpile import PileTake
 
 __all__ = [

@@ -30,9 +30,10 @@ from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
 from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
 from canasta.rules import Permission
+from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import allowed_melds, legal_melds
 from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
-from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out
+from canasta.suitedsearch import can_go_out
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE
 
 if TYPE_CHECKING:

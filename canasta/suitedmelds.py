@@ -44,15 +44,9 @@ from canasta.meldtypes import (
     judging,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
+from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
-from canasta.suitedsearch import (
-    NATURAL_RANKS,
-    OpeningRequirement,
-    SuitedHand,
-    can_go_out,
-    class_bits,
-    opening_reachable,
-)
+from canasta.suitedsearch import NATURAL_RANKS, can_go_out, class_bits, opening_reachable
 
 __all__ = [
     "Combine",
@@ -183,18 +177,14 @@ def _action(key: tuple[object, ...], make: Callable[[], SuitedMeld]) -> SuitedMe
 def _suit_choices(held: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int, int], int], ...]:
     choices = _SUIT_CHOICES.get(held)
     if choices is None:
-        choices = tuple(
-            ((a, b, c, d), a + b + c + d) for a, b, c, d in product(*(range(count + 1) for count in held))
-        )
+        choices = tuple(((a, b, c, d), a + b + c + d) for a, b, c, d in product(*(range(count + 1) for count in held)))
         if len(_SUIT_CHOICES) > _MEMO_SIZE:
             _SUIT_CHOICES.clear()
         _SUIT_CHOICES[held] = choices
     return choices
 
 
-def _candidates(
-    hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType]
-) -> list[_Candidate]:
+def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequence[MeldType]) -> list[_Candidate]:
     """What the meld types allow, each action once, in `legal_melds`' order (see `_Candidate`).
 
     Each part (a rank's groups, a suit's new sequences, a sequence's extensions, the wild
@@ -234,10 +224,11 @@ def _candidates(
             found += part
         for number, meld in ordered:
             if isinstance(meld, SequenceShape):
-                key = (number, meld, hand.of_suit(meld.suit))
+                held = hand.of_suit(meld.suit)
+                key = (number, meld, held)
                 part = memo.parts.get(key)
                 if part is None:
-                    part = memo.parts[key] = _extension_candidates(sequences, number, meld, hand.of_suit(meld.suit))
+                    part = memo.parts[key] = _extension_candidates(sequences, number, meld, held)
                 found += part
     if isinstance(wilds, WildMeldType):
         memo = _memo(wilds)

@@ -30,8 +30,9 @@ from attrs import frozen
 from canasta.cards import Card, Kind, Suit
 from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType, first_of
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
+from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import opens_and_goes_out
-from canasta.suitedsearch import OpeningRequirement, SuitedHand, can_go_out, opening_reachable
+from canasta.suitedsearch import can_go_out, opening_reachable
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
 

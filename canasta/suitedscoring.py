@@ -23,7 +23,8 @@ from canasta.cards import Kind
 from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
 from canasta.rules import CanastaClass, Rules
 from canasta.scoring import HandScore, SideScore, three_sign
-from canasta.suitedsearch import NATURAL_RANKS, SuitedHand
+from canasta.suitedhand import SuitedHand
+from canasta.suitedsearch import NATURAL_RANKS
 
 if TYPE_CHECKING:
     from canasta.table import TableState
