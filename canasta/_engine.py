@@ -65,6 +65,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "suitedmelds",
     "suitedpile",
     "suitedsearch",
+    "typeset",
     "table",
     "transitions",
     "viewvalues",

@@ -28,15 +28,17 @@ from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
 from canasta.rules import Permission
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import allowed_melds, legal_melds
 from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
 from canasta.suitedsearch import can_go_out
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE
+from canasta.typeset import type_set
 
 if TYPE_CHECKING:
+    from canasta.cards import Deck
     from canasta.table import MeldState, TableState
 
 __all__ = [
@@ -62,10 +64,22 @@ _SUITS: Final = tuple(Suit)
 _MEMO_SIZE: Final = 1 << 16
 # The shapes of melds on the table, by (rank, suit or naturals, low or 2s, high or jokers): frozen values.
 _SHAPES: dict[tuple[int, ...], MeldShape] = {}
-# Per rule set's meld types: whether a meld of a shape is valid only in a going-out turn (§9.5, §11.3).
-_GOING_OUT_ONLY: dict[tuple[MeldType, ...], dict[MeldShape, bool]] = {}
-# The discards, by kind and suit: frozen values, made once each.
-_DISCARDS: dict[tuple[int, Suit | None], Discard] = {}
+# The discards, by kind and suit index (-1: none): frozen values, made once each.
+_DISCARDS: dict[tuple[int, int], Discard] = {}
+# Per deck (by identity; the entry keeps it): each card id's suit index, -1 for a joker.
+_DECK_SUITS: dict[int, tuple[Deck, tuple[int, ...]]] = {}
+# The opening requirements, by count and classes (the classes by identity: the entry keeps them).
+_OPENINGS: dict[tuple[int, int], tuple[frozenset[object], OpeningRequirement]] = {}
+
+
+def _suits(deck: Deck) -> tuple[int, ...]:
+    """Each card id's suit index (-1 for a joker): ints, read without the `Suit` enum's Python-level hash."""
+    found = _DECK_SUITS.get(id(deck))
+    if found is None or found[0] is not deck:
+        if len(_DECK_SUITS) > 64:
+            _DECK_SUITS.clear()
+        found = _DECK_SUITS[id(deck)] = (deck, tuple(-1 if c.suit is None else int(c.suit) for c in deck.cards))
+    return found[1]
 
 
 def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
@@ -81,11 +95,9 @@ def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
     """
     rank = meld.rank
     if rank == SEQUENCE_MELD:
-        cards = t.deck.cards
-        ranks = [cards[c].rank for c in meld.cards]
-        suit = cards[meld.cards[0]].suit
-        assert suit is not None
-        key: tuple[int, ...] = (rank, suit, min(ranks), max(ranks))
+        kinds = t.kinds  # (a natural's kind is its rank)
+        ranks = [kinds[c] for c in meld.cards]
+        key: tuple[int, ...] = (rank, _suits(t.deck)[meld.cards[0]], min(ranks), max(ranks))
     else:
         key = (rank, meld.naturals, meld.twos, meld.jokers)
     shape = _SHAPES.get(key)
@@ -136,7 +148,7 @@ def hand_of(t: TableState, seat: int) -> SuitedHand:
 def _counted(t: TableState, ids: Sequence[int]) -> SuitedHand:
     naturals = [0] * 44
     twos = jokers = black = 0
-    cards = t.deck.cards
+    suits = _suits(t.deck)
     kinds = t.kinds
     for card_id in ids:
         kind = kinds[card_id]
@@ -147,9 +159,7 @@ def _counted(t: TableState, ids: Sequence[int]) -> SuitedHand:
         elif kind == BLACK_THREE:
             black += 1
         elif kind != RED_THREE:
-            suit = cards[card_id].suit
-            assert suit is not None
-            naturals[(kind - 4) * 4 + suit] += 1
+            naturals[(kind - 4) * 4 + suits[card_id]] += 1
     return SuitedHand.counted(tuple(naturals), twos, jokers, black)
 
 
@@ -165,7 +175,14 @@ def opening_of(t: TableState, seat: int) -> OpeningRequirement:
     """
     side = t.dealt.sides[seat]
     classes = t.dealt.minimums.canastas_for(t.scores[side])
-    return OpeningRequirement(count=t.personal_minimum(seat), canasta_classes=classes)
+    count = t.personal_minimum(seat)
+    key = (count, id(classes))
+    found = _OPENINGS.get(key)
+    if found is None or found[0] is not classes:
+        if len(_OPENINGS) > _MEMO_SIZE:
+            _OPENINGS.clear()
+        found = _OPENINGS[key] = (classes, OpeningRequirement(count=count, canasta_classes=classes))
+    return found[1]
 
 
 def _may_go_out(t: TableState) -> bool:
@@ -289,45 +306,34 @@ def discards(t: TableState, seat: int) -> list[Discard]:
         return []
     found: list[Discard] = []
     hand = t.hands[seat]
-    cards = t.deck.cards
+    suits = _suits(t.deck)
     for kind in range(len(hand)):
         held = hand[kind]
         if not held or kind == RED_THREE:
             continue
         if kind < 4:
-            found.append(_discard(kind, None))
+            found.append(_discard(kind, -1))
             continue
-        suits = {cards[c].suit for c in held}
-        for suit in _SUITS:
-            if suit in suits:
+        present = 0
+        for card in held:
+            present |= 1 << suits[card]
+        for suit in range(4):
+            if present >> suit & 1:
                 found.append(_discard(kind, suit))
     return found
 
 
-def _discard(kind: int, suit: Suit | None) -> Discard:
+def _discard(kind: int, suit: int) -> Discard:
     action = _DISCARDS.get((kind, suit))
     if action is None:
-        action = _DISCARDS[kind, suit] = Discard(Kind(kind), suit=suit)
+        action = _DISCARDS[kind, suit] = Discard(Kind(kind), suit=None if suit < 0 else Suit(suit))
     return action
 
 
 def _only_going_out(t: TableState, side: int) -> bool:
     """Whether a meld of the side is valid only in a going-out turn (§9.5, §11.3): only going out ends the turn."""
-    types = t.dealt.meld_types
-    known = _GOING_OUT_ONLY.get(types)
-    if known is None or len(known) > _MEMO_SIZE:
-        if len(_GOING_OUT_ONLY) > 64:
-            _GOING_OUT_ONLY.clear()
-        known = _GOING_OUT_ONLY[types] = {}
-    for meld in t.melds[side].values():
-        shape = meld_shape(t, meld)
-        only = known.get(shape)
-        if only is None:
-            kind = judging(types, shape)
-            only = known[shape] = kind is not None and (kind.going_out_only or not kind.valid(shape))
-        if only:
-            return True
-    return False
+    kinds = type_set(t.dealt.meld_types)
+    return any(kinds.only_going_out(meld_shape(t, meld)) for meld in t.melds[side].values())
 
 
 def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: bool | None = None) -> list[object]:

@@ -30,7 +30,6 @@ from itertools import product
 
 from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
-    BlackThreeGroupType,
     BlackThreeShape,
     GroupShape,
     GroupType,
@@ -40,13 +39,12 @@ from canasta.meldtypes import (
     SequenceType,
     WildMeldType,
     WildShape,
-    first_of,
-    judging,
 )
-from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
+from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
-from canasta.suitedsearch import NATURAL_RANKS, can_go_out, class_bits, opening_reachable
+from canasta.suitedsearch import NATURAL_RANKS, can_go_out, opening_reachable
+from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
 
 __all__ = [
     "Combine",
@@ -105,13 +103,14 @@ _Candidate = tuple[SuitedMeld, int | None, MeldShape, int | None, bool, int]
 _MEMO_SIZE = 1 << 16
 #: Bound on the candidates kept per meld type (each entry a tuple of candidates: kept fewer).
 _PARTS_SIZE = 1 << 12
-# Per meld type: its verdicts with the shape judged, by the shapes' numbers (0 refused, 1 allowed,
-# 2 only in a going-out turn), and the candidates of each part of a hand (`_candidates`). Types are
-# frozen values whose answers depend only on the shapes (`canasta.meldtypes`), so each is found once.
-_MEMOS: dict[MeldType, _TypeMemo] = {}
+# Per meld type (by the rule set's `TypeSet` and the type's kind: group 0, sequence 1, wild meld 2): its
+# verdicts with the shape judged, by the shapes' numbers (0 refused, 1 allowed, 2 only in a going-out
+# turn), and the candidates of each part of a hand (`_candidates`). Types are frozen values whose answers
+# depend only on the shapes (`canasta.meldtypes`), so each is found once.
+_MEMOS: dict[tuple[TypeSet, int], _TypeMemo] = {}
 # The combinations a side's melds allow, by the rule set's types and the melds (which change less often
-# than the hand).
-_COMBINATIONS: dict[tuple[tuple[MeldType, ...], tuple[tuple[int, MeldShape], ...]], tuple[_Candidate, ...]] = {}
+# than the hand), the melds by their numbers and fields (plain ints: no shape is hashed).
+_COMBINATIONS: dict[tuple[TypeSet, tuple[tuple[object, ...], ...]], tuple[_Candidate, ...]] = {}
 # The actions, made once each: they are frozen values (a legal list shares them safely).
 _ACTIONS: dict[tuple[object, ...], SuitedMeld] = {}
 # The suit choices of a rank's naturals held, in `itertools.product` order, with their sizes.
@@ -126,13 +125,36 @@ class _TypeMemo:
         self.parts: dict[tuple[object, ...], tuple[_Candidate, ...]] = {}
 
 
-def _memo(kind: MeldType) -> _TypeMemo:
-    memo = _MEMOS.get(kind)
+def _memo(kinds: TypeSet, which: int) -> _TypeMemo:
+    key = (kinds, which)
+    memo = _MEMOS.get(key)
     if memo is None or len(memo.verdicts) > _MEMO_SIZE or len(memo.parts) > _PARTS_SIZE:
         if len(_MEMOS) > 64:
             _MEMOS.clear()
-        memo = _MEMOS[kind] = _TypeMemo()
+        memo = _MEMOS[key] = _TypeMemo()
     return memo
+
+
+def _key(number: int, meld: MeldShape) -> tuple[object, ...]:
+    """A meld of a side as a memo key: its number, then its shape's fields as plain ints where the class is built in.
+
+    Plain ints hash without Python calls (attrs runs a shape's ``__hash__`` in Python); a
+    shape of another class (a plugin's subclass) keys by itself.
+    """
+    cls = type(meld)
+    if cls is GroupShape:
+        assert isinstance(meld, GroupShape)
+        return (number, 0, meld.rank, meld.naturals, meld.twos, meld.jokers)
+    if cls is SequenceShape:
+        assert isinstance(meld, SequenceShape)
+        return (number, 1, int(meld.suit), meld.low, meld.high)
+    if cls is WildShape:
+        assert isinstance(meld, WildShape)
+        return (number, 2, meld.twos, meld.jokers)
+    if cls is BlackThreeShape:
+        assert isinstance(meld, BlackThreeShape)
+        return (number, 3, meld.count)
+    return (number, 4, meld)
 
 
 def _judged(
@@ -191,78 +213,85 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
     melds) depends only on the type, the cards of that part and the melds it may join, so
     its candidates are kept by those (the hand changes by a few cards from call to call).
     """
-    groups = first_of(types, GroupType)
-    sequences = first_of(types, SequenceType)
-    wilds = first_of(types, WildMeldType)
-    threes = first_of(types, BlackThreeGroupType)
+    kinds = type_set(types)
+    groups = kinds.groups
+    sequences = kinds.sequences
+    wilds = kinds.wilds
     found: list[_Candidate] = []
     ordered = sorted(melds.items())
+    keys = [_key(k, m) for k, m in ordered]
     twos, jokers = hand.twos, hand.jokers
-    if isinstance(groups, GroupType):
-        memo = _memo(groups)
-        naturals = hand.naturals
+    naturals = hand.naturals
+    if groups is not None:
+        memo = _memo(kinds, 0)
         by_rank: dict[int, list[tuple[int, MeldShape]]] = {}
-        for k, m in ordered:
+        rank_keys: dict[int, list[tuple[object, ...]]] = {}
+        for (k, m), known in zip(ordered, keys, strict=True):
             if isinstance(m, GroupShape):
                 by_rank.setdefault(m.rank, []).append((k, m))
+                rank_keys.setdefault(m.rank, []).append(known)
         for r, rank in enumerate(NATURAL_RANKS):
             held = naturals[r * 4 : r * 4 + 4]
-            targets = tuple(by_rank.get(rank, ()))
-            key: tuple[object, ...] = (rank, held, twos, jokers, targets)
+            key: tuple[object, ...] = (rank, held, twos, jokers, tuple(rank_keys.get(rank, ())))
             part = memo.parts.get(key)
             if part is None:
+                targets = tuple(by_rank.get(rank, ()))
                 part = memo.parts[key] = _group_candidates(groups, memo, rank, held, twos, jokers, targets)
             found += part
-    if isinstance(sequences, SequenceType):
-        memo = _memo(sequences)
-        for suit in Suit:
-            held = hand.of_suit(suit)
+    if sequences is not None:
+        memo = _memo(kinds, 1)
+        for suit in range(4):
+            held = naturals[suit::4]
             key = (suit, held)
             part = memo.parts.get(key)
             if part is None:
-                part = memo.parts[key] = _sequence_candidates(sequences, suit, held)
+                part = memo.parts[key] = _sequence_candidates(sequences, memo, suit, held)
             found += part
-        for number, meld in ordered:
+        for (number, meld), known in zip(ordered, keys, strict=True):
             if isinstance(meld, SequenceShape):
-                held = hand.of_suit(meld.suit)
-                key = (number, meld, held)
+                held = naturals[int(meld.suit) :: 4]
+                key = (known, held)
                 part = memo.parts.get(key)
                 if part is None:
-                    part = memo.parts[key] = _extension_candidates(sequences, number, meld, held)
+                    part = memo.parts[key] = _extension_candidates(sequences, memo, number, meld, held)
                 found += part
-    if isinstance(wilds, WildMeldType):
-        memo = _memo(wilds)
-        targets_w = tuple((k, m) for k, m in ordered if isinstance(m, WildShape))
-        key = (twos, jokers, targets_w)
+    if wilds is not None:
+        memo = _memo(kinds, 2)
+        key = (
+            twos,
+            jokers,
+            tuple(known for (_, m), known in zip(ordered, keys, strict=True) if isinstance(m, WildShape)),
+        )
         part = memo.parts.get(key)
         if part is None:
-            part = memo.parts[key] = _wild_candidates(wilds, twos, jokers, targets_w)
+            targets_w = tuple((k, m) for k, m in ordered if isinstance(m, WildShape))
+            part = memo.parts[key] = _wild_candidates(wilds, memo, twos, jokers, targets_w)
         found += part
     if len(ordered) > 1:
-        known = (tuple(types), tuple(ordered))  # (a caller may pass the types as a list)
-        combined = _COMBINATIONS.get(known)
+        combination_key = (kinds, tuple(keys))
+        combined = _COMBINATIONS.get(combination_key)
         if combined is None:
             if len(_COMBINATIONS) > _PARTS_SIZE:
                 _COMBINATIONS.clear()
-            combined = _COMBINATIONS[known] = _combinations(known[0], known[1])
+            combined = _COMBINATIONS[combination_key] = _combinations(kinds, ordered)
         found += combined
-    if isinstance(threes, BlackThreeGroupType) and hand.black_threes:
-        group = BlackThreeShape(hand.black_threes)
-        if threes.valid(group, going_out=True):
-            found.append((LayBlackThrees(hand.black_threes), None, group, None, True, hand.black_threes))
+    black = hand.black_threes
+    if black and kinds.threes_valid(black):
+        group = BlackThreeShape(black)
+        found.append((_action((LayBlackThrees, black), lambda: LayBlackThrees(black)), None, group, None, True, black))
     return found
 
 
-def _combinations(types: Sequence[MeldType], ordered: tuple[tuple[int, MeldShape], ...]) -> tuple[_Candidate, ...]:
+def _combinations(types: TypeSet, ordered: list[tuple[int, MeldShape]]) -> tuple[_Candidate, ...]:
     """The combinations of two of the side's melds its types allow, by older then newer meld."""
-    kinds = [judging(types, meld) for _, meld in ordered]
+    kinds = [types.judging(meld) for _, meld in ordered]
     found: list[_Candidate] = []
     for i, (a, first) in enumerate(ordered):
         kind = kinds[i]
         if kind is None:
             continue
         for b, second in ordered[i + 1 :]:
-            merged = kind.combine(first, second) if kind.judges(second) else None
+            merged = types.combine(kind, first, second) if types.judges(kind, second) else None
             if merged is not None:
                 action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
                 found.append((action, a, merged, b, False, 0))
@@ -290,7 +319,7 @@ def _group_candidates(
                     continue
                 for key, old in choices:
                     if old is None:
-                        judged = _judged(memo, (rank, n, t, j), groups, None, lambda: GroupShape(rank, n, t, j))  # noqa: B023
+                        judged = _judged(memo, (rank, n, t, j), groups, None, lambda: group_shape(rank, n, t, j))  # noqa: B023
                     else:
                         assert isinstance(old, GroupShape)
                         judged = _judged(
@@ -298,7 +327,7 @@ def _group_candidates(
                             (rank, old.naturals, old.twos, old.jokers, n, t, j),
                             groups,
                             old,
-                            lambda: GroupShape(rank, old.naturals + n, old.twos + t, old.jokers + j),  # noqa: B023
+                            lambda: group_shape(rank, old.naturals + n, old.twos + t, old.jokers + j),  # noqa: B023
                         )
                     if judged[0]:
                         row.append((t, j, key, judged[1], judged[0]))
@@ -312,27 +341,27 @@ def _group_candidates(
     return tuple(found)
 
 
-def _sequence_candidates(sequences: SequenceType, suit: Suit, held: tuple[int, ...]) -> tuple[_Candidate, ...]:
+def _sequence_candidates(
+    sequences: SequenceType, memo: _TypeMemo, suit: int, held: tuple[int, ...]
+) -> tuple[_Candidate, ...]:
     """A suit's new sequences, by low then high rank."""
-    memo = _memo(sequences)
     found: list[_Candidate] = []
     for lo in range(len(NATURAL_RANKS)):
         for hi in range(lo, len(NATURAL_RANKS)):
             if not held[hi]:
                 break
             low, high = NATURAL_RANKS[lo], NATURAL_RANKS[hi]
-            verdict = _judged(memo, (suit, low, high), sequences, None, lambda: SequenceShape(suit, low, high))  # noqa: B023
+            verdict = _judged(memo, (suit, low, high), sequences, None, lambda: sequence_shape(suit, low, high))  # noqa: B023
             if verdict[0]:
-                action = _action((LaySequence, suit, low, high), lambda: LaySequence(suit, low, high))  # noqa: B023
+                action = _action((LaySequence, suit, low, high), lambda: LaySequence(Suit(suit), low, high))  # noqa: B023
                 found.append((action, None, verdict[1], None, verdict[0] == 2, high - low + 1))
     return tuple(found)
 
 
 def _extension_candidates(
-    sequences: SequenceType, number: int, meld: SequenceShape, held: tuple[int, ...]
+    sequences: SequenceType, memo: _TypeMemo, number: int, meld: SequenceShape, held: tuple[int, ...]
 ) -> tuple[_Candidate, ...]:
     """A sequence's extensions at either end or both, by new low then new high rank."""
-    memo = _memo(sequences)
     lows = [meld.low]
     while lows[-1] > 4 and held[lows[-1] - 5]:
         lows.append(lows[-1] - 1)
@@ -346,10 +375,10 @@ def _extension_candidates(
                 continue
             verdict = _judged(
                 memo,
-                (meld.suit, meld.low, meld.high, low, high),
+                (int(meld.suit), meld.low, meld.high, low, high),
                 sequences,
                 meld,
-                lambda: SequenceShape(meld.suit, low, high),  # noqa: B023
+                lambda: sequence_shape(int(meld.suit), low, high),  # noqa: B023
             )
             if verdict[0]:
                 action = _action((Extend, number, low, high), lambda: Extend(number, low, high))  # noqa: B023
@@ -359,10 +388,9 @@ def _extension_candidates(
 
 
 def _wild_candidates(
-    wilds: WildMeldType, twos: int, jokers: int, targets: tuple[tuple[int, MeldShape], ...]
+    wilds: WildMeldType, memo: _TypeMemo, twos: int, jokers: int, targets: tuple[tuple[int, MeldShape], ...]
 ) -> tuple[_Candidate, ...]:
     """The wild melds: 2s, jokers, a target (a new wild meld first, then by identity)."""
-    memo = _memo(wilds)
     choices: list[tuple[int | None, MeldShape | None]] = [(None, None), *targets]
     found: list[_Candidate] = []
     for t in range(twos + 1):
@@ -371,7 +399,7 @@ def _wild_candidates(
                 continue
             for key, old in choices:
                 if old is None:
-                    verdict = _judged(memo, (t, j), wilds, None, lambda: WildShape(t, j))  # noqa: B023
+                    verdict = _judged(memo, (t, j), wilds, None, lambda: wild_shape(t, j))  # noqa: B023
                 else:
                     assert isinstance(old, WildShape)
                     verdict = _judged(
@@ -379,7 +407,7 @@ def _wild_candidates(
                         (old.twos, old.jokers, t, j),
                         wilds,
                         old,
-                        lambda: WildShape(old.twos + t, old.jokers + j),  # noqa: B023
+                        lambda: wild_shape(old.twos + t, old.jokers + j),  # noqa: B023
                     )
                 if verdict[0]:
                     action = _action((LayWild, t, j, key), lambda: LayWild(t, j, key))  # noqa: B023
@@ -436,7 +464,7 @@ def legal_melds(
         target), sequences, extensions, wild melds, combinations, black threes.
     """
     legal: list[SuitedMeld] = []
-    size = hand.size
+    size = sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
     if next_number is None:
         next_number = max(melds, default=-1) + 1
     for candidate in _candidates(hand, melds, types):
@@ -460,7 +488,7 @@ def legal_melds(
                 ):
                     legal.append(action)
                 continue
-        if rest.size + joining >= 2 and not bound and not going_out_only:
+        if size - used + joining >= 2 and not bound and not going_out_only:
             legal.append(action)  # a discard keeps a card
         elif may_go_out and can_go_out(rest, table, types, quota):
             legal.append(action)
@@ -566,8 +594,8 @@ def opening_met(count: int, melds: Sequence[MeldShape], types: Sequence[MeldType
     Returns:
         True if the count and the canasta asked for (if any) are there.
     """
-    made = set()
+    kinds = type_set(types)
+    made = 0
     for meld in melds:
-        kind = judging(types, meld)
-        made.add(kind.canasta_class(meld) if kind is not None else None)
-    return need.met(count, class_bits([cls in made for cls in CanastaClass]))
+        made |= kinds.class_bit(meld)
+    return need.met(count, made)

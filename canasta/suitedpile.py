@@ -28,11 +28,12 @@ from enum import Enum
 from attrs import frozen
 
 from canasta.cards import Card, Kind, Suit
-from canasta.meldtypes import GroupShape, GroupType, MeldShape, MeldType, SequenceShape, SequenceType, first_of
+from canasta.meldtypes import GroupShape, MeldShape, MeldType, SequenceShape
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import opens_and_goes_out
 from canasta.suitedsearch import can_go_out, opening_reachable
+from canasta.typeset import group_shape, sequence_shape, type_set
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
 
@@ -139,23 +140,26 @@ def legal_pile_takes(
     kind = top.kind
     if kind in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) or top.suit is None:
         return []  # never taken with a wild card, a black three or the red-three upcard on top
-    if hand.size == 1 and pile_below.size == 0:
+    size = _size(hand)
+    below = _size(pile_below)
+    if size == 1 and below == 0:
         return []  # the one-card rule (SPEC §1)
     if not opened and not unopened_may_take:
         return []
-    groups = first_of(types, GroupType)
-    sequences = first_of(types, SequenceType)
+    kinds = type_set(types)
+    groups = kinds.groups
+    sequences = kinds.sequences
     rank, suit = top.rank, top.suit
     takes: list[PileTake] = []
     if groups is not None:
         for pair in _pairs(hand, rank):
             rest = _without(hand, rank, pair)
-            new_group = GroupShape(rank, 3)
+            new_group = group_shape(rank, 3)
             if not opened:
                 # The opening must stay reachable, and the turn then end: a discard that keeps a card (the
                 # pile's cards join the hand once it opens) or going out where the player may.
                 count = 3 * values[rank]
-                keep = max(0, 2 - pile_below.size)
+                keep = max(0, 2 - below)
                 if (
                     not completable_only
                     or opening_reachable(
@@ -169,11 +173,13 @@ def legal_pile_takes(
                 ):
                     takes.append(PileTake(TakeMode.PAIR, None, pair))
                 continue
-            targets: list[tuple[int | None, MeldShape]] = [(None, new_group)] if groups.valid(new_group) else []
+            targets: list[tuple[int | None, MeldShape]] = (
+                [(None, new_group)] if kinds.valid(groups, new_group, False) else []
+            )
             for key, meld in sorted(melds.items()):
                 if isinstance(meld, GroupShape) and meld.rank == rank:
-                    joined = GroupShape(rank, meld.naturals + 3, meld.twos, meld.jokers)
-                    if groups.can_add(meld, joined):
+                    joined = group_shape(rank, meld.naturals + 3, meld.twos, meld.jokers)
+                    if kinds.can_add(groups, meld, joined, False):
                         targets.append((key, joined))
             for target, placed in targets:
                 if not completable_only or _completes(
@@ -186,17 +192,17 @@ def legal_pile_takes(
         alone: MeldShape
         if groups is not None and isinstance(meld, GroupShape) and meld.rank == rank:
             mode = TakeMode.TOP_ONTO_GROUP
-            alone = GroupShape(rank, meld.naturals + 1, meld.twos, meld.jokers)
-            if meld.size >= _TOP_ALONE_BELOW or not groups.can_add(meld, alone):
+            alone = group_shape(rank, meld.naturals + 1, meld.twos, meld.jokers)
+            if meld.size >= _TOP_ALONE_BELOW or not kinds.can_add(groups, meld, alone, False):
                 continue
         elif sequences is not None and isinstance(meld, SequenceShape) and meld.suit == suit:
             mode = TakeMode.TOP_ONTO_SEQUENCE
             if meld.size >= _TOP_ALONE_BELOW or rank not in (meld.low - 1, meld.high + 1):
                 continue
-            if sequence_top_only and hand.size == 1:
+            if sequence_top_only and size == 1:
                 continue  # the one-card rule: one card taken
-            alone = SequenceShape(suit, min(meld.low, rank), max(meld.high, rank))
-            if not sequences.can_add(meld, alone):
+            alone = sequence_shape(int(suit), min(meld.low, rank), max(meld.high, rank))
+            if not kinds.can_add(sequences, meld, alone, False):
                 continue
         else:
             continue
@@ -204,6 +210,11 @@ def legal_pile_takes(
         if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound, may_go_out):
             takes.append(PileTake(mode, number))
     return takes
+
+
+def _size(hand: SuitedHand) -> int:
+    """`SuitedHand.size`, counted here (the property runs in Python)."""
+    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
 
 
 def _completes(
@@ -218,9 +229,9 @@ def _completes(
     may_go_out: bool = True,
 ) -> bool:
     """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
-    after = hand.plus(pile_below)
-    if after.size >= 2 and not bound:
+    if _size(hand) + _size(pile_below) >= 2 and not bound:
         return True  # a discard keeps a card
+    after = hand.plus(pile_below)
     if not may_go_out:
         return False  # (fewer than 2 cards: only going out ends the turn, and the player may not)
     table = [m for n, m in melds.items() if n != number]

@@ -38,20 +38,17 @@ from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
     ACE,
     LOWEST_SEQUENCE_RANK,
-    BlackThreeGroupType,
     BlackThreeShape,
     GroupShape,
     GroupType,
     MeldShape,
     MeldType,
     SequenceShape,
-    SequenceType,
-    WildMeldType,
     WildShape,
-    first_of,
 )
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
+from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
 
 __all__ = ["NATURAL_RANKS", "OpeningRequirement", "SuitedHand", "can_go_out", "class_bits", "opening_reachable"]
 
@@ -62,16 +59,20 @@ _SUITS = len(Suit)
 _CLASSES = tuple(CanastaClass)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
+_JOKER = int(Kind.JOKER)
+_TWO = int(Kind.TWO)
 #: Entries each of the searches' tables of outcomes keeps (per suit, rank and wild melds).
 _CACHE_SIZE = 1 << 16
 
 
 def _wild_value(used: int, hand: SuitedHand, values: Sequence[int]) -> int:
     """The most the ``used`` wild cards can count: the costlier kind first."""
-    costly, cheap = (Kind.JOKER, Kind.TWO) if values[Kind.JOKER] >= values[Kind.TWO] else (Kind.TWO, Kind.JOKER)
-    held = {Kind.JOKER: hand.jokers, Kind.TWO: hand.twos}
-    first = min(used, held[costly])
-    return first * values[costly] + (used - first) * values[cheap]
+    joker, two = values[_JOKER], values[_TWO]
+    if joker >= two:
+        first = min(used, hand.jokers)
+        return first * joker + (used - first) * two
+    first = min(used, hand.twos)
+    return first * two + (used - first) * joker
 
 
 def opening_reachable(
@@ -119,15 +120,18 @@ def opening_reachable(
     """
     table = _Table(melds, types)
     wild_cards = hand.twos + hand.jokers
+    need = requirement.count
+    classes = requirement_bits(requirement)  # (`OpeningRequirement.met`, read once)
     # The cards the opening may lay (with ``keep``; otherwise every card: no state counts them).
-    budget = hand.size - keep if keep else -1
+    naturals = hand.naturals
+    budget = sum(naturals) + wild_cards + hand.black_threes - keep if keep else -1
     if keep and budget < 0:
         return False
-    per_suit = [table.sequence_outcomes(hand, suit, 1, going_out=False) for suit in Suit]
+    per_suit = [table.sequence_outcomes(naturals, suit, 1, going_out=False) for suit in range(_SUITS)]
     # Each choice of sequences per suit, lazily (an opening is usually found early), the naturals
     # they leave by rank and the canastas they make kept so that no such state is searched twice.
     best: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-    held = [hand.of_rank(rank) for rank in NATURAL_RANKS]
+    held = [sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)]
     for combo in product(*per_suit):
         left = list(held)
         made = (0,) * len(_CLASSES)
@@ -169,9 +173,14 @@ def opening_reachable(
                 if keep and cards + extra > budget:
                     continue
                 total = value + _wild_value(used + extra, hand, values)
-                if requirement.met(total, class_bits(_add_counts(sofar, got, 1))):
+                if total >= need and (not classes or class_bits(_add_counts(sofar, got, 1)) & classes):
                     return True
     return False
+
+
+def requirement_bits(requirement: OpeningRequirement) -> int:
+    """The canasta classes an opening needs one of (`OpeningRequirement.canasta_classes`) as bits (0: none)."""
+    return sum(_CLASS_BIT[cls] for cls in requirement.canasta_classes)
 
 
 def class_bits(counts: Sequence[int]) -> int:
@@ -182,11 +191,11 @@ def class_bits(counts: Sequence[int]) -> int:
     return sum(1 << i for i, c in enumerate(counts) if c)
 
 
-def _class_counts(shapes: Iterable[MeldShape], kind: MeldType, cap: int) -> tuple[int, ...]:
+def _class_counts(shapes: Iterable[MeldShape], kind: MeldType, cap: int, kinds: TypeSet) -> tuple[int, ...]:
     """Canastas among ``shapes`` by class (in `canasta.CanastaClass` order), each count at most ``cap``."""
     counts = [0] * len(_CLASSES)
     for shape in shapes:
-        cls = kind.canasta_class(shape)
+        cls = kinds.class_of(kind, shape)
         if cls is not None:
             counts[_CLASS_INDEX[cls]] += 1
     return tuple(min(c, cap) for c in counts)
@@ -201,8 +210,8 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, 
 
 @lru_cache(maxsize=_CACHE_SIZE)  # (bounded: a long run meets many hands)
 def _sequence_outcomes(
-    sequences: SequenceType | None,
-    suit: Suit,
+    kinds: TypeSet,
+    suit: int,
     held: tuple[int, ...],
     table: tuple[tuple[int, int], ...],
     cap: int,
@@ -214,8 +223,8 @@ def _sequence_outcomes(
     actions that add several), or a new sequence laid whole.
 
     Args:
-        sequences: The sequence type (``None``: the rule set has none).
-        suit: The suit.
+        kinds: The rule set's types (its sequence type: ``None``, none is laid).
+        suit: The suit's index (`canasta.cards.Suit`).
         held: The hand's cards of the suit, by rank index (4 to ace).
         table: The side's sequences of the suit, as (low, high) ranks.
         cap: The most canastas of a class worth counting.
@@ -227,6 +236,7 @@ def _sequence_outcomes(
         once, those that use the most cards first (the searches try them first:
         a way out or an opening is usually among them).
     """
+    sequences = kinds.sequences
     if sequences is None:
         return (((0,) * _RANKS, (0,) * len(_CLASSES)),)
     outcomes: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
@@ -238,14 +248,14 @@ def _sequence_outcomes(
             return
         seen.add(key)
         used = tuple(h - x for h, x in zip(held, left, strict=True))
-        outcomes.add((used, _class_counts((SequenceShape(suit, lo, hi) for lo, hi in runs), sequences, cap)))
+        outcomes.add((used, _class_counts((sequence_shape(suit, lo, hi) for lo, hi in runs), sequences, cap, kinds)))
         for i, (lo, hi) in enumerate(runs):
-            before = SequenceShape(suit, lo, hi)
+            before = sequence_shape(suit, lo, hi)
             for new_lo, new_hi in ((lo - 1, hi), (lo, hi + 1)):
                 r = new_lo if new_lo < lo else new_hi
                 if LOWEST_SEQUENCE_RANK <= r <= ACE and left[r - LOWEST_SEQUENCE_RANK]:
-                    grown = SequenceShape(suit, new_lo, new_hi)
-                    if sequences.can_add(before, grown, going_out=going_out):
+                    grown = sequence_shape(suit, new_lo, new_hi)
+                    if kinds.can_add(sequences, before, grown, going_out):
                         rest = list(left)
                         rest[r - LOWEST_SEQUENCE_RANK] -= 1
                         walk(tuple(sorted((*runs[:i], (new_lo, new_hi), *runs[i + 1 :]))), tuple(rest))
@@ -253,8 +263,8 @@ def _sequence_outcomes(
             for hi in range(lo, _RANKS):
                 if not left[hi]:
                     break
-                shape = SequenceShape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
-                if sequences.valid(shape, going_out=going_out):
+                shape = sequence_shape(suit, NATURAL_RANKS[lo], NATURAL_RANKS[hi])
+                if kinds.valid(sequences, shape, going_out):
                     rest = list(left)
                     for r in range(lo, hi + 1):
                         rest[r] -= 1
@@ -266,7 +276,7 @@ def _sequence_outcomes(
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _group_outcomes(
-    groups: GroupType | None,
+    kinds: TypeSet,
     rank: int,
     table: tuple[tuple[int, int], ...],
     naturals: int,
@@ -281,7 +291,7 @@ def _group_outcomes(
     allows; wild cards join as the type allows, up to ``wild_cap``.
 
     Args:
-        groups: The group type (``None``: the rule set has none).
+        kinds: The rule set's types (its group type: ``None``, none is laid).
         rank: The rank.
         table: The side's groups of the rank, as (naturals, wild cards).
         naturals: The rank's naturals in the hand.
@@ -294,34 +304,37 @@ def _group_outcomes(
         groups) for every reachable placement.
     """
     none = (0,) * len(_CLASSES)
+    groups = kinds.groups
     if groups is None:
         return frozenset({(0, 0, none)})
     outcomes: set[tuple[int, int, tuple[int, ...]]] = set()
     seen: set[tuple[tuple[tuple[int, int], ...], int, int]] = set()
 
     def shape(n: int, w: int) -> GroupShape:
-        return GroupShape(rank, n, w)
+        return group_shape(rank, n, w)
 
     def walk(melds: tuple[tuple[int, int], ...], left: int, used: int) -> None:
         key = (melds, left, used)
         if key in seen:
             return
         seen.add(key)
-        outcomes.add((naturals - left, used, _class_counts((shape(n, w) for n, w in melds), groups, cap)))
+        outcomes.add((naturals - left, used, _class_counts((shape(n, w) for n, w in melds), groups, cap, kinds)))
         for i, (n, w) in enumerate(melds):
             others = melds[:i] + melds[i + 1 :]
-            if left and groups.can_add(shape(n, w), shape(n + 1, w), going_out=going_out):
+            if left and kinds.can_add(groups, shape(n, w), shape(n + 1, w), going_out):
                 walk(tuple(sorted((*others, (n + 1, w)))), left - 1, used)
-            if used < wild_cap and groups.can_add(shape(n, w), shape(n, w + 1), going_out=going_out):
+            if used < wild_cap and kinds.can_add(groups, shape(n, w), shape(n, w + 1), going_out):
                 walk(tuple(sorted((*others, (n, w + 1)))), left, used + 1)
             for j in range(i + 1, len(melds)):
-                merged = groups.combine(shape(n, w), shape(*melds[j])) or groups.combine(shape(*melds[j]), shape(n, w))
+                merged = kinds.combine(groups, shape(n, w), shape(*melds[j])) or kinds.combine(
+                    groups, shape(*melds[j]), shape(n, w)
+                )
                 if isinstance(merged, GroupShape):
                     rest = others[: j - 1] + others[j:]
                     walk(tuple(sorted((*rest, (merged.naturals, merged.wilds)))), left, used)
         for n in range(1, left + 1):
             for w in range(wild_cap - used + 1):
-                if groups.valid(shape(n, w), going_out=going_out):
+                if kinds.valid(groups, shape(n, w), going_out):
                     walk(tuple(sorted((*melds, (n, w)))), left - n, used + w)
 
     walk(table, naturals, 0)
@@ -330,7 +343,7 @@ def _group_outcomes(
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _wild_outcomes(
-    wilds: WildMeldType | None, table: tuple[int, ...], cards: int, cap: int, going_out: bool
+    kinds: TypeSet, table: tuple[int, ...], cards: int, cap: int, going_out: bool
 ) -> frozenset[tuple[int, tuple[int, ...]]]:
     """The ways some of ``cards`` wild cards join the side's wild melds or new ones, which may be combined.
 
@@ -338,6 +351,7 @@ def _wild_outcomes(
         (wild cards placed, canastas by class of the wild melds) per placement.
     """
     none = (0,) * len(_CLASSES)
+    wilds = kinds.wilds
     if wilds is None:
         return frozenset({(0, none)})
     outcomes: set[tuple[int, tuple[int, ...]]] = set()
@@ -347,17 +361,17 @@ def _wild_outcomes(
         if (melds, left) in seen:
             return
         seen.add((melds, left))
-        outcomes.add((cards - left, _class_counts((WildShape(k) for k in melds), wilds, cap)))
+        outcomes.add((cards - left, _class_counts((wild_shape(k) for k in melds), wilds, cap, kinds)))
         for i, k in enumerate(melds):
             others = melds[:i] + melds[i + 1 :]
-            if left and wilds.can_add(WildShape(k), WildShape(k + 1), going_out=going_out):
+            if left and kinds.can_add(wilds, wild_shape(k), wild_shape(k + 1), going_out):
                 walk(tuple(sorted((*others, k + 1))), left - 1)
             for j in range(i + 1, len(melds)):
-                merged = wilds.combine(WildShape(k), WildShape(melds[j]))
+                merged = kinds.combine(wilds, wild_shape(k), wild_shape(melds[j]))
                 if merged is not None:
                     walk(tuple(sorted((*others[: j - 1], *others[j:], merged.size))), left)
         for k in range(1, left + 1):
-            if wilds.valid(WildShape(k), going_out=going_out):
+            if kinds.valid(wilds, wild_shape(k), going_out):
                 walk(tuple(sorted((*melds, k))), left - k)
 
     walk(table, cards)
@@ -367,7 +381,7 @@ def _wild_outcomes(
 # `_finishes`' answers, by what they read besides the naturals left and the canastas made (the side's
 # groups and wild melds, the wild cards, the spares, the quota): the candidates of one meld phase share
 # them, their sequences leaving the same naturals by rank.
-_FINISHES: dict[tuple[object, ...], dict[tuple[tuple[int, ...], tuple[int, ...]], bool]] = {}
+_FINISHES: dict[tuple[object, ...], tuple[GoingOutRules, dict[tuple[tuple[int, ...], tuple[int, ...]], bool]]] = {}
 #: Contexts kept, and answers kept per context (each table cleared whole when full).
 _FINISHES_SIZE = 1 << 10
 
@@ -379,18 +393,19 @@ class _Table:
     """A side's melds sorted by type for the searches, checked against the rule set's types."""
 
     def __init__(self, melds: Sequence[MeldShape], types: Sequence[MeldType]) -> None:
-        self.groups = first_of(types, GroupType)
-        self.sequences = first_of(types, SequenceType)
-        self.wilds = first_of(types, WildMeldType)
-        self.threes = first_of(types, BlackThreeGroupType)
+        kinds = self.kinds = type_set(types)
+        self.groups = kinds.groups
+        self.sequences = kinds.sequences
+        self.wilds = kinds.wilds
+        self.threes = kinds.threes
         by_rank: dict[int, list[tuple[int, int]]] = {}
-        by_suit: dict[Suit, list[tuple[int, int]]] = {}
+        by_suit: dict[int, list[tuple[int, int]]] = {}
         wild_melds: list[int] = []
         for meld in melds:
             if isinstance(meld, GroupShape):
                 by_rank.setdefault(meld.rank, []).append((meld.naturals, meld.wilds))
             elif isinstance(meld, SequenceShape):
-                by_suit.setdefault(meld.suit, []).append((meld.low, meld.high))
+                by_suit.setdefault(int(meld.suit), []).append((meld.low, meld.high))
             elif isinstance(meld, WildShape):
                 wild_melds.append(meld.size)
             elif not isinstance(meld, BlackThreeShape):
@@ -408,10 +423,10 @@ class _Table:
         self.wild_melds = tuple(sorted(wild_melds))
 
     def sequence_outcomes(
-        self, hand: SuitedHand, suit: Suit, cap: int, *, going_out: bool
+        self, naturals: tuple[int, ...], suit: int, cap: int, *, going_out: bool
     ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """`_sequence_outcomes` for one suit of ``hand``."""
-        return _sequence_outcomes(self.sequences, suit, hand.of_suit(suit), self.by_suit.get(suit, ()), cap, going_out)
+        """`_sequence_outcomes` for one suit (by index) of a hand's naturals (`SuitedHand.naturals`)."""
+        return _sequence_outcomes(self.kinds, suit, naturals[suit::_SUITS], self.by_suit.get(suit, ()), cap, going_out)
 
     def group_outcomes(
         self, rank: int, naturals: int, wild_cap: int, cap: int, *, going_out: bool
@@ -420,11 +435,11 @@ class _Table:
         table = self.by_rank.get(rank, ())
         if not naturals and not table:
             return _UNCHANGED
-        return _group_outcomes(self.groups, rank, table, naturals, wild_cap, cap, going_out)
+        return _group_outcomes(self.kinds, rank, table, naturals, wild_cap, cap, going_out)
 
     def wild_outcomes(self, cards: int, cap: int, *, going_out: bool) -> frozenset[tuple[int, tuple[int, ...]]]:
         """`_wild_outcomes` for the side's wild melds."""
-        return _wild_outcomes(self.wilds, self.wild_melds, cards, cap, going_out)
+        return _wild_outcomes(self.kinds, self.wild_melds, cards, cap, going_out)
 
 
 def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[MeldType], quota: GoingOutRules) -> bool:
@@ -456,6 +471,60 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
     table = _Table(melds, types)
     cap = max([quota.canastas_required, 1, *(n for _, n in quota.canastas_by_class)])
     return _goes_out(hand, table, quota, cap)
+
+
+# Per rule set's types, rank and wild cards held: whether a new group of one natural of the rank is valid.
+_GROUPS_OF_ONE: dict[tuple[TypeSet, int, int], bool] = {}
+
+
+def _groups_one(kinds: TypeSet, groups: GroupType, rank: int, wild_cards: int) -> bool:
+    """Whether the group type lays a group of one natural of ``rank`` with some of ``wild_cards`` wild cards."""
+    key = (kinds, rank, wild_cards)
+    known = _GROUPS_OF_ONE.get(key)
+    if known is None:
+        if len(_GROUPS_OF_ONE) > _CACHE_SIZE:
+            _GROUPS_OF_ONE.clear()
+        known = _GROUPS_OF_ONE[key] = any(
+            kinds.valid(groups, group_shape(rank, 1, w), True) for w in range(wild_cards + 1)
+        )
+    return known
+
+
+def _lone_naturals(hand: SuitedHand, table: _Table, wild_cards: int) -> int:
+    """The hand's naturals that no meld could take in a going-out turn (a bound: each is a card counted once).
+
+    A natural is *lone* when it is the only natural of its rank held, the side has no
+    group of that rank, the group type accepts no new group of it with the wild cards
+    held (`GroupType.valid` asked with one natural and each number of wild cards), and
+    no card of its suit next to it is held nor a sequence of its suit ends next to it
+    (a sequence grows and is laid one rank after another). Such a card can only be
+    discarded: the searches would find no placement for it, so counting them is exact
+    as a refusal and never refuses a hand that could go out.
+    """
+    groups = table.groups
+    sequences = table.sequences
+    naturals = hand.naturals
+    lone = 0
+    for r in range(_RANKS):
+        start = r * _SUITS
+        row = naturals[start : start + _SUITS]
+        if sum(row) != 1:
+            continue
+        rank = NATURAL_RANKS[r]
+        if rank in table.by_rank:
+            continue
+        if groups is not None and _groups_one(table.kinds, groups, rank, wild_cards):
+            continue
+        suit = row.index(1)
+        if sequences is not None:
+            below = r > 0 and naturals[start - _SUITS + suit] > 0
+            above = r + 1 < _RANKS and naturals[start + _SUITS + suit] > 0
+            if below or above:
+                continue
+            if any(low - 1 == rank or high + 1 == rank for low, high in table.by_suit.get(suit, ())):
+                continue
+        lone += 1
+    return lone
 
 
 def _finishes(
@@ -497,36 +566,44 @@ def _finishes(
 
 def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
     """`can_go_out`'s search: every card melded but at most one, the final discard (the *spare*)."""
-    threes = table.threes
+    kinds = table.kinds
     black = hand.black_threes
     spares: set[int] = set()  # 1: the final discard is still to choose; 0: a black three is it
-    if not black or (threes is not None and threes.valid(BlackThreeShape(black), going_out=True)):
+    if not black or kinds.threes_valid(black):
         spares.add(1)
-    if black == 1 or (black > 1 and threes is not None and threes.valid(BlackThreeShape(black - 1), going_out=True)):
+    if black == 1 or (black > 1 and kinds.threes_valid(black - 1)):
         spares.add(0)
     if not spares:
         return False
     wild_cards = hand.twos + hand.jokers
+    if kinds.built_in:
+        # A natural that no meld can take must be the final discard: two such cards, or one where a
+        # black three has to be discarded, and nobody goes out (most bound hands end here, unsearched).
+        lone = _lone_naturals(hand, table, wild_cards)
+        if lone > 1 or (lone == 1 and 1 not in spares):
+            return False
+    # (The quota by identity: the entry keeps it, so its id is not reused while the entry is here.)
     context: tuple[object, ...] = (
-        table.groups,
-        table.wilds,
+        kinds,
         tuple(sorted(table.by_rank.items())),
         table.wild_melds,
         wild_cards,
         tuple(sorted(spares)),
-        quota,
+        id(quota),
         cap,
     )
-    finishes = _FINISHES.get(context)
-    if finishes is None or len(finishes) > _FINISHES_SIZE:
+    entry = _FINISHES.get(context)
+    if entry is None or entry[0] is not quota or len(entry[1]) > _FINISHES_SIZE:
         if len(_FINISHES) > _FINISHES_SIZE:
             _FINISHES.clear()
-        finishes = _FINISHES[context] = {}
+        entry = _FINISHES[context] = (quota, {})
+    finishes = entry[1]
     # Suit by suit, depth first (a way out is usually found early): the (naturals left by rank,
     # canastas by class) the sequences can leave, each state once; then the groups and wild melds.
-    per_suit = [table.sequence_outcomes(hand, suit, cap, going_out=True) for suit in Suit]
+    naturals = hand.naturals
+    per_suit = [table.sequence_outcomes(naturals, suit, cap, going_out=True) for suit in range(_SUITS)]
     last = len(per_suit)
-    start = (0, tuple(hand.of_rank(rank) for rank in NATURAL_RANKS), (0,) * len(_CLASSES))
+    start = (0, tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)), (0,) * len(_CLASSES))
     seen = {start}
     stack = [start]
     while stack:
