@@ -316,7 +316,9 @@ class BuildExt(build_ext):
         if self.cached is not None:
             entry, files = self.cached
             destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(entry / files[ext.name], destination)
+            # A fresh modification time (not the kept file's): an editable install copies the build into
+            # the source tree only over older files, so an older kept build would leave a newer one there.
+            shutil.copy(entry / files[ext.name], destination)
             return
         jobs = min(_jobs(), len(ext.sources))
         if jobs < 2:
