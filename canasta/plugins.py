@@ -312,6 +312,13 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         not packets.after_first_canasta or bool(packets.sizes),
         "canasta_packets: after_first_canasta earns the next packet by a canasta, but no packet is dealt (sizes empty)",
     )
+    # Red (and, where bonus, black) threes: two of each colour per pack.
+    bonus_threes = 2 * deck.packs * (int(threes.red_threes_are_bonus) + int(threes.black_threes_are_bonus))
+    _check(
+        packets.replace_threes or all(size >= bonus_threes + 2 for size in packets.sizes),
+        f"canasta_packets: threes laid out without replacement (replace_threes False) need every packet to hold at "
+        f"least 2 cards more than the deck's {bonus_threes} bonus threes, got sizes {packets.sizes}",
+    )
     _check(
         (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,
         f"canasta_packets: dealing {hand_size} cards and packets of {packets.sizes} to {players} players needs "
