@@ -220,6 +220,19 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         f"canasta_going_out: the quota needs {sequence_books} sequence canasta(s), but the rule set has no "
         "sequence meld type (canasta_meld_types), so nobody could go out",
     )
+    # A quota asking for special canastas (CanastaClass.SPECIAL) needs ranks that make them, meldable naturally.
+    special_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.SPECIAL)
+    _check(
+        not special_books or bool(melds.special_ranks - melds.closed),
+        f"canasta_going_out: the quota needs {special_books} special canasta(s), but no rank makes one "
+        "(MeldRules.special_ranks empty, canasta_meld_rules answer from "
+        f"{answering_plugin(pm, 'canasta_meld_rules')}), so nobody could go out",
+    )
+    _check(
+        not (melds.special_ranks and meld_types),
+        "canasta_meld_rules: special_ranks are read by the rank engine only; rule sets with meld types "
+        "(canasta_meld_types) give a canasta's class in their meld types",
+    )
     permission = going_out.permission
     partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
     # Partners at the table, or partners a partnership rule will make (cutthroat ⟨A⟩: they may ask).
