@@ -256,3 +256,24 @@ def test_random_deals_with_foot_threes_kept_keep_every_invariant(seed: int) -> N
     state, _ = play_random_hand(random.Random(seed), seed=seed, rules=KEPT, scores=[0, 0], legal_sample=1)
     assert state.is_over
     check_conservation(state)
+
+
+class _Answer:
+    """A plugin answering ``special_ranks`` with a given value (checked where hook answers are checked)."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    @canasta.hookimpl(wrapper=True)
+    def canasta_meld_rules(self) -> Generator[None, MeldRules, MeldRules]:
+        melds: MeldRules = yield
+        return attrs.evolve(melds, special_ranks=self.value)
+
+
+def test_a_special_ranks_answer_is_checked_and_normalized() -> None:
+    rules = _stacked(_Answer(frozenset({7})))
+    assert rules.melds.special_ranks == {Kind.SEVEN} and all(type(k) is Kind for k in rules.melds.special_ranks)
+    with pytest.raises(canasta.RulesError, match=r"special_ranks is .* expected a frozenset"):
+        _stacked(_Answer({7}))
+    with pytest.raises(canasta.PluginError, match="natural ranks"):
+        _stacked(_Answer(frozenset({"7"})))
