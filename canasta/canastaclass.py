@@ -27,3 +27,6 @@ class CanastaClass(Enum):
     WILD = "wild"
     #: A sequence of one suit (the sequence games' samba or escalera: `canasta.meldtypes.SequenceType`).
     SEQUENCE = "sequence"
+    #: Natural cards only, of a rank the rules count as a class of its own (`canasta.MeldRules.special_ranks`:
+    #: the Pierson family's natural sevens, worth their own bonus and needed apart from the other clean books).
+    SPECIAL = "special"

@@ -1117,7 +1117,7 @@ def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
     ranks: list[int] = []
     for rank, (n, t, j) in melds.items():
         if n + t + j >= size:
-            counts[canasta_class_index(rank, n, t, j)] += 1
+            counts[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
             ranks.append(rank)
         else:
             rest[rank] = (n, t, j)
@@ -1176,7 +1176,7 @@ def _search_after_book(
     rank = groups[index]
     n, t, j = melds[rank]
     books = list(turn.books or ())
-    books[canasta_class_index(rank, n, t, j)] += 1
+    books[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
     after_turn = _with_books(turn, tuple(books), (rank,))
     after_melds = dict(melds)
     del after_melds[rank]

@@ -654,8 +654,8 @@ class _Quota:
         return code
 
     def of_books(self, books: Sequence[int]) -> int:
-        """The state of canastas counted by class (natural, mixed, wild, sequence)."""
-        return self._code([sum(books), *books])
+        """The state of canastas counted by class (natural, mixed, wild, sequence, special; missing counts: 0)."""
+        return self._code([sum(books), *books, *(0,) * (_CLASS_COUNT - len(books))])
 
 
 _CLASS_ORDER: Final = tuple(CanastaClass)
@@ -796,6 +796,7 @@ def _fill(
     book = meld_rules.canasta_size
     makes_room = meld_rules.book_makes_room
     is_valid = meld_rules.is_valid
+    special = meld_rules.special_bits
     none = (0,) * _CLASS_COUNT
     out: set[_Placement] = set()
     for a in range(naturals + 1) if makes_room else (naturals,):
@@ -817,11 +818,11 @@ def _fill(
                         continue  # the club rules: no going out with this meld incomplete
                     made = list(none)
                     if size >= book:
-                        made[canasta_class_index(rank, n, t, j)] += 1
+                        made[canasta_class_index(rank, n, t, j, special)] += 1
                     out.add((dt, dj, tuple(made)))
                     continue
                 # A book: set apart, and the rank starts again with a new meld (or none).
-                cls = canasta_class_index(rank, n, t, j)
+                cls = canasta_class_index(rank, n, t, j, special)
                 for dt2, dj2, made2 in _fill(meld_rules, blocking, rank, rest, (0, 0, 0), twos - dt, jokers - dj):
                     made = list(made2)
                     made[cls] += 1

@@ -220,6 +220,19 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
         f"canasta_going_out: the quota needs {sequence_books} sequence canasta(s), but the rule set has no "
         "sequence meld type (canasta_meld_types), so nobody could go out",
     )
+    # A quota asking for special canastas (CanastaClass.SPECIAL) needs ranks that make them, meldable naturally.
+    special_books = sum(n for cls, n in going_out.canastas_by_class if cls is r.CanastaClass.SPECIAL)
+    _check(
+        not special_books or bool(melds.special_ranks - melds.closed),
+        f"canasta_going_out: the quota needs {special_books} special canasta(s), but no rank makes one "
+        "(MeldRules.special_ranks empty, canasta_meld_rules answer from "
+        f"{answering_plugin(pm, 'canasta_meld_rules')}), so nobody could go out",
+    )
+    _check(
+        not (melds.special_ranks and meld_types),
+        "canasta_meld_rules: special_ranks are read by the rank engine only; rule sets with meld types "
+        "(canasta_meld_types) give a canasta's class in their meld types",
+    )
     permission = going_out.permission
     partnerships = _ask(pm, "canasta_partnerships", r.PartnershipRules)
     # Partners at the table, or partners a partnership rule will make (cutthroat ⟨A⟩: they may ask).
@@ -311,6 +324,13 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
     _check(
         not packets.after_first_canasta or bool(packets.sizes),
         "canasta_packets: after_first_canasta earns the next packet by a canasta, but no packet is dealt (sizes empty)",
+    )
+    # Red (and, where bonus, black) threes: two of each colour per pack.
+    bonus_threes = 2 * deck.packs * (int(threes.red_threes_are_bonus) + int(threes.black_threes_are_bonus))
+    _check(
+        packets.replace_threes or all(size >= bonus_threes + 2 for size in packets.sizes),
+        f"canasta_packets: threes laid out without replacement (replace_threes False) need every packet to hold at "
+        f"least 2 cards more than the deck's {bonus_threes} bonus threes, got sizes {packets.sizes}",
     )
     _check(
         (hand_size + sum(packets.sizes)) * players + 2 <= deck.size,

@@ -218,6 +218,8 @@ class RuleFacts:
         # hand's fast tests of "the canastas required" defer to it.
         self.makes_books: bool = melds.book_makes_room
         self.add_to_books: bool = melds.add_to_books
+        # `MeldRules.special_ranks` as bits: natural canastas of these ranks are `CanastaClass.SPECIAL`.
+        self.special_bits: int = melds.special_bits
         self.counts_by_class: bool = melds.book_makes_room or bool(rules.going_out.canastas_by_class)
         self.final_discard_required: bool = rules.going_out.final_discard_required
         self.first_taker_alone: bool = rules.partnerships.first_taker_alone
@@ -342,6 +344,7 @@ class RuleFacts:
             self.canastas_required = dealt.canastas_required
             self.makes_books = dealt.makes_books
             self.add_to_books = dealt.add_to_books
+            self.special_bits = dealt.special_bits
             self.counts_by_class = dealt.counts_by_class
             self.final_discard_required = dealt.final_discard_required
             self.first_taker_alone = dealt.first_taker_alone

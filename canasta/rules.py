@@ -7,7 +7,7 @@ objects in its inner loops; it never calls a hook while generating moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from enum import Enum
 from operator import attrgetter
 from typing import TYPE_CHECKING
@@ -128,7 +128,7 @@ class ThreeSign(Enum):
 _CLASSES: tuple[CanastaClass, ...] = tuple(CanastaClass)
 
 
-def canasta_class(rank: int, naturals: int, twos: int, jokers: int) -> CanastaClass:
+def canasta_class(rank: int, naturals: int, twos: int, jokers: int, special: Collection[int] = ()) -> CanastaClass:
     """The class of a canasta with these contents.
 
     Args:
@@ -136,27 +136,46 @@ def canasta_class(rank: int, naturals: int, twos: int, jokers: int) -> CanastaCl
         naturals: Its natural cards (or black threes).
         twos: Its 2s.
         jokers: Its jokers.
+        special: The ranks whose natural canastas are a class of their own
+            (`MeldRules.special_ranks`; none by default).
 
     Returns:
         `CanastaClass.WILD` for a wild meld, `CanastaClass.MIXED` for a meld
-        holding a wild card, otherwise `CanastaClass.NATURAL`.
+        holding a wild card, `CanastaClass.SPECIAL` for a natural one of a rank in
+        ``special``, otherwise `CanastaClass.NATURAL`.
     """
-    return _CLASSES[canasta_class_index(rank, naturals, twos, jokers)]
+    bits = 0
+    for kind in special:
+        bits |= 1 << int(kind)
+    return _CLASSES[canasta_class_index(rank, naturals, twos, jokers, bits)]
 
 
-def canasta_class_index(rank: int, naturals: int, twos: int, jokers: int) -> int:
-    """`canasta_class` as the member's index in `CanastaClass` (0 natural, 1 mixed, 2 wild): for the engine's tables."""
+def canasta_class_index(rank: int, naturals: int, twos: int, jokers: int, special: int = 0) -> int:
+    """`canasta_class` as the member's index in `CanastaClass`: for the engine's tables.
+
+    0 natural, 1 mixed, 2 wild, 3 sequence, 4 special; ``special`` holds the ranks of
+    `MeldRules.special_ranks` as bits (`MeldRules.special_bits`; 0: none).
+    """
     if rank == JOKER:
         return 2
     if rank == SEQUENCE_MELD:
         return 3  # a sequence's meld state (the sequence games: `Rules.meld_types`)
-    return 1 if twos or jokers else 0
+    if twos or jokers:
+        return 1
+    return 4 if special >> (rank & 15) & 1 else 0
 
 
 def _non_negative(_instance: object, attribute: object, value: int) -> None:
     if value < 0:
         name = getattr(attribute, "name", "value")
         raise ValueError(f"{name} must not be negative, got {value}")
+
+
+def _natural_ranks(_instance: object, attribute: object, value: frozenset[Kind]) -> None:
+    for kind in value:
+        if not isinstance(kind, int) or not BLACK_THREE < kind < KIND_COUNT:
+            name = getattr(attribute, "name", "value")
+            raise ValueError(f"{name} holds natural ranks (4 to ace) only, got {kind!r}")
 
 
 def _sections(value: object) -> tuple[tuple[RuleCode, RuleSection], ...]:
@@ -492,6 +511,13 @@ class MeldRules:
         mixed_cap: The meld state of an opening turn under
             `no_mixed_opening_canasta`: a meld holding a wild card has at most
             this many cards (0: no cap).
+        special_ranks: Natural ranks whose natural canastas are a class of their
+            own, `CanastaClass.SPECIAL`, not `CanastaClass.NATURAL`: a going-out
+            quota counts them apart (`GoingOutRules.canastas_by_class`) and their
+            bonus is `CanastaBonuses.natural_by_rank`'s (the Pierson family's
+            natural sevens: 1500, one needed beside one other clean book). Their
+            mixed canastas stay `CanastaClass.MIXED`. Empty by default.
+        special_bits: `special_ranks` as bits (``1 << rank``), for the engine.
     """
 
     min_size: int = 3
@@ -514,12 +540,22 @@ class MeldRules:
     wild_meld_first: bool = False
     wild_floors: tuple[int, ...] = ()
     mixed_cap: int = 0
+    special_ranks: frozenset[Kind] = field(default=frozenset(), kw_only=True, validator=_natural_ranks)
     #: Whether a hand's meld state (`closed`, `wild_floors`, `mixed_cap`) is set: one flag for `is_valid`.
     has_meld_state: bool = field(init=False, eq=False, repr=False)
+
+    special_bits: int = field(init=False, eq=False, repr=False)
 
     @has_meld_state.default
     def _has_meld_state(self) -> bool:
         return bool(self.closed or self.wild_floors or self.mixed_cap)
+
+    @special_bits.default
+    def _special_bits(self) -> int:
+        bits = 0
+        for kind in self.special_ranks:
+            bits |= 1 << int(kind)
+        return bits
 
     def with_state(
         self,
@@ -566,6 +602,7 @@ class MeldRules:
             mixed_cap,
             extra_naturals=self.extra_naturals,
             add_to_books=self.add_to_books,
+            special_ranks=self.special_ranks,
         )
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
@@ -935,6 +972,11 @@ class PacketRules:
             as one). `canasta.HandState.first_canasta` records the turn of each player's first
             canasta; it earns every later packet too. Off by default: emptying the hand is the
             only way to the packet.
+        replace_threes: The red threes (bonus threes) of a packet picked up are replaced from
+            the stock, as at the deal (§8.6). False: they are laid out without replacement (the
+            Pierson family's foot); `canasta.compile_rules` then asks that every packet hold at
+            least 2 cards more than the deck's bonus threes, so that no player is left unable to
+            end a turn by it. True by default.
     """
 
     sizes: tuple[int, ...] = field(default=(), converter=tuple)
@@ -943,6 +985,7 @@ class PacketRules:
     names: tuple[str, ...] = field(default=(), converter=tuple)
     meld_picks_up: bool = True
     after_first_canasta: bool = False
+    replace_threes: bool = field(default=True, kw_only=True)
 
     def name_of(self, index: int) -> str:
         """The display name of the packet at ``index`` in `sizes` (0: the first after the hand).

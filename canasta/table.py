@@ -676,15 +676,16 @@ class TableState:
             side: The side.
 
         Returns:
-            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild, sequence).
+            Counts indexed in `canasta.CanastaClass` order (natural, mixed, wild, sequence, special).
         """
         size = self.dealt.melds.canasta_size
+        special = self.facts.special_bits
         counts = [0] * CLASS_COUNT
         for m in self.books[side]:
-            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers, special)] += 1
         for m in self.melds[side].values():
             if m.naturals + m.twos + m.jokers >= size:
-                counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+                counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers, special)] += 1
         return counts
 
     def book_counts(self, side: int) -> tuple[int, ...]:
@@ -694,11 +695,12 @@ class TableState:
             side: The side.
 
         Returns:
-            The counts (natural, mixed, wild, sequence).
+            The counts (natural, mixed, wild, sequence, special).
         """
+        special = self.facts.special_bits
         counts = [0] * CLASS_COUNT
         for m in self.books[side]:
-            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers)] += 1
+            counts[canasta_class_index(m.rank, m.naturals, m.twos, m.jokers, special)] += 1
         return tuple(counts)
 
     def book_ranks(self, side: int) -> frozenset[int]:

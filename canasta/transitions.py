@@ -93,7 +93,7 @@ def turn_upcard(t: TableState, rng: random.Random | None = None) -> None:
             break
 
 
-def lay_out_and_replace(t: TableState, seat: int) -> None:
+def lay_out_and_replace(t: TableState, seat: int, replace: bool = True) -> None:
     """Lay out the seat's bonus threes, replacing each from the stock (the rule book's "Red threes dealt").
 
     Used at the deal and when a packet is picked up (`pick_up_packet`). Once the stock is
@@ -103,6 +103,8 @@ def lay_out_and_replace(t: TableState, seat: int) -> None:
     Args:
         t: The hand.
         seat: The seat.
+        replace: False: no three is replaced (a packet picked up under
+            `canasta.PacketRules.replace_threes` False).
     """
     threes = t.dealt.threes
     # (The bonus threes: red ones unless they are ordinary cards, red-threes-dead; black ones where bonus.)
@@ -117,7 +119,7 @@ def lay_out_and_replace(t: TableState, seat: int) -> None:
             while t.counts[seat][kind] > (1 if kind == kept else 0):
                 found = True
                 t.threes[seat].append(t._from_hand(seat, kind))
-                if t.stock:
+                if t.stock and replace:
                     t._to_hand(seat, t.stock.pop())
 
 
@@ -151,7 +153,7 @@ def pick_up_packet(t: TableState, seat: int) -> None:
     Its cards become the seat's cards (joining any still held: `canasta.PickUpPacket`
     under ``after_first_canasta``); its red threes (its bonus threes) are laid out
     and replaced from the stock as at the deal, without replacement once the stock
-    is empty (§8.6, E11).
+    is empty (§8.6, E11) or where the rules never replace them (`canasta.PacketRules.replace_threes`).
 
     Args:
         t: The hand.
@@ -160,7 +162,7 @@ def pick_up_packet(t: TableState, seat: int) -> None:
     packet = t.packets[seat].pop(0)
     for card in packet:
         t._to_hand(seat, card)
-    lay_out_and_replace(t, seat)
+    lay_out_and_replace(t, seat, t.dealt.packets.replace_threes)
     if t.final_meld_only and t.facts.after_first_canasta:
         t.final_meld_only = False  # (stranded with an unearned packet, its canasta then made: the packet's cards)
     if t.phase is MELD_PHASE and not t.stock and t.sizes[seat] < 2:

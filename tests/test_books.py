@@ -91,7 +91,7 @@ def test_a_new_meld_of_a_rank_waits_for_the_book() -> None:
     refused(state, Meld(K, 3, 0, 0))
     accepted(state, Meld(K, 2, 0, 0))  # the book: 7 kings, set apart
     assert [m.rank for m in state.books[0]] == [K] and K not in state.melds[0]
-    assert state.canastas(0) == 1 and state.canastas_by_class(0) == [1, 0, 0, 0]
+    assert state.canastas(0) == 1 and state.canastas_by_class(0) == [1, 0, 0, 0, 0]
     accepted(state, Meld(K, 3, 0, 0))  # now a new meld of kings
     assert state.melds[0][K].size == 3 and len(state.books[0]) == 1
 
@@ -108,7 +108,7 @@ def test_a_side_holds_books_of_a_rank_beside_its_incomplete_meld() -> None:
     book = ["KH", "KS", "KD", "KC", "KH", "2C", "2D"]
     state = at(["9C", "9D", "9H"], [book, ["KS", "KD", "KC", "KH", "KS", "2H", "2S"], ["KD", "KC", "*"]])
     assert [m.rank for m in state.books[0]] == [K, K] and state.melds[0][K].size == 3
-    assert state.canastas(0) == 2 and state.canastas_by_class(0) == [0, 2, 0, 0]
+    assert state.canastas(0) == 2 and state.canastas_by_class(0) == [0, 2, 0, 0, 0]
     views = state.observation(0).melds[0]
     assert [v.is_canasta for v in views if v.rank == K] == [True, True, False]
     assert sum(len(v.cards) for v in views) == 17
@@ -172,14 +172,14 @@ def test_a_classic_canasta_counts_for_its_class_when_going_out() -> None:
     state = canasta.build_position(
         quota, hands=[["9C", "9D"], *OTHERS], melds=[[NATURAL_BOOK, kings], []], phase="meld"
     )
-    assert state.canastas_by_class(0) == [2, 0, 0, 0] and not state.quota_met(0)
+    assert state.canastas_by_class(0) == [2, 0, 0, 0, 0] and not state.quota_met(0)
     accepted(state, Discard(N9))
     assert state.end is None  # two natural canastas: no going out, a card is kept
     state = canasta.build_position(
         quota, hands=[["2C", "9C"], *OTHERS], melds=[[NATURAL_BOOK, kings], []], phase="meld"
     )
     accepted(state, Meld(K, 0, 1, 0))  # the kings turn mixed, the aces stay natural
-    assert state.canastas_by_class(0) == [1, 1, 0, 0] and state.quota_met(0)
+    assert state.canastas_by_class(0) == [1, 1, 0, 0, 0] and state.quota_met(0)
     accepted(state, Discard(N9))
     assert state.end is HandEnd.WENT_OUT
 

@@ -478,6 +478,7 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         "wild_meld_first",
         "wild_floors",
         "mixed_cap",
+        "special_ranks",
     ], "a MeldRules field was added or moved: update MeldRules.with_state"
     state = {
         "natural_only": frozenset({Kind.ACE}),
@@ -492,6 +493,7 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         evolve(CLUB.melds, max_size=9, min_size=4),
         hand_and_foot,
         evolve(hand_and_foot, naturals_per_wild=1, extra_naturals=1),
+        evolve(hand_and_foot, special_ranks=frozenset({Kind.SEVEN})),
     ):
         made = melds.with_state(**state)
         assert made == evolve(melds, **state)

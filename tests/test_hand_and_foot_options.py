@@ -828,7 +828,7 @@ def test_add_to_books_adds_naturals_to_a_clean_or_dirty_book_keeping_its_kind_an
     state.apply(Meld(Kind.JACK, 1, book=True))
     king, jack = _book(state, Kind.KING), _book(state, Kind.JACK)
     assert (king.naturals, king.twos, king.jokers) == (9, 0, 0) and (jack.naturals, jack.twos) == (6, 2)
-    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0, 0)  # no book made, kinds kept
+    assert state.book_counts(0) == bonuses.book_counts(0) == (1, 1, 0, 0, 0)  # no book made, kinds kept
     assert state.canastas_by_class(0) == bonuses.canastas_by_class(0)
     assert _book(bonuses, Kind.KING).naturals == 7  # (the copy's book is its own)
     check_conservation(state)

@@ -11,8 +11,12 @@ together, the last one wins. Options that contradict are refused:
 ``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
 is laid out or it is not) and are refused together.
 
-Left out for now: ``pierson-family`` (a pile take always makes a new meld, so a side
-holds several incomplete melds of a rank: it needs meld identities, issue 34).
+Left out for now: ``pierson-family``. Its book kinds (natural sevens counted apart:
+`canasta.MeldRules.special_ranks`, `canasta.CanastaClass.SPECIAL`) and its foot's red
+threes without replacement (`canasta.PacketRules.replace_threes`) are in the core; a
+pile take that always makes a new meld, so that a side holds several incomplete melds of
+a rank, and wild cards added to a dirty book (which book: books of a rank are no longer
+interchangeable) both need actions that name their meld (issue 33).
 """
 
 from __future__ import annotations
