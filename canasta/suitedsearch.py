@@ -497,7 +497,8 @@ def _lone_naturals(hand: SuitedHand, table: _Table, wild_cards: int) -> int:
     group of that rank, the group type accepts no new group of it with the wild cards
     held (`GroupType.valid` asked with one natural and each number of wild cards), and
     no card of its suit next to it is held nor a sequence of its suit ends next to it
-    (a sequence grows and is laid one rank after another). Such a card can only be
+    (a sequence holds consecutive ranks), and the sequence type lays no sequence of that
+    card alone. Such a card can only be
     discarded: the searches would find no placement for it, so counting them is exact
     as a refusal and never refuses a hand that could go out.
     """
@@ -523,6 +524,8 @@ def _lone_naturals(hand: SuitedHand, table: _Table, wild_cards: int) -> int:
                 continue
             if any(low - 1 == rank or high + 1 == rank for low, high in table.by_suit.get(suit, ())):
                 continue
+            if table.kinds.valid(sequences, sequence_shape(suit, rank, rank), True):
+                continue  # (a type of a plugin's may lay a sequence of one card)
         lone += 1
     return lone
 

@@ -8,7 +8,9 @@ can lay (twos and jokers counted apart, suits chosen card by card), which is the
 from __future__ import annotations
 
 from itertools import product
+from typing import ClassVar
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -278,6 +280,40 @@ def test_a_required_final_discard_leaves_one_card_out_of_the_melds() -> None:
     assert can_go_out(hand("3C", "3S", "3C"), table, SAMBA_OUT, TWO_CANASTAS)
     assert not can_go_out(hand("3C", "3S", "3C"), table, SAMBA_OUT, required)
     assert can_go_out(hand("3C", "3S", "3C", "3S"), table, SAMBA_OUT, required)
+
+
+def test_two_naturals_no_meld_can_take_refuse_going_out() -> None:
+    """A natural with no card of its rank beside it, no group of its rank and no neighbour in its suit
+    can only be the final discard: one goes out, two never do (the search refuses them up front)."""
+    table = (K_CANASTA, T_MIXED)
+    assert can_go_out(hand("5H"), table, SAMBA_OUT, TWO_CANASTAS)
+    assert not can_go_out(hand("5H", "9C"), table, SAMBA_OUT, TWO_CANASTAS)
+    # A neighbour of its suit, a group of its rank, or a sequence ending next to it takes one of them.
+    assert can_go_out(hand("5H", "9C", "8C", "TC"), table, SAMBA_OUT, TWO_CANASTAS)  # 8-9-10 of clubs
+    assert can_go_out(hand("5H", "9C"), (*table, GroupShape(9, 3)), SAMBA_OUT, TWO_CANASTAS)
+    assert can_go_out(hand("5H", "9C"), (*table, SequenceShape(Suit.CLUBS, 10, 12)), SAMBA_OUT, TWO_CANASTAS)
+    # With a black three to discard, a lone natural has nowhere to go.
+    assert not can_go_out(hand("5H", "3C"), table, SAMBA_OUT, TWO_CANASTAS)
+
+
+@attrs.frozen
+class _SingleCardRuns(SequenceType):
+    """A plugin's refinement that lays a sequence of a single card (a test of the refusal's soundness)."""
+
+    name: ClassVar[str] = "runs of one"
+
+    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
+        if isinstance(meld, SequenceShape) and meld.size == 1:
+            return True
+        return super().valid(meld, going_out=going_out)
+
+
+def test_a_natural_a_refined_type_can_lay_alone_is_not_refused() -> None:
+    """The up-front refusal asks the types: a sequence type that lays one card alone takes a lone natural."""
+    table = (K_CANASTA, T_MIXED)
+    types = (GroupType(), _SingleCardRuns(), BlackThreeGroupType())
+    assert can_go_out(hand("5H", "9C"), table, types, TWO_CANASTAS)
+    assert not can_go_out(hand("5H", "9C"), table, SAMBA_OUT, TWO_CANASTAS)
 
 
 # --- openings and going out against every sequence of actions --------------------------------------
