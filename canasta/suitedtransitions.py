@@ -220,3 +220,9 @@ SUITED_TRANSITIONS: Final[dict[type, Callable[[TableState, object], None]]] = {
     LayBlackThrees: _do_lay_black_threes,  # type: ignore[dict-item]
 }
 transitions.TRANSITIONS.update(SUITED_TRANSITIONS)
+
+# The actions of melds of a type of a shape of its own (`canasta.ownshapes`): registered beside these.
+from canasta.owntransitions import OWN_TRANSITIONS  # noqa: E402
+
+SUITED_TRANSITIONS.update(OWN_TRANSITIONS)
+transitions.TRANSITIONS.update(OWN_TRANSITIONS)
