@@ -189,7 +189,9 @@ def test_a_player_goes_out_with_runs_and_they_score_by_class() -> None:
         )
         assert score.canasta_bonuses == expected
         assert len(runs) + len(groups) >= 2  # Samba's quota: two canastas, the runs counted by their class
-    assert went_out
+        if went_out == 2:
+            return
+    raise AssertionError("no side went out with a run in the seeds played")
 
 
 def test_legal_actions_agree_with_the_brute_force_reference() -> None:
