@@ -509,7 +509,7 @@ SEQUENCE_GRAMMAR: tuple[tuple[str, str], ...] = (
     ("b3 3", "meld your 3 black threes (only when going out)"),
     ("t ch  t ch #2", "take the pile with a pair (clubs, hearts): new group / #2"),
     ("t grp #2  t seq #2", "take it, adding the top card alone to group / sequence #2"),
-    ('lay "run" 5h 7h 2', "a new meld of a plugin's own type (here \"run\"), by its cards"),
+    ('lay "run" 5h 7h 2', 'a new meld of a plugin\'s own type "run", by its cards'),
     ("add #3 6h 8h", "add cards to your meld #3 of a plugin's own type"),
     ("?  q", "help; quit"),
 )
