@@ -260,6 +260,8 @@ def canasta_counts(melds: Iterable[MeldShape], types: Sequence[MeldType], cap: i
 
 _OUTCOMES: dict[tuple[object, ...], tuple[object, ...]] = {}
 _OUTCOMES_SIZE: Final = 1 << 12
+# Each suit's placements (`_parts`), by the type set, the suit, its cards and melds, the cap and the turn.
+_SUIT_PARTS: dict[tuple[object, ...], list[tuple[tuple[int, ...], int, int, int, tuple[int, ...]]]] = {}
 
 
 class _Mixed(Exception):
@@ -398,14 +400,24 @@ def _parts(
         by_suit[_suit_of(owner[1].cards_of(meld))].append(meld)
     # Per suit: (naturals used, 2s, jokers, black threes used, canastas by class).
     parts: list[_Part] = []
+    kinds = type_set(types)
     for suit in range(4):
         mine = _only_suit(hand, suit)
+        # (Kept per suit: the candidates of one meld phase change one suit's cards at a time.)
+        key = (kinds, suit, mine, tuple(by_suit[suit]), cap, going_out)
+        known = _SUIT_PARTS.get(key)
+        if known is not None:
+            parts.append(known)
+            continue
         part = []
         for rest, made in _walk(mine, _sorted(by_suit[suit]), types, cap, going_out, suit):
             used = tuple(a - b for a, b in zip(mine.naturals, rest.naturals, strict=True))
             spent = (mine.twos - rest.twos, mine.jokers - rest.jokers, mine.black_threes - rest.black_threes)
             part.append((used, *spent, made))
         part.sort(key=lambda p: sum(p[0]) + p[1] + p[2] + p[3])  # (the combination tries the fullest first)
+        if len(_SUIT_PARTS) > _OUTCOMES_SIZE:
+            _SUIT_PARTS.clear()
+        _SUIT_PARTS[key] = part
         parts.append(part)
     return tuple(parts)
 

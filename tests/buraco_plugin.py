@@ -65,7 +65,7 @@ def _card_set(suit: Suit, ranks: frozenset[int] | set[int], twos: int = 0, joker
     naturals = [0] * 44
     for rank in ranks:
         naturals[(rank - _LOW) * 4 + suit] = 1
-    return SuitedHand(tuple(naturals), twos, jokers)
+    return SuitedHand.counted(tuple(naturals), twos, jokers, 0)  # (counts made here: no check needed)
 
 
 _WILDS = ((0, 0), (1, 0), (0, 1))  # no wild card, a 2, a joker
