@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ACE",
+    "BUILT_IN_KINDS",
     "LOWEST_SEQUENCE_RANK",
     "BlackThreeGroupType",
     "BlackThreeShape",

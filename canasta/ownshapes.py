@@ -17,6 +17,7 @@ holding one wild card, say) tells the engine what it cannot derive
   place the rest of the hand by the built-in kinds: a side may open and go out
   with such melds, its quota counted by `MeldType.canasta_class`.
 
+`canasta.suitedtransitions` moves the cards these actions name.
 On the table such a meld lies under the rank ``OWN_MELD + i`` (``i``: its type's
 place in `canasta.Rules.meld_types`); its shape is its type's `shape_of` its
 cards. It takes no pile card (the pile's modes are the built-in kinds') and is

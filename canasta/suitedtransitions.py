@@ -8,7 +8,8 @@ older number and retires the other for the hand (§9.3's decided point). The dra
 the discard (a natural's names its suit: `canasta.Discard.suit`), asking and
 answering are the engine's own (`canasta.transitions`), which registers these
 transitions beside its own in `canasta.transitions.TRANSITIONS` when this module
-is imported (`canasta.hand` does).
+is imported (`canasta.hand` does). The actions of a meld type of a shape of its own
+(`canasta.ownshapes.LayMeld`, `AddToMeld`) move the cards they name the same way.
 """
 
 from __future__ import annotations
