@@ -66,6 +66,9 @@ command                   action
 ``t ch`` / ``t ch #2``    take the pile with a natural pair (clubs and hearts) of the top
                           card's rank, as a new group / onto your group #2
 ``t grp #2`` / ``t seq #2``  take it by adding the top card alone to group / sequence #2
+``lay "run" 5h 7h 2``     a new meld of a plugin's type of its own shape (`canasta.ownshapes`;
+                          its name in quotes), by its cards (``2``, ``*``, ``b3`` as above)
+``add #3 6h 8h``          add cards to your meld #3 of such a type
 ``d  ask  y  n  end``     as in every game
 ========================  =============================================================
 
@@ -96,7 +99,9 @@ from canasta.actions import (
 from canasta.cards import Kind, Suit, kind_from_symbol
 from canasta.errors import CanastaError
 from canasta.observation import Observation
+from canasta.ownshapes import AddToMeld, LayMeld, OwnMeldAction, card_codes, cards_from_codes
 from canasta.suitedactions import SUITED_ACTION_TYPES, SequenceGameAction, SuitedAction
+from canasta.suitedhand import SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
 
@@ -210,7 +215,7 @@ _WILD_PAIR_TAKES = (TakePile(0, 2, 0), TakePile(0, 0, 2))
 _MAX_MENU_DIGITS = 6
 
 
-def notation(action: Action | SuitedAction) -> str:
+def notation(action: Action | SuitedAction | OwnMeldAction) -> str:
     """An action's short form in the command grammar (what the menu shows).
 
     Args:
@@ -222,6 +227,10 @@ def notation(action: Action | SuitedAction) -> str:
     """
     if type(action) in SUITED_ACTION_TYPES:
         return _suited_notation(action)  # type: ignore[arg-type]  # (one of SUITED_ACTION_TYPES)
+    if isinstance(action, LayMeld):  # a meld type of a shape of its own (`canasta.ownshapes`)
+        return f'lay "{action.type}" {_own_cards_text(action.cards)}'
+    if isinstance(action, AddToMeld):
+        return f"add #{action.meld} {_own_cards_text(action.cards)}"
     if isinstance(action, DrawStock):
         return "d"
     if isinstance(action, TakePile):
@@ -500,6 +509,8 @@ SEQUENCE_GRAMMAR: tuple[tuple[str, str], ...] = (
     ("b3 3", "meld your 3 black threes (only when going out)"),
     ("t ch  t ch #2", "take the pile with a pair (clubs, hearts): new group / #2"),
     ("t grp #2  t seq #2", "take it, adding the top card alone to group / sequence #2"),
+    ('lay "run" 5h 7h 2', 'a new meld of a plugin\'s own type "run", by its cards'),
+    ("add #3 6h 8h", "add cards to your meld #3 of a plugin's own type"),
     ("?  q", "help; quit"),
 )
 
@@ -533,6 +544,8 @@ _SEQUENCE_VERBS = {
     "comb": "combine",
     "combine": "combine",
     "b3": "black_threes",
+    "lay": "lay_meld",
+    "add": "add_to_meld",
 }
 _SEQUENCE_SIMPLE: dict[str, SequenceGameAction] = {
     "draw": DrawStock(),
@@ -586,10 +599,12 @@ class _Choice:
     ask: str
 
 
-_Read: TypeAlias = SequenceGameAction | Command | _Choice
+_Read: TypeAlias = SequenceGameAction | OwnMeldAction | Command | _Choice
 
 
-def parse_sequence_command(text: str, legal: Sequence[object] | None = None) -> SequenceGameAction | Command:
+def parse_sequence_command(
+    text: str, legal: Sequence[object] | None = None
+) -> SequenceGameAction | OwnMeldAction | Command:
     """Read a typed command of the sequence games (`SEQUENCE_GRAMMAR`).
 
     Without ``legal`` the command must name one action (``x kh``, not ``x k``).
@@ -659,7 +674,47 @@ def _read_sequence_command(lower: str, raw: str) -> _Read:
         if rest:
             raise CommandError(f"{verb!r} takes nothing after it, got {rest!r}; {_HELP_HINT}")
         return _SEQUENCE_SIMPLE[verb]
+    if verb == "lay_meld":
+        return _read_lay_meld(raw.partition(" ")[2].strip())  # (the type's name as typed, its case kept)
     return _SEQUENCE_READERS[verb](rest)
+
+
+def _own_cards_text(cards: SuitedHand) -> str:
+    """A card set as the terminal types it: ``5h 10h 2 * b3``."""
+    return " ".join(_OWN_CODE_TEXT.get(code, code.lower().replace("t", "10", 1)) for code in card_codes(cards))
+
+
+_OWN_CODE_TEXT = {"2": "2", "*": "*", "3": "b3"}
+
+
+def _own_cards(text: str) -> SuitedHand:
+    """Cards typed as `_own_cards_text` writes them (``5h 10h 2 * b3``)."""
+    codes = []
+    for token in text.split():
+        low = token.lower()
+        codes.append("3" if low == "b3" else "T" + low[2:] if low.startswith("10") else low)
+    if not codes:
+        raise CommandError(f"name the cards, e.g. 5h 7h 2; {_HELP_HINT}")
+    try:
+        return cards_from_codes(codes)
+    except ValueError as exc:
+        raise CommandError(f"{exc}; {_HELP_HINT}") from None
+
+
+def _read_lay_meld(rest: str) -> LayMeld:
+    """``lay "buraco run" 5h 7h 2``: a new meld of a type of a shape of its own."""
+    if not rest.startswith('"') or rest.count('"') < 2:
+        raise CommandError(f'name the meld type in quotes, e.g. lay "buraco run" 5h 6h 7h; {_HELP_HINT}')
+    name, _, cards = rest[1:].partition('"')
+    if not name:
+        raise CommandError(f"name the meld type; {_HELP_HINT}")
+    return LayMeld(name, _own_cards(cards))
+
+
+def _read_add_to_meld(rest: str) -> AddToMeld:
+    """``add #3 6h 8h``: cards onto a meld of a type of a shape of its own."""
+    number, _, cards = rest.partition(" ")
+    return AddToMeld(_meld_number(number), _own_cards(cards))
 
 
 def _meld_number(token: str, *, hash_needed: bool = True) -> int:
@@ -838,4 +893,5 @@ _SEQUENCE_READERS: dict[str, Callable[[str], _Read]] = {
     "wild": _read_wild,
     "combine": _read_combine,
     "black_threes": _read_black_threes,
+    "add_to_meld": _read_add_to_meld,
 }

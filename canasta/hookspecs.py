@@ -415,7 +415,10 @@ def canasta_meld_types() -> tuple[MeldType, ...]:  # type: ignore[empty-body]
     order, never reused), every action names the meld it joins, and what
     is valid, what may be added, when a meld closes and its canasta class
     are each type's (`canasta.meldtypes`). A plugin may answer a type of
-    its own (a subclass of `canasta.meldtypes.MeldType`).
+    its own (a subclass of `canasta.meldtypes.MeldType`): one that refines a
+    built-in kind, or one of a shape of its own that says which cards make its
+    melds and which of a hand's cards may form one (`MeldType.shape_of`,
+    `cards_of`, `lays`, `additions`), played by `canasta.ownshapes`.
 
     Example::
 

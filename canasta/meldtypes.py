@@ -14,32 +14,51 @@ contents the rules read:
 
 and, for types whose melds may be merged (Samba's groups of a rank),
 `MeldType.combine`. Shapes are small frozen values (`GroupShape`,
-`SequenceShape`, `WildShape`, `BlackThreeShape`); a plugin's own type
-subclasses `MeldType` with a shape of its own (the plugin guide builds
-Buraco's runs holding one wild card).
+`SequenceShape`, `WildShape`, `BlackThreeShape`).
+
+The engine lays, grows and searches the four built-in kinds itself (a subclass
+of one may refine what is valid). A plugin's type of a **shape of its own**
+(one that derives from none of them: `has_own_shape`) also tells the engine
+what it cannot derive, with four more answers:
+
+- `MeldType.shape_of`: the shape a meld holding exactly these cards has (a
+  meld *is* its cards: the shape is read from them, losslessly);
+- `MeldType.cards_of`: the cards a meld of a shape holds (its inverse);
+- `MeldType.lays`: the sets of cards of a hand worth trying as a new meld;
+- `MeldType.additions`: the sets of cards of a hand worth trying on one meld.
+
+Cards are counted as a `canasta.suitedhand.SuitedHand` (naturals by rank and
+suit, 2s, jokers, black threes). The engine keeps a candidate where the hand
+holds its cards and `valid` (or `can_add`) accepts the shape they make, so the
+candidates may be generous; they must not miss one. Such melds never take the
+pile and are never combined. The engine then plays them everywhere
+(`canasta.ownshapes`: the generic actions `LayMeld` and `AddToMeld`, the
+opening and going-out searches, scoring); the plugin guide plays Buraco's runs
+holding one wild card (`tests/buraco_plugin.py`).
 
 Types are rule data like every hook answer: frozen, hashable and picklable,
-so rules travel to other processes. *Status:* these are the sequence games'
-policies of §9 to §11, tested on the rule book's cases (`tests/test_meld_types.py`);
-the engine does not play sequence games yet (the suit-aware kind space, meld
-identities and the actions that name a target meld are the next steps of
-issue 34), and today's variants still take their group rules from
-`canasta.MeldRules`.
+so rules travel to other processes. The sequence games' policies of §9 to §11
+are tested on the rule book's cases (`tests/test_meld_types.py`); today's
+variants without meld types take their group rules from `canasta.MeldRules`.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import ClassVar, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from attrs import field, frozen
 
 from canasta.canastaclass import CanastaClass
 from canasta.cards import Suit
 
+if TYPE_CHECKING:
+    from canasta.suitedhand import SuitedHand
+
 __all__ = [
     "ACE",
+    "BUILT_IN_KINDS",
     "LOWEST_SEQUENCE_RANK",
     "BlackThreeGroupType",
     "BlackThreeShape",
@@ -52,6 +71,7 @@ __all__ = [
     "WildMeldType",
     "WildShape",
     "first_of",
+    "has_own_shape",
     "judging",
 ]
 
@@ -274,6 +294,80 @@ class MeldType(ABC):
             second: The other.
         """
         return None
+
+    # A type of a shape of its own (`has_own_shape`) answers the four below; the engine reads the
+    # built-in kinds' cards itself and never asks them.
+
+    def shape_of(self, cards: SuitedHand) -> MeldShape | None:
+        """For a type of a shape of its own: the shape of a meld that holds exactly ``cards``.
+
+        A meld is its cards: the shape is read from them (a wild card's place, where
+        several fit, is the type's to settle, e.g. "wherever the run allows"), so a
+        meld's cards and its shape never disagree. Together with `cards_of` it must be
+        lossless: ``shape_of(cards_of(shape)) == shape``.
+
+        Args:
+            cards: The meld's cards (`canasta.suitedhand.SuitedHand` counts).
+
+        Returns:
+            Its shape (judged by `valid`, `can_add`, ...), or ``None`` if these cards
+            are no meld of this type at all. The built-in kinds answer ``None``.
+
+        Example:
+            A run of hearts with one two (`tests/buraco_plugin.py`):
+
+            ```python
+            runs.shape_of(SuitedHand.from_cards(["5H", "6H", "2C"]))
+            # RunShape(suit=Suit.HEARTS, ranks=frozenset({5, 6}), twos=1, jokers=0)
+            ```
+        """
+        return None
+
+    def cards_of(self, meld: MeldShape) -> SuitedHand:
+        """For a type of a shape of its own: the cards a meld of this shape holds (`shape_of`'s inverse).
+
+        Args:
+            meld: A shape of this type.
+
+        Returns:
+            Its cards.
+
+        Raises:
+            NotImplementedError: For the built-in kinds (the engine reads their cards itself).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not say which cards its melds hold")
+
+    def lays(self, hand: SuitedHand) -> Iterable[SuitedHand]:
+        """For a type of a shape of its own: the sets of the hand's cards worth trying as one new meld.
+
+        The engine keeps those the hand holds whose `shape_of` is `valid` (in a
+        going-out turn or not), so the answer may be generous, but it must hold
+        every set that would be valid: a set left out is never offered, nor found
+        by the opening and going-out searches. A type that lays nothing is refused
+        when rules are compiled.
+
+        Args:
+            hand: The cards the player holds (or, in the searches, has left).
+
+        Returns:
+            Card sets (`canasta.suitedhand.SuitedHand` counts), each at most once.
+        """
+        return ()
+
+    def additions(self, meld: MeldShape, hand: SuitedHand) -> Iterable[SuitedHand]:
+        """For a type of a shape of its own: the sets of the hand's cards worth trying on one of its melds.
+
+        As for `lays`: the engine keeps those the hand holds for which `can_add`
+        accepts ``meld`` grown into ``shape_of(cards_of(meld) + cards)``.
+
+        Args:
+            meld: The meld on the table.
+            hand: The cards the player holds.
+
+        Returns:
+            Card sets, each at most once (none, the default: its melds never grow).
+        """
+        return ()
 
 
 def _grows(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
@@ -506,6 +600,18 @@ class BlackThreeGroupType(MeldType):
 
 
 _T = TypeVar("_T", bound=MeldType)
+
+#: The kinds of meld the engine lays, grows and searches itself.
+BUILT_IN_KINDS: tuple[type[MeldType], ...] = (GroupType, SequenceType, WildMeldType, BlackThreeGroupType)
+
+
+def has_own_shape(kind: MeldType) -> bool:
+    """Whether a meld type has a shape of its own: it derives from none of the four built-in kinds.
+
+    The engine then plays it by its `MeldType.shape_of`, `MeldType.cards_of`,
+    `MeldType.lays` and `MeldType.additions` (`canasta.ownshapes`).
+    """
+    return not isinstance(kind, BUILT_IN_KINDS)
 
 
 def first_of(types: Sequence[MeldType], kind: type[_T]) -> _T | None:

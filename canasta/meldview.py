@@ -46,6 +46,9 @@ class MeldView:
         suit: A sequence's suit, else ``None``.
         low: A sequence's lowest rank, else ``None``.
         high: A sequence's highest rank, else ``None``.
+        meld_type: For a meld of a plugin's type of a shape of its own (`canasta.ownshapes`),
+            its type's name (the meld is then shown by its cards: ``rank`` and ``suit``
+            are ``None``, its cards in rank order, wild cards last); else ``None``.
     """
 
     rank: Kind | None
@@ -58,6 +61,7 @@ class MeldView:
     suit: Suit | None = None
     low: Kind | None = None
     high: Kind | None = None
+    meld_type: str | None = None
 
     @property
     def is_sequence(self) -> bool:
@@ -107,6 +111,17 @@ def _numbered_view(state: TableState, number: int | None, meld: MeldState) -> Me
     shape = meld_shape(state, meld)
     judge = judging(state.rules.meld_types, shape)
     is_canasta = judge is not None and judge.canasta_class(shape) is not None
+    if meld.rank > SEQUENCE_MELD:  # a type of a shape of its own: shown by its cards
+        return MeldView(
+            rank=None,
+            cards=tuple(sorted((cards[c] for c in meld.cards), key=lambda card: (card.rank < 4, card.rank))),
+            naturals=meld.naturals,
+            twos=meld.twos,
+            jokers=meld.jokers,
+            is_canasta=is_canasta,
+            number=number,
+            meld_type=judge.name if judge is not None else None,
+        )
     if meld.rank == SEQUENCE_MELD:
         assert isinstance(shape, SequenceShape)
         return MeldView(

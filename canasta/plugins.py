@@ -19,7 +19,17 @@ from canasta.cards import MAX_JOKERS, MAX_PACKS, DeckSpec, Kind
 from canasta.errors import RulesError
 from canasta.hookcheck import answering_plugin, ask, register, rule_sections
 from canasta.markers import PROJECT, hookimpl
-from canasta.meldtypes import BlackThreeGroupType, GroupType, MeldType, SequenceType, WildMeldType
+from canasta.meldtypes import (
+    BUILT_IN_KINDS,
+    BlackThreeShape,
+    GroupShape,
+    MeldShape,
+    MeldType,
+    SequenceShape,
+    SequenceType,
+    WildShape,
+    has_own_shape,
+)
 from canasta.registry import Registry, default_registry, house_rule_names
 from canasta.rules import Rules
 from canasta.special import SpecialHand
@@ -372,6 +382,10 @@ def _compile(pm: pluggy.PluginManager, variant: str, house_rules: Sequence[str],
     return rules
 
 
+#: The shapes of the built-in kinds (a type of a shape of its own judges a class of its own).
+_BUILT_IN_SHAPES = (GroupShape, SequenceShape, WildShape, BlackThreeShape)
+
+
 def _meld_types(pm: pluggy.PluginManager) -> tuple[MeldType, ...]:
     """The answer of ``canasta_meld_types``: meld types, at most one of each class."""
     answer = _ask(pm, "canasta_meld_types", tuple)
@@ -379,15 +393,42 @@ def _meld_types(pm: pluggy.PluginManager) -> tuple[MeldType, ...]:
         all(isinstance(t, MeldType) for t in answer),
         f"canasta_meld_types: a tuple of canasta.meldtypes.MeldType values expected, got {answer!r}",
     )
-    # The engine lays, grows and searches the four shapes it knows; a type of its own shape would never be offered.
-    kinds = (GroupType, SequenceType, WildMeldType, BlackThreeGroupType)
-    unknown = [t for t in answer if not isinstance(t, kinds)]
-    _check(
-        not unknown,
-        "canasta_meld_types: the engine plays meld types derived from GroupType, SequenceType, WildMeldType and "
-        f"BlackThreeGroupType (a subclass may change what is valid); {unknown!r} has a shape of its own, which the "
-        "engine does not lay or search yet",
-    )
+    # The engine lays, grows and searches the four shapes it knows; a type of a shape of its own must say which
+    # cards make its melds and which of a hand's cards may form one (`canasta.ownshapes`), or it is never offered.
+    kinds = BUILT_IN_KINDS
+    for t in answer:
+        if not has_own_shape(t):
+            continue
+        missing = [
+            name
+            for name in ("shape_of", "cards_of", "lays")
+            if getattr(type(t), name) is getattr(MeldType, name)
+        ]
+        _check(
+            not missing,
+            f"canasta_meld_types: {t!r} has a shape of its own (it derives from none of GroupType, SequenceType, "
+            f"WildMeldType and BlackThreeGroupType), so it must tell the engine {', '.join(missing)} "
+            "(MeldType.shape_of, cards_of, lays; additions if its melds grow): the engine cannot lay or "
+            "search it otherwise",
+        )
+        shape = getattr(t, "shape", None)
+        _check(
+            isinstance(shape, type) and issubclass(shape, MeldShape) and shape not in _BUILT_IN_SHAPES,
+            f"canasta_meld_types: {t!r} has a shape of its own, so its shape class must be its own MeldShape "
+            f"subclass (not one of the built-in kinds'), got {shape!r}",
+        )
+        _check(
+            isinstance(getattr(t, "name", None), str)
+            and bool(t.name)
+            and sum(getattr(other, "name", None) == t.name for other in answer) == 1,
+            f"canasta_meld_types: {t!r} needs a name of its own (its actions name it), "
+            f"got {getattr(t, 'name', None)!r}",
+        )
+        _check(
+            not t.going_out_only and type(t).combine is MeldType.combine,
+            f"canasta_meld_types: {t!r}: a type of a shape of its own is not laid only going out, nor combined "
+            "(the engine does not play that yet)",
+        )
     _check(
         all(sum(isinstance(t, kind) for t in answer) <= 1 for kind in kinds),
         f"canasta_meld_types: at most one meld type of each kind (group, sequence, wild meld, black threes), "

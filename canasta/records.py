@@ -68,6 +68,13 @@ discard's suit and meld with actions that name suits and melds (a meld is named 
     {"type": "pile", "mode": "pair", "pair": ["C", "H"], "meld": 1}
     {"type": "pile", "mode": "top-onto-sequence", "meld": 2}
 
+A plugin's meld type of a shape of its own (`canasta.ownshapes`) lays and adds to its melds by
+the type's name or the meld's number and the cards (``"2"`` a two, ``"*"`` a joker, ``"3"`` a
+black three)::
+
+    {"type": "lay_meld", "meld_type": "buraco run", "cards": ["5H", "7H", "2"]}
+    {"type": "add_to_meld", "meld": 3, "cards": ["6H", "8H"]}
+
 Suits are ``"C" "D" "H" "S"``; ranks and ends are the natural kinds' symbols ``"4"`` to ``"A"``;
 ``suits`` counts a group's naturals by suit (clubs, diamonds, hearts, spades). ``meld`` is left out
 for a new group, wild meld or pair take (it is required for a take of the top card alone), ``pair``
@@ -126,7 +133,8 @@ for every action of the hand so far). In rule sets with meld types (the
 sequence games, `canasta.Rules.meld_types`) a meld also has ``number`` (its
 identity on its side; the melds are listed by number), and a sequence has
 ``"rank": null`` with ``suit``, ``low`` and ``high`` (``{"rank": null, "suit":
-"H", "low": "5", "high": "9", "number": 3, ...}``); other rule sets' melds
+"H", "low": "5", "high": "9", "number": 3, ...}``), and a meld of a plugin's type of a shape of its
+own (`canasta.ownshapes`) ``"rank": null`` with ``meld_type`` (its type's name); other rule sets' melds
 have none of these keys, so their JSON is as before (still version 3).
 """
 
@@ -160,12 +168,14 @@ from canasta.cards import Card, Kind, Suit, kind_from_symbol
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.observation import MeldView, Observation
+from canasta.ownshapes import AddToMeld, LayMeld, OwnMeldAction, card_codes, cards_from_codes
 from canasta.plugins import load_rules
 from canasta.registry import Registry, default_registry
 from canasta.scoring import HandScore
 from canasta.seats import SeatError, check_seat
 from canasta.seeds import SeedError, check_seed
 from canasta.suitedactions import SuitedAction
+from canasta.suitedhand import SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
 from canasta.suitedpile import PileTake, TakeMode
 
@@ -266,6 +276,9 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
     "combine": {"first": int, "second": int},
     "black_threes": {"count": int},
     "pile": {"mode": str},
+    # A meld type of a shape of its own (`canasta.ownshapes`): the type's name or the meld, and the cards.
+    "lay_meld": {"meld_type": str, "cards": list},
+    "add_to_meld": {"meld": int, "cards": list},
 }
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
@@ -295,7 +308,7 @@ _RETRACT_REMOVED = (
 )
 
 
-def action_to_json(action: Action | SuitedAction) -> dict[str, Any]:
+def action_to_json(action: Action | SuitedAction | OwnMeldAction) -> dict[str, Any]:
     """Serialise an action losslessly.
 
     Args:
@@ -384,6 +397,10 @@ def _suited_to_json(action: object) -> dict[str, Any] | None:
         return {"type": "combine", "first": action.first, "second": action.second}
     if isinstance(action, LayBlackThrees):
         return {"type": "black_threes", "count": action.count}
+    if isinstance(action, LayMeld):
+        return {"type": "lay_meld", "meld_type": action.type, "cards": list(card_codes(action.cards))}
+    if isinstance(action, AddToMeld):
+        return {"type": "add_to_meld", "meld": action.meld, "cards": list(card_codes(action.cards))}
     if isinstance(action, PileTake):
         data = {"type": "pile", "mode": action.mode.value}
         if action.meld is not None:
@@ -394,7 +411,7 @@ def _suited_to_json(action: object) -> dict[str, Any] | None:
     return None
 
 
-def action_from_json(data: object, where: str = "action") -> Action | SuitedAction:
+def action_from_json(data: object, where: str = "action") -> Action | SuitedAction | OwnMeldAction:
     """Parse an action written by `action_to_json`, validating it strictly.
 
     Args:
@@ -543,8 +560,28 @@ def _pile_from_json(data: Mapping[str, Any], where: str) -> PileTake:
     return PileTake(mode, _meld_number(data), pair)
 
 
+def _own_cards(data: Mapping[str, Any], where: str) -> SuitedHand:
+    cards = data["cards"]
+    if not cards or not all(isinstance(c, str) for c in cards):
+        raise RecordError(f"{where}.cards", f"expected card codes (e.g. \"5H\", \"2\", \"*\"), got {_brief(cards)}")
+    try:
+        return cards_from_codes(cards)
+    except ValueError as exc:
+        raise RecordError(f"{where}.cards", str(exc)) from None
+
+
+def _lay_meld_from_json(data: Mapping[str, Any], where: str) -> LayMeld:
+    if not data["meld_type"]:
+        raise RecordError(f"{where}.meld_type", "expected a meld type's name, got an empty string")
+    return LayMeld(data["meld_type"], _own_cards(data, where))
+
+
+def _add_to_meld_from_json(data: Mapping[str, Any], where: str) -> AddToMeld:
+    return AddToMeld(data["meld"], _own_cards(data, where))
+
+
 #: The sequence games' actions by their JSON type.
-_SUITED_PARSERS: dict[str, Callable[[Mapping[str, Any], str], SuitedAction]] = {
+_SUITED_PARSERS: dict[str, Callable[[Mapping[str, Any], str], SuitedAction | OwnMeldAction]] = {
     "group": _group_from_json,
     "sequence": _sequence_from_json,
     "extend": _extend_from_json,
@@ -552,6 +589,8 @@ _SUITED_PARSERS: dict[str, Callable[[Mapping[str, Any], str], SuitedAction]] = {
     "combine": _combine_from_json,
     "black_threes": _black_threes_from_json,
     "pile": _pile_from_json,
+    "lay_meld": _lay_meld_from_json,
+    "add_to_meld": _add_to_meld_from_json,
 }
 
 
@@ -615,6 +654,8 @@ def _meld_json(meld: MeldView) -> dict[str, Any]:
         data["suit"] = meld.suit.symbol
         data["low"] = meld.low.symbol
         data["high"] = meld.high.symbol
+    if meld.meld_type is not None:  # a plugin's type of a shape of its own (`canasta.ownshapes`)
+        data["meld_type"] = meld.meld_type
     return data
 
 
@@ -1623,6 +1664,9 @@ def _action_schema() -> dict[str, Any]:
         ("group", "suits"): {"type": "array", "items": count, "minItems": 4, "maxItems": 4},
         ("pile", "pair"): {"type": "array", "items": suit, "minItems": 2, "maxItems": 2},
         ("pile", "mode"): {"type": "string", "enum": sorted(_TAKE_MODES)},
+        ("lay_meld", "meld_type"): {"type": "string", "minLength": 1},
+        ("lay_meld", "cards"): {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        ("add_to_meld", "cards"): {"type": "array", "items": {"type": "string"}, "minItems": 1},
         ("sequence", "suit"): suit,
         ("discard", "suit"): suit,
         ("declare", "discard"): kind,

@@ -44,6 +44,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from canasta.cards import JOKER, SEQUENCE_MELD, TWO, Card, Kind, Suit
 from canasta.meldview import meld_views
+from canasta.ownshapes import OWN_MELD
 from canasta.rules import Rules
 from canasta.table import TableState
 from canasta.wording import hand_sort_key, printable
@@ -200,6 +201,7 @@ class _Meld:
     suit: Suit | None = None  # a sequence's suit and ends
     low: int = 0
     high: int = 0
+    meld_type: str | None = None  # a plugin's type of a shape of its own (`canasta.ownshapes`): drawn by its cards
 
 
 def _drawn(meld: ObservedMeld) -> _Meld:
@@ -207,6 +209,9 @@ def _drawn(meld: ObservedMeld) -> _Meld:
     cards = tuple(meld.cards)
     wilds = meld.twos + meld.jokers
     number: int | None = getattr(meld, "number", None)  # (read when present: see `ObservedMeld`)
+    meld_type: str | None = getattr(meld, "meld_type", None)
+    if meld_type is not None:  # a meld of a plugin's type of a shape of its own: its cards as they are
+        return _Meld(OWN_MELD, cards, wilds, bool(meld.is_canasta), number, meld_type=meld_type)
     if meld.rank is None:  # a sequence
         suit: Suit | None = getattr(meld, "suit", None)
         low, high = getattr(meld, "low", None) or 0, getattr(meld, "high", None) or 0
@@ -640,17 +645,19 @@ def _meld_label(meld: _Meld) -> str:
     number = "" if meld.number is None else f"#{meld.number} "
     if meld.rank == SEQUENCE_MELD:
         return number + _run_name(meld)
+    if meld.meld_type is not None:
+        return f"{number}{meld.meld_type} \u00d7{len(meld.cards)}"
     return f"{number}{_meld_name(meld.rank)} \u00d7{len(meld.cards)}"
 
 
 def _canasta_kind(meld: _Meld) -> str:
-    if meld.rank == SEQUENCE_MELD:
-        return "sequence"
+    if meld.rank == SEQUENCE_MELD or meld.meld_type is not None:
+        return "sequence"  # (a plugin's own type: drawn as a run, by its cards)
     return "wild" if meld.rank == JOKER else "mixed" if meld.wilds else "natural"
 
 
 def _canasta_label(meld: _Meld, count: int) -> str:
-    return f"{_canasta_kind(meld)} \u00d7{count}"
+    return f"{meld.meld_type or _canasta_kind(meld)} \u00d7{count}"
 
 
 def _number_width(number: int) -> int:
@@ -658,7 +665,9 @@ def _number_width(number: int) -> int:
 
 
 def _draw_meld(x: int, y: int, meld: _Meld) -> str:
-    if meld.rank == SEQUENCE_MELD:
+    if meld.meld_type is not None:
+        cards = list(meld.cards)  # (a plugin's own type: as the view orders them)
+    elif meld.rank == SEQUENCE_MELD:
         cards = sorted(meld.cards, key=lambda c: (c.rank, c.pack))  # a run, low to high
     else:
         cards = sorted(meld.cards, key=_meld_order)

@@ -13,12 +13,14 @@ from collections.abc import Iterable
 from attrs import field, frozen
 
 from canasta.canastaclass import CanastaClass
-from canasta.cards import Card, Kind, Suit, parse_card
-from canasta.meldtypes import ACE, LOWEST_SEQUENCE_RANK
+from canasta.cards import NATURAL_INTS, Card, Kind, Suit, parse_card
 
 __all__ = ["OpeningRequirement", "SuitedHand"]
 
-_RANKS = ACE - LOWEST_SEQUENCE_RANK + 1
+# The natural ranks, 4 to the ace (`canasta.cards.NATURAL_INTS`; `canasta.meldtypes`, whose types read
+# these hands, is not imported here).
+_LOWEST = NATURAL_INTS[0]
+_RANKS = len(NATURAL_INTS)
 _SUITS = len(Suit)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(CanastaClass)}
 
@@ -73,7 +75,7 @@ class SuitedHand:
                 raise ValueError("a red three is never in a hand that melds")
             else:
                 assert card.suit is not None
-                naturals[(card.rank - LOWEST_SEQUENCE_RANK) * _SUITS + card.suit] += 1
+                naturals[(card.rank - _LOWEST) * _SUITS + card.suit] += 1
         return cls(tuple(naturals), twos, jokers, black)
 
     @classmethod
@@ -108,7 +110,7 @@ class SuitedHand:
 
     def of_rank(self, rank: int) -> int:
         """The naturals of one rank, all suits."""
-        start = (rank - LOWEST_SEQUENCE_RANK) * _SUITS
+        start = (rank - _LOWEST) * _SUITS
         return sum(self.naturals[start : start + _SUITS])
 
 

@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
-from canasta.rules import Permission
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape, judging
+from canasta.ownshapes import OWN_MELD
+from canasta.rules import CanastaClass, Permission
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import allowed_melds, legal_melds
 from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
@@ -60,6 +61,7 @@ _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
 _END: Final = EndHand()
 _SUITS: Final = tuple(Suit)
+_CLASS_INDEX: Final = {cls: i for i, cls in enumerate(CanastaClass)}
 #: Bound on each memo table below (cleared whole when full).
 _MEMO_SIZE: Final = 1 << 16
 # The shapes of melds on the table, by (rank, suit or naturals, low or 2s, high or jokers): frozen values.
@@ -94,7 +96,9 @@ def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
         `BlackThreeShape` or `GroupShape` from its counts (frozen values, made once each).
     """
     rank = meld.rank
-    if rank == SEQUENCE_MELD:
+    if rank >= SEQUENCE_MELD:
+        if rank != SEQUENCE_MELD:
+            return _own_shape(t, meld)  # a type of a shape of its own (`canasta.ownshapes.OWN_MELD`)
         kinds = t.kinds  # (a natural's kind is its rank)
         ranks = [kinds[c] for c in meld.cards]
         key: tuple[int, ...] = (rank, _suits(t.deck)[meld.cards[0]], min(ranks), max(ranks))
@@ -105,6 +109,13 @@ def meld_shape(t: TableState, meld: MeldState) -> MeldShape:
         if len(_SHAPES) > _MEMO_SIZE:
             _SHAPES.clear()
         shape = _SHAPES[key] = _shape(key)
+    return shape
+
+
+def _own_shape(t: TableState, meld: MeldState) -> MeldShape:
+    """A meld of a type of a shape of its own: its type's `canasta.meldtypes.MeldType.shape_of` its cards."""
+    shape = t.dealt.meld_types[meld.rank - OWN_MELD].shape_of(_counted(t, meld.cards))
+    assert shape is not None  # (the engine lays only cards whose shape the type accepted)
     return shape
 
 
@@ -203,7 +214,18 @@ def may_go_out_now(t: TableState, seat: int) -> bool:
         True if the side has opened, has the canastas going out needs, and the answer (or none) allows it.
     """
     side = t.seating[seat]
-    return _may_go_out(t) and t.opened[side] and t.quota_met(side)
+    if not (_may_go_out(t) and t.opened[side]):
+        return False
+    if type_set(t.dealt.meld_types).own:
+        # Melds of a shape of their own are canastas by their type (`canasta.meldtypes.MeldType.canasta_class`).
+        made = [0] * len(CanastaClass)
+        for shape in melds_of(t, side).values():
+            kind = judging(t.dealt.meld_types, shape)
+            cls = kind.canasta_class(shape) if kind is not None else None
+            if cls is not None:
+                made[_CLASS_INDEX[cls]] += 1
+        return t.dealt.going_out.quota_met(made)
+    return t.quota_met(side)
 
 
 def going_out_possible(t: TableState, seat: int) -> bool:

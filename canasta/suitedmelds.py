@@ -40,6 +40,8 @@ from canasta.meldtypes import (
     WildMeldType,
     WildShape,
 )
+from canasta.ownshapes import AddToMeld, LayMeld, take
+from canasta.ownshapes import candidates as own_candidates
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
@@ -61,7 +63,9 @@ __all__ = [
 ]
 
 
-def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) -> SuitedHand | None:
+def _take(
+    hand: SuitedHand, action: SuitedMeld | LayMeld | AddToMeld, melds: Mapping[int, MeldShape]
+) -> SuitedHand | None:
     """The hand after the action's cards leave it, or ``None`` if it does not hold them."""
     naturals = list(hand.naturals)
     twos, jokers, black = hand.twos, hand.jokers, hand.black_threes
@@ -84,6 +88,8 @@ def _take(hand: SuitedHand, action: SuitedMeld, melds: Mapping[int, MeldShape]) 
         jokers -= action.jokers
     elif isinstance(action, LayBlackThrees):
         black -= action.count
+    elif isinstance(action, (LayMeld, AddToMeld)):
+        return take(hand, action.cards)  # (a type of a shape of its own: `canasta.ownshapes`)
     if min(naturals) < 0 or min(twos, jokers, black) < 0:
         return None
     return SuitedHand.counted(tuple(naturals), twos, jokers, black)
@@ -97,7 +103,7 @@ def _value(hand: SuitedHand, values: Sequence[int]) -> int:
 #: A candidate meld action: (action, the meld number it sets (``None``: a new meld's), the shape set
 #: there, the number a combination removes, whether only a going-out turn allows it, the cards it
 #: takes from the hand).
-_Candidate = tuple[SuitedMeld, int | None, MeldShape, int | None, bool, int]
+_Candidate = tuple[SuitedMeld | LayMeld | AddToMeld, int | None, MeldShape, int | None, bool, int]
 
 #: Bound on each memo table below (a long run meets many hands; cleared whole when full).
 _MEMO_SIZE = 1 << 16
@@ -279,6 +285,8 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
     if black and kinds.threes_valid(black):
         group = BlackThreeShape(black)
         found.append((_action((LayBlackThrees, black), lambda: LayBlackThrees(black)), None, group, None, True, black))
+    if kinds.own:
+        found += own_candidates(hand, melds, types)  # types of a shape of their own (`canasta.ownshapes`)
     return found
 
 
@@ -437,7 +445,7 @@ def legal_melds(
     next_number: int | None = None,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
     joining: int = 0,
-) -> list[SuitedMeld]:
+) -> list[SuitedMeld | LayMeld | AddToMeld]:
     """The legal meld actions of a meld phase (what the types allow, and the turn still completable).
 
     Args:
@@ -463,7 +471,7 @@ def legal_melds(
         The legal actions, in the order: groups (by rank, suits, wild cards,
         target), sequences, extensions, wild melds, combinations, black threes.
     """
-    legal: list[SuitedMeld] = []
+    legal: list[SuitedMeld | LayMeld | AddToMeld] = []
     size = sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
     if next_number is None:
         next_number = max(melds, default=-1) + 1
@@ -545,7 +553,7 @@ def allowed_melds(
     count: int = 0,
     next_number: int | None = None,
     values: Sequence[int] = DEFAULT_CARD_VALUES,
-) -> list[SuitedMeld]:
+) -> list[SuitedMeld | LayMeld | AddToMeld]:
     """What the meld types allow in a meld phase, before the completion filter of `legal_melds` (SPEC §0).
 
     Every action whose cards the hand holds and whose result its type accepts, a
@@ -567,7 +575,7 @@ def allowed_melds(
     Returns:
         The allowed actions, in `legal_melds`' order.
     """
-    allowed: list[SuitedMeld] = []
+    allowed: list[SuitedMeld | LayMeld | AddToMeld] = []
     if next_number is None:
         next_number = max(melds, default=-1) + 1
     for candidate in _candidates(hand, melds, types):

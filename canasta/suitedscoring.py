@@ -20,7 +20,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from canasta.cards import Kind
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, MeldType, SequenceShape, WildShape, judging
+from canasta.meldtypes import (
+    BlackThreeShape,
+    GroupShape,
+    MeldShape,
+    MeldType,
+    SequenceShape,
+    WildShape,
+    has_own_shape,
+    judging,
+)
+from canasta.ownshapes import cards_value
 from canasta.rules import CanastaClass, Rules
 from canasta.scoring import HandScore, SideScore, three_sign
 from canasta.suitedhand import SuitedHand
@@ -100,7 +110,8 @@ def side_score(
         kind = judging(types, meld)
         if kind is None:
             raise ValueError(f"no meld type of the rule set judges {meld!r}")
-        melded += meld_value(meld, values)
+        # (A type of a shape of its own says which cards its meld holds: `canasta.ownshapes`.)
+        melded += cards_value(kind.cards_of(meld), values) if has_own_shape(kind) else meld_value(meld, values)
         cls = kind.canasta_class(meld)
         if cls is not None:
             canastas += 1

@@ -46,6 +46,7 @@ from canasta.meldtypes import (
     SequenceShape,
     WildShape,
 )
+from canasta.ownshapes import cards_value, outcomes
 from canasta.rules import DEFAULT_CARD_VALUES, CanastaClass, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
@@ -59,6 +60,8 @@ _SUITS = len(Suit)
 _CLASSES = tuple(CanastaClass)
 _CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
 _CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
+#: No canasta of any class.
+_NONE_MADE = (0,) * len(_CLASSES)
 _JOKER = int(Kind.JOKER)
 _TWO = int(Kind.TWO)
 #: Entries each of the searches' tables of outcomes keeps (per suit, rank and wild melds).
@@ -119,6 +122,33 @@ def opening_reachable(
         TypeError: If a meld is not a shape the search knows.
     """
     table = _Table(melds, types)
+    if not table.kinds.own:
+        return _opening(hand, requirement, table, count, values, keep, _NONE_MADE)
+    # Types of a shape of their own (`canasta.ownshapes`): each placement of cards into their melds, then the rest.
+    return any(
+        _opening(rest, requirement, table, count + cards_value(_spent(hand, rest), values), values, keep, made)
+        for rest, made in outcomes(hand, table.own_melds, types, 1, going_out=False)
+    )
+
+
+def _spent(hand: SuitedHand, rest: SuitedHand) -> SuitedHand:
+    """The cards that left ``hand`` to leave ``rest``."""
+    naturals = tuple(a - b for a, b in zip(hand.naturals, rest.naturals, strict=True))
+    return SuitedHand.counted(
+        naturals, hand.twos - rest.twos, hand.jokers - rest.jokers, hand.black_threes - rest.black_threes
+    )
+
+
+def _opening(
+    hand: SuitedHand,
+    requirement: OpeningRequirement,
+    table: _Table,
+    count: int,
+    values: Sequence[int],
+    keep: int,
+    start: tuple[int, ...],
+) -> bool:
+    """`opening_reachable`'s search by the built-in kinds, the canastas ``start`` already made (per class)."""
     wild_cards = hand.twos + hand.jokers
     need = requirement.count
     classes = requirement_bits(requirement)  # (`OpeningRequirement.met`, read once)
@@ -134,7 +164,7 @@ def opening_reachable(
     held = [sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)]
     for combo in product(*per_suit):
         left = list(held)
-        made = (0,) * len(_CLASSES)
+        made = start
         gained = count
         laid = 0  # (cards laid, counted only with ``keep``)
         for usage, got in combo:
@@ -401,6 +431,8 @@ class _Table:
         by_rank: dict[int, list[tuple[int, int]]] = {}
         by_suit: dict[int, list[tuple[int, int]]] = {}
         wild_melds: list[int] = []
+        #: The side's melds of the types of a shape of their own (`canasta.ownshapes`).
+        self.own_melds: list[MeldShape] = []
         for meld in melds:
             if isinstance(meld, GroupShape):
                 by_rank.setdefault(meld.rank, []).append((meld.naturals, meld.wilds))
@@ -408,6 +440,8 @@ class _Table:
                 by_suit.setdefault(int(meld.suit), []).append((meld.low, meld.high))
             elif isinstance(meld, WildShape):
                 wild_melds.append(meld.size)
+            elif kinds.own and not isinstance(meld, BlackThreeShape):
+                self.own_melds.append(meld)
             elif not isinstance(meld, BlackThreeShape):
                 raise TypeError(f"the searches know groups, sequences and wild melds, not {type(meld).__name__}")
         held = (
@@ -470,7 +504,14 @@ def can_go_out(hand: SuitedHand, melds: Sequence[MeldShape], types: Sequence[Mel
     """
     table = _Table(melds, types)
     cap = max([quota.canastas_required, 1, *(n for _, n in quota.canastas_by_class)])
-    return _goes_out(hand, table, quota, cap)
+    if not table.kinds.own:
+        return _goes_out(hand, table, quota, cap, _NONE_MADE)
+    # Types of a shape of their own (`canasta.ownshapes`): each placement of cards into their melds, then the
+    # rest by the built-in kinds alone (so a natural none of them can take is lone there).
+    return any(
+        _goes_out(rest, table, quota, cap, made, placed=True)
+        for rest, made in outcomes(hand, table.own_melds, types, cap, going_out=True)
+    )
 
 
 # Per rule set's types, rank and wild cards held: whether a new group of one natural of the rank is valid.
@@ -567,8 +608,14 @@ def _finishes(
     return False
 
 
-def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -> bool:
-    """`can_go_out`'s search: every card melded but at most one, the final discard (the *spare*)."""
+def _goes_out(
+    hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int, made: tuple[int, ...], placed: bool = False
+) -> bool:
+    """`can_go_out`'s search: every card melded but at most one, the final discard (the *spare*).
+
+    ``made``: the canastas (by class) melds of a shape of their own already make; ``placed``: the
+    cards such melds take are placed already (the rest goes to the built-in kinds alone).
+    """
     kinds = table.kinds
     black = hand.black_threes
     spares: set[int] = set()  # 1: the final discard is still to choose; 0: a black three is it
@@ -579,7 +626,7 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
     if not spares:
         return False
     wild_cards = hand.twos + hand.jokers
-    if kinds.built_in:
+    if kinds.built_in or placed:
         # A natural that no meld can take must be the final discard: two such cards, or one where a
         # black three has to be discarded, and nobody goes out (most bound hands end here, unsearched).
         lone = _lone_naturals(hand, table, wild_cards)
@@ -606,7 +653,7 @@ def _goes_out(hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int) -
     naturals = hand.naturals
     per_suit = [table.sequence_outcomes(naturals, suit, cap, going_out=True) for suit in range(_SUITS)]
     last = len(per_suit)
-    start = (0, tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)), (0,) * len(_CLASSES))
+    start = (0, tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)), made)
     seen = {start}
     stack = [start]
     while stack:

@@ -8,7 +8,8 @@ older number and retires the other for the hand (§9.3's decided point). The dra
 the discard (a natural's names its suit: `canasta.Discard.suit`), asking and
 answering are the engine's own (`canasta.transitions`), which registers these
 transitions beside its own in `canasta.transitions.TRANSITIONS` when this module
-is imported (`canasta.hand` does).
+is imported (`canasta.hand` does). The actions of a meld type of a shape of its own
+(`canasta.ownshapes.LayMeld`, `AddToMeld`) move the cards they name the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Final
 
 from canasta import transitions
 from canasta.cards import BLACK_THREE, JOKER, SEQUENCE_MELD, TWO
+from canasta.ownshapes import OWN_MELD, AddToMeld, LayMeld
+from canasta.suitedhand import SuitedHand
 from canasta.suitedlegality import may_go_out_now, melds_of, opening_of
 from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, opening_met
 from canasta.suitedpile import PileTake, TakeMode
@@ -209,6 +212,44 @@ def _do_lay_black_threes(t: TableState, action: LayBlackThrees) -> None:
     _after_meld(t, seat, t.dealt.card_values[BLACK_THREE] * action.count)
 
 
+# The actions of melds of a type of a shape of its own (`canasta.ownshapes`): `LayMeld` makes a new meld of the
+# side under the rank ``OWN_MELD`` plus its type's index in `canasta.Rules.meld_types`; `AddToMeld` moves cards
+# onto one. The named cards leave the hand (a natural of the suit named; 2s, jokers and black threes by kind).
+
+
+def _move(t: TableState, seat: int, meld: MeldState, cards: SuitedHand) -> int:
+    """Move the cards from the seat's hand onto the meld; their count (card values)."""
+    values = t.dealt.card_values
+    value = 0
+    for index, count in enumerate(cards.naturals):
+        rank, suit = index // 4 + 4, index % 4
+        for _ in range(count):
+            meld.cards.append(_card_from_hand(t, seat, rank, suit))
+            value += values[rank]
+        meld.naturals += count
+    for kind, count in ((TWO, cards.twos), (JOKER, cards.jokers), (BLACK_THREE, cards.black_threes)):
+        for _ in range(count):
+            meld.cards.append(_card_from_hand(t, seat, kind))
+            value += values[kind]
+    meld.twos += cards.twos
+    meld.jokers += cards.jokers
+    meld.naturals += cards.black_threes
+    return value
+
+
+def _do_lay_meld(t: TableState, action: LayMeld) -> None:
+    seat = t.seat
+    index = next(i for i, kind in enumerate(t.dealt.meld_types) if kind.name == action.type)
+    _, meld = _new_meld(t, t.seating[seat], OWN_MELD + index)
+    _after_meld(t, seat, _move(t, seat, meld, action.cards))
+
+
+def _do_add_to_meld(t: TableState, action: AddToMeld) -> None:
+    seat = t.seat
+    meld = _target(t, t.seating[seat], action.meld, 0)
+    _after_meld(t, seat, _move(t, seat, meld, action.cards))
+
+
 #: The transition of each of the sequence games' own action types.
 SUITED_TRANSITIONS: Final[dict[type, Callable[[TableState, object], None]]] = {
     PileTake: _do_take,  # type: ignore[dict-item]
@@ -218,5 +259,8 @@ SUITED_TRANSITIONS: Final[dict[type, Callable[[TableState, object], None]]] = {
     LayWild: _do_lay_wild,  # type: ignore[dict-item]
     Combine: _do_combine,  # type: ignore[dict-item]
     LayBlackThrees: _do_lay_black_threes,  # type: ignore[dict-item]
+    LayMeld: _do_lay_meld,  # type: ignore[dict-item]
+    AddToMeld: _do_add_to_meld,  # type: ignore[dict-item]
 }
 transitions.TRANSITIONS.update(SUITED_TRANSITIONS)
+

@@ -267,6 +267,15 @@ def _run_text(meld: MeldView, *, compact: bool) -> Text:
     return text
 
 
+def _own_text(meld: MeldView) -> Text:
+    """A meld of a plugin's type of a shape of its own by its cards: ``5♥6♥7♥2``, ``[4♥…J♥*]`` a canasta."""
+    body = "".join(
+        "*" if card.suit is None else "2" if card.rank == 2 else kind_name(card.kind) + _SUIT_SYMBOLS[card.suit]
+        for card in meld.cards
+    )
+    return Text(f"[{body}]", style="bold cyan") if meld.is_canasta else Text(body)
+
+
 def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
     """A side's melds by number (rule sets with meld types): ``#0:KKK2 #1:5♥-9♥ #2:[7♠-K♠]``.
 
@@ -277,7 +286,10 @@ def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
     for meld in melds:
         # "#3:" joined to its meld, never broken from it: the table wraps only at spaces.
         part = Text(f"#{meld.number}:" if meld.number is not None else "", style="dim")
-        part.append_text(_run_text(meld, compact=compact) if meld.is_sequence else _meld_text(meld))
+        if meld.meld_type is not None:  # a plugin's type of a shape of its own: by its cards
+            part.append_text(_own_text(meld))
+        else:
+            part.append_text(_run_text(meld, compact=compact) if meld.is_sequence else _meld_text(meld))
         parts.append(part)
     return Text(" ").join(parts)
 

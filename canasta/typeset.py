@@ -29,6 +29,7 @@ from canasta.meldtypes import (
     WildMeldType,
     WildShape,
     first_of,
+    has_own_shape,
     judging,
 )
 
@@ -92,6 +93,9 @@ class TypeSet:
         wilds: The first `WildMeldType`.
         threes: The first `BlackThreeGroupType`.
         built_in: Every type is one of the four kinds the engine lays.
+        own: The types of a shape of their own (`canasta.meldtypes.has_own_shape`), with
+            their index in ``types`` (empty: none; the engine then plays them by
+            `canasta.ownshapes`, and never looks further where this is empty).
     """
 
     def __init__(self, source: Sequence[MeldType]) -> None:
@@ -105,6 +109,7 @@ class TypeSet:
         self.built_in = all(
             isinstance(t, (GroupType, SequenceType, WildMeldType, BlackThreeGroupType)) for t in self.types
         )
+        self.own: tuple[tuple[int, MeldType], ...] = tuple((i, t) for i, t in enumerate(self.types) if has_own_shape(t))
         # The types' verdicts, per type and shape objects (shapes are made once each: `group_shape`...).
         self._valid: dict[tuple[int, int, bool], tuple[MeldType, MeldShape, bool]] = {}
         self._can_add: dict[tuple[int, int, int, bool], tuple[MeldType, MeldShape, MeldShape, bool]] = {}

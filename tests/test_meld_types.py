@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Generator
-from typing import ClassVar
 
 import attrs
 import pytest
-from attrs import frozen
+from buraco_plugin import BuracoRuns, RunShape
 
 import canasta
 from canasta.cards import Suit
@@ -23,8 +22,6 @@ from canasta.meldtypes import (
     BlackThreeShape,
     GroupShape,
     GroupType,
-    MeldShape,
-    MeldType,
     SequenceShape,
     SequenceType,
     WildMeldType,
@@ -233,65 +230,16 @@ def test_a_sequence_canasta_is_refused_in_a_going_out_quota_until_the_engine_pla
         canasta.compile_rules(pm, "classic")
 
 
-# A plugin's own meld type, from the public concept alone: Buraco's runs, a sequence
-# of one suit that may hold one wild card in place of a missing rank.
-
-
-@frozen
-class RunShape(MeldShape):
-    """A run of one suit from low to high, with at most one rank filled by a wild card."""
-
-    suit: Suit
-    low: int
-    high: int
-    wild: bool = False
-
-    @property
-    def size(self) -> int:
-        return self.high - self.low + 1
-
-    @property
-    def wilds(self) -> int:
-        return int(self.wild)
-
-
-@frozen
-class BuracoRunType(MeldType):
-    """Runs of 3 or more cards of one suit, 4 up to the ace, one of which may be a wild card."""
-
-    name: ClassVar[str] = "buraco run"
-    shape: ClassVar[type[MeldShape]] = RunShape
-
-    canasta_size: int = 7
-
-    def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
-        return isinstance(meld, RunShape) and meld.low >= 4 and meld.high <= 14 and meld.size >= 3
-
-    def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
-        if not (isinstance(meld, RunShape) and isinstance(grown, RunShape)) or grown.suit != meld.suit:
-            return False
-        if grown.low > meld.low or grown.high < meld.high or grown.size == meld.size:
-            return False
-        return self.valid(grown) and (grown.wild or not meld.wild)  # a wild card never leaves
-
-    def closed(self, meld: MeldShape, *, going_out: bool = False) -> bool:
-        return isinstance(meld, RunShape) and meld.low == 4 and meld.high == 14
-
-    def canasta_class(self, meld: MeldShape) -> canasta.CanastaClass | None:
-        if not isinstance(meld, RunShape) or meld.size < self.canasta_size:
-            return None
-        return canasta.CanastaClass.MIXED if meld.wild else canasta.CanastaClass.SEQUENCE
-
-
 def test_a_plugin_defines_its_own_meld_type_from_the_public_concept() -> None:
-    """Buraco's runs with one wild card: a type of a plugin's own, judged like the built-in ones."""
-    runs = BuracoRunType()
-    dirty = RunShape(H, 5, 7, wild=True)
+    """Buraco's runs with one wild card (`buraco_plugin`, played in `tests/test_own_meld_types.py`), judged."""
+    runs = BuracoRuns()
+    dirty = RunShape(H, frozenset({5, 7}), twos=1)  # the 2 stands for the 6
     assert runs.valid(dirty) and runs.judges(dirty) and not SAMBA_SEQUENCE.judges(dirty)
-    assert runs.can_add(dirty, RunShape(H, 5, 11, wild=True))
-    assert runs.canasta_class(RunShape(H, 5, 11, wild=True)) is canasta.CanastaClass.MIXED
-    assert runs.canasta_class(RunShape(H, 5, 11)) is canasta.CanastaClass.SEQUENCE
-    assert not runs.can_add(dirty, RunShape(H, 5, 8))  # the wild card stays
+    assert runs.can_add(dirty, RunShape(H, frozenset(range(5, 11)) - {6}, twos=1))
+    assert runs.canasta_class(RunShape(H, frozenset(range(5, 11)), twos=1)) is canasta.CanastaClass.MIXED
+    assert runs.canasta_class(RunShape(H, frozenset(range(5, 12)))) is canasta.CanastaClass.SEQUENCE
+    assert not runs.can_add(dirty, RunShape(H, frozenset({5, 6, 7, 8})))  # the wild card stays
     assert runs.combine(dirty, dirty) is None  # the default: runs never merge
+    assert runs.shape_of(runs.cards_of(dirty)) == dirty  # lossless
     assert pickle.loads(pickle.dumps(runs)) == runs
     assert not SAMBA_GROUP.valid(dirty)

@@ -544,7 +544,12 @@ def test_a_plugin_meld_type_plays_a_variant() -> None:
     )
 
 
-def test_a_meld_type_of_a_shape_the_engine_does_not_play_is_refused() -> None:
+def test_a_meld_type_of_a_shape_the_engine_cannot_play_is_refused() -> None:
+    """A type of a shape of its own that does not say which cards make its melds (no candidates) is refused.
+
+    (One that does is played: `tests/test_own_meld_types.py`.)
+    """
+
     @attrs.frozen
     class Pairs(MeldType):
         name: ClassVar[str] = "pair"
@@ -571,7 +576,7 @@ def test_a_meld_type_of_a_shape_the_engine_does_not_play_is_refused() -> None:
     plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
     found = canasta.Registry(autoload="builtin")
     found.add_variant(canasta.Variant(name="pairs", description="a test", plugins=(plugin,), base="samba"))
-    with pytest.raises(canasta.RulesError, match="shape of its own"):
+    with pytest.raises(canasta.RulesError, match=r"shape of its own .* must tell the engine shape_of, cards_of, lays"):
         canasta.load_rules("pairs", registry=found)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import Kind, Suit
-from canasta.meldtypes import GroupType
+from canasta.meldtypes import GroupType, has_own_shape
 from canasta.rl.actions import SEQUENCES_ACTION_SPACE_VERSION, ActionSpace, ActionSpaceError, _use_for_meld_types
 from canasta.rules import Rules
 from canasta.suitedactions import (
@@ -256,6 +256,15 @@ class SequenceActionSpace(ActionSpace):
     def __init__(self, rules: Rules | None = None, *, group_wilds: int | None = None) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be compiled canasta.Rules or None, got {rules!r}")
+        own = [t.name for t in rules.meld_types if has_own_shape(t)] if rules is not None else []
+        if own:
+            # A plugin's type of a shape of its own lays any set of cards its type accepts: no fixed numbering
+            # covers those without knowing the type, so the space refuses the rule set rather than mask it wrongly.
+            raise ActionSpaceError(
+                f"the RL action space does not number melds of a meld type of a shape of its own ({', '.join(own)}: "
+                "canasta.ownshapes); play such a rule set with canasta.Game or HandState, not the RL environments "
+                "or OpenSpiel"
+            )
         if group_wilds is None:
             group_wilds = GROUP_WILDS if rules is None else group_wilds_of(rules)
         if not _is_int(group_wilds) or group_wilds < 0:

@@ -45,8 +45,10 @@ from canasta.errors import IllegalActionError, RuleCode
 from canasta.game import Game
 from canasta.hand import HandState, MeldState, Phase
 from canasta.observation import Observation
+from canasta.ownshapes import OWN_MELD
 from canasta.registry import Registry
 from canasta.scoring import HandScore, SideScore
+from canasta.suitedhand import SuitedHand
 from canasta.table import CACHE_FIELDS, data_fields
 from canasta.testing.errors import InvariantError
 from canasta.testing.play import random_play
@@ -243,7 +245,13 @@ def check_conservation(state: HandState) -> None:
     for side, melds in enumerate(state.melds):
         for key, meld in melds.items():
             ks = [kinds[c] for c in meld.cards]
-            name = "sequence" if meld.rank == SEQUENCE_MELD else Kind(meld.rank).name
+            if meld.rank >= OWN_MELD:  # a type of a shape of its own (`canasta.ownshapes`)
+                kind = state.rules.meld_types[meld.rank - OWN_MELD]
+                name = kind.name
+                if kind.shape_of(SuitedHand.from_cards(state.deck.cards[c] for c in meld.cards)) is None:
+                    raise InvariantError(f"side {side}, meld {key}: its cards are no {name}")
+            else:
+                name = "sequence" if meld.rank == SEQUENCE_MELD else Kind(meld.rank).name
             if numbered:
                 if not 0 <= key < state.meld_numbers[side]:
                     raise InvariantError(f"side {side}: a meld is filed under number {key}, never given")
