@@ -27,7 +27,6 @@ from canasta.meldtypes import (
     GroupShape,
     GroupType,
     MeldShape,
-    MeldType,
     SequenceShape,
     SequenceType,
     WildShape,
@@ -542,42 +541,6 @@ def test_a_plugin_meld_type_plays_a_variant() -> None:
     assert any(
         _wild_seven_action(a) for seed in range(6) for h in _walk(seed) if not h.is_over for a in h.legal_actions()
     )
-
-
-def test_a_meld_type_of_a_shape_the_engine_cannot_play_is_refused() -> None:
-    """A type of a shape of its own that does not say which cards make its melds (no candidates) is refused.
-
-    (One that does is played: `tests/test_own_meld_types.py`.)
-    """
-
-    @attrs.frozen
-    class Pairs(MeldType):
-        name: ClassVar[str] = "pair"
-        shape: ClassVar[type[MeldShape]] = GroupShape
-
-        def valid(self, meld: MeldShape, *, going_out: bool = False) -> bool:
-            return isinstance(meld, GroupShape) and meld.size == 2
-
-        def can_add(self, meld: MeldShape, grown: MeldShape, *, going_out: bool = False) -> bool:
-            return False
-
-        def closed(self, meld: MeldShape, *, going_out: bool = False) -> bool:
-            return True
-
-        def canasta_class(self, meld: MeldShape) -> CanastaClass | None:
-            return None
-
-    plugin = types.ModuleType("pairs")
-
-    @canasta.hookimpl
-    def canasta_meld_types() -> tuple[object, ...]:
-        return (GroupType(), Pairs())
-
-    plugin.canasta_meld_types = canasta_meld_types  # type: ignore[attr-defined]
-    found = canasta.Registry(autoload="builtin")
-    found.add_variant(canasta.Variant(name="pairs", description="a test", plugins=(plugin,), base="samba"))
-    with pytest.raises(canasta.RulesError, match=r"shape of its own .* must tell the engine shape_of, cards_of, lays"):
-        canasta.load_rules("pairs", registry=found)
 
 
 def _first_hand(scores: tuple[int, int]) -> tuple[canasta.Game, tuple[int, ...]]:
