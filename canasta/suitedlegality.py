@@ -70,8 +70,10 @@ _SHAPES: dict[tuple[int, ...], MeldShape] = {}
 _DISCARDS: dict[tuple[int, int], Discard] = {}
 # Per deck (by identity; the entry keeps it): each card id's suit index, -1 for a joker.
 _DECK_SUITS: dict[int, tuple[Deck, tuple[int, ...]]] = {}
-# The opening requirements, by count and classes (the classes by identity: the entry keeps them).
-_OPENINGS: dict[tuple[int, int], tuple[frozenset[object], OpeningRequirement]] = {}
+# The shapes of melds of a type of a shape of their own, one object per value (`_own_shape`).
+_OWN_SHAPES: dict[MeldShape, MeldShape] = {}
+# The opening requirements, by count and classes.
+_OPENINGS: dict[tuple[int, frozenset[CanastaClass]], OpeningRequirement] = {}
 
 
 def _suits(deck: Deck) -> tuple[int, ...]:
@@ -116,7 +118,13 @@ def _own_shape(t: TableState, meld: MeldState) -> MeldShape:
     """A meld of a type of a shape of its own: its type's `canasta.meldtypes.MeldType.shape_of` its cards."""
     shape = t.dealt.meld_types[meld.rank - OWN_MELD].shape_of(_counted(t, meld.cards))
     assert shape is not None  # (the engine lays only cards whose shape the type accepted)
-    return shape
+    # One object per value, as for the built-in shapes: the memos of `canasta.typeset` key shapes by identity.
+    known = _OWN_SHAPES.get(shape)
+    if known is None:
+        if len(_OWN_SHAPES) > _MEMO_SIZE:
+            _OWN_SHAPES.clear()
+        known = _OWN_SHAPES[shape] = shape
+    return known
 
 
 def _shape(key: tuple[int, ...]) -> MeldShape:
@@ -187,13 +195,13 @@ def opening_of(t: TableState, seat: int) -> OpeningRequirement:
     side = t.dealt.sides[seat]
     classes = t.dealt.minimums.canastas_for(t.scores[side])
     count = t.personal_minimum(seat)
-    key = (count, id(classes))
+    key = (count, classes)  # (by value: `canastas_for` may return a new empty frozenset each call)
     found = _OPENINGS.get(key)
-    if found is None or found[0] is not classes:
+    if found is None:
         if len(_OPENINGS) > _MEMO_SIZE:
             _OPENINGS.clear()
-        found = _OPENINGS[key] = (classes, OpeningRequirement(count=count, canasta_classes=classes))
-    return found[1]
+        found = _OPENINGS[key] = OpeningRequirement(count=count, canasta_classes=classes)
+    return found
 
 
 def _may_go_out(t: TableState) -> bool:

@@ -299,7 +299,7 @@ def _combinations(types: TypeSet, ordered: list[tuple[int, MeldShape]]) -> tuple
         if kind is None:
             continue
         for b, second in ordered[i + 1 :]:
-            merged = types.combine(kind, first, second) if types.judges(kind, second) else None
+            merged = kind.combine(first, second) if types.judges(kind, second) else None
             if merged is not None:
                 action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
                 found.append((action, a, merged, b, False, 0))

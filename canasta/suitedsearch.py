@@ -356,9 +356,7 @@ def _group_outcomes(
             if used < wild_cap and kinds.can_add(groups, shape(n, w), shape(n, w + 1), going_out):
                 walk(tuple(sorted((*others, (n, w + 1)))), left, used + 1)
             for j in range(i + 1, len(melds)):
-                merged = kinds.combine(groups, shape(n, w), shape(*melds[j])) or kinds.combine(
-                    groups, shape(*melds[j]), shape(n, w)
-                )
+                merged = groups.combine(shape(n, w), shape(*melds[j])) or groups.combine(shape(*melds[j]), shape(n, w))
                 if isinstance(merged, GroupShape):
                     rest = others[: j - 1] + others[j:]
                     walk(tuple(sorted((*rest, (merged.naturals, merged.wilds)))), left, used)
@@ -397,7 +395,7 @@ def _wild_outcomes(
             if left and kinds.can_add(wilds, wild_shape(k), wild_shape(k + 1), going_out):
                 walk(tuple(sorted((*others, k + 1))), left - 1)
             for j in range(i + 1, len(melds)):
-                merged = kinds.combine(wilds, wild_shape(k), wild_shape(melds[j]))
+                merged = wilds.combine(wild_shape(k), wild_shape(melds[j]))
                 if merged is not None:
                     walk(tuple(sorted((*others[: j - 1], *others[j:], merged.size))), left)
         for k in range(1, left + 1):

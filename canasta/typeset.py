@@ -41,6 +41,9 @@ _SETS_SIZE: Final = 256
 _MEMO_SIZE: Final = 1 << 16
 
 _SETS: dict[int, TypeSet] = {}
+# The shape classes whose values the engine makes once each (`group_shape`...; the table's shapes too):
+# only their objects are kept by identity below (a shape made anew on every call would only fill the tables).
+_MADE_ONCE: Final = frozenset({GroupShape, SequenceShape, WildShape, BlackThreeShape})
 # Each canasta class's bit, in `CanastaClass` order.
 _CLASS_BITS: Final = {cls: 1 << i for i, cls in enumerate(CanastaClass)}
 # Shapes made once each, by their fields (frozen values: sharing them is safe).
@@ -113,7 +116,6 @@ class TypeSet:
         # The types' verdicts, per type and shape objects (shapes are made once each: `group_shape`...).
         self._valid: dict[tuple[int, int, bool], tuple[MeldType, MeldShape, bool]] = {}
         self._can_add: dict[tuple[int, int, int, bool], tuple[MeldType, MeldShape, MeldShape, bool]] = {}
-        self._combine: dict[tuple[int, int, int], tuple[MeldType, MeldShape, MeldShape, MeldShape | None]] = {}
         self._judged_by: dict[tuple[int, int], tuple[MeldType, MeldShape, bool]] = {}
         # Per shape: whether it is valid only in a going-out turn.
         self._going_out_only: dict[int, tuple[MeldShape, bool]] = {}
@@ -128,6 +130,8 @@ class TypeSet:
 
     def valid(self, kind: MeldType, shape: MeldShape, going_out: bool) -> bool:
         """``kind.valid(shape, going_out=going_out)``, kept per type and shape object."""
+        if type(shape) not in _MADE_ONCE:
+            return kind.valid(shape, going_out=going_out)
         key = (id(kind), id(shape), going_out)
         known = self._valid.get(key)
         if known is not None and known[0] is kind and known[1] is shape:
@@ -140,6 +144,8 @@ class TypeSet:
 
     def can_add(self, kind: MeldType, meld: MeldShape, grown: MeldShape, going_out: bool) -> bool:
         """``kind.can_add(meld, grown, going_out=going_out)``, kept per type and shape objects."""
+        if type(meld) not in _MADE_ONCE or type(grown) not in _MADE_ONCE:
+            return kind.can_add(meld, grown, going_out=going_out)
         key = (id(kind), id(meld), id(grown), going_out)
         known = self._can_add.get(key)
         if known is not None and known[0] is kind and known[1] is meld and known[2] is grown:
@@ -150,20 +156,10 @@ class TypeSet:
         self._can_add[key] = (kind, meld, grown, verdict)
         return verdict
 
-    def combine(self, kind: MeldType, first: MeldShape, second: MeldShape) -> MeldShape | None:
-        """``kind.combine(first, second)``, kept per type and shape objects."""
-        key = (id(kind), id(first), id(second))
-        known = self._combine.get(key)
-        if known is not None and known[0] is kind and known[1] is first and known[2] is second:
-            return known[3]
-        if len(self._combine) > _MEMO_SIZE:
-            self._combine.clear()
-        merged = kind.combine(first, second)
-        self._combine[key] = (kind, first, second, merged)
-        return merged
-
     def judges(self, kind: MeldType, shape: MeldShape) -> bool:
         """``kind.judges(shape)``, kept per type and shape object."""
+        if type(shape) not in _MADE_ONCE:
+            return kind.judges(shape)
         key = (id(kind), id(shape))
         known = self._judged_by.get(key)
         if known is not None and known[0] is kind and known[1] is shape:
@@ -186,6 +182,8 @@ class TypeSet:
 
     def class_of(self, kind: MeldType, shape: MeldShape) -> CanastaClass | None:
         """``kind.canasta_class(shape)``, kept per type and shape object."""
+        if type(shape) not in _MADE_ONCE:
+            return kind.canasta_class(shape)
         key = (id(kind), id(shape))
         known = self._by_kind.get(key)
         if known is not None and known[0] is kind and known[1] is shape:
@@ -202,6 +200,9 @@ class TypeSet:
         True where the type that judges it lays it only when going out (black threes) or
         does not accept it outside a going-out turn (an escalera past 7 cards).
         """
+        if type(shape) not in _MADE_ONCE:
+            kind = judging(self.types, shape)
+            return kind is not None and (kind.going_out_only or not kind.valid(shape))
         known = self._going_out_only.get(id(shape))
         if known is not None and known[0] is shape:
             return known[1]
@@ -214,6 +215,8 @@ class TypeSet:
 
     def judging(self, shape: MeldShape) -> MeldType | None:
         """The first type that judges ``shape`` (`canasta.meldtypes.judging`), kept per shape object."""
+        if type(shape) not in _MADE_ONCE:
+            return judging(self.types, shape)
         known = self._judges.get(id(shape))
         if known is not None and known[0] is shape:
             return known[1]
@@ -232,6 +235,10 @@ class TypeSet:
         return self._class(shape)[2]
 
     def _class(self, shape: MeldShape) -> tuple[MeldShape, CanastaClass | None, int]:
+        if type(shape) not in _MADE_ONCE:
+            kind = judging(self.types, shape)
+            cls = kind.canasta_class(shape) if kind is not None else None
+            return (shape, cls, 0 if cls is None else _CLASS_BITS[cls])
         known = self._classes.get(id(shape))
         if known is not None and known[0] is shape:
             return known
