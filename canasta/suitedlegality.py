@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
-from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape, judging
+from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
 from canasta.ownshapes import OWN_MELD
 from canasta.rules import CanastaClass, Permission
 from canasta.suitedhand import OpeningRequirement, SuitedHand
@@ -60,7 +60,6 @@ _ASK: Final = AskGoOut()
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
 _END: Final = EndHand()
-_SUITS: Final = tuple(Suit)
 _CLASS_INDEX: Final = {cls: i for i, cls in enumerate(CanastaClass)}
 #: Bound on each memo table below (cleared whole when full).
 _MEMO_SIZE: Final = 1 << 16
@@ -224,12 +223,12 @@ def may_go_out_now(t: TableState, seat: int) -> bool:
     side = t.seating[seat]
     if not (_may_go_out(t) and t.opened[side]):
         return False
-    if type_set(t.dealt.meld_types).own:
+    kinds = type_set(t.dealt.meld_types)
+    if kinds.own:
         # Melds of a shape of their own are canastas by their type (`canasta.meldtypes.MeldType.canasta_class`).
         made = [0] * len(CanastaClass)
         for shape in melds_of(t, side).values():
-            kind = judging(t.dealt.meld_types, shape)
-            cls = kind.canasta_class(shape) if kind is not None else None
+            cls = kinds.canasta_class(shape)
             if cls is not None:
                 made[_CLASS_INDEX[cls]] += 1
         return t.dealt.going_out.quota_met(made)

@@ -45,7 +45,7 @@ from canasta.ownshapes import candidates as own_candidates
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
-from canasta.suitedsearch import NATURAL_RANKS, can_go_out, opening_reachable
+from canasta.suitedsearch import NATURAL_RANKS, can_go_out, hand_size, opening_reachable
 from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
 
 __all__ = [
@@ -472,7 +472,7 @@ def legal_melds(
         target), sequences, extensions, wild melds, combinations, black threes.
     """
     legal: list[SuitedMeld | LayMeld | AddToMeld] = []
-    size = sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
+    size = hand_size(hand)
     if next_number is None:
         next_number = max(melds, default=-1) + 1
     for candidate in _candidates(hand, melds, types):

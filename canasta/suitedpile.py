@@ -32,7 +32,7 @@ from canasta.meldtypes import GroupShape, MeldShape, MeldType, SequenceShape
 from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import opens_and_goes_out
-from canasta.suitedsearch import can_go_out, opening_reachable
+from canasta.suitedsearch import can_go_out, hand_size, opening_reachable
 from canasta.typeset import group_shape, sequence_shape, type_set
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
@@ -140,8 +140,8 @@ def legal_pile_takes(
     kind = top.kind
     if kind in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) or top.suit is None:
         return []  # never taken with a wild card, a black three or the red-three upcard on top
-    size = _size(hand)
-    below = _size(pile_below)
+    size = hand_size(hand)
+    below = hand_size(pile_below)
     if size == 1 and below == 0:
         return []  # the one-card rule (SPEC §1)
     if not opened and not unopened_may_take:
@@ -212,11 +212,6 @@ def legal_pile_takes(
     return takes
 
 
-def _size(hand: SuitedHand) -> int:
-    """`SuitedHand.size`, counted here (the property runs in Python)."""
-    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
-
-
 def _completes(
     melds: Mapping[int, MeldShape],
     number: int | None,
@@ -229,7 +224,7 @@ def _completes(
     may_go_out: bool = True,
 ) -> bool:
     """Whether the turn can still be completed after a take that leaves ``placed`` (SPEC §0)."""
-    if _size(hand) + _size(pile_below) >= 2 and not bound:
+    if hand_size(hand) + hand_size(pile_below) >= 2 and not bound:
         return True  # a discard keeps a card
     after = hand.plus(pile_below)
     if not may_go_out:

@@ -154,7 +154,7 @@ def _opening(
     classes = requirement_bits(requirement)  # (`OpeningRequirement.met`, read once)
     # The cards the opening may lay (with ``keep``; otherwise every card: no state counts them).
     naturals = hand.naturals
-    budget = sum(naturals) + wild_cards + hand.black_threes - keep if keep else -1
+    budget = hand_size(hand) - keep if keep else -1
     if keep and budget < 0:
         return False
     per_suit = [table.sequence_outcomes(naturals, suit, 1, going_out=False) for suit in range(_SUITS)]
@@ -206,6 +206,11 @@ def _opening(
                 if total >= need and (not classes or class_bits(_add_counts(sofar, got, 1)) & classes):
                     return True
     return False
+
+
+def hand_size(hand: SuitedHand) -> int:
+    """`SuitedHand.size` counted in the engine's compiled code (the property runs in Python)."""
+    return sum(hand.naturals) + hand.twos + hand.jokers + hand.black_threes
 
 
 def requirement_bits(requirement: OpeningRequirement) -> int:
