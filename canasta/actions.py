@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import ClassVar, SupportsIndex, TypeAlias
+from typing import ClassVar, Final, SupportsIndex, TypeAlias
 
 from attrs import field, frozen
 
@@ -103,6 +103,27 @@ def _check_flags(action: TakePile | Meld) -> None:
         value = getattr(action, name)
         if type(value) is not bool:
             object.__setattr__(action, name, _flag(value, name))  # (frozen: set once, before any hash)
+    if not isinstance(action, Meld):
+        return
+    slot = action.slot
+    if type(slot) is not int or slot < 0:
+        slot = _count(slot)
+        object.__setattr__(action, "slot", slot)
+    # ``second`` is ``slot == 1`` spelt the old way (cutthroat's second meld of a rank): one action, two spellings.
+    if action.second:
+        if slot not in (0, 1):
+            raise ValueError(f"second=True names meld 1 of the rank; it cannot be combined with slot={slot}")
+        object.__setattr__(action, "slot", 1)
+    elif slot == 1:
+        object.__setattr__(action, "second", True)
+
+
+def _ordinal(slot: int) -> str:
+    """A meld's or book's number as a word: slot 0 is the first."""
+    return _ORDINALS[slot] if slot < len(_ORDINALS) else f"{slot + 1}th"
+
+
+_ORDINALS: Final = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
 @frozen(cache_hash=True)
@@ -185,11 +206,21 @@ class Meld:
         naturals: Natural cards of that rank (black threes for ``BLACK_THREE``).
         twos: 2s.
         jokers: Jokers.
-        second: Onto the side's second meld of that rank (only under
-            ``cutthroat``, where partners who both held a rank keep two melds).
+        second: Onto the side's second meld of that rank: ``slot=1`` (under
+            ``cutthroat``, where partners who both held a rank keep two melds,
+            and under `canasta.MeldRules.several_melds`). Either spelling makes
+            the same action: ``second`` is true exactly when ``slot`` is 1.
         book: Onto one of the side's books of that rank (only under
             `canasta.MeldRules.add_to_books`, Hand and Foot's ``add-to-books``:
-            naturals only; the side's books of a rank are interchangeable).
+            natural cards go onto the first book of the rank, ``slot=0``: for
+            them the side's books of a rank are interchangeable; wild cards,
+            under `canasta.MeldRules.wilds_onto_books`, onto the dirty book
+            ``slot`` names).
+        slot: Which of the side's melds of that rank (`canasta.MeldRules.several_melds`):
+            its open melds of a kind are numbered from 0 in the order made (a
+            book leaves the numbering), and the next number starts a new meld;
+            with ``book``, which of its books of the rank, numbered from 0 in the
+            order made. 0 everywhere else (the side's meld of the rank, or a new one).
     """
 
     rank: Kind = field(converter=_kind)
@@ -198,14 +229,21 @@ class Meld:
     jokers: int = field(default=0, converter=_count)
     second: bool = field(default=False, kw_only=True)
     book: bool = field(default=False, kw_only=True)
+    slot: int = field(default=0, kw_only=True)
     name: ClassVar[str] = "meld"
 
     def __attrs_post_init__(self) -> None:
-        if type(self.second) is not bool or type(self.book) is not bool:
-            _check_flags(self)  # type: ignore[unreachable]  # (numpy's bool, or a wrong type: refused there)
+        if (
+            self.slot
+            or self.second
+            or type(self.second) is not bool
+            or type(self.book) is not bool
+            or type(self.slot) is not int
+        ):
+            _check_flags(self)  # (a slot, or numpy's bool, or a wrong type: normalized or refused there)
 
     def __repr__(self) -> str:
-        second = ", second=True" if self.second else ""
+        second = ", second=True" if self.slot == 1 else f", slot={self.slot}" if self.slot else ""
         if self.book:
             second += ", book=True"
         return f"Meld(rank={self.rank!r}, naturals={self.naturals}, twos={self.twos}, jokers={self.jokers}{second})"
@@ -230,10 +268,10 @@ class Meld:
         if self.jokers:
             parts.append(f"{self.jokers}×joker")
         target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
-        if self.second:
-            target = f"the second meld of {target}"
         if self.book:
-            target = f"a book of {target}"
+            target = f"the {_ordinal(self.slot)} book of {target}" if self.slot else f"a book of {target}"
+        elif self.slot:
+            target = f"the {_ordinal(self.slot)} meld of {target}"
         return f"meld {' + '.join(parts)} ({target})"
 
 

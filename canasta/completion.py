@@ -108,9 +108,12 @@ class Turn:
         onto_books: Under `canasta.MeldRules.add_to_books`, the natural ranks of
             the acting side's clean and dirty books: their naturals may go onto a
             book (for the going-out search); empty elsewhere.
+        book_room: Under `canasta.MeldRules.wilds_onto_books`, the wild cards the
+            acting side's dirty books can still take (for the going-out search); 0 elsewhere.
     """
 
     __slots__ = (
+        "book_room",
         "books",
         "books_before",
         "bound",
@@ -156,6 +159,7 @@ class Turn:
         canastas_before: tuple[int, ...] = (),
         books_before: int = 0,
         onto_books: frozenset[int] = frozenset(),
+        book_room: int = 0,
     ) -> None:
         """Collect the turn's facts (see the class attributes); ``facts`` are the rules' own, if the caller has them."""
         self.rules = rules
@@ -179,6 +183,20 @@ class Turn:
         self.canastas_before = canastas_before
         self.books_before = books_before
         self.onto_books = onto_books
+        self.book_room = book_room
+
+    def with_book_room(self, book_room: int) -> Turn:
+        """These facts with another ``book_room`` (wild cards just added to a book, or a dirty book set apart).
+
+        Args:
+            book_room: The wild cards the side's dirty books can still take.
+
+        Returns:
+            A new `Turn`.
+        """
+        turn = _copy_turn(self, self.books, self.onto_books)
+        turn.book_room = book_room
+        return turn
 
 
 class OpeningsFound:
@@ -454,6 +472,7 @@ def meld_may_complete(
             witness=witness,
             books=turn.books,
             onto_books=turn.onto_books,
+            book_room=turn.book_room,
         )
     # (The opening first, as in `can_complete`.)
     return _opening_completes(turn, hand, melds, provisional, witness) or _out_concealed(turn, hand, melds)
@@ -472,6 +491,7 @@ def _out_concealed(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
             need=max(turn.facts.canastas_required, 1),
             books=turn.books,
             onto_books=turn.onto_books,
+            book_room=turn.book_room,
         )
     )
 
@@ -523,6 +543,7 @@ def _opened_completes(turn: Turn, hand: _Hand, melds: _Melds, size: int) -> bool
         need=turn.facts.canastas_required,
         books=turn.books,
         onto_books=turn.onto_books,
+        book_room=turn.book_room,
     )
 
 
@@ -560,7 +581,14 @@ def _canasta_then_ends(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
         keys.append(JOKER)
     for key in melds:
         if key >= SECOND_MELD:
-            keys.append(key)  # (cutthroat: a rank's second meld)
+            keys.append(key)  # (cutthroat: a rank's second meld; several-melds: each open meld)
+    if facts.several_melds:
+        for kind in [k for k in keys if k < SECOND_MELD]:
+            new = kind
+            while new in melds:
+                new += SECOND_MELD
+            if new != kind:
+                keys.append(new)  # several-melds: a new meld beside the kind's open ones
     for key in keys:
         rank = key & 15
         n0, t0, j0 = melds.get(key, (0, 0, 0))
@@ -696,7 +724,50 @@ def _opening_groups(turn: Turn, hand: _Hand, melds: _Melds) -> OpeningGroups:
         group_values.append(values[BLACK_THREE] * hand[BLACK_THREE])
         total += values[BLACK_THREE] * hand[BLACK_THREE]
     take_wilds = bool(groups) and (len(groups) > 1 or groups[0] != BLACK_THREE)
+    if facts.several_melds:
+        return _several_opening_groups(turn, hand, melds, groups, group_values, len(naturals), total, take_wilds)
     return OpeningGroups(groups, group_values, len(naturals), total, take_wilds)
+
+
+def _several_opening_groups(
+    turn: Turn,
+    hand: _Hand,
+    melds: _Melds,
+    kinds: list[int],
+    kind_values: list[int],
+    naturals: int,
+    total: int,
+    take_wilds: bool,
+) -> OpeningGroups:
+    """`_opening_groups` under several-melds: each kind's groups are its open melds, then the new melds it can make.
+
+    Groups are keys (``kind + SECOND_MELD * number``): the open melds of the kind in order, then as
+    many new ones as its cards could make (each needs ``min_naturals`` naturals of the hand, or
+    ``min_size`` wild cards for a wild meld). A kind's value bounds its last group (an upper bound
+    of the count for every group before it).
+    """
+    facts = turn.facts
+    keys: list[int] = []
+    values: list[int] = []
+    natural_keys = 0
+    wilds = hand[TWO] + hand[JOKER]
+    for i, kind in enumerate(kinds):
+        open_melds = 0
+        while kind + SECOND_MELD * open_melds in melds:
+            open_melds += 1
+        if kind == BLACK_THREE:
+            new = 1 if not open_melds else 0
+        elif kind == JOKER:
+            new = wilds // max(turn.rules.melds.min_size, 1)
+        else:
+            new = hand[kind] // max(facts.min_naturals, 1)
+        count = open_melds + new
+        for number in range(count):
+            keys.append(kind + SECOND_MELD * number)
+            values.append(kind_values[i] if number == count - 1 else 0)
+        if i < naturals:
+            natural_keys += count
+    return OpeningGroups(keys, values, natural_keys, total, take_wilds)
 
 
 def opening_completes_after(
@@ -920,12 +991,14 @@ def _search(
     clean_need = turn.facts.clean_meld_naturals
     # Books that make room (read once: the options below test it only where it is on).
     book_size = turn.facts.canasta_size if turn.books is not None and turn.facts.makes_books else 0
+    several = turn.facts.several_melds
     last = len(groups)
     while index < last and provisional + remaining >= minimum:
-        rank = groups[index]
+        meld_key = groups[index]  # (a kind; several-melds: ``kind + SECOND_MELD * number``)
+        rank = meld_key & 15
         # Cards of this group that a later group cannot use leave the upper bound.
         later = remaining - group_values[index]
-        existing = melds.get(rank)
+        existing = melds.get(meld_key)
         n0, t0, j0 = existing if existing is not None else (0, 0, 0)
         naturals = 0 if rank == JOKER else hand[rank]
         twos = hand[TWO]
@@ -965,7 +1038,7 @@ def _search(
             hand[rank] = hand[rank] - n
             hand[TWO] = hand[TWO] - t
             hand[JOKER] = hand[JOKER] - j
-            melds[rank] = (n0 + n, t0 + t, j0 + j)
+            melds[meld_key] = (n0 + n, t0 + t, j0 + j)
             if book_size and n0 + n + t0 + t + j0 + j >= book_size:
                 # A book: set apart, and this rank's group starts again with what the hand holds.
                 done = _search_after_book(
@@ -996,9 +1069,9 @@ def _search(
             hand[TWO] = hand[TWO] + t
             hand[JOKER] = hand[JOKER] + j
             if existing is None:
-                del melds[rank]
+                del melds[meld_key]
             else:
-                melds[rank] = existing
+                melds[meld_key] = existing
             if done:
                 return True
         if mode == 2 and rank == JOKER:
@@ -1006,6 +1079,11 @@ def _search(
         # Nothing (more) on this group: go on with the next one.
         remaining = later
         index += 1
+        if existing is None and several:
+            # several-melds: no new meld here, so none after it either (new melds of a kind are interchangeable).
+            while index < last and groups[index] & 15 == rank:
+                remaining -= group_values[index]
+                index += 1
     return False
 
 
@@ -1115,23 +1193,42 @@ def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
     counts = list(books)
     rest: _Melds = {}
     ranks: list[int] = []
-    for rank, (n, t, j) in melds.items():
+    room = 0
+    for key, (n, t, j) in melds.items():
         if n + t + j >= size:
+            rank = key & 15  # (several-melds: a key names its kind)
             counts[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
             ranks.append(rank)
+            room += _book_room(turn.facts, rank, t, j)
         else:
-            rest[rank] = (n, t, j)
-    return _with_books(turn, tuple(counts), ranks), rest
+            rest[key] = (n, t, j)
+    return _with_books(turn, tuple(counts), ranks, room), rest
 
 
-def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = ()) -> Turn:
+def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = (), room: int = 0) -> Turn:
     """The turn's facts with other books (the opening search's own, made as it lays them).
 
     ``ranks``: the ranks of the books just set apart; under add-to-books their naturals may go onto them.
+    ``room``: the wild cards those books can take (wilds-onto-books).
     """
     onto = turn.onto_books
     if ranks and turn.facts.add_to_books:
         onto = onto | frozenset(r for r in ranks if r != JOKER)
+    after = _copy_turn(turn, books, onto)
+    after.book_room = turn.book_room + room
+    return after
+
+
+def _book_room(facts: RuleFacts, rank: int, twos: int, jokers: int) -> int:
+    """The wild cards a book just made can still take (wilds-onto-books: a dirty book of a natural rank)."""
+    if not facts.wilds_onto_books or rank == JOKER or not (twos or jokers):
+        return 0
+    max_w = facts.max_wilds
+    return 0 if max_w is None else max(max_w - twos - jokers, 0)
+
+
+def _copy_turn(turn: Turn, books: tuple[int, ...] | None, onto: frozenset[int]) -> Turn:
+    """A copy of the turn's facts with these books (and ranks that take naturals onto books)."""
     return Turn(
         turn.rules,
         minimum=turn.minimum,
@@ -1152,6 +1249,7 @@ def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = ()) -
         canastas_before=turn.canastas_before,
         books_before=turn.books_before,
         onto_books=onto,
+        book_room=turn.book_room,
     )
 
 
@@ -1173,19 +1271,25 @@ def _search_after_book(
     is the cards left in the hand. If the opening is complete the rest is free play;
     otherwise the same group is searched again, as a new meld of its rank.
     """
-    rank = groups[index]
-    n, t, j = melds[rank]
+    key = groups[index]
+    rank = key & 15
+    n, t, j = melds[key]
     books = list(turn.books or ())
     books[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
-    after_turn = _with_books(turn, tuple(books), (rank,))
+    after_turn = _with_books(turn, tuple(books), (rank,), _book_room(turn.facts, rank, t, j))
     after_melds = dict(melds)
-    del after_melds[rank]
+    del after_melds[key]
     if count >= turn.minimum and not turn.facts.clean_meld_naturals:
         pending = turn.pending
         after = hand if pending is None else list(map(add, hand, pending))
         return _opened_completes(after_turn, after, after_melds, size + turn.pending_size)
     if not size:
         return False
+    if turn.facts.several_melds:
+        # The kind's further melds are groups of their own (`_opening_groups`): go on with the next group.
+        return _search(
+            after_turn, hand, after_melds, count, remaining, groups, group_values, index + 1, None, size, mode
+        )
     values = list(group_values)
     values[index] = turn.facts.card_values[rank] * hand[rank] if rank != JOKER else 0
     return _search(after_turn, hand, after_melds, count, remaining, groups, values, index, None, size, mode)

@@ -64,6 +64,7 @@ def can_meld_out(
     witness: dict[int, tuple[int, int, int]] | None = None,
     books: Sequence[int] | None = None,
     onto_books: Collection[int] = (),
+    book_room: int = 0,
 ) -> bool:
     """Whether the hand can be melded out (all cards, or all but one discarded) by an opened side.
 
@@ -86,6 +87,9 @@ def can_meld_out(
         onto_books: With ``books``: the natural ranks whose cards may also be
             added to a book of the side (`canasta.MeldRules.add_to_books`): any
             number of them may go there, making no book and changing none.
+        book_room: With ``books``, under `canasta.MeldRules.wilds_onto_books`: the wild
+            cards the side's dirty books can still take (each up to ``max_wilds``);
+            the dirty books the search makes can take more, up to the same limit.
 
     Returns:
         True if some assignment of the hand's cards goes out legally.
@@ -95,7 +99,7 @@ def can_meld_out(
     meld_map = melds if isinstance(melds, dict) else dict(melds)
     may_discard = discardable if isinstance(discardable, tuple) else tuple(discardable)
     if books is not None:
-        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books), onto_books)
+        return _meld_out_by_class(rules, counts, meld_map, may_discard, tuple(books), onto_books, False, book_room)
     if JOKER in meld_map and rules.melds.wild_meld_first and wild_meld_open(rules, meld_map):
         # Rule-of-five: while the wild meld is incomplete no wild card joins a natural meld. A
         # line either puts none there (mode 1), or completes the wild meld first (mode 2).
@@ -683,14 +687,17 @@ def _meld_out_by_class(
     books: tuple[int, ...],
     onto_books: Collection[int] = (),
     discarded: bool = False,
+    book_room: int = 0,
 ) -> bool:
     """`can_meld_out` where canastas count by class: the programme's state counts them per quota digit.
 
     Each group (a rank, the wild meld, the black threes) is placed by `_fill`: where a
     canasta is a book that makes room, its rank's cards may fill the open meld to a book
     and go on in new melds, each a book but the last (one incomplete meld of a rank at a
-    time). The books already set apart start the count. ``discarded``: the final discard is made
-    (a red three held as an ordinary card, set aside by the caller).
+    time; under several-melds, any number of them, each incomplete or a book). The books already set
+    apart start the count. ``discarded``: the final discard is made (a red three held as an ordinary
+    card, set aside by the caller). ``book_room``: wild cards the side's dirty books can still take
+    (wilds-onto-books), a last group of the programme.
     """
     if hand[RED_THREE]:
         # A kept red three never leaves the hand; one held as an ordinary card (red_threes_are_bonus
@@ -699,7 +706,7 @@ def _meld_out_by_class(
             return False
         kept = list(hand)
         kept[RED_THREE] = 0
-        return _meld_out_by_class(rules, kept, melds, _NO_DISCARD, books, onto_books, True)
+        return _meld_out_by_class(rules, kept, melds, _NO_DISCARD, books, onto_books, True, book_room)
     quota = _quota(rules)
     twos, jokers = hand[TWO], hand[JOKER]
     if twos >= _WILD_LIMIT or jokers >= _WILD_LIMIT:
@@ -712,8 +719,10 @@ def _meld_out_by_class(
     if discardable[JOKER] and jokers:
         states.add(((twos * _WILD_LIMIT + jokers - 1) * size + start) * 2 + 1)
     add = quota.add
-    for group in _groups(rules.melds, hand, melds):
-        if len(group) > 5:
+    several = rules.melds.several_melds
+    groups = _several_groups(rules.melds, hand, melds) if several else _groups(rules.melds, hand, melds)
+    for group in groups:
+        if len(group) > 5 and not several:
             raise ValueError("canastas counted by class need one meld per rank (no partnerships formed during a hand)")
         rank = group[0]
         discard = rank != JOKER and discardable[rank]
@@ -732,6 +741,18 @@ def _meld_out_by_class(
                     reached.add((((tw - dt) * _WILD_LIMIT + jk - dj) * size + add[c * size + made]) * 2 + (d | dd))
         if not reached:
             return False
+        states = reached
+    if book_room:
+        # wilds-onto-books: wild cards left may go onto the side's dirty books, as many as they can take.
+        reached = set()
+        for state in states:
+            rest = state >> 1
+            wilds = rest // size
+            jk = wilds % _WILD_LIMIT
+            tw = wilds // _WILD_LIMIT
+            reached.add(state)
+            if tw + jk <= book_room:
+                reached.add(((rest % size) << 1) | (state & 1))  # (no wild card left)
         states = reached
     final_discard = rules.going_out.final_discard_required
     done = quota.full * 2  # (no wild card left, every digit at its need)
@@ -755,15 +776,22 @@ def _class_options(
         cache.clear()  # bound the memory of long runs
     if len(_FILLS) > 20_000:
         _FILLS.clear()
-    rank, hand_naturals, n0, t0, j0 = group
+    rank, hand_naturals = group[0], group[1]
+    bases = tuple(group[i : i + 3] for i in range(2, len(group), 3))
+    n0, t0, j0 = (group[2], group[3], group[4]) if len(group) >= 5 else (0, 0, 0)
     going_out = rules.going_out
     blocking = going_out if going_out.not_with_incomplete else None
     options: set[_Option] = set()
     grows = onto_book or (rules.melds.add_to_books and rank != JOKER)
+    several = rules.melds.several_melds
     for dd in (0, 1) if discard and hand_naturals else (0,):
         for onto in range(hand_naturals - dd + 1) if grows else (0,):
             placed = hand_naturals - dd - onto
-            for dt, dj, made in _fill(rules.melds, blocking, rank, placed, (n0, t0, j0), twos, jokers):
+            if several and rank != BLACK_THREE:
+                fills = _fill_several(rules.melds, blocking, rank, placed, bases, twos, jokers)
+            else:
+                fills = _fill(rules.melds, blocking, rank, placed, (n0, t0, j0), twos, jokers)
+            for dt, dj, made in fills:
                 if onto and not onto_book and not any(made):
                     continue  # no book of the rank to add them to: neither one before, nor one this line makes
                 options.add((dt, dj, dd, quota.of_books(made)))
@@ -831,3 +859,151 @@ def _fill(
         out.add((0, 0, none))
     found = _FILLS[key] = frozenset(out)
     return found
+
+
+# --- several melds of a kind (`canasta.MeldRules.several_melds`) ----------------------------------------
+
+
+def _several_groups(meld_rules: MeldRules, hand: _Hand, melds: _Melds) -> list[_Group]:
+    """`_groups` under several-melds: each group holds every open meld of its kind (sorted), three counts each.
+
+    A group is ``(kind, naturals in hand, n, t, j, n, t, j, ...)``; a kind the side has no open meld
+    of is ``(kind, naturals in hand)``. The wild group is there where wild melds are allowed or open.
+    """
+    by_kind: dict[int, list[tuple[int, int, int]]] = {}
+    for key, counts in melds.items():
+        by_kind.setdefault(key & 15, []).append(counts)
+    groups: list[_Group] = []
+    if hand[BLACK_THREE]:
+        groups.append((BLACK_THREE, hand[BLACK_THREE], 0, 0, 0))
+    for rank in NATURAL_INTS:
+        bases = by_kind.get(rank)
+        if bases is None and not hand[rank]:
+            continue
+        group = [rank, hand[rank]]
+        for base in sorted(bases or ()):
+            group.extend(base)
+        groups.append(tuple(group))
+    wild = by_kind.get(JOKER)
+    if wild is not None or meld_rules.wild_melds:
+        group = [JOKER, 0]
+        for base in sorted(wild or ()):
+            group.extend(base)
+        groups.append(tuple(group))
+    return groups
+
+
+# One meld's ways under `_fill_several`: (naturals added, twos added, jokers added, class index made or -1).
+_MeldWay = tuple[int, int, int, int]
+
+
+def _fill_several(
+    meld_rules: MeldRules,
+    blocking: GoingOutRules | None,
+    rank: int,
+    naturals: int,
+    bases: tuple[tuple[int, ...], ...],
+    twos: int,
+    jokers: int,
+) -> frozenset[_Placement]:
+    """`_fill` under several-melds: the kind's open melds ``bases`` each take cards or none, then new melds.
+
+    Every meld obeys the meld rules on its own; any of them may stay incomplete (the side may hold
+    several incomplete melds of a kind), and one that reaches canasta size is a book (a dirty one
+    may then take more wild cards up to ``max_wilds`` under wilds-onto-books). Every one of the
+    ``naturals`` is placed. Returns ``(twos, jokers, canastas made by class)`` for each way.
+    """
+    key = (meld_rules, blocking, rank, naturals, bases, twos, jokers, True)
+    found = _FILLS.get(key)
+    if found is not None:
+        return found
+    none = (0,) * _CLASS_COUNT
+    out: set[_Placement] = set()
+    if bases:
+        rest = bases[1:]
+        for a, dt, dj, cls in _meld_ways(meld_rules, blocking, rank, naturals, bases[0], twos, jokers):
+            rest_fills = _fill_several(meld_rules, blocking, rank, naturals - a, rest, twos - dt, jokers - dj)
+            for dt2, dj2, made2 in rest_fills:
+                made = made2
+                if cls >= 0:
+                    counted = list(made2)
+                    counted[cls] += 1
+                    made = tuple(counted)
+                out.add((dt + dt2, dj + dj2, made))
+    else:
+        if naturals == 0:
+            out.add((0, 0, none))  # no new meld
+        if naturals or rank == JOKER:
+            for a, dt, dj, cls in _meld_ways(meld_rules, blocking, rank, naturals, None, twos, jokers):
+                for dt2, dj2, made2 in _fill_several(
+                    meld_rules, blocking, rank, naturals - a, (), twos - dt, jokers - dj
+                ):
+                    made = made2
+                    if cls >= 0:
+                        counted = list(made2)
+                        counted[cls] += 1
+                        made = tuple(counted)
+                    out.add((dt + dt2, dj + dj2, made))
+    found = _FILLS[key] = frozenset(out)
+    return found
+
+
+def _meld_ways(
+    meld_rules: MeldRules,
+    blocking: GoingOutRules | None,
+    rank: int,
+    naturals: int,
+    base: tuple[int, ...] | None,
+    twos: int,
+    jokers: int,
+) -> list[_MeldWay]:
+    """The ways one meld of a kind (``base``, or a new one: ``None``) may end a going-out line.
+
+    It takes some of the naturals and wild cards (an open one may take none; a new one takes at
+    least a card) and stays valid; at canasta size it is a book of its class, and a dirty book
+    may take further wild cards under wilds-onto-books.
+    """
+    n0, t0, j0 = (0, 0, 0) if base is None else (base[0], base[1], base[2])
+    book = meld_rules.canasta_size
+    is_valid = meld_rules.is_valid
+    special = meld_rules.special_bits
+    max_w = meld_rules.max_wilds
+    onto_books = meld_rules.wilds_onto_books and rank != JOKER
+    ways: list[_MeldWay] = []
+    if base is not None:
+        size = n0 + t0 + j0
+        if not (blocking is not None and size < book and blocking.blocked_by(rank, n0, t0, j0, book)):
+            cls = canasta_class_index(rank, n0, t0, j0, special) if size >= book else -1
+            ways.append((0, 0, 0, cls))
+            if cls >= 0 and onto_books and (t0 or j0):
+                # (A book the caller counts among the melds, made by the meld just judged: it takes wild cards too.)
+                for et in range(twos + 1):
+                    for ej in range(jokers + 1):
+                        if (et or ej) and meld_rules.book_takes(n0, t0 + j0 + et + ej):
+                            ways.append((0, et, ej, cls))
+    top_t, top_j = twos, jokers
+    if max_w is not None and rank != JOKER:
+        top_t, top_j = min(twos, max_w), min(jokers, max_w)
+    for a in range((naturals if rank != JOKER else 0) + 1):
+        for dt in range(top_t + 1):
+            for dj in range(top_j + 1):
+                if not (a or dt or dj):
+                    continue
+                n, t, j = n0 + a, t0 + dt, j0 + dj
+                if not is_valid(rank, n, t, j):
+                    continue
+                size = n + t + j
+                if size < book:
+                    if blocking is not None and blocking.blocked_by(rank, n, t, j, book):
+                        continue  # the club rules: no going out with this meld incomplete
+                    ways.append((a, dt, dj, -1))
+                    continue
+                cls = canasta_class_index(rank, n, t, j, special)
+                ways.append((a, dt, dj, cls))
+                if onto_books and (t or j):
+                    # A dirty book made here takes more wild cards, up to the limit (wilds-onto-books).
+                    for et in range(twos - dt + 1):
+                        for ej in range(jokers - dj + 1):
+                            if (et or ej) and meld_rules.book_takes(n, t + j + et + ej):
+                                ways.append((a, dt + et, dj + ej, cls))
+    return ways

@@ -19,7 +19,17 @@ from typing import Final, cast
 
 from canasta import suitedlegality
 from canasta.actions import Action, AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand, Meld, PickUpPacket, TakePile
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, RED_THREE, SECOND_MELD, TWO, Kind
+from canasta.cards import (
+    BLACK_THREE,
+    JOKER,
+    KIND_COUNT,
+    MAX_MELD_SLOTS,
+    NATURAL_INTS,
+    RED_THREE,
+    SECOND_MELD,
+    TWO,
+    Kind,
+)
 from canasta.completion import (
     OpeningGroups,
     OpeningsFound,
@@ -92,7 +102,7 @@ _PICK_UP: Final = PickUpPacket()
 # The meld actions made, one object per meld (the legal lists share them): by kind (``rank +
 # SECOND_MELD`` for a side's second meld of a rank), then by ``(naturals, twos, jokers)``, the
 # tuples `valid_additions` makes (no key to build).
-_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(2 * SECOND_MELD)]
+_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(MAX_MELD_SLOTS * SECOND_MELD)]
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 _KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum call costs more than a meld's checks)
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
@@ -126,24 +136,25 @@ _NO_DISCARDS: Final = (False,) * KIND_COUNT
 _NO_RANKS: Final[frozenset[int]] = frozenset()
 
 
-def _meld_action(rank: int, n: int, t: int, j: int, second: bool = False) -> Meld:
-    melds = _MELDS_OF_KIND[rank + SECOND_MELD if second else rank]
+def _meld_action(rank: int, n: int, t: int, j: int, slot: int = 0) -> Meld:
+    """``Meld(rank, n, t, j, slot=slot)``, made once (slot 1: cutthroat's second meld, or several-melds')."""
+    melds = _MELDS_OF_KIND[rank + SECOND_MELD * slot]
     shape = (n, t, j)
     action = melds.get(shape)
     if action is None:
-        action = melds[shape] = Meld(_KINDS[rank], n, t, j, second=second)
+        action = melds[shape] = Meld(_KINDS[rank], n, t, j, slot=slot)
     return action
 
 
 _BOOK_MELDS: Final[dict[int, Meld]] = {}
 
 
-def _book_meld(rank: int, n: int) -> Meld:
-    """``Meld(rank, n, book=True)`` (add-to-books), made once."""
-    key = rank * 64 + n
+def _book_meld(rank: int, n: int, tw: int = 0, jk: int = 0, slot: int = 0) -> Meld:
+    """``Meld(rank, n, tw, jk, book=True, slot=slot)`` (add-to-books, wilds-onto-books), made once."""
+    key = (((slot * 16 + rank) * 64 + n) * 64 + tw) * 64 + jk
     action = _BOOK_MELDS.get(key)
     if action is None:
-        action = _BOOK_MELDS[key] = Meld(_KINDS[rank], n, 0, 0, book=True)
+        action = _BOOK_MELDS[key] = Meld(_KINDS[rank], n, tw, jk, book=True, slot=slot)
     return action
 
 
@@ -246,6 +257,7 @@ def turn_facts(
         canastas_before=_canasta_keys(t, t.seating[seat]) if unearned else (),
         books_before=len(t.books[t.seating[seat]]) if unearned else 0,
         onto_books=t.book_ranks(t.seating[seat]) if t.facts.add_to_books else _NO_RANKS,
+        book_room=t.book_room(t.seating[seat]) if t.facts.wilds_onto_books else 0,
     )
 
 
@@ -463,13 +475,17 @@ def _take_shapes(t: TableState, seat: int, exhausted: bool) -> list[tuple[int, i
     frozen = t.pile_frozen_for(side)
     layoff = opened and ((not frozen and facts.layoff) or (exhausted and facts.forced_take_by_layoff))
     melds = t.melds[side]
-    # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
-    # second meld of the rank too (cutthroat: cards of that rank may go onto either).
-    _shapes_onto(shapes, facts, counts, top, melds.get(top), 0, frozen, layoff)
-    second = melds.get(top + SECOND_MELD)
-    if second is not None:
-        _shapes_onto(shapes, facts, counts, top, second, 1, frozen, layoff)
-    if facts.add_to_books and opened and counts[top] >= 2 and top in t.book_ranks(side):
+    if facts.several_melds:
+        # several-melds: the top card and the shown cards always start a new meld.
+        _shapes_onto(shapes, facts, counts, top, None, 0, frozen, False)
+    else:
+        # Onto the side's meld of the rank (or a new one), and under cutthroat onto its
+        # second meld of the rank too (cutthroat: cards of that rank may go onto either).
+        _shapes_onto(shapes, facts, counts, top, melds.get(top), 0, frozen, layoff)
+        second = melds.get(top + SECOND_MELD)
+        if second is not None:
+            _shapes_onto(shapes, facts, counts, top, second, 1, frozen, layoff)
+    if facts.add_to_books and opened and counts[top] >= 2 and top in t.book_ranks(side) and not facts.several_melds:
         shapes.append(_BOOK_TAKE)  # add-to-books: the pickup meld onto a book of the rank
     if shapes and facts.empty_pile_stops:
         # american-discards, D5 b: after a take the pile is empty, and the hand must keep a plain card.
@@ -486,7 +502,7 @@ def _take_empties_unearned(t: TableState, seat: int, shape: tuple[int, int, int,
         return False
     top = t.kinds[t.pile[-1]]
     key = JOKER if top <= TWO else (top + SECOND_MELD if second else top)
-    meld = t.melds[t.seating[seat]].get(key)
+    meld = None if t.facts.several_melds else t.melds[t.seating[seat]].get(key)  # (several-melds: a new meld)
     before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
     return not before < t.facts.canasta_size <= before + 1 + n + tw + jk
 
@@ -497,7 +513,9 @@ def _meld_empties_unearned(t: TableState, seat: int, action: Meld) -> bool:
     if t.sizes[seat] != added:
         return False
     rank = int(action.rank)
-    meld = t.melds[t.seating[seat]].get(rank + SECOND_MELD if action.second else rank)
+    if action.book:
+        return True  # (onto a book: no canasta is made)
+    meld = t.melds[t.seating[seat]].get(rank + SECOND_MELD * action.slot)
     before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
     return not before < t.facts.canasta_size <= before + added
 
@@ -509,7 +527,7 @@ def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int
     side = t.seating[seat]
     if not t.opened[side] and not t.facts.unmelded_side_may_take:
         return []
-    meld = t.melds[side].get(JOKER)
+    meld = None if t.facts.several_melds else t.melds[side].get(JOKER)  # (several-melds: a new wild meld)
     t0, j0 = (meld.twos, meld.jokers) if meld is not None else (0, 0)
     twos, jokers = (t0 + 3, j0) if top == TWO else (t0, j0 + 3)
     if not meld_valid(t.facts, JOKER, 0, twos, jokers):
@@ -590,11 +608,20 @@ def _take_completes(
                 return True
     melds = meld_counts(t, side)
     if top <= TWO:
-        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld.
-        m0 = melds.get(JOKER, (0, 0, 0))
-        melds[JOKER] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld
+        # (several-melds: a new one).
+        key = JOKER
+        while t.facts.several_melds and key in melds:
+            key += SECOND_MELD
+        m0 = melds.get(key, (0, 0, 0))
+        melds[key] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
     elif second < 2:  # (2: onto a book, add-to-books: the melds stay as they are)
-        key = top + SECOND_MELD if second else top
+        if t.facts.several_melds:
+            key = top
+            while key in melds:
+                key += SECOND_MELD  # several-melds: the pickup starts a new meld
+        else:
+            key = top + SECOND_MELD if second else top
         m0 = melds.get(key, (0, 0, 0))
         melds[key] = (m0[0] + 1 + n, m0[1] + tw, m0[2] + jk)
     values = t.facts.card_values
@@ -634,6 +661,7 @@ def _take_completes(
         canastas_before=_canasta_keys(t, side) if unearned else (),
         books_before=len(t.books[side]) if unearned else 0,
         onto_books=t.book_ranks(side) if t.facts.add_to_books else _NO_RANKS,
+        book_room=t.book_room(side) if t.facts.wilds_onto_books else 0,
     )
     return can_complete(turn, hand, melds, opened=opened, provisional=provisional)
 
@@ -824,6 +852,7 @@ class _MeldChecks:
                     need=t.facts.canastas_required,
                     books=turn.books,
                     onto_books=turn.onto_books,
+                    book_room=turn.book_room,
                 )
             )
             return
@@ -897,6 +926,7 @@ class _MeldChecks:
             and not turn.final_only
             and not t.restricts_discards
             and not t.wild_meld_first  # (rule-of-five: the swapped meld may not commute with the opening's)
+            and not t.facts.several_melds  # (several-melds: what a rank adds is spread over its melds)
         ):
             # What the opening found adds to each rank, for the swap test in `completes`. (Not under
             # american-discards: the swap test takes any two cards left for a hand that can discard.)
@@ -1010,7 +1040,7 @@ class _MeldChecks:
             # teach the next ones; the others are decided on their own. (The search's groups are still this
             # position's but for this rank's, as below: the same search, its groups made once.)
             if not self._commutes(key, rank, n, tw, jk, m0):
-                if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+                if not turn.exempt and not turn.splash and key == rank and rank >= 4 and not t.facts.several_melds:
                     groups = self.groups
                     if groups is None:
                         groups = self.groups = opening_groups(turn, counts, counts_now)
@@ -1020,7 +1050,7 @@ class _MeldChecks:
             if known >= 0:
                 return known == 1
         opening: dict[int, tuple[int, int, int]] = {}
-        if not turn.exempt and not turn.splash and key == rank and rank >= 4:
+        if not turn.exempt and not turn.splash and key == rank and rank >= 4 and not t.facts.several_melds:
             # The search's groups are this position's, but for this rank's: made once for all candidates.
             groups = self.groups
             if groups is None:
@@ -1041,18 +1071,22 @@ class _MeldChecks:
             refuted.append((n, tw, jk))
         return False
 
-    def completes_onto_book(self, rank: int, n: int) -> bool:
-        """Whether the turn can still be completed after adding ``n`` naturals of a rank to a book (add-to-books).
+    def completes_onto_book(self, rank: int, n: int, tw: int = 0, jk: int = 0) -> bool:
+        """Whether the turn can still be completed after adding cards of a rank to a book (add-to-books).
 
-        Decided by the oracle on the counts it leaves: the side has opened, and its melds and books by
-        class stay as they are.
+        ``n`` naturals, and under wilds-onto-books ``tw`` 2s and ``jk`` jokers (onto a dirty book:
+        the side's books can take that many fewer wild cards). Decided by the oracle on the counts it
+        leaves: the side has opened, and its melds and books by class stay as they are.
         """
         hand = list(self.counts)
         hand[rank] = hand[rank] - n
+        hand[TWO] = hand[TWO] - tw
+        hand[JOKER] = hand[JOKER] - jk
         t = self.t
-        size = self.size - n
+        size = self.size - n - tw - jk
+        turn = self.turn if not (tw or jk) else self.turn.with_book_room(self.turn.book_room - tw - jk)
         return can_complete(
-            self.turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=size
+            turn, hand, self.counts_now, opened=True, provisional=t.provisional_count, scratch=True, size=size
         )
 
     def _learnt(self, key: int, n: int, tw: int, jk: int, m0: tuple[int, int, int]) -> int:
@@ -1187,6 +1221,108 @@ def _plain_kinds_held(t: TableState, counts: list[int], enough: int) -> bool:
     return False
 
 
+def _several_meld_candidates(
+    t: TableState,
+    seat: int,
+    side: int,
+    actions: list[Action],
+    checks: _MeldChecks | None,
+    limit: int,
+    filtered: bool,
+    strict: bool,
+) -> _MeldChecks | None:
+    """several-melds (`canasta.MeldRules.several_melds`): additions to each open meld of a kind, and a new meld.
+
+    The side's open melds of a kind are numbered in the order made (`canasta.Meld.slot`, kept
+    under ``kind + SECOND_MELD * number``); the next number starts a new meld beside them. A
+    candidate of more than ``limit`` cards is asked of the oracle (filtered lists only).
+    Returns the checks, made if a candidate needed them.
+    """
+    facts = t.facts
+    counts = t.counts[seat]
+    melds = t.melds[side]
+    twos = counts[TWO]
+    jokers = counts[JOKER]
+    is_valid = facts.is_valid
+    max_w = facts.max_wilds
+    kinds = (*NATURAL_INTS, JOKER) if facts.wild_melds and (twos or jokers) else NATURAL_INTS
+    for kind in kinds:
+        have = 0 if kind == JOKER else counts[kind]
+        key = kind
+        slot = 0
+        while True:
+            meld = melds.get(key)
+            if meld is None and not have and kind != JOKER:
+                break  # (a new natural meld needs naturals of its rank)
+            n0, t0, j0 = (0, 0, 0) if meld is None else (meld.naturals, meld.twos, meld.jokers)
+            room_t, room_j = twos, jokers
+            if max_w is not None and kind != JOKER:
+                room = max(max_w - t0 - j0, 0)
+                room_t, room_j = min(twos, room), min(jokers, room)
+            for n, tw, jk in valid_additions(is_valid, kind, n0, t0, j0, have, room_t, room_j):
+                if filtered and n + tw + jk > limit:
+                    if checks is None:
+                        checks = _MeldChecks(t, seat, side, strict)
+                    if not checks.completes(key, n, tw, jk):
+                        continue
+                actions.append(_meld_action(kind, n, tw, jk, slot))
+            if meld is None:
+                break
+            key += SECOND_MELD
+            slot += 1
+    return checks
+
+
+def _book_wild_candidates(
+    t: TableState,
+    seat: int,
+    side: int,
+    actions: list[Action],
+    checks: _MeldChecks | None,
+    limit: int,
+    filtered: bool,
+    strict: bool,
+) -> _MeldChecks | None:
+    """wilds-onto-books (`canasta.MeldRules.wilds_onto_books`): wild cards, with naturals or not, onto a dirty book.
+
+    A dirty book of a natural rank takes wild cards while it then holds at most ``max_wilds``
+    (never a clean or wild book). Books of a rank with as many wild cards are interchangeable:
+    one is offered, the first made (`canasta.Meld.slot` numbers the rank's books in the order made).
+    """
+    facts = t.facts
+    counts = t.counts[seat]
+    twos = counts[TWO]
+    jokers = counts[JOKER]
+    melds_rules = t.dealt.melds
+    max_w = facts.max_wilds
+    assert max_w is not None  # (compiling requires it)
+    slots = [0] * KIND_COUNT
+    offered: set[int] = set()
+    for book in t.books[side]:
+        rank = book.rank
+        slot = slots[rank]
+        slots[rank] = slot + 1
+        wild = book.twos + book.jokers
+        if rank == JOKER or not wild or wild >= max_w or rank * 64 + wild in offered:
+            continue
+        offered.add(rank * 64 + wild)
+        room = max_w - wild
+        for tw in range(min(twos, room) + 1):
+            for jk in range(min(jokers, room - tw) + 1):
+                if not (tw or jk):
+                    continue
+                for n in range(counts[rank] + 1):
+                    if not melds_rules.book_takes(book.naturals + n, wild + tw + jk):
+                        continue
+                    if filtered and n + tw + jk > limit:
+                        if checks is None:
+                            checks = _MeldChecks(t, seat, side, strict)
+                        if not checks.completes_onto_book(rank, n, tw, jk):
+                            continue
+                    actions.append(_book_meld(rank, n, tw, jk, slot))
+    return checks
+
+
 def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     seat = t.seat
     side = t.seating[seat]
@@ -1243,103 +1379,113 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
     for kind, meld_of in melds.items():
         if kind < KIND_COUNT:
             by_kind[kind] = meld_of
-    for rank in NATURAL_INTS:
-        have = counts[rank]
-        meld = by_kind[rank]
-        if meld is None:
-            if not have:
-                continue
-            if have < 16:
-                kind_tables = combos[rank]
-                new_table = kind_tables.new.get(clamp_key)
-                if new_table is None:
-                    new_table = kind_tables.new[clamp_key] = [None] * 16
-                entry = new_table[have]
-                if entry is None:
-                    entry = new_table[have] = _new_meld_additions(
-                        kind_tables.built, facts.is_valid, rank, have, twos_clamp, jokers_clamp, facts.validity[rank]
+    if facts.several_melds:
+        # several-melds: each open meld of a kind by its number, and a new one beside them.
+        checks = _several_meld_candidates(t, seat, side, actions, checks, limit, filtered, strict)
+    else:
+        for rank in NATURAL_INTS:
+            have = counts[rank]
+            meld = by_kind[rank]
+            if meld is None:
+                if not have:
+                    continue
+                if have < 16:
+                    kind_tables = combos[rank]
+                    new_table = kind_tables.new.get(clamp_key)
+                    if new_table is None:
+                        new_table = kind_tables.new[clamp_key] = [None] * 16
+                    entry = new_table[have]
+                    if entry is None:
+                        entry = new_table[have] = _new_meld_additions(
+                            kind_tables.built,
+                            facts.is_valid,
+                            rank,
+                            have,
+                            twos_clamp,
+                            jokers_clamp,
+                            facts.validity[rank],
+                        )
+                else:  # (16 or more of a rank: a deck of four packs or more; not kept)
+                    entry = _valid_additions(
+                        facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp), facts.validity[rank]
                     )
-            else:  # (16 or more of a rank: a deck of four packs or more; not kept)
-                entry = _valid_additions(
-                    facts.is_valid, (rank, 0, 0, 0, have, twos_clamp, jokers_clamp), facts.validity[rank]
-                )
-        else:
-            # Additions to a meld depend on its contents and the cards available:
-            # the meld keeps its table of them until its contents change.
-            table = meld._additions
-            if table is None:
-                table = meld._additions = _additions_table(
-                    combos[rank].on_table, (rank, meld.naturals, meld.twos, meld.jokers)
-                )
-            by_wilds = table[have]
+            else:
+                # Additions to a meld depend on its contents and the cards available:
+                # the meld keeps its table of them until its contents change.
+                table = meld._additions
+                if table is None:
+                    table = meld._additions = _additions_table(
+                        combos[rank].on_table, (rank, meld.naturals, meld.twos, meld.jokers)
+                    )
+                by_wilds = table[have]
+                if by_wilds is None:
+                    by_wilds = table[have] = {}
+                entry = by_wilds.get(wild_key)
+                if entry is None:
+                    entry = _clamped_additions(
+                        meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid, facts.validity[rank]
+                    )
+            if entry.most <= limit:
+                actions += entry.actions  # the usual case: every addition leaves two cards or more
+                continue
+            acts = entry.actions
+            for i, (n, tw, jk, added) in enumerate(entry.shapes):
+                if simple and size - added >= 2:
+                    actions.append(acts[i])
+                    continue
+                if checks is None:
+                    checks = _MeldChecks(t, seat, side, strict)
+                if checks.hopeless and not simple:
+                    break  # no meld can lead to a completion, and every addition of this rank needs one
+                if checks.completes(rank, n, tw, jk):
+                    actions.append(acts[i])
+        if t.regrouped:
+            # Cutthroat (cutthroat): a rank both partners held is two melds; cards of
+            # that rank may go onto either, each meld obeying the meld rules on its own.
+            for meld_key, meld in list(melds.items()):
+                if meld_key < SECOND_MELD:
+                    continue
+                rank = meld.rank
+                room = max(max_w - meld.twos - meld.jokers, 0)
+                for n, tw, jk in valid_additions(
+                    facts.is_valid,
+                    rank,
+                    meld.naturals,
+                    meld.twos,
+                    meld.jokers,
+                    counts[rank],
+                    min(twos, room),
+                    min(jokers, room),
+                ):
+                    if filtered and not (simple and size - n - tw - jk >= 2):
+                        if checks is None:
+                            checks = _MeldChecks(t, seat, side, strict)
+                        if not checks.completes(meld_key, n, tw, jk):
+                            continue
+                    actions.append(_meld_action(rank, n, tw, jk, 1))
+        if facts.wild_melds and (twos or jokers):
+            # The wild meld (new or on the table): its additions cached like a natural meld's.
+            meld = by_kind[JOKER]
+            t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
+            table = _additions_table(combos[JOKER].on_table, (JOKER, 0, t0, j0))
+            by_wilds = table[0]
             if by_wilds is None:
-                by_wilds = table[have] = {}
+                by_wilds = table[0] = {}
             entry = by_wilds.get(wild_key)
             if entry is None:
-                entry = _clamped_additions(
-                    meld, by_wilds, have, twos, jokers, wild_key, max_w, facts.is_valid, facts.validity[rank]
-                )
-        if entry.most <= limit:
-            actions += entry.actions  # the usual case: every addition leaves two cards or more
-            continue
-        acts = entry.actions
-        for i, (n, tw, jk, added) in enumerate(entry.shapes):
-            if simple and size - added >= 2:
-                actions.append(acts[i])
-                continue
-            if checks is None:
-                checks = _MeldChecks(t, seat, side, strict)
-            if checks.hopeless and not simple:
-                break  # no meld can lead to a completion, and every addition of this rank needs one
-            if checks.completes(rank, n, tw, jk):
-                actions.append(acts[i])
-    if t.regrouped:
-        # Cutthroat (cutthroat): a rank both partners held is two melds; cards of
-        # that rank may go onto either, each meld obeying the meld rules on its own.
-        for meld_key, meld in list(melds.items()):
-            if meld_key < SECOND_MELD:
-                continue
-            rank = meld.rank
-            room = max(max_w - meld.twos - meld.jokers, 0)
-            for n, tw, jk in valid_additions(
-                facts.is_valid,
-                rank,
-                meld.naturals,
-                meld.twos,
-                meld.jokers,
-                counts[rank],
-                min(twos, room),
-                min(jokers, room),
-            ):
-                if filtered and not (simple and size - n - tw - jk >= 2):
-                    if checks is None:
-                        checks = _MeldChecks(t, seat, side, strict)
-                    if not checks.completes(meld_key, n, tw, jk):
-                        continue
-                actions.append(_meld_action(rank, n, tw, jk, second=True))
-    if facts.wild_melds and (twos or jokers):
-        # The wild meld (new or on the table): its additions cached like a natural meld's.
-        meld = by_kind[JOKER]
-        t0, j0 = (meld.twos, meld.jokers) if meld else (0, 0)
-        table = _additions_table(combos[JOKER].on_table, (JOKER, 0, t0, j0))
-        by_wilds = table[0]
-        if by_wilds is None:
-            by_wilds = table[0] = {}
-        entry = by_wilds.get(wild_key)
-        if entry is None:
-            key = (JOKER, 0, t0, j0, 0, twos, jokers)
-            entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key, facts.validity[JOKER])
-        if entry.most <= limit:
-            actions += entry.actions
-        else:
-            acts = entry.actions
-            for i, (_, tw, jk, added) in enumerate(entry.shapes):
-                if not (simple and size - added >= 2):
-                    if checks is None:
-                        checks = _MeldChecks(t, seat, side, strict)
-                    if not checks.completes(JOKER, 0, tw, jk):
-                        continue
-                actions.append(acts[i])
+                key = (JOKER, 0, t0, j0, 0, twos, jokers)
+                entry = by_wilds[wild_key] = _valid_additions(facts.is_valid, key, facts.validity[JOKER])
+            if entry.most <= limit:
+                actions += entry.actions
+            else:
+                acts = entry.actions
+                for i, (_, tw, jk, added) in enumerate(entry.shapes):
+                    if not (simple and size - added >= 2):
+                        if checks is None:
+                            checks = _MeldChecks(t, seat, side, strict)
+                        if not checks.completes(JOKER, 0, tw, jk):
+                            continue
+                    actions.append(acts[i])
     if facts.add_to_books and opened and t.books[side]:
         # add-to-books: naturals onto the side's books of their rank (interchangeable: one action per count).
         ranks = t.book_ranks(side)
@@ -1352,6 +1498,8 @@ def _meld_phase(t: TableState, filtered: bool) -> list[Action]:
                         if not checks.completes_onto_book(rank, n):
                             continue
                     actions.append(_book_meld(rank, n))
+        if facts.wilds_onto_books and (twos or jokers):
+            checks = _book_wild_candidates(t, seat, side, actions, checks, limit, filtered, strict)
     black = counts[BLACK_THREE]
     if black >= 3 and facts.black_threes_when_going_out and not down:  # (with a packet down, never going out)
         # The rule book's "Melds": black threes meld only as the last meld of going out. A side that

@@ -552,6 +552,16 @@ def _check_policies(rules: Rules) -> None:
         "canasta_meld_rules: add_to_books adds to books, which needs book_makes_room (melds set apart as books)",
     )
     _check(
+        not rules.melds.several_melds or rules.melds.book_makes_room,
+        "canasta_meld_rules: several_melds needs book_makes_room (melds set apart as books; the going-out search "
+        "counts canastas by class)",
+    )
+    _check(
+        not rules.melds.wilds_onto_books or (rules.melds.add_to_books and rules.melds.max_wilds is not None),
+        "canasta_meld_rules: wilds_onto_books adds wild cards to dirty books up to max_wilds, which needs "
+        "add_to_books and a max_wilds",
+    )
+    _check(
         not pile.wild_pair or rules.melds.wild_melds,
         "canasta_pile_rules: wild_pair melds the top card into the wild meld, which needs MeldRules.wild_melds",
     )

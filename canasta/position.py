@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from canasta.cards import Card, Deck, Kind, Suit
+from canasta.cards import SECOND_MELD, Card, Deck, Kind, Suit
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
 from canasta.integers import exact_int
@@ -62,7 +62,9 @@ def build_position(
             are melded only when going out, which ends the hand, so they are
             refused here. Where canastas are books that make room
             (`canasta.MeldRules.book_makes_room`), a meld of canasta size is a
-            book: a side may list several of a rank, beside one incomplete meld of it.
+            book: a side may list several of a rank, beside one incomplete meld of it
+            (several incomplete ones under `canasta.MeldRules.several_melds`, numbered
+            in the order listed: `canasta.Meld.slot`).
         threes: Each seat's laid-out bonus threes.
         set_aside: Each side's set-aside black threes.
         stock: The stock, **top card first**. ``None``: every card not placed
@@ -222,9 +224,13 @@ def build_position(
             if rules.melds.book_makes_room and state_meld.size >= rules.melds.canasta_size:
                 state.books[side].append(state_meld)  # a book: set apart, its rank free for a new meld
                 continue
-            if state_meld.rank in state.melds[side]:
+            key = state_meld.rank
+            if rules.melds.several_melds:
+                while key in state.melds[side]:
+                    key += SECOND_MELD  # several-melds: the side's melds of a kind, numbered in the order given
+            elif key in state.melds[side]:
                 raise InvalidPositionError(f"{where}: side {side} has two melds of rank {Kind(state_meld.rank).name}")
-            state.melds[side][state_meld.rank] = state_meld
+            state.melds[side][key] = state_meld
     for s, seat_packets in enumerate(packet_lists):
         for i, packet in enumerate(seat_packets):
             state.packets[s].append(ids(f"packets[{s}][{i}]", packet))

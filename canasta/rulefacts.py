@@ -218,6 +218,8 @@ class RuleFacts:
         # hand's fast tests of "the canastas required" defer to it.
         self.makes_books: bool = melds.book_makes_room
         self.add_to_books: bool = melds.add_to_books
+        self.several_melds: bool = melds.several_melds
+        self.wilds_onto_books: bool = melds.wilds_onto_books
         # `MeldRules.special_ranks` as bits: natural canastas of these ranks are `CanastaClass.SPECIAL`.
         self.special_bits: int = melds.special_bits
         self.counts_by_class: bool = melds.book_makes_room or bool(rules.going_out.canastas_by_class)
@@ -344,6 +346,8 @@ class RuleFacts:
             self.canastas_required = dealt.canastas_required
             self.makes_books = dealt.makes_books
             self.add_to_books = dealt.add_to_books
+            self.several_melds = dealt.several_melds
+            self.wilds_onto_books = dealt.wilds_onto_books
             self.special_bits = dealt.special_bits
             self.counts_by_class = dealt.counts_by_class
             self.final_discard_required = dealt.final_discard_required

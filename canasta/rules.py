@@ -487,6 +487,19 @@ class MeldRules:
             A book so grown keeps its class and bonus, each added card counts
             its value, no book is made by it, and only a side that has opened
             adds to its books. False by default.
+        several_melds: With ``book_makes_room``: a side may hold several melds of
+            one kind (a natural rank, or wild melds), incomplete ones included,
+            and a meld from the hand may start a new one beside them; a pile
+            take's meld (top card and shown pair) always starts a new one (the
+            Pierson family's game, Hand and Foot's ``pierson-family``). The
+            side's open melds of a kind are numbered from 0 in the order made (a
+            book leaves the numbering), and `canasta.Meld.slot` names one (the
+            next number starts a new meld). False by default.
+        wilds_onto_books: With ``add_to_books``: wild cards may also be added to
+            a dirty (mixed) book while it then holds at most ``max_wilds`` wild
+            cards, never to a clean or wild book (`canasta.Meld` with
+            ``book=True`` names the book by ``slot``: the side's books of the
+            rank, numbered from 0 in the order made). False by default.
         closed: Ranks closed now. The engine adds to it during a hand (see
             `Rules.during_hand`); a rule set may also close ranks for good.
         wilds_only_when_opening: Ranks whose meld takes wild cards only in the
@@ -526,6 +539,8 @@ class MeldRules:
     naturals_per_wild: int = field(default=0, validator=_non_negative)
     extra_naturals: int = field(default=0, validator=_non_negative, kw_only=True)
     add_to_books: bool = field(default=False, kw_only=True)
+    several_melds: bool = field(default=False, kw_only=True)
+    wilds_onto_books: bool = field(default=False, kw_only=True)
     max_size: int | None = None
     canasta_size: int = 7
     wild_melds: bool = False
@@ -602,8 +617,27 @@ class MeldRules:
             mixed_cap,
             extra_naturals=self.extra_naturals,
             add_to_books=self.add_to_books,
+            several_melds=self.several_melds,
+            wilds_onto_books=self.wilds_onto_books,
             special_ranks=self.special_ranks,
         )
+
+    def book_takes(self, naturals: int, wilds: int) -> bool:
+        """Whether a dirty book may hold these cards after wild cards are added (`wilds_onto_books`).
+
+        At most ``max_wilds`` wild cards, and the naturals the ratio asks for (``naturals_per_wild``,
+        ``extra_naturals``); a book's size is not capped.
+
+        Args:
+            naturals: The book's naturals after the addition.
+            wilds: Its wild cards after the addition.
+
+        Returns:
+            True if the book may hold them.
+        """
+        if self.max_wilds is not None and wilds > self.max_wilds:
+            return False
+        return not self.naturals_per_wild or naturals >= self.naturals_per_wild * wilds + self.extra_naturals
 
     def is_valid(self, rank: int, naturals: int, twos: int, jokers: int) -> bool:
         """Whether a meld with these contents may be made now (laid, or reached by adding cards).

@@ -85,6 +85,8 @@ _LABELS: dict[str, str] = {
     "melds.naturals_per_wild": "naturals needed per wild card in a meld",
     "melds.book_makes_room": "a canasta is a closed book; a new meld of its rank may start",
     "melds.add_to_books": "natural cards may still be added to a clean or dirty book",
+    "melds.several_melds": "several melds of a rank, incomplete ones too; a pile take starts a new one",
+    "melds.wilds_onto_books": "wild cards may be added to a dirty book up to the wild-card limit",
     "melds.max_size": "cards in a meld at most",
     "melds.canasta_size": "cards in a canasta",
     "melds.wild_melds": "melds of wild cards only",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, Self, cast
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, TWO, Card, Deck, Kind
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO, Card, Deck, Kind
 from canasta.completion import OpeningsFound, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, hand_rules, meld_state_facts, rank_keys, rank_set, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
@@ -738,11 +738,51 @@ class TableState:
         """
         return [*self.books[side], *self.melds[side].values()]
 
+    def book_room(self, side: int) -> int:
+        """The wild cards a side's dirty books can still take (`canasta.MeldRules.wilds_onto_books`).
+
+        Args:
+            side: The side.
+
+        Returns:
+            The sum over its dirty books of natural ranks of ``max_wilds`` less their wild cards.
+        """
+        max_w = self.facts.max_wilds
+        if max_w is None:
+            return 0
+        room = 0
+        for m in self.books[side]:
+            wild = m.twos + m.jokers
+            if m.rank != JOKER and wild and wild < max_w:
+                room += max_w - wild
+        return room
+
     def _retire(self, side: int, key: int) -> None:
         """Set the side's meld under ``key`` apart as a book (`canasta.MeldRules.book_makes_room`): its rank is free."""
-        meld = self.melds[side].pop(key)
+        melds = self.melds[side]
+        meld = melds.pop(key)
         meld._additions = None
         self.books[side].append(meld)
+        if key + SECOND_MELD in melds:
+            self._renumber(side, key)
+
+    def _renumber(self, side: int, key: int) -> None:
+        """Several melds of a kind (`canasta.MeldRules.several_melds`): the ones after a book move down a number.
+
+        A side's open melds of a kind are numbered in the order made, under ``kind + SECOND_MELD *
+        number``; the meld under ``key`` has just become a book. The dict keeps its order; the turn's
+        new melds (`new_ranks`) follow their melds.
+        """
+        melds = self.melds[side]
+        new = self.new_ranks
+        kind = key & 15
+        items = list(melds.items())
+        melds.clear()
+        for k, m in items:
+            melds[k - SECOND_MELD if k & 15 == kind and k > key else k] = m
+        later = [k for k in new if k & 15 == kind and k >= key]
+        new.difference_update(later)
+        new.update(k - SECOND_MELD for k in later if k > key)
 
     @property
     def closed_ranks(self) -> frozenset[Kind]:

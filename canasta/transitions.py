@@ -338,8 +338,16 @@ def _do_draw(t: TableState, action: Action | None = None) -> None:
             discardable = discardable_now(t)
             books = t.book_counts(side) if facts.counts_by_class else None
             onto = t.book_ranks(side) if facts.add_to_books else frozenset()  # add-to-books
+            room = t.book_room(side) if facts.wilds_onto_books else 0  # wilds-onto-books
             t.bound = can_meld_out(
-                rules, t.counts[seat], meld_counts(t, side), discardable, need=need, books=books, onto_books=onto
+                rules,
+                t.counts[seat],
+                meld_counts(t, side),
+                discardable,
+                need=need,
+                books=books,
+                onto_books=onto,
+                book_room=room,
             )
         else:
             turn = turn_facts(t, seat)
@@ -376,8 +384,9 @@ def _do_take(t: TableState, action: Action) -> None:
     if t.locks_wilds and not opened and rank in t.dealt.melds.wilds_only_when_opening:
         t._turn_meld_state(rank)  # house rule aces-pure: a meld formed by taking the pile stays natural this turn
     if rank <= TWO:
-        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld.
-        key = JOKER
+        # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the side's wild meld
+        # (several-melds: a new wild meld).
+        key = new_meld_key(t.melds[side], JOKER) if t.facts.several_melds else JOKER
         meld = _meld_to_extend(t, side, key)
         if rank == TWO:
             meld.twos += 1
@@ -385,10 +394,13 @@ def _do_take(t: TableState, action: Action) -> None:
             meld.jokers += 1
     elif t.facts.add_to_books and action.book:  # (the rules' flag first: a native read, not the action's)
         key = -1  # add-to-books: onto a book of the rank (its class and bonus stay; no book is made)
-        meld = _book_of(t, side, rank)
+        meld = _book_of(t, side, rank, 0)
         meld.naturals += 1
     else:
-        key = rank + SECOND_MELD if action.second else rank
+        if t.facts.several_melds:
+            key = new_meld_key(t.melds[side], rank)  # several-melds: the pickup always starts a new meld
+        else:
+            key = rank + SECOND_MELD if action.second else rank
         meld = _meld_to_extend(t, side, key)
         meld.naturals += 1
     before = meld.naturals + meld.twos + meld.jokers - 1  # (the meld's size before the take, for a canasta made)
@@ -427,18 +439,31 @@ def _do_take(t: TableState, action: Action) -> None:
         _go_out_if_empty(t)  # Hand and Foot §8.10 E1: the pickup meld that opened emptied the hand
 
 
-def _book_of(t: TableState, side: int, rank: int) -> MeldState:
-    """The side's first book of a natural rank, to grow (add-to-books: its books of a rank are interchangeable).
+def _book_of(t: TableState, side: int, rank: int, slot: int) -> MeldState:
+    """The side's book ``slot`` of a natural rank (in the order made), to grow (add-to-books).
 
-    The book is replaced by a copy, which the caller grows: copies of the table share their books.
+    Natural cards go onto the first (for them a rank's books are interchangeable); wild cards
+    onto the dirty book the action names (wilds-onto-books). The book is replaced by a copy,
+    which the caller grows: copies of the table share their books.
     """
     books = t.books[side]
     for i, book in enumerate(books):
         if book.rank == rank:
+            if slot:
+                slot -= 1
+                continue
             t.added_to_old = True
             grown = books[i] = book.copy()
             return grown
-    raise AssertionError(f"side {side} has no book of rank {rank}")  # (legality offers no such action)
+    raise AssertionError(f"side {side} has no such book of rank {rank}")  # (legality offers no such action)
+
+
+def new_meld_key(melds: dict[int, MeldState], kind: int) -> int:
+    """The key a new meld of ``kind`` takes among a side's melds (several-melds: after its open melds of the kind)."""
+    key = kind
+    while key in melds:
+        key += SECOND_MELD
+    return key
 
 
 def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
@@ -502,7 +527,7 @@ def _do_meld(t: TableState, action: Action) -> None:
         _do_meld_onto_book(t, action)
         return
     rank = _PLAIN_KIND[action.rank]
-    key = rank + SECOND_MELD if action.second else rank
+    key = rank + SECOND_MELD * action.slot  # (slot 1: cutthroat's second meld; several-melds: any of them)
     n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
     side = t.seating[seat]
@@ -554,14 +579,24 @@ def _note_canasta(t: TableState, seat: int, before: int, after: int) -> None:
 def _do_meld_onto_book(t: TableState, action: Meld) -> None:
     """add-to-books: naturals onto one of the side's books of their rank (an opened side; no book is made)."""
     rank = _PLAIN_KIND[action.rank]
-    n = action.naturals
+    n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
     side = t.seating[seat]
-    book = _book_of(t, side, rank)
-    _move_to_meld(t, seat, t.hands[seat][rank], book.cards, n)
+    book = _book_of(t, side, rank, action.slot)
+    hand = t.hands[seat]
     counts = t.counts[seat]
-    counts[rank] = counts[rank] - n
-    t.sizes[seat] = t.sizes[seat] - n
+    if n:
+        _move_to_meld(t, seat, hand[rank], book.cards, n)
+        counts[rank] = counts[rank] - n
+    if tw:  # wilds-onto-books: wild cards onto a dirty book
+        _move_to_meld(t, seat, hand[TWO], book.cards, tw)
+        counts[TWO] = counts[TWO] - tw
+        book.twos += tw
+    if jk:
+        _move_to_meld(t, seat, hand[JOKER], book.cards, jk)
+        counts[JOKER] = counts[JOKER] - jk
+        book.jokers += jk
+    t.sizes[seat] = t.sizes[seat] - (n + tw + jk)
     book.naturals += n
     book._additions = None  # its contents changed
     t.melded_this_turn = True

@@ -178,8 +178,8 @@ def check_conservation(state: HandState) -> None:
             ks = [kinds[c] for c in m.cards]
             if (ks.count(0), ks.count(1)) != (m.jokers, m.twos) or len(ks) != m.size:
                 raise InvariantError(f"side {side} meld {rank}: counts disagree with its cards")
-            if state.opened[side] and not meld_rules.is_valid(rank, m.naturals, m.twos, m.jokers):
-                raise InvariantError(f"side {side} meld {Kind(rank).name} is not a legal meld: {m}")
+            if state.opened[side] and not meld_rules.is_valid(m.rank, m.naturals, m.twos, m.jokers):
+                raise InvariantError(f"side {side} meld {Kind(m.rank).name} (key {rank}) is not a legal meld: {m}")
     canasta_size = state.rules.melds.canasta_size
     for side, books in enumerate(state.books):
         for m in books:

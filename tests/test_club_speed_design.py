@@ -464,6 +464,8 @@ def test_with_state_is_evolve_of_the_meld_state() -> None:
         "naturals_per_wild",
         "extra_naturals",
         "add_to_books",
+        "several_melds",
+        "wilds_onto_books",
         "max_size",
         "canasta_size",
         "wild_melds",

@@ -11,12 +11,9 @@ together, the last one wins. Options that contradict are refused:
 ``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
 is laid out or it is not) and are refused together.
 
-Left out for now: ``pierson-family``. Its book kinds (natural sevens counted apart:
-`canasta.MeldRules.special_ranks`, `canasta.CanastaClass.SPECIAL`) and its foot's red
-threes without replacement (`canasta.PacketRules.replace_threes`) are in the core; a
-pile take that always makes a new meld, so that a side holds several incomplete melds of
-a rank, and wild cards added to a dirty book (which book: books of a rank are no longer
-interchangeable) both need actions that name their meld (issue 33).
+``pierson-family`` is a preset: one stack of the Pierson family's whole game (4 players, 4
+decks, 15 and 11 cards, several melds of a rank, books that grow, four kinds of book). It sets
+most of the parameters the other options set, so stacked with it the last one wins.
 """
 
 from __future__ import annotations
@@ -38,6 +35,7 @@ from canasta_house_rules.hand_and_foot import (
     pile_count,
     pile_natural_and_wild,
     pile_needs_opening,
+    pierson_family,
     pile_onto_meld,
     quota,
     red_threes_dead,
@@ -173,6 +171,12 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "score-minimums",
         "Minimums by the side's total (50, 90, 120, 150 from 0, 2500, 5000, 7500); game to 10,000, not 4 deals.",
         score_minimums,
+    ),
+    _option(
+        "pierson-family",
+        "The Pierson family's four-deck game: 4 players, hands of 15 and feet of 11, several melds of a rank, "
+        "books that grow, wild, sevens, clean and dirty books needed to go out.",
+        pierson_family,
     ),
     _option(
         "reshuffle-discards",
