@@ -515,9 +515,23 @@ def _meld_empties_unearned(t: TableState, seat: int, action: Meld) -> bool:
     rank = int(action.rank)
     if action.book:
         return True  # (onto a book: no canasta is made)
-    meld = t.melds[t.seating[seat]].get(rank + SECOND_MELD * action.slot)
+    side = t.seating[seat]
+    key = rank + SECOND_MELD * action.slot
+    meld = t.melds[side].get(key)
     before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
-    return not before < t.facts.canasta_size <= before + added
+    if before < t.facts.canasta_size <= before + added:
+        return False  # it completes the canasta that earns the packet
+    if t.pending_pile is not None and not t.opened[side] and sum(pile_to_hand(t, t.pending_pile)):
+        # A pile taken before the opening comes into the hand when this meld completes it: not emptied.
+        values = t.facts.card_values
+        provisional = t.provisional_count + values[rank] * action.naturals
+        provisional += values[TWO] * action.twos + values[JOKER] * action.jokers
+        melds = meld_counts(t, side)
+        m0 = melds.get(key, (0, 0, 0))
+        melds[key] = (m0[0] + action.naturals, m0[1] + action.twos, m0[2] + action.jokers)
+        minimum = t.personal_minimum(seat)
+        return not opening_reached(t.dealt, provisional, minimum, melds, _top_rank(t), splash=t.opens_by_splash)
+    return True
 
 
 def _wild_pair_shapes(t: TableState, seat: int, top: int) -> list[tuple[int, int, int, int]]:

@@ -88,7 +88,12 @@ where partners who both held a rank keep two melds) adds ``"second": true``;
 one onto a side's books of a rank (`canasta.MeldRules.add_to_books`, Hand and
 Foot's ``add-to-books``) adds ``"book": true``. Both keys are optional and
 written only when true (the format's version is unchanged: a record without
-them reads as before).
+them reads as before). A meld onto a side's third or later meld of a rank, or
+onto its book of a rank that a number names (`canasta.Meld.slot`: rule sets
+with `canasta.MeldRules.several_melds` or `canasta.MeldRules.wilds_onto_books`,
+Hand and Foot's ``pierson-family``) adds ``"slot": n``; slot 1 of a meld is
+written ``"second": true`` as before (the same action), of a book ``"slot": 1``.
+Only those rule sets make such melds, so this too came without a new version.
 
 Kinds are written with `canasta.Kind.symbol`: ``"A" "K" "Q" "J" "T" "9"`` ...
 ``"4"``, ``"2"``, ``"*"`` (joker, also the rank of a wild meld), ``"r3"``, ``"b3"``.
@@ -283,7 +288,7 @@ _ACTION_KEYS: dict[str, dict[str, type]] = {
 #: Optional keys of an action, with their type.
 _OPTIONAL_KEYS: dict[str, dict[str, type]] = {
     "take": {"second": bool, "book": bool},
-    "meld": {"second": bool, "book": bool},
+    "meld": {"second": bool, "book": bool, "slot": int},
     "declare": {"discard": str},
     "discard": {"suit": str},
     "group": {"meld": int},
@@ -329,10 +334,14 @@ def action_to_json(action: Action | SuitedAction | OwnMeldAction) -> dict[str, A
             "twos": action.twos,
             "jokers": action.jokers,
         }
-        if action.second:
-            data["second"] = True
         if action.book:
             data["book"] = True
+            if action.slot:
+                data["slot"] = action.slot
+        elif action.slot == 1:
+            data["second"] = True  # (cutthroat's spelling, kept: records of it read and write as before)
+        elif action.slot:
+            data["slot"] = action.slot
         return data
     if isinstance(action, TakePile):
         data = {"type": "take", "naturals": action.naturals, "twos": action.twos, "jokers": action.jokers}
@@ -472,6 +481,7 @@ def action_from_json(data: object, where: str = "action") -> Action | SuitedActi
             data["jokers"],
             second=data.get("second", False),
             book=data.get("book", False),
+            slot=data.get("slot", 0),
         )
     except (TypeError, ValueError) as exc:
         # The action classes validate their fields too; whatever they refuse is a malformed record.
