@@ -521,7 +521,7 @@ def _meld_empties_unearned(t: TableState, seat: int, action: Meld) -> bool:
     before = 0 if meld is None else meld.naturals + meld.twos + meld.jokers
     if before < t.facts.canasta_size <= before + added:
         return False  # it completes the canasta that earns the packet
-    if t.pending_pile is not None and not t.opened[side] and sum(pile_to_hand(t, t.pending_pile)):
+    if t.pending_pile is not None and not t.opened[side] and any(pile_to_hand(t, t.pending_pile)):
         # A pile taken before the opening comes into the hand when this meld completes it: not emptied.
         values = t.facts.card_values
         provisional = t.provisional_count + values[rank] * action.naturals
