@@ -6,7 +6,8 @@ options given as a parameter with presets (``pile-count(n)``, ``quota(c, d, w)``
 plugin object per preset (its ``PRESETS`` table is the one place of the
 numbers). Options that set the same parameter replace each other: stacked
 together, the last one wins. Options that contradict are refused:
-``no-wild-books`` with ``quota-1-1-1`` (its wild book).
+``no-wild-books`` with ``quota-1-1-1`` (its wild book), and ``pierson-family`` with
+``no-wild-books`` (its wild book) and ``pile-onto-meld`` (its take always starts a new meld).
 
 ``red-threes-dead`` and ``red-threes-always-minus-500`` contradict (a red three
 is laid out or it is not) and are refused together.
@@ -177,6 +178,8 @@ HOUSE_RULES: tuple[canasta.HouseRule, ...] = (
         "The Pierson family's four-deck game: 4 players, hands of 15 and feet of 11, several melds of a rank, "
         "books that grow, wild, sevens, clean and dirty books needed to go out.",
         pierson_family,
+        # (Its quota needs a wild book; its pile take always starts a new meld.)
+        conflicts=frozenset({"no-wild-books", "pile-onto-meld"}),
     ),
     _option(
         "reshuffle-discards",
