@@ -74,7 +74,7 @@ def _at_table(players: int, *options: str) -> canasta.Rules:
 
 def test_the_options_fit_hand_and_foot_only() -> None:
     registry = canasta.default_registry()
-    assert len(OPTIONS) == 31 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
+    assert len(OPTIONS) == 32 and set(OPTIONS) <= {h.name for h in registry.house_rules()}
     for name in OPTIONS:
         assert registry.fits(name, "hand-and-foot"), name
         assert not any(registry.fits(name, v) for v in ("classic", "cuban", "modern-american")), name
