@@ -97,10 +97,6 @@ NATURAL_INTS: Final[tuple[int, ...]] = tuple(range(4, 15))
 #: is kept under ``rank + SECOND_MELD`` in the side's melds (its ``rank`` is the
 #: natural rank). ``key & 15`` is the rank of either key.
 SECOND_MELD: Final = 16
-#: The most melds of one kind a side may hold at once (`canasta.MeldRules.several_melds`): the
-#: side's melds of a kind are kept under ``kind + SECOND_MELD * number``; a deck of at most
-#: `MAX_PACKS` packs holds at most 63 cards of a kind, and a meld takes at least one.
-MAX_MELD_SLOTS: Final = 64
 #: The ``rank`` of a sequence's meld state (`canasta.table.MeldState`) in rule sets with meld
 #: types (`canasta.Rules.meld_types`: the sequence games): past every kind, so no table by kind
 #: is indexed by it; its suit and ranks are its cards'.

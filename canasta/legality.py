@@ -23,7 +23,6 @@ from canasta.cards import (
     BLACK_THREE,
     JOKER,
     KIND_COUNT,
-    MAX_MELD_SLOTS,
     NATURAL_INTS,
     RED_THREE,
     SECOND_MELD,
@@ -102,7 +101,9 @@ _PICK_UP: Final = PickUpPacket()
 # The meld actions made, one object per meld (the legal lists share them): by kind (``rank +
 # SECOND_MELD`` for a side's second meld of a rank), then by ``(naturals, twos, jokers)``, the
 # tuples `valid_additions` makes (no key to build).
-_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(MAX_MELD_SLOTS * SECOND_MELD)]
+_MELDS_OF_KIND: Final[list[dict[tuple[int, int, int], Meld]]] = [{} for _ in range(2 * SECOND_MELD)]
+# Those of a side's third and later melds of a kind (several-melds), by key: made when first met.
+_MELDS_OF_SLOTS: Final[dict[int, dict[tuple[int, int, int], Meld]]] = {}
 _DISCARDS: Final = tuple(Discard(Kind(k)) for k in range(KIND_COUNT))
 _KINDS: Final = tuple(Kind(k) for k in range(KIND_COUNT))  # (by number: an enum call costs more than a meld's checks)
 # A take's shape: (naturals, twos, jokers shown, 1 if onto the side's second meld of the rank).
@@ -138,7 +139,12 @@ _NO_RANKS: Final[frozenset[int]] = frozenset()
 
 def _meld_action(rank: int, n: int, t: int, j: int, slot: int = 0) -> Meld:
     """``Meld(rank, n, t, j, slot=slot)``, made once (slot 1: cutthroat's second meld, or several-melds')."""
-    melds = _MELDS_OF_KIND[rank + SECOND_MELD * slot]
+    key = rank + SECOND_MELD * slot
+    if key < 2 * SECOND_MELD:
+        melds = _MELDS_OF_KIND[key]
+    else:
+        found = _MELDS_OF_SLOTS.get(key)
+        melds = _MELDS_OF_SLOTS[key] = {} if found is None else found
     shape = (n, t, j)
     action = melds.get(shape)
     if action is None:

@@ -50,13 +50,17 @@ except ImportError as exc:  # pragma: no cover - exercised without hypothesis in
         "canasta.testing.conformance needs hypothesis; install the extra: pip install 'canasta[testing]'"
     ) from exc
 
-__all__ = ["CanastaConformance", "conformance_machine", "run_conformance"]
+__all__ = ["SEVERAL_MELDS_MAX_CARDS", "CanastaConformance", "conformance_machine", "run_conformance"]
 
 _SEEDS = st.integers(0, 2**32 - 1)
 
 
 def _running(machine: CanastaConformance) -> bool:
     return machine._game is not None and not machine._game.is_over
+
+
+#: `conformance_machine`'s ``reference_max_cards`` for rule sets with several melds of a rank.
+SEVERAL_MELDS_MAX_CARDS: int = 8
 
 
 class CanastaConformance(RuleBasedStateMachine):
@@ -289,14 +293,22 @@ def conformance_machine(
     Returns:
         A `CanastaConformance` subclass; assign its ``TestCase`` to a
         module-level name for pytest or unittest to collect it, or pass it to
-        `run_conformance`.
+        `run_conformance`. Under rules with several melds of a rank
+        (`canasta.MeldRules.several_melds`) its ``reference_max_cards`` is
+        `SEVERAL_MELDS_MAX_CARDS` (the reference's search grows faster there).
     """
-    load_rules(variant, house_rules, registry=registry)
-    machine: type[CanastaConformance] = type(
-        _class_name(variant, house_rules),
-        (CanastaConformance,),
-        {"variant": variant, "house_rules": tuple(house_rules), "registry": registry, "__module__": __name__},
-    )
+    rules = load_rules(variant, house_rules, registry=registry)
+    fields: dict[str, object] = {
+        "variant": variant,
+        "house_rules": tuple(house_rules),
+        "registry": registry,
+        "__module__": __name__,
+    }
+    if rules.melds.several_melds:
+        # Several melds of a rank (`canasta.MeldRules.several_melds`) multiply the ways to place each card:
+        # the reference's search grows faster with the cards held, so it checks smaller positions.
+        fields["reference_max_cards"] = min(CanastaConformance.reference_max_cards, SEVERAL_MELDS_MAX_CARDS)
+    machine: type[CanastaConformance] = type(_class_name(variant, house_rules), (CanastaConformance,), fields)
     if settings is not None:
         machine.TestCase.settings = settings
     return machine
