@@ -8,7 +8,7 @@ integers indexing a deck) so that users always see real cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from enum import IntEnum
 from typing import Final
 
@@ -32,6 +32,7 @@ __all__ = [
     "Suit",
     "build_deck",
     "kind_from_symbol",
+    "new_meld_key",
     "parse_card",
 ]
 
@@ -351,3 +352,22 @@ def build_deck(spec: DeckSpec) -> list[Card]:
     cards = [Card(rank, suit, pack) for pack in range(spec.packs) for suit in Suit for rank in range(2, 15)]
     cards.extend(Card(0, None, i) for i in range(spec.jokers))
     return cards
+
+
+def new_meld_key(keys: Container[int], kind: int) -> int:
+    """The key a new meld of ``kind`` takes among a side's melds under several melds of a kind.
+
+    A side's open melds of a kind are kept under ``kind + SECOND_MELD * number``, numbered
+    from 0 in the order made (`canasta.MeldRules.several_melds`); a new one takes the next number.
+
+    Args:
+        keys: The keys of the side's melds (a dict of them will do).
+        kind: The kind: a natural rank, or ``JOKER`` for a wild meld.
+
+    Returns:
+        The first key of the kind not in ``keys``.
+    """
+    key = kind
+    while key in keys:
+        key += SECOND_MELD
+    return key

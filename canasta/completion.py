@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from operator import add
 from typing import Final
 
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, SECOND_MELD, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, NATURAL_INTS, SECOND_MELD, TWO, new_meld_key
 from canasta.goingout import MeldCounts, can_meld_out, wild_meld_open
 from canasta.rulefacts import Additions, RuleFacts, hand_rules, rule_facts
 from canasta.rules import Rules, canasta_class_index
@@ -584,9 +584,7 @@ def _canasta_then_ends(turn: Turn, hand: _Hand, melds: _Melds) -> bool:
             keys.append(key)  # (cutthroat: a rank's second meld; several-melds: each open meld)
     if facts.several_melds:
         for kind in [k for k in keys if k < SECOND_MELD]:
-            new = kind
-            while new in melds:
-                new += SECOND_MELD
+            new = new_meld_key(melds, kind)
             if new != kind:
                 keys.append(new)  # several-melds: a new meld beside the kind's open ones
     for key in keys:
@@ -752,9 +750,7 @@ def _several_opening_groups(
     natural_keys = 0
     wilds = hand[TWO] + hand[JOKER]
     for i, kind in enumerate(kinds):
-        open_melds = 0
-        while kind + SECOND_MELD * open_melds in melds:
-            open_melds += 1
+        open_melds = (new_meld_key(melds, kind) - kind) // SECOND_MELD
         if kind == BLACK_THREE:
             new = 1 if not open_melds else 0
         elif kind == JOKER:

@@ -28,6 +28,7 @@ from canasta.cards import (
     SECOND_MELD,
     TWO,
     Kind,
+    new_meld_key,
 )
 from canasta.completion import (
     OpeningGroups,
@@ -630,16 +631,12 @@ def _take_completes(
     if top <= TWO:
         # A wild top card with two of its kind (`canasta.PileRules.wild_pair`): into the wild meld
         # (several-melds: a new one).
-        key = JOKER
-        while t.facts.several_melds and key in melds:
-            key += SECOND_MELD
+        key = new_meld_key(melds, JOKER) if t.facts.several_melds else JOKER
         m0 = melds.get(key, (0, 0, 0))
         melds[key] = (m0[0], m0[1] + tw + (top == TWO), m0[2] + jk + (top == JOKER))
     elif second < 2:  # (2: onto a book, add-to-books: the melds stay as they are)
         if t.facts.several_melds:
-            key = top
-            while key in melds:
-                key += SECOND_MELD  # several-melds: the pickup starts a new meld
+            key = new_meld_key(melds, top)  # several-melds: the pickup starts a new meld
         else:
             key = top + SECOND_MELD if second else top
         m0 = melds.get(key, (0, 0, 0))

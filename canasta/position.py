@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from canasta.cards import SECOND_MELD, Card, Deck, Kind, Suit
+from canasta.cards import Card, Deck, Kind, Suit, new_meld_key
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
 from canasta.integers import exact_int
@@ -226,8 +226,7 @@ def build_position(
                 continue
             key = state_meld.rank
             if rules.melds.several_melds:
-                while key in state.melds[side]:
-                    key += SECOND_MELD  # several-melds: the side's melds of a kind, numbered in the order given
+                key = new_meld_key(state.melds[side], key)  # the side's melds of a kind, numbered in the order given
             elif key in state.melds[side]:
                 raise InvalidPositionError(f"{where}: side {side} has two melds of rank {Kind(state_meld.rank).name}")
             state.melds[side][key] = state_meld

@@ -25,7 +25,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO
+from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO, new_meld_key
 from canasta.completion import can_complete, opening_reached
 from canasta.discards import discardable_now
 from canasta.goingout import can_meld_out
@@ -458,14 +458,6 @@ def _book_of(t: TableState, side: int, rank: int, slot: int) -> MeldState:
     raise AssertionError(f"side {side} has no such book of rank {rank}")  # (legality offers no such action)
 
 
-def new_meld_key(melds: dict[int, MeldState], kind: int) -> int:
-    """The key a new meld of ``kind`` takes among a side's melds (several-melds: after its open melds of the kind)."""
-    key = kind
-    while key in melds:
-        key += SECOND_MELD
-    return key
-
-
 def _meld_to_extend(t: TableState, side: int, key: int) -> MeldState:
     """The side's meld under a key (a rank, or a second meld's key), created if new.
 
@@ -577,7 +569,10 @@ def _note_canasta(t: TableState, seat: int, before: int, after: int) -> None:
 
 
 def _do_meld_onto_book(t: TableState, action: Meld) -> None:
-    """add-to-books: naturals onto one of the side's books of their rank (an opened side; no book is made)."""
+    """add-to-books: naturals onto one of the side's books of their rank (an opened side; no book is made).
+
+    Under wilds-onto-books wild cards too, onto the dirty book ``action.slot`` names.
+    """
     rank = _PLAIN_KIND[action.rank]
     n, tw, jk = action.naturals, action.twos, action.jokers
     seat = t.seat
