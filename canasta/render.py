@@ -653,7 +653,8 @@ def _meld_size(meld: _Meld) -> tuple[int, int]:
         if meld.number is not None:  # the pill and the number beside it
             width = max(width, _pill_width(_canasta_label(meld, len(meld.cards))) + 6 + _number_width(meld.number))
         elif meld.slot:  # the pill and the book's number beside it
-            width = max(width, _pill_width(_canasta_label(meld, len(meld.cards))) + 6 + _text_width(_slot_text(meld), 11))
+            pill = _pill_width(_canasta_label(meld, len(meld.cards)))
+            width = max(width, pill + 6 + _text_width(_slot_text(meld), 11))
         return width, _CARD_H + 28
     width = max(_fan_width(len(meld.cards), _MELD_STEP), 56)
     if meld.number is not None or meld.slot:
