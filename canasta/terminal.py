@@ -307,12 +307,14 @@ def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
     return Text(" ").join(parts)
 
 
-def _melds_text(melds: Sequence[MeldView]) -> Text:
+def _melds_text(melds: Sequence[MeldView], *, books_apart: bool = False) -> Text:
     """A side's melds on one wrapping line; a second meld of a rank (cutthroat) marked ``'``.
 
     Where melds carry their numbers (`canasta.MeldView.slot`: several melds of a
-    kind), each is marked by its own: ``QQQ QQ2 QQQ'2`` (melds 0, 1, 2; meld 1 is
-    ``QQ2'``), ``[K×7] [K×6+2]1`` (books 0 and 1).
+    kind), each is marked by its own: ``QQQ QQ2' QQQ'2`` (melds 0, 1 and 2),
+    ``[K×7] [K×6+2]1`` (books 0 and 1). Where canastas are books set apart
+    (``books_apart``: `canasta.MeldRules.book_makes_room`), an open meld after a
+    book of its rank is the side's meld of the rank, not a second one.
     """
     if any(meld.number is not None for meld in melds):
         return _numbered_melds_text(melds)
@@ -320,7 +322,8 @@ def _melds_text(melds: Sequence[MeldView]) -> Text:
     parts = []
     for meld in melds:
         parts.append(_meld_text(meld, second=meld.rank in seen and meld.rank != Kind.JOKER))
-        seen.add(meld.rank)
+        if not (books_apart and meld.is_canasta):
+            seen.add(meld.rank)
     return Text(" ").join(parts)
 
 
@@ -490,7 +493,8 @@ def render_observation(
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
         who = Text("\n").join([_who(label, obs, s, rules) for s in seats])
-        melds = _melds_text(obs.melds[side]) if obs.melds[side] else Text("—")
+        books_apart = rules.melds.book_makes_room
+        melds = _melds_text(obs.melds[side], books_apart=books_apart) if obs.melds[side] else Text("—")
         threes = [card for s in seats for card in obs.threes[s]]
         if threes:
             melds.append("  threes ")

@@ -378,3 +378,20 @@ def test_the_greedy_bot_reads_the_meld_a_slot_names() -> None:
     assert state.melds[0][int(Q) + 2 * SECOND_MELD].size == 6
     assert {Meld(Q, 0, 1), Meld(Q, 0, 1, slot=1), Meld(Q, 0, 1, slot=2)} <= set(state.legal_actions())
     assert make_bot("greedy", 1).choose(state, 0) == Meld(Q, 0, 1, slot=2)
+
+
+def test_an_open_meld_beside_a_book_of_its_rank_is_no_second_meld() -> None:
+    """Hand and Foot (one open meld of a rank beside its books): ``m k`` names the open meld, shown unmarked."""
+    rules = canasta.load_rules("hand-and-foot")
+    state = canasta.build_position(
+        rules,
+        hands=[["KS", "9D", "9S", "4H"], ["4C", "4D"], ["6C", "6D"], ["8C", "8D"]],
+        pile=["9C", "JD"],
+        melds=[[["KH", "KD", "KC", "KS", "KH", "2D", "*"], ["KH", "KD", "KC"]], [["AC", "AD", "AH"]]],
+        seat=0,
+        phase="meld",
+        opened=[True, True],
+    )
+    assert Meld(K, 1) in state.legal_actions() and notation(Meld(K, 1)) == "m k"
+    assert "[KKKKK2*] KKK " in "\n".join(_render_lines(state))
+    assert "KKK'" not in "\n".join(_render_lines(state))
