@@ -130,6 +130,7 @@ __all__ = [
     "notation",
     "parse_command",
     "parse_sequence_command",
+    "slot_mark",
 ]
 
 

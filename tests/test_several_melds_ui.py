@@ -279,7 +279,7 @@ def test_a_new_meld_takes_the_next_number_on_the_table() -> None:
     state = _position()
     action = Meld(Q, 2, 1, 0, slot=3)
     assert notation(action) == "m qq2'3"
-    state.apply(parse_command("m qq2'3", state))  # type: ignore[arg-type]
+    state.apply(parse_command("m qq2'3", state))
     screen = "\n".join(_render_lines(state))
     assert "QQQ QQ2' QQQQ'2 QQ2'3" in screen
 
