@@ -410,7 +410,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             have = "has its meld" if rank in state.melds[state.side] else "may start one meld"
             held = f"one meld of a rank (your side {have} of {ranks}, meld 0)"
         return RuleCode.INVALID_MELD, f"your side has no meld {action.slot} of {ranks}: here a side holds {held}"
-    if action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
+    elif action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
         return (
             RuleCode.INVALID_MELD,
             f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "

@@ -395,3 +395,11 @@ def test_an_open_meld_beside_a_book_of_its_rank_is_no_second_meld() -> None:
     assert Meld(K, 1) in state.legal_actions() and notation(Meld(K, 1)) == "m k"
     assert "[KKKKK2*] KKK " in "\n".join(_render_lines(state))
     assert "KKK'" not in "\n".join(_render_lines(state))
+
+
+def test_a_new_meld_beside_one_is_judged_as_a_new_meld() -> None:
+    state = _position(melds=[[["QH", "QD", "QC"]], [["AC", "AD", "AH"]]])
+    assert Meld(Q, 2, 1, slot=1) in state.legal_actions()
+    with pytest.raises(IllegalActionError) as info:
+        state.check(Meld(Q, 2, slot=1))
+    assert "a meld needs at least 3 cards" in info.value.message
