@@ -36,7 +36,7 @@ from canasta.actions import (
 )
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
-from canasta.hand import HandState, Phase
+from canasta.hand import HandState, MeldState, Phase
 from canasta.rules import CanastaClass, Permission
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild, SuitedMeld
 from canasta.suitedpile import PileTake
@@ -303,7 +303,10 @@ class GreedyBot:
         best_score = 0.0
         for meld in melds:
             wilds = meld.twos + meld.jokers
-            on_table = table.get(int(meld.rank) + SECOND_MELD if meld.second else int(meld.rank))
+            if meld.book:  # onto a book: its number among the rank's books (wild cards name a dirty one)
+                on_table = _book(state, side, int(meld.rank), meld.slot)
+            else:  # the side's open meld number ``slot`` of the rank (None: a new meld)
+                on_table = table.get(int(meld.rank) + SECOND_MELD * meld.slot)
             size_before = on_table.size if on_table is not None else 0
             size_after = size_before + meld.naturals + wilds
             score = 10.0 * meld.naturals
@@ -451,6 +454,12 @@ def make_bot(name: str, seed: object = 0, **options: object) -> Bot:
 
 
 _ASK: Final = AskGoOut()
+
+
+def _book(state: HandState, side: int, rank: int, slot: int) -> MeldState | None:
+    """The side's book number ``slot`` of a rank, in the order made (`canasta.Meld.slot` with ``book``)."""
+    books = [m for m in state.books[side] if m.rank == rank]
+    return books[slot] if slot < len(books) else None
 
 
 def _quota_wants(state: HandState, side: int) -> tuple[bool, bool]:

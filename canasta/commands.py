@@ -18,6 +18,8 @@ command                action
 ``m q`` / ``m +q``     add a queen to your meld of queens
 ``m q:2``              add a 2 (only wild cards) to your meld of queens
 ``m 222``              a wild meld of 2s, where the variant allows one
+``m qq'2``             two queens onto your meld 2 of queens (several melds of a rank)
+``m k:2]1``            a 2 onto your book 1 of kings (wild cards onto dirty books)
 ``m b3b3b3``           meld black threes (only when going out)
 ``x 9``                discard a nine (``x *`` a joker, ``x b3`` a black three)
 ``ask`` / ``y`` / ``n``  ask "may I go out?" / answer yes / no
@@ -34,11 +36,23 @@ command                action
 Cards are the kind symbols of `canasta.Kind` (``A K Q J T 9 8 7 6 5 4``, ``2``,
 ``*`` for a joker, ``b3``, ``10`` for a ten too), in any case, with or without
 spaces. A ``'`` after a meld or take (``m q'``, ``t'``), or the word ``2nd``,
-means your side's *second* meld of that rank (only under the ``cutthroat``
-house rule). A ``]`` after a meld or take (``m kk]``, ``t]``), or the word
-``book``, means onto one of your side's *books* of that rank (only under Hand
-and Foot's ``add-to-books``; a book shows as ``[K×7]``). The verb may be spelled out (``draw``, ``take``, ``meld``,
-``discard``, ``yes``, ``no``).
+means your side's *second* meld of that rank (meld 1; under the ``cutthroat``
+house rule, and where a side may hold several melds of a rank). A ``]`` after
+a meld or take (``m kk]``, ``t]``), or the word ``book``, means onto one of your
+side's *books* of that rank (under Hand and Foot's ``add-to-books``; a book
+shows as ``[K×7]``).
+
+Where a side may hold several melds of a rank (`canasta.MeldRules.several_melds`,
+Hand and Foot's ``pierson-family``), its open melds of a rank are numbered from 0
+in the order made (`canasta.Meld.slot`), and a number after the ``'`` names one:
+``m qq`` goes onto meld 0 (or starts the first), ``m qq'`` onto meld 1, ``m qq'2``
+onto meld 2, and the next number starts a new meld beside them. The table marks
+each meld the same way (``QQQ QQ2' QQQQ'2``). Where wild cards go onto dirty
+books (`canasta.MeldRules.wilds_onto_books`), a number after the ``]`` names a
+book of the rank, numbered from 0 in the order made: ``m k:2]1`` adds a 2 to
+book 1 of kings, shown ``[K×6+2]1`` (book 0 is ``m k:2]``, shown ``[K×6+2]``).
+A pile take names no number (``t'2`` is refused): there it starts a new meld.
+The verb may be spelled out (``draw``, ``take``, ``meld``, ``discard``, ``yes``, ``no``).
 
 `parse_command` never builds an action the engine does not list: a
 well-formed command naming an action that is not legal now raises the
@@ -116,6 +130,7 @@ __all__ = [
     "notation",
     "parse_command",
     "parse_sequence_command",
+    "slot_mark",
 ]
 
 
@@ -169,9 +184,9 @@ GRAMMAR: tuple[tuple[str, str], ...] = (
     ("m qq*", "meld two queens and a joker (one rank + wild cards)"),
     ("m q  m +q  m q:2", "add a queen / only wild cards (a 2) to your queens"),
     ("m 222", "a wild meld of 2s, where the variant allows one"),
-    ("m q'  t'  m q]  t]", "onto a second meld (cutthroat) / a book (add-to-books)"),
-    ("x 9", "discard a nine (x * a joker, x b3 a black three)"),
-    ("ask  y  n", "ask 'may I go out?'; answer yes / no"),
+    ("m q'  m q'2  t'", "onto meld 1 / meld 2 of the rank (cutthroat: meld 1)"),
+    ("m q]  m q:2]1  t]", "onto a book / book 1 of the rank (add-to-books)"),
+    ("x 9  ask  y  n", "discard a nine (x *, x b3); ask 'may I go out?'; yes/no"),
     ("sh pairs  sh pairs 9", "declare a special hand (discard a nine), where allowed"),
     ("l3  pu  end  ?  q", "lay out a kept three; pick up a packet; end; help; quit"),
 )
@@ -183,7 +198,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("QH 7D 3C", "suits: C clubs, D diamonds, H hearts, S spades"),
     ("QQQ2*  Q×6+2", "melds: 3 queens, a 2, a joker; 6 queens and a 2"),
     ("[AAAAAAA]", "a canasta: green natural, yellow mixed, magenta wild"),
-    ("Q'  ▶", "a second meld of queens (cutthroat); the seat to play"),
+    ("Q' Q'2 [K×7]1  ▶", "melds 1, 2 of queens; book 1 of kings; the seat to play"),
     ("frozen", "a frozen pile: take it only with a natural pair"),
     ("(9, foot 11✓)", "9 in hand; foot of 11 face down, ✓ earned (Hand and Foot)"),
 )
@@ -213,6 +228,8 @@ _HELP_HINT = "type ? for the commands"
 _WILD_PAIR_TAKES = (TakePile(0, 2, 0), TakePile(0, 0, 2))
 #: A typed menu number has at most this many digits (no menu is that long; ``int`` refuses 4,300 digits).
 _MAX_MENU_DIGITS = 6
+#: A typed meld or book number (``'2``, ``]1``) has at most this many digits (a side holds at most 64 of a kind).
+_MAX_SLOT_DIGITS = 2
 
 
 def notation(action: Action | SuitedAction | OwnMeldAction) -> str:
@@ -269,13 +286,34 @@ def meld_cards(meld: Meld) -> str:
         The card part of its command.
     """
     wilds = "2" * meld.twos + "*" * meld.jokers
-    second = "]" if meld.book else "'" if meld.second else ""
+    second = slot_mark(meld)
     if meld.rank == Kind.JOKER:
         return wilds + second
     symbol = meld.rank.symbol.lower()
     if not meld.naturals:
         return f"{symbol}:{wilds}{second}"
     return symbol * meld.naturals + wilds + second
+
+
+def slot_mark(meld: Meld) -> str:
+    """The mark that names which of the side's melds or books of the rank a meld action goes onto.
+
+    ``''`` for the first open meld of the rank (or a new one where a side holds
+    one meld of a rank), ``'`` for meld 1 (cutthroat's second meld), ``'2``,
+    ``'3``... for the next ones (`canasta.MeldRules.several_melds`); ``]`` for
+    book 0 of the rank, ``]1``, ``]2``... for the next books
+    (`canasta.MeldRules.wilds_onto_books`). The table shows the melds with the
+    same marks (``Q'2``, ``[K×6+2]1``).
+
+    Args:
+        meld: The meld action.
+
+    Returns:
+        The mark, written after the cards (``m qq'2``, ``m k:2]1``).
+    """
+    if meld.book:
+        return f"]{meld.slot}" if meld.slot else "]"
+    return "" if not meld.slot else "'" if meld.slot == 1 else f"'{meld.slot}"
 
 
 def parse_command(text: str, state: Playable) -> Action | Command:
@@ -334,11 +372,22 @@ def parse_command(text: str, state: Playable) -> Action | Command:
         return _legal(_discard(rest), legal, state)
     if verb == "declare":
         return _legal(_declare(rest), legal, state)
-    rest, book = _book_flag(rest)
-    rest, second = _second_flag(rest)
+    rest, book_slot = _book_flag(rest)
+    rest, meld_slot = _second_flag(rest)
+    book = book_slot is not None
     if verb == "take":
-        return _take(rest, second, legal, state, book)
-    return _legal(_meld(rest, second, book), legal, state)
+        if (book_slot or 0) or (meld_slot or 0) > 1:
+            mark = f"]{book_slot}" if book_slot else f"'{meld_slot}"
+            raise CommandError(
+                f"a take names no meld by number ({mark}): t' takes onto a second meld, t] onto a book; {_HELP_HINT}"
+            )
+        return _take(rest, meld_slot == 1, legal, state, book)
+    slot = book_slot if book_slot is not None else meld_slot or 0
+    if book_slot is not None and meld_slot is not None:
+        if book_slot:
+            raise CommandError(f"name a book by ]{book_slot} alone, without '; {_HELP_HINT}")
+        slot = meld_slot  # (the old spelling of book slot 1: ' and ])
+    return _legal(_meld(rest, slot, book), legal, state)
 
 
 def _split_verb(lower: str) -> tuple[str | None, str]:
@@ -351,29 +400,48 @@ def _split_verb(lower: str) -> tuple[str | None, str]:
     return None, ""
 
 
-def _trailing_mark(rest: str, mark: str, word: str, meaning: str, joiner: str = " ") -> tuple[str, bool]:
-    """Strip a flag given as a trailing ``mark`` or as ``word`` anywhere; the words left joined by ``joiner``."""
+def _trailing_mark(rest: str, mark: str, word: str, meaning: str, joiner: str = " ") -> tuple[str, int | None]:
+    """Strip a flag given as a trailing ``mark`` (perhaps numbered) or as ``word`` anywhere.
+
+    Returns the rest (its words joined by ``joiner``) and the flag's number:
+    ``None`` without the flag, else the digits after the mark (``'2``, ``]1``).
+    The bare mark and the word mean the number their flag always meant: 1 for
+    ``'`` (a second meld), 0 for ``]`` (a book).
+    """
+    default = 1 if mark == "'" else 0
     words = rest.split()
-    flagged = word in words
-    if flagged:
+    flagged: int | None = None
+    if word in words:
         words.remove(word)
+        flagged = default
     rest = joiner.join(words)
-    if rest.endswith(mark):
-        rest = rest[:-1].rstrip()
-        flagged = True
+    end = rest.rfind(mark)
+    digits = rest[end + 1 :].strip() if end >= 0 else ""
+    if end >= 0 and digits.isascii() and digits.isdigit():
+        if len(digits) > _MAX_SLOT_DIGITS:
+            raise CommandError(f"no meld has a number of {len(digits)} digits; {_HELP_HINT}")
+        rest, flagged = rest[:end].rstrip(), int(digits)
+    elif rest.endswith(mark):
+        rest, flagged = rest[:-1].rstrip(), default
     if mark in rest:
         raise CommandError(f"a {mark} goes at the end ({meaning}), got {rest!r}; {_HELP_HINT}")
     return rest, flagged
 
 
-def _book_flag(rest: str) -> tuple[str, bool]:
-    """Strip a book mark (a trailing ``]`` or the word ``book``: onto a book of the rank, add-to-books)."""
+def _book_flag(rest: str) -> tuple[str, int | None]:
+    """Strip a book mark: a trailing ``]`` (book 0) or ``]`` and a number (``]1``), or the word ``book``.
+
+    Returns the rest and the book's number (`canasta.Meld.slot` with ``book``), ``None`` without a mark.
+    """
     return _trailing_mark(rest, "]", "book", "onto a book of the rank")
 
 
-def _second_flag(rest: str) -> tuple[str, bool]:
-    """Strip a second-meld mark (a trailing ``'`` or the word ``2nd``); the cards left run together."""
-    return _trailing_mark(rest, "'", "2nd", "the second meld of a rank", joiner="")
+def _second_flag(rest: str) -> tuple[str, int | None]:
+    """Strip a meld-number mark: a trailing ``'`` (meld 1) or ``'`` and a number (``'2``), or the word ``2nd``.
+
+    Returns the rest (its cards run together) and the meld's number (`canasta.Meld.slot`), ``None`` without a mark.
+    """
+    return _trailing_mark(rest, "'", "2nd", "which meld of a rank", joiner="")
 
 
 def _kinds(cards: str) -> list[Kind]:
@@ -420,7 +488,7 @@ def _declare(rest: str) -> DeclareSpecialHand:
     return DeclareSpecialHand(words[0], discard)
 
 
-def _meld(rest: str, second: bool, book: bool = False) -> Meld:
+def _meld(rest: str, slot: int, book: bool = False) -> Meld:
     if rest.startswith("+"):
         rest = rest[1:]
     if not rest:
@@ -447,7 +515,7 @@ def _meld(rest: str, second: bool, book: bool = False) -> Meld:
     naturals = sum(1 for k in kinds if k == meld_rank) if meld_rank != Kind.JOKER else 0
     twos = kinds.count(Kind.TWO)
     jokers = kinds.count(Kind.JOKER)
-    return Meld(meld_rank, naturals, twos, jokers, second=second, book=book)
+    return Meld(meld_rank, naturals, twos, jokers, slot=slot, book=book)
 
 
 def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable, book: bool = False) -> Action:

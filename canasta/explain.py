@@ -191,6 +191,12 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     if not state.opened[side] and not pile_rules.unmelded_side_may_take:
         return RuleCode.PILE_NOT_MELDED, "your side must meld from the hand before it may take the pile"
     counts = state.counts[state.seat]
+    if (action.book or action.second) and state.rules.melds.several_melds:
+        return (
+            RuleCode.PILE_NEEDS_MATCH,
+            "here a pile take always starts a new meld of the top card's rank (several melds of a rank): it goes "
+            "onto no meld or book of yours (t, not t' or t])",
+        )
     if action.book:
         return _explain_book_take(state, action, top)
     wild_shown = action.twos + action.jokers
@@ -278,6 +284,87 @@ def _explain_book(state: TableState, rank: Kind, wilds: int, second: bool, what:
     return _explain_incomplete(state, what)
 
 
+def _partnerships_form(state: TableState) -> bool:
+    """Whether partnerships form during the hand (``cutthroat``), where a side may hold a second meld of a rank."""
+    return state.rules.partnerships.first_taker_alone
+
+
+def _explain_missing_meld(state: TableState, action: Meld) -> tuple[RuleCode, str] | None:
+    """several-melds (`canasta.MeldRules.several_melds`): a ``slot`` past the kind's open melds and a new one."""
+    melds = state.melds[state.side]
+    kind = int(action.rank)
+    count = 0
+    while kind + SECOND_MELD * count in melds:
+        count += 1
+    if action.slot <= count:
+        return None  # (one of its open melds, or a new one beside them)
+    ranks = _ranks(action.rank) if action.rank != Kind.JOKER else "wild cards"
+    mark = "'" if count == 1 else f"'{count}"
+    if not count:
+        held = f"your side has no open meld of {ranks}; a new one is meld 0 (no mark)"
+    else:
+        held = (
+            f"your side's open melds of {ranks} are numbered 0 to {count - 1} in the order made, and a new one "
+            f"is meld {count} (the mark {mark})"
+        )
+    return RuleCode.INVALID_MELD, f"there is no meld {action.slot} of {ranks}: {held}"
+
+
+def _explain_book_slot(state: TableState, action: Meld) -> tuple[RuleCode, str]:
+    """A meld onto a book named by its number (`canasta.Meld.slot`; wild cards: `MeldRules.wilds_onto_books`)."""
+    meld_rules = state.rules.melds
+    if not meld_rules.add_to_books:
+        return RuleCode.INVALID_MELD, "a book is closed: no card is ever added to it in these rules"
+    wilds = action.twos + action.jokers
+    if not action.rank.is_natural:
+        return RuleCode.INVALID_MELD, "a wild book takes no more cards: cards go only onto a book of a natural rank"
+    ranks = _ranks(action.rank)
+    books = [b for b in state.books[state.side] if b.rank == int(action.rank)]
+    if not state.opened[state.side] or not books:
+        return RuleCode.INVALID_MELD, f"your side has no clean or dirty book of {ranks} to add to"
+    if action.slot >= len(books):
+        numbered = "book 0" if len(books) == 1 else f"books 0 to {len(books) - 1}"
+        return (
+            RuleCode.INVALID_MELD,
+            f"there is no book {action.slot} of {ranks}: your side's books of {ranks} are {numbered}, numbered in "
+            "the order made",
+        )
+    if not wilds:
+        if action.slot:
+            return (
+                RuleCode.INVALID_MELD,
+                f"natural cards go onto book 0 of {ranks} (for them a side's books of a rank are interchangeable), "
+                f"not book {action.slot}",
+            )
+        return _explain_incomplete(state, "this addition")
+    if not meld_rules.wilds_onto_books:
+        return RuleCode.INVALID_MELD, "only natural cards of the book's rank are added to a book (never a wild card)"
+    book = books[action.slot]
+    held = book.twos + book.jokers
+    if not held:
+        return (
+            RuleCode.INVALID_MELD,
+            f"book {action.slot} of {ranks} is clean: wild cards go only onto a dirty book (never a clean one)",
+        )
+    if not meld_rules.book_takes(book.naturals + action.naturals, held + wilds):
+        limit = meld_rules.max_wilds
+        if limit is not None and held + wilds > limit:
+            return (
+                RuleCode.INVALID_MELD,
+                f"a dirty book holds at most {plural(limit, 'wild card')}: book {action.slot} of {ranks} holds "
+                f"{held}, and adding {wilds} would give it {held + wilds}",
+            )
+        return RuleCode.INVALID_MELD, f"{action_text(action)} would leave too few naturals beside its wild cards"
+    first = next(i for i, b in enumerate(books) if b.twos + b.jokers == held)
+    if first != action.slot:
+        return (
+            RuleCode.INVALID_MELD,
+            f"books {first} and {action.slot} of {ranks} hold as many wild cards: they are interchangeable, and "
+            f"wild cards go onto the first of them, book {first}",
+        )
+    return _explain_incomplete(state, "this addition")
+
+
 def _explain_book_take(state: TableState, action: TakePile, top: Kind) -> tuple[RuleCode, str]:
     """A pile take onto a book of the top card's rank (add-to-books): a natural pair, onto a book of the side."""
     if (action.naturals, action.twos, action.jokers) != (2, 0, 0):
@@ -308,8 +395,22 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             "black threes meld only when going out, 3 or 4 of them with no wild card, as the last meld",
         )
     if action.book:
+        if meld_rules.wilds_onto_books or action.slot:
+            return _explain_book_slot(state, action)
         return _explain_book(state, action.rank, action.twos + action.jokers, action.second, "this addition")
-    if action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
+    if meld_rules.several_melds:
+        missing = _explain_missing_meld(state, action)
+        if missing is not None:
+            return missing
+    elif action.slot > 1 or (action.slot and not _partnerships_form(state)):
+        ranks = _ranks(action.rank)
+        if _partnerships_form(state):
+            held = "at most two melds of a rank (meld 0, and meld 1 for partners who both held one)"
+        else:
+            have = "has its meld" if rank in state.melds[state.side] else "may start one meld"
+            held = f"one meld of a rank (your side {have} of {ranks}, meld 0)"
+        return RuleCode.INVALID_MELD, f"your side has no meld {action.slot} of {ranks}: here a side holds {held}"
+    elif action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
         return (
             RuleCode.INVALID_MELD,
             f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
@@ -334,14 +435,14 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             f"{_ranks(action.rank)} are closed for the rest of the hand (a meld of them is a canasta): no meld of "
             "them may be started or grow",
         )
-    existing = state.melds[state.side].get(rank + SECOND_MELD if action.second else rank)
+    key = rank + SECOND_MELD * action.slot  # (the side's meld ``slot`` of the rank: ``second`` is slot 1)
+    existing = state.melds[state.side].get(key)
     n0, t0, j0 = (existing.naturals, existing.twos, existing.jokers) if existing else (0, 0, 0)
     n, t, j = n0 + action.naturals, t0 + action.twos, j0 + action.jokers
     if not meld_rules.is_valid(rank, n, t, j):
         if meld_rules.max_size is not None and n + t + j > meld_rules.max_size:
             return RuleCode.MELD_CLOSED, f"a meld may hold at most {plural(meld_rules.max_size, 'card')}"
         return RuleCode.INVALID_MELD, _meld_limit(meld_rules, action, n, t + j)
-    key = rank + SECOND_MELD if action.second else rank
     if (
         state.restricts_discards
         and strict_pile(state, state.seat)

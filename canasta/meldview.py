@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from canasta.cards import SEQUENCE_MELD, Card, Kind, Suit
+from canasta.cards import SECOND_MELD, SEQUENCE_MELD, Card, Kind, Suit
 from canasta.meldtypes import SequenceShape, judging
 from canasta.suitedlegality import meld_shape
 from canasta.table import MeldState, TableState
@@ -49,6 +49,14 @@ class MeldView:
         meld_type: For a meld of a plugin's type of a shape of its own (`canasta.ownshapes`),
             its type's name (the meld is then shown by its cards: ``rank`` and ``suit``
             are ``None``, its cards in rank order, wild cards last); else ``None``.
+        slot: Which of the side's melds of its kind this is, the number `canasta.Meld.slot`
+            names it by: where a side may hold several melds of a kind
+            (`canasta.MeldRules.several_melds`), an open meld's number among the side's
+            open melds of its kind (from 0, in the order made; a book leaves the
+            numbering); where wild cards go onto dirty books
+            (`canasta.MeldRules.wilds_onto_books`), a book's number among the side's
+            books of its rank (from 0, in the order made; a book of a natural rank).
+            ``None`` elsewhere.
     """
 
     rank: Kind | None
@@ -62,6 +70,7 @@ class MeldView:
     low: Kind | None = None
     high: Kind | None = None
     meld_type: str | None = None
+    slot: int | None = None
 
     @property
     def is_sequence(self) -> bool:
@@ -88,7 +97,10 @@ def meld_views(state: TableState, side: int) -> tuple[MeldView, ...]:
     """
     cards = state.deck.cards
     if not state.facts.sequences:
-        canasta_size = state.rules.melds.canasta_size
+        meld_rules = state.rules.melds
+        if meld_rules.several_melds or meld_rules.wilds_onto_books:
+            return _slotted_views(state, side)
+        canasta_size = meld_rules.canasta_size
         return tuple(
             MeldView(
                 rank=Kind(m.rank),
@@ -103,6 +115,42 @@ def meld_views(state: TableState, side: int) -> tuple[MeldView, ...]:
     books: list[tuple[int | None, MeldState]] = [(None, m) for m in state.books[side]]
     numbered: list[tuple[int | None, MeldState]] = [*sorted(state.melds[side].items())]
     return tuple(_numbered_view(state, number, m) for number, m in books + numbered)
+
+
+def _slotted_views(state: TableState, side: int) -> tuple[MeldView, ...]:
+    """A side's melds by rank, high to low, its books first, each with its ``slot`` (`canasta.Meld.slot`).
+
+    Under `canasta.MeldRules.several_melds` an open meld's number is its key's
+    (``kind + SECOND_MELD * number``); under `canasta.MeldRules.wilds_onto_books`
+    a book of a natural rank is numbered among the side's books of its rank, in
+    the order made.
+    """
+    cards = state.deck.cards
+    meld_rules = state.rules.melds
+    canasta_size = meld_rules.canasta_size
+    entries: list[tuple[int, int, int, int | None, MeldState]] = []
+    made: dict[int, int] = {}
+    for meld in state.books[side]:
+        number = made.get(meld.rank, 0)
+        made[meld.rank] = number + 1
+        shown = number if meld_rules.wilds_onto_books and Kind(meld.rank).is_natural else None
+        entries.append((-meld.rank, 0, number, shown, meld))
+    for key, meld in state.melds[side].items():
+        number = key // SECOND_MELD
+        entries.append((-meld.rank, 1, number, number if meld_rules.several_melds else None, meld))
+    entries.sort(key=lambda entry: entry[:3])
+    return tuple(
+        MeldView(
+            rank=Kind(m.rank),
+            cards=tuple(cards[c] for c in m.cards),
+            naturals=m.naturals,
+            twos=m.twos,
+            jokers=m.jokers,
+            is_canasta=m.size >= canasta_size,
+            slot=shown,
+        )
+        for _, _, _, shown, m in entries
+    )
 
 
 def _numbered_view(state: TableState, number: int | None, meld: MeldState) -> MeldView:

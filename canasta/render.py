@@ -32,6 +32,13 @@ ends (``#4 5♥–9♥``), a sequence canasta (a samba or escalera) is squared u
 under a ``sequence`` label with its highest card on top, and a side's melds of
 one rank lie side by side (sequences first, by suit, then groups by rank, high
 to low).
+
+Where a side may hold several melds of a rank (`canasta.MeldRules.several_melds`,
+Hand and Foot's ``pierson-family``), each open meld's caption carries in gold the
+mark the terminal commands name it by (`canasta.MeldView.slot`, `canasta.commands.slot_mark`):
+``Q ×3`` is meld 0 of queens, ``Q' ×3`` meld 1, ``Q'2 ×4`` meld 2; where wild cards
+go onto dirty books (`canasta.MeldRules.wilds_onto_books`), a book after the first
+of its rank has its number beside its label (``mixed ×8 ]1``: book 1, ``m k:2]1``).
 """
 
 from __future__ import annotations
@@ -57,8 +64,9 @@ class ObservedMeld(Protocol):
 
     Where melds have identities (rule sets with meld types), the pictures also
     read ``number``, and of a sequence (``rank`` ``None``) its ``suit``, ``low``
-    and ``high``, as `canasta.MeldView` has them; a meld without these
-    attributes is drawn as before (no number, not a sequence).
+    and ``high``, as `canasta.MeldView` has them; where a side holds several
+    melds of a rank, ``slot``; a meld without these attributes is drawn as
+    before (no number, not a sequence).
     """
 
     @property
@@ -202,6 +210,7 @@ class _Meld:
     low: int = 0
     high: int = 0
     meld_type: str | None = None  # a plugin's type of a shape of its own (`canasta.ownshapes`): drawn by its cards
+    slot: int | None = None  # which of the side's melds (or books) of its kind (`canasta.MeldView.slot`)
 
 
 def _drawn(meld: ObservedMeld) -> _Meld:
@@ -216,7 +225,32 @@ def _drawn(meld: ObservedMeld) -> _Meld:
         suit: Suit | None = getattr(meld, "suit", None)
         low, high = getattr(meld, "low", None) or 0, getattr(meld, "high", None) or 0
         return _Meld(SEQUENCE_MELD, cards, wilds, bool(meld.is_canasta), number, suit, int(low), int(high))
-    return _Meld(int(meld.rank), cards, wilds, bool(meld.is_canasta), number)
+    slot: int | None = getattr(meld, "slot", None)
+    return _Meld(int(meld.rank), cards, wilds, bool(meld.is_canasta), number, slot=slot)
+
+
+def _slot_text(meld: _Meld) -> str:
+    """A meld's number as the commands write it (`canasta.commands.slot_mark`): ``'``, ``'2``; a book's ``]1``.
+
+    Empty for meld 0 and book 0 (named by no mark), and where melds carry no number.
+    """
+    slot = meld.slot
+    if not slot:
+        return ""
+    if meld.is_canasta:
+        return f"]{slot}"
+    return "'" if slot == 1 else f"'{slot}"
+
+
+def _slot_tip(meld: _Meld) -> str:
+    """The tooltip of a meld with a number (`canasta.MeldView.slot`): ``Q meld 2 (m q…'2)``, ``K book 1 (m k…]1)``."""
+    if meld.slot is None:
+        return ""
+    name = _meld_name(meld.rank)
+    what = "book" if meld.is_canasta else "meld"
+    mark = _slot_text(meld) or ("]" if meld.is_canasta else "")
+    command = f"m {name.lower()}\u2026{mark}" if meld.rank != JOKER else f"m 2\u2026{mark}"
+    return f"<title>{escape(f'{name} {what} {meld.slot} ({command})')}</title>"
 
 
 def _drawn_melds(melds: Sequence[ObservedMeld]) -> tuple[_Meld, ...]:
@@ -618,9 +652,12 @@ def _meld_size(meld: _Meld) -> tuple[int, int]:
         width = max(_CARD_W + 6, 84)
         if meld.number is not None:  # the pill and the number beside it
             width = max(width, _pill_width(_canasta_label(meld, len(meld.cards))) + 6 + _number_width(meld.number))
+        elif meld.slot:  # the pill and the book's number beside it
+            pill = _pill_width(_canasta_label(meld, len(meld.cards)))
+            width = max(width, pill + 6 + _text_width(_slot_text(meld), 11))
         return width, _CARD_H + 28
     width = max(_fan_width(len(meld.cards), _MELD_STEP), 56)
-    if meld.number is not None:
+    if meld.number is not None or meld.slot:
         width = max(width, _text_width(_meld_label(meld), 12))
     return width, _CARD_H + 24
 
@@ -647,7 +684,7 @@ def _meld_label(meld: _Meld) -> str:
         return number + _run_name(meld)
     if meld.meld_type is not None:
         return f"{number}{meld.meld_type} \u00d7{len(meld.cards)}"
-    return f"{number}{_meld_name(meld.rank)} \u00d7{len(meld.cards)}"
+    return f"{number}{_meld_name(meld.rank)}{_slot_text(meld)} \u00d7{len(meld.cards)}"
 
 
 def _canasta_kind(meld: _Meld) -> str:
@@ -672,7 +709,7 @@ def _draw_meld(x: int, y: int, meld: _Meld) -> str:
     else:
         cards = sorted(meld.cards, key=_meld_order)
     parts = []
-    tip = f"<title>{escape(_meld_label(meld))}</title>" if meld.number is not None else ""
+    tip = f"<title>{escape(_meld_label(meld))}</title>" if meld.number is not None else _slot_tip(meld)
     if tip:
         parts.append(f'<g class="meld">{tip}')
     if meld.is_canasta:
@@ -686,10 +723,19 @@ def _draw_meld(x: int, y: int, meld: _Meld) -> str:
         parts.append(pill)
         if meld.number is not None:
             parts.append(_text(x + width + 4, y + _CARD_H + 21, f"#{meld.number}", size=11, fill=_HIGHLIGHT))
+        elif meld.slot:  # book 1, 2... of its rank, as the commands name it (``m k:2]1``)
+            parts.append(_text(x + width + 4, y + _CARD_H + 21, _slot_text(meld), size=11, fill=_HIGHLIGHT))
     else:
         for i, card in enumerate(cards):
             parts.append(_card(x + i * _MELD_STEP, y, card))
-        if meld.number is None:
+        if meld.slot:  # meld 1, 2... of its kind: the mark the commands name it by (``Q'2``) in gold
+            name = _meld_name(meld.rank)
+            parts.append(
+                f'<text x="{x}" y="{y + _CARD_H + 16}" font-size="12" fill="{_MUTED}">{escape(name)}'
+                f'<tspan fill="{_HIGHLIGHT}">{escape(_slot_text(meld))}</tspan>'
+                f"{escape(_meld_label(meld).removeprefix(name + _slot_text(meld)))}</text>"
+            )
+        elif meld.number is None:
             parts.append(_text(x, y + _CARD_H + 16, _meld_label(meld), size=12, fill=_MUTED))
         else:  # the number (what the terminal commands name) in gold, then the meld
             number = f"#{meld.number}"

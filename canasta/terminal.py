@@ -23,7 +23,7 @@ from rich.text import Text
 
 from canasta.actions import Action, Discard, DrawStock, LayOutThree, Meld, TakePile
 from canasta.cards import Card, Kind, Suit
-from canasta.commands import GRAMMAR, LEGEND, SEQUENCE_GRAMMAR, SEQUENCE_LEGEND, notation
+from canasta.commands import GRAMMAR, LEGEND, SEQUENCE_GRAMMAR, SEQUENCE_LEGEND, notation, slot_mark
 from canasta.observation import MeldView, Observation
 from canasta.registry import HouseRule, Variant
 from canasta.rules import Rules
@@ -224,7 +224,13 @@ def menu_prompt(count: int) -> str:
 
 
 def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
-    """A meld in the compact notation: ``QQQ2*``, ``K×6+2``, ``[AAAAAAA]`` for a canasta."""
+    """A meld in the compact notation: ``QQQ2*``, ``K×6+2``, ``[AAAAAAA]`` for a canasta.
+
+    A meld's number among the side's melds of its kind (`canasta.MeldView.slot`) is
+    written as the commands name it (`canasta.commands.slot_mark`): ``QQQ'`` meld 1,
+    ``QQQ'2`` meld 2; a book's after its bracket, ``[K×6+2]1`` book 1. A second
+    meld without a number (cutthroat's, ``second``) is ``QQQ'``.
+    """
     wilds = "2" * meld.twos + "*" * meld.jokers
     assert meld.rank is not None  # (a sequence: `_run_text`)
     if meld.rank == Kind.JOKER:
@@ -235,14 +241,21 @@ def _meld_text(meld: MeldView, *, second: bool = False) -> Text:
             body = symbol * meld.naturals + wilds
         else:
             body = f"{symbol}×{meld.naturals}" + (f"+{wilds}" if wilds else "")
-    body += "'" if second else ""
+    slot = meld.slot
+    if slot is None:
+        body += "'" if second else ""
+    elif not meld.is_canasta:
+        body += "" if not slot else "'" if slot == 1 else f"'{slot}"
     if not meld.is_canasta:
         return Text(body)
     if meld.rank == Kind.JOKER:
         style = "bold magenta"
     else:
         style = "bold yellow" if meld.twos or meld.jokers else "bold green"
-    return Text(f"[{body}]", style=style)
+    text = Text(f"[{body}]", style=style)
+    if slot:  # book 1, 2...: its number after the bracket, as ``m k:2]1`` names it
+        text.append(str(slot), style=style)
+    return text
 
 
 #: A suit's symbol in the terminal (a sequence's, and a hand's in the sequence games).
@@ -294,15 +307,23 @@ def _numbered_melds_text(melds: Sequence[MeldView]) -> Text:
     return Text(" ").join(parts)
 
 
-def _melds_text(melds: Sequence[MeldView]) -> Text:
-    """A side's melds on one wrapping line; a second meld of a rank (cutthroat) marked ``'``."""
+def _melds_text(melds: Sequence[MeldView], *, books_apart: bool = False) -> Text:
+    """A side's melds on one wrapping line; a second meld of a rank (cutthroat) marked ``'``.
+
+    Where melds carry their numbers (`canasta.MeldView.slot`: several melds of a
+    kind), each is marked by its own: ``QQQ QQ2' QQQ'2`` (melds 0, 1 and 2),
+    ``[K×7] [K×6+2]1`` (books 0 and 1). Where canastas are books set apart
+    (``books_apart``: `canasta.MeldRules.book_makes_room`), an open meld after a
+    book of its rank is the side's meld of the rank, not a second one.
+    """
     if any(meld.number is not None for meld in melds):
         return _numbered_melds_text(melds)
     seen: set[Kind | None] = set()
     parts = []
     for meld in melds:
         parts.append(_meld_text(meld, second=meld.rank in seen and meld.rank != Kind.JOKER))
-        seen.add(meld.rank)
+        if not (books_apart and meld.is_canasta):
+            seen.add(meld.rank)
     return Text(" ").join(parts)
 
 
@@ -472,7 +493,8 @@ def render_observation(
     for side in range(rules.side_count):
         seats = rules.seats_of(side)
         who = Text("\n").join([_who(label, obs, s, rules) for s in seats])
-        melds = _melds_text(obs.melds[side]) if obs.melds[side] else Text("—")
+        books_apart = rules.melds.book_makes_room
+        melds = _melds_text(obs.melds[side], books_apart=books_apart) if obs.melds[side] else Text("—")
         threes = [card for s in seats for card in obs.threes[s]]
         if threes:
             melds.append("  threes ")
@@ -542,10 +564,10 @@ def _meld_group(action: Meld | SuitedMeld | Action) -> tuple[int, str]:
     if isinstance(action, LayBlackThrees):
         return (10**6 + 1, "b3")
     assert isinstance(action, Meld)
+    mark = slot_mark(action)  # (meld 1, 2... of a rank: ``Q'``, ``Q'2``; a book ``Q]``, ``Q]1``)
+    offset = 25 * (2 * action.slot + action.book)
     if action.rank == Kind.JOKER:
-        return (0, "wild")
-    mark = "]" if action.book else "'" if action.second else ""
-    offset = 25 if action.book else 50 if action.second else 0
+        return (offset, "wild" + mark)
     return (100 - int(action.rank) + offset, kind_name(action.rank) + mark)
 
 
@@ -587,7 +609,7 @@ def shown_notation(action: Action) -> str:
         symbol = kind_name(action.rank).lower()
         if len(symbol) > 1:
             wilds = "2" * action.twos + "*" * action.jokers
-            second = "]" if action.book else "'" if action.second else ""
+            second = slot_mark(action)
             if not action.naturals:
                 return f"m {symbol}:{wilds}{second}"
             return "m " + " ".join([symbol] * action.naturals + ([wilds] if wilds else [])) + second
