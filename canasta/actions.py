@@ -268,10 +268,14 @@ class Meld:
         if self.jokers:
             parts.append(f"{self.jokers}×joker")
         target = "wild meld" if self.rank == Kind.JOKER else _PLURALS.get(self.rank, f"{self.rank.name.lower()}s")
+        # (Past the second, the number too: the table and the commands number melds and books from 0.)
         if self.book:
-            target = f"the {_ordinal(self.slot)} book of {target}" if self.slot else f"a book of {target}"
+            book = f"the {_ordinal(self.slot)} book of {target} (book {self.slot})"
+            target = book if self.slot else f"a book of {target}"
+        elif self.slot == 1:
+            target = f"the second meld of {target}"
         elif self.slot:
-            target = f"the {_ordinal(self.slot)} meld of {target}"
+            target = f"the {_ordinal(self.slot)} meld of {target} (meld {self.slot})"
         return f"meld {' + '.join(parts)} ({target})"
 
 

@@ -139,8 +139,11 @@ sequence games, `canasta.Rules.meld_types`) a meld also has ``number`` (its
 identity on its side; the melds are listed by number), and a sequence has
 ``"rank": null`` with ``suit``, ``low`` and ``high`` (``{"rank": null, "suit":
 "H", "low": "5", "high": "9", "number": 3, ...}``), and a meld of a plugin's type of a shape of its
-own (`canasta.ownshapes`) ``"rank": null`` with ``meld_type`` (its type's name); other rule sets' melds
-have none of these keys, so their JSON is as before (still version 3).
+own (`canasta.ownshapes`) ``"rank": null`` with ``meld_type`` (its type's name). Under several melds
+of a rank (`canasta.MeldRules.several_melds`) an open meld has ``slot`` (its number among the side's
+melds of its kind), and under `canasta.MeldRules.wilds_onto_books` a book has ``slot`` (its number
+among the side's books of its rank), as `canasta.MeldView.slot`. Other rule sets' melds have none of
+these keys, so their JSON is as before (still version 3).
 """
 
 from __future__ import annotations
@@ -666,6 +669,8 @@ def _meld_json(meld: MeldView) -> dict[str, Any]:
         data["high"] = meld.high.symbol
     if meld.meld_type is not None:  # a plugin's type of a shape of its own (`canasta.ownshapes`)
         data["meld_type"] = meld.meld_type
+    if meld.slot is not None:  # several melds of a rank, or books named by number (`canasta.Meld.slot`)
+        data["slot"] = meld.slot
     return data
 
 

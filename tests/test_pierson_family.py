@@ -133,7 +133,8 @@ def test_second_and_slot_one_are_the_same_action() -> None:
         Meld(Kind.KING, 3, slot=-1)
     with pytest.raises(TypeError):
         Meld(Kind.KING, 3, slot="1")  # type: ignore[arg-type]
-    assert str(Meld(Kind.KING, 3, slot=2)) == "meld 3×K (the third meld of kings)"
+    assert str(Meld(Kind.KING, 3, slot=2)) == "meld 3×K (the third meld of kings (meld 2))"
+    assert str(Meld(Kind.JACK, 0, 1, book=True, slot=1)) == "meld 1×2 (the second book of jacks (book 1))"
 
 
 def test_cards_go_onto_the_meld_the_slot_names() -> None:
@@ -429,3 +430,13 @@ def test_the_reference_agrees_on_random_positions() -> None:
             several += any(isinstance(a, Meld) and a.slot and not a.book for a in legal)
             onto_books += any(isinstance(a, Meld) and a.book and (a.twos or a.jokers) for a in legal)
     assert checked >= 150 and bound >= 15 and several >= 40 and onto_books >= 40, (checked, bound, several)
+
+
+def test_the_json_observation_numbers_several_melds_and_books() -> None:
+    hands = [["KC", "9C", "9D"], ["QC"], ["JC"], ["QH"]]
+    melds = [[DIRTY_J, ["JH", "JS", "JD", "JH", "JS", "JD", "2H"], ["KS", "KS", "KC"], ["KD", "KD", "*"]], []]
+    state = _position(PIERSON, hands=hands, melds=melds)
+    seen = canasta.observation_to_json(state.observation(0))["melds"][0]
+    assert [(m["rank"], m.get("slot")) for m in seen] == [("K", 0), ("K", 1), ("J", 0), ("J", 1)]
+    classic = canasta.observation_to_json(canasta.Game("classic", seed=1).observation(0))
+    assert all("slot" not in m for side in classic["melds"] for m in side)
