@@ -1262,6 +1262,12 @@ def _several_meld_candidates(
     jokers = counts[JOKER]
     is_valid = facts.is_valid
     max_w = facts.max_wilds
+    # The candidates of a meld depend on its contents, its number and the cards available: kept.
+    table = _SEVERAL_TABLES.get(is_valid)
+    if table is None or len(table) > 100_000:
+        if len(_SEVERAL_TABLES) > 16:
+            _SEVERAL_TABLES.clear()
+        table = _SEVERAL_TABLES[is_valid] = {}
     kinds = (*NATURAL_INTS, JOKER) if facts.wild_melds and (twos or jokers) else NATURAL_INTS
     for kind in kinds:
         have = 0 if kind == JOKER else counts[kind]
@@ -1276,18 +1282,35 @@ def _several_meld_candidates(
             if max_w is not None and kind != JOKER:
                 room = max(max_w - t0 - j0, 0)
                 room_t, room_j = min(twos, room), min(jokers, room)
-            for n, tw, jk in valid_additions(is_valid, kind, n0, t0, j0, have, room_t, room_j):
-                if filtered and n + tw + jk > limit:
-                    if checks is None:
-                        checks = _MeldChecks(t, seat, side, strict)
-                    if not checks.completes(key, n, tw, jk):
-                        continue
-                actions.append(_meld_action(kind, n, tw, jk, slot))
+            code = ((((((slot * 16 + kind) * 64 + n0) * 64 + t0) * 64 + j0) * 64 + have) * 64 + room_t) * 64 + room_j
+            entry = table.get(code)
+            if entry is None:
+                shapes = valid_additions(is_valid, kind, n0, t0, j0, have, room_t, room_j)
+                entry = table[code] = MeldAdditions(
+                    max((n + tw + jk for n, tw, jk in shapes), default=0),
+                    tuple([_meld_action(kind, n, tw, jk, slot) for n, tw, jk in shapes]),
+                    tuple([(n, tw, jk, n + tw + jk) for n, tw, jk in shapes]),
+                )
+            if not filtered or entry.most <= limit:
+                actions += entry.actions
+            else:
+                acts = entry.actions
+                for i, (n, tw, jk, added) in enumerate(entry.shapes):
+                    if added > limit:
+                        if checks is None:
+                            checks = _MeldChecks(t, seat, side, strict)
+                        if not checks.completes(key, n, tw, jk):
+                            continue
+                    actions.append(acts[i])
             if meld is None:
                 break
             key += SECOND_MELD
             slot += 1
     return checks
+
+
+# `_several_meld_candidates`' tables, by the meld rules' validity test: by meld number, kind, contents and cards.
+_SEVERAL_TABLES: Final[dict[object, dict[int, MeldAdditions]]] = {}
 
 
 def _book_wild_candidates(
