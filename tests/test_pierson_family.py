@@ -17,7 +17,7 @@ import random
 
 import attrs
 import pytest
-from helpers import check_conservation, play_random_hand
+from helpers import check_conservation, play_random_hand, reference_positions
 from test_hand_and_foot import CLEAN_K, DIRTY_J, WILD, _position
 
 import canasta
@@ -76,7 +76,10 @@ def test_the_preset_states_the_pierson_familys_numbers() -> None:
         (CanastaClass.NATURAL, CanastaClass.MIXED, CanastaClass.WILD, CanastaClass.SPECIAL), 1
     )
     assert r.going_out.final_discard_required and r.going_out.bonus == 0
-    assert r.black_threes.in_hand_penalty == 100
+    assert r.going_out.quota_text() == "1 natural, 1 mixed, 1 wild and 1 special canastas"
+    assert (b.bonus(int(Kind.JOKER), 0, 4, 3), b.bonus(int(Kind.SEVEN), 7, 0, 0)) == (2500, 1500)
+    assert (b.bonus(int(Kind.KING), 7, 0, 0), b.bonus(int(Kind.KING), 4, 3, 0)) == (500, 300)
+    assert r.black_threes.in_hand_penalty == 100 and r.threes.score(8) == 0 and not r.pile.wild_freezes
     assert r.game_length.deals == 4
     with pytest.raises(canasta.RulesError):
         canasta.Game("hand-and-foot", ["pierson-family"], players=5)
@@ -301,7 +304,38 @@ def test_whole_games_of_four_deals_play_to_the_end() -> None:
     while not game.is_over:
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
-    assert game.deal_number == 4 or len(game.hand_scores) == 4
+    assert len(game.results) == 4
+
+
+def test_the_reference_agrees_on_positions_of_random_play() -> None:
+    assert len(reference_positions(PIERSON, range(3), max_turn_cards=8)) >= 4
+
+
+_PLAY_BOTH = """
+import hashlib, json, random
+import canasta
+
+digest = hashlib.sha256()
+for seed in range(2):
+    game = canasta.Game("hand-and-foot", ["pierson-family"], seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = game.legal_actions()
+        digest.update(repr(legal).encode())
+        game.apply(legal[rng.randrange(len(legal))])
+    digest.update(repr((game.scores, [[repr(m) for m in b] for b in game.hand.books])).encode())
+print(json.dumps({"compiled": canasta.compiled, "digest": digest.hexdigest()}))
+"""
+
+
+@pytest.mark.skipif(not canasta.compiled, reason="the compiled engine is not installed: nothing to compare")
+def test_both_engines_play_pierson_family_alike() -> None:
+    from helpers import run_on_engine
+
+    compiled = run_on_engine(_PLAY_BOTH, pure=False)
+    pure = run_on_engine(_PLAY_BOTH, pure=True)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert compiled["digest"] == pure["digest"]
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -18,7 +18,7 @@ from collections.abc import Generator
 
 import attrs
 import pytest
-from helpers import check_conservation, play_random_hand, reference_positions
+from helpers import check_conservation, play_random_hand
 from test_hand_and_foot import CLEAN_K, CLEAN_Q, DIRTY_J, WILD, _position
 from test_hand_and_foot import RULES as BASE
 
@@ -277,82 +277,3 @@ def test_a_special_ranks_answer_is_checked_and_normalized() -> None:
         _stacked(_Answer({7}))
     with pytest.raises(canasta.PluginError, match="natural ranks"):
         _stacked(_Answer(frozenset({"7"})))
-
-
-# --- the parts of pierson-family together (tests/pierson_parts_plugin.py) ----------------------------
-
-
-def _parts() -> canasta.Rules:
-    """The test variant's rules, from a registry of their own (the default registry is left as it is)."""
-    import pierson_parts_plugin
-
-    registry = canasta.Registry(autoload="builtin")
-    registry.add_variant(pierson_parts_plugin.PARTS)
-    return canasta.load_rules(pierson_parts_plugin.NAME, registry=registry)
-
-
-def test_the_parts_of_pierson_family_state_its_numbers() -> None:
-    rules = _parts()
-    assert (rules.players, rules.deck.size, rules.hand_size, rules.packets.sizes) == (4, 216, 15, (11,))
-    assert rules.packets.after_first_canasta and not rules.packets.replace_threes
-    assert rules.pile.take_count is None and rules.pile.natural_and_wild and not rules.pile.wild_freezes
-    assert rules.melds.special_ranks == rules.melds.natural_only == {Kind.SEVEN} and rules.melds.max_wilds == 3
-    bonuses = rules.canasta_bonuses
-    assert (bonuses.bonus(int(Kind.JOKER), 0, 4, 3), bonuses.bonus(int(Kind.SEVEN), 7, 0, 0)) == (2500, 1500)
-    assert (bonuses.bonus(int(Kind.KING), 7, 0, 0), bonuses.bonus(int(Kind.KING), 4, 3, 0)) == (500, 300)
-    assert rules.going_out.quota_text() == "1 natural, 1 mixed, 1 wild and 1 special canastas"
-    assert rules.going_out.final_discard_required and rules.going_out.bonus == 0
-    assert rules.black_threes.in_hand_penalty == 100 and rules.threes.score(8) == 0
-
-
-def test_the_parts_of_pierson_family_play_whole_games_of_four_deals() -> None:
-    rules = _parts()
-    game = canasta.Game(rules=rules, seed=3)
-    rng = random.Random(3)
-    while not game.is_over:
-        game.apply(rng.choice(game.legal_actions()))
-    assert len(game.results) == 4
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_random_deals_of_the_parts_of_pierson_family_keep_every_invariant(seed: int) -> None:
-    state, _ = play_random_hand(
-        random.Random(seed), seed=seed, rules=_parts(), scores=[0, 0], legal_sample=1, illegal_sample=2
-    )
-    assert state.is_over
-    check_conservation(state)
-
-
-def test_the_reference_agrees_with_the_parts_of_pierson_family() -> None:
-    assert len(reference_positions(_parts(), range(3))) >= 4
-
-
-_PLAY_BOTH = """
-import hashlib, json, random, sys
-sys.path.insert(0, "tests")
-import pierson_parts_plugin
-import canasta
-
-pierson_parts_plugin.register()
-rules = canasta.load_rules(pierson_parts_plugin.NAME)
-digest = hashlib.sha256()
-for seed in range(2):
-    game = canasta.Game(rules=rules, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        legal = game.legal_actions()
-        digest.update(repr(legal).encode())
-        game.apply(legal[rng.randrange(len(legal))])
-    digest.update(repr((game.scores, [[repr(m) for m in b] for b in game.hand.books])).encode())
-print(json.dumps({"compiled": canasta.compiled, "digest": digest.hexdigest()}))
-"""
-
-
-@pytest.mark.skipif(not canasta.compiled, reason="the compiled engine is not installed: nothing to compare")
-def test_both_engines_play_the_parts_of_pierson_family_alike() -> None:
-    from helpers import run_on_engine
-
-    compiled = run_on_engine(_PLAY_BOTH, pure=False)
-    pure = run_on_engine(_PLAY_BOTH, pure=True)
-    assert compiled["compiled"] is True and pure["compiled"] is False
-    assert compiled["digest"] == pure["digest"]
