@@ -917,33 +917,20 @@ def _fill_several(
     found = _FILLS.get(key)
     if found is not None:
         return found
-    none = (0,) * _CLASS_COUNT
     out: set[_Placement] = set()
-    if bases:
-        rest = bases[1:]
-        for a, dt, dj, cls in _meld_ways(meld_rules, blocking, rank, naturals, bases[0], twos, jokers):
-            rest_fills = _fill_several(meld_rules, blocking, rank, naturals - a, rest, twos - dt, jokers - dj)
-            for dt2, dj2, made2 in rest_fills:
-                made = made2
+    if not bases and naturals == 0:
+        out.add((0, 0, (0,) * _CLASS_COUNT))  # no (further) new meld
+    if bases or naturals or rank == JOKER:
+        # The first open meld, or else a new one; then the rest (after a new meld: more new melds, or none).
+        first = bases[0] if bases else None
+        for a, dt, dj, cls in _meld_ways(meld_rules, blocking, rank, naturals, first, twos, jokers):
+            rest = _fill_several(meld_rules, blocking, rank, naturals - a, bases[1:], twos - dt, jokers - dj)
+            for dt2, dj2, made in rest:
                 if cls >= 0:
-                    counted = list(made2)
+                    counted = list(made)
                     counted[cls] += 1
                     made = tuple(counted)
                 out.add((dt + dt2, dj + dj2, made))
-    else:
-        if naturals == 0:
-            out.add((0, 0, none))  # no new meld
-        if naturals or rank == JOKER:
-            for a, dt, dj, cls in _meld_ways(meld_rules, blocking, rank, naturals, None, twos, jokers):
-                for dt2, dj2, made2 in _fill_several(
-                    meld_rules, blocking, rank, naturals - a, (), twos - dt, jokers - dj
-                ):
-                    made = made2
-                    if cls >= 0:
-                        counted = list(made2)
-                        counted[cls] += 1
-                        made = tuple(counted)
-                    out.add((dt + dt2, dj + dj2, made))
     found = _FILLS[key] = frozenset(out)
     return found
 
@@ -969,18 +956,12 @@ def _meld_ways(
     special = meld_rules.special_bits
     max_w = meld_rules.max_wilds
     onto_books = meld_rules.wilds_onto_books and rank != JOKER
-    ways: list[_MeldWay] = []
+    # Each way as (naturals, twos, jokers added, the meld's naturals, its wild cards, class made or -1).
+    found: list[tuple[int, int, int, int, int, int]] = []
     if base is not None:
         size = n0 + t0 + j0
         if not (blocking is not None and size < book and blocking.blocked_by(rank, n0, t0, j0, book)):
-            cls = canasta_class_index(rank, n0, t0, j0, special) if size >= book else -1
-            ways.append((0, 0, 0, cls))
-            if cls >= 0 and onto_books and (t0 or j0):
-                # (A book the caller counts among the melds, made by the meld just judged: it takes wild cards too.)
-                for et in range(twos + 1):
-                    for ej in range(jokers + 1):
-                        if (et or ej) and meld_rules.book_takes(n0, t0 + j0 + et + ej):
-                            ways.append((0, et, ej, cls))
+            found.append((0, 0, 0, n0, t0 + j0, canasta_class_index(rank, n0, t0, j0, special) if size >= book else -1))
     top_t, top_j = twos, jokers
     if max_w is not None and rank != JOKER:
         top_t, top_j = min(twos, max_w), min(jokers, max_w)
@@ -993,17 +974,16 @@ def _meld_ways(
                 if not is_valid(rank, n, t, j):
                     continue
                 size = n + t + j
-                if size < book:
-                    if blocking is not None and blocking.blocked_by(rank, n, t, j, book):
-                        continue  # the club rules: no going out with this meld incomplete
-                    ways.append((a, dt, dj, -1))
-                    continue
-                cls = canasta_class_index(rank, n, t, j, special)
-                ways.append((a, dt, dj, cls))
-                if onto_books and (t or j):
-                    # A dirty book made here takes more wild cards, up to the limit (wilds-onto-books).
-                    for et in range(twos - dt + 1):
-                        for ej in range(jokers - dj + 1):
-                            if (et or ej) and meld_rules.book_takes(n, t + j + et + ej):
-                                ways.append((a, dt + et, dj + ej, cls))
+                if size < book and blocking is not None and blocking.blocked_by(rank, n, t, j, book):
+                    continue  # the club rules: no going out with this meld incomplete
+                found.append((a, dt, dj, n, t + j, canasta_class_index(rank, n, t, j, special) if size >= book else -1))
+    ways: list[_MeldWay] = []
+    for a, dt, dj, n, wilds, cls in found:
+        ways.append((a, dt, dj, cls))
+        if cls >= 0 and onto_books and wilds:
+            # A dirty book (made by this line, or by the meld just judged) takes more wild cards, up to the limit.
+            for et in range(twos - dt + 1):
+                for ej in range(jokers - dj + 1):
+                    if (et or ej) and meld_rules.book_takes(n, wilds + et + ej):
+                        ways.append((a, dt + et, dj + ej, cls))
     return ways
