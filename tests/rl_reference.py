@@ -91,14 +91,14 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
         books = (fields["book_numbers"].stop - fields["book_numbers"].start) // (len(sides) * len(MELD_RANKS) * 3)
         for rel, side in enumerate(sides):
             for key, meld in hand.melds[side].items():
-                number = key // SECOND_MELD
-                i = fields["meld_numbers"].start + ((rel * len(MELD_RANKS) + _MELD_SLOT[meld.rank]) * numbers + number) * 3
+                kind = rel * len(MELD_RANKS) + _MELD_SLOT[meld.rank]
+                i = fields["meld_numbers"].start + (kind * numbers + key // SECOND_MELD) * 3
                 out[i : i + 3] = [meld.naturals, meld.twos, meld.jokers]
             made = [0] * KIND_COUNT
             for book in hand.books[side]:
-                number = made[book.rank]
+                kind = rel * len(MELD_RANKS) + _MELD_SLOT[book.rank]
+                i = fields["book_numbers"].start + (kind * books + made[book.rank]) * 3
                 made[book.rank] += 1
-                i = fields["book_numbers"].start + ((rel * len(MELD_RANKS) + _MELD_SLOT[book.rank]) * books + number) * 3
                 out[i : i + 3] = [book.naturals, book.twos, book.jokers]
     return np.array(out, dtype=np.float32)
 

@@ -122,8 +122,8 @@ class ObservationEncoder:
     | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its size while down |
     | ``last_packet`` | ``P`` | only with packets (2): 1 for each seat that holds its last packet (none down) |
     | ``packet_earned`` | ``P`` | only with earned packets (3): 1 for each seat that has earned its next packet |
-    | ``meld_numbers`` | ``S × 13 × M × 3`` | only with numbered melds (4): per side, per kind of `MELD_RANKS`, per meld number: naturals, 2s, jokers |
-    | ``book_numbers`` | ``S × 13 × B × 3`` | only with numbered melds (4): per side, per kind of `MELD_RANKS`, per book number: naturals, 2s, jokers |
+    | ``meld_numbers`` | ``S × 13 × M × 3`` | only with numbered melds (4): per side, kind, meld number: (1)'s triple |
+    | ``book_numbers`` | ``S × 13 × B × 3`` | only with numbered melds (4): per side, kind, book number: the same |
 
     (2): where the rules deal ``K`` packets after the hand
     (``K = len(rules.packets.sizes)``, `canasta.PacketRules`: Hand and Foot's
