@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -11,6 +12,7 @@ from openspiel_states import dealt, random_states  # noqa: E402
 
 import canasta  # noqa: E402
 from canasta import Meld  # noqa: E402
+from canasta.openspiel.config import hand_score_bound  # noqa: E402
 from canasta.rl import (  # noqa: E402
     SEVERAL_MELDS_ACTION_SPACE_VERSION,
     SEVERAL_MELDS_OBSERVATION_VERSION,
@@ -86,3 +88,11 @@ def test_resampling_keeps_the_information_state() -> None:
             assert sample.information_state_tensor(player) == state.information_state_tensor(player)
             if state.current_player() == player:
                 assert sample.legal_actions() == state.legal_actions()
+
+
+def test_the_score_bound_counts_a_penalty_for_every_open_meld_of_a_kind() -> None:
+    penalised = attrs.evolve(RULES, incomplete_meld_penalties=((canasta.Kind.KING, 100),))
+    one = attrs.evolve(penalised, melds=attrs.evolve(penalised.melds, several_melds=False))
+    # 8 open melds of kings at most under several-melds (16 kings, 2 naturals a meld); 2 elsewhere (cutthroat).
+    assert hand_score_bound(penalised) - hand_score_bound(RULES) == 8 * 100
+    assert hand_score_bound(one) - hand_score_bound(attrs.evolve(RULES, melds=one.melds)) == 2 * 100

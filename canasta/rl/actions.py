@@ -458,7 +458,13 @@ class ActionSpace:
       ``TakePile(2, 0, 0, book=True)`` then ``Meld(rank, n, book=True)`` by rank and count.
     - Only where a packet is picked up at will once earned by a canasta
       (`canasta.PacketRules.after_first_canasta`, version `PICK_UP_ACTION_SPACE_VERSION`,
-      or `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` with books), last: `PickUpPacket`.
+      or `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` with books), after those: `PickUpPacket`.
+    - Only where a side holds several melds of a kind (`canasta.MeldRules.several_melds`)
+      or adds wild cards to a dirty book (`canasta.MeldRules.wilds_onto_books`), version
+      `SEVERAL_MELDS_ACTION_SPACE_VERSION`, last: `several_meld_actions`, the melds onto
+      meld number 1 and up of a kind, then the wild cards onto each book of a rank, each
+      action once (an action an earlier id holds, such as ``cutthroat``'s
+      ``second=True`` meld, keeps that id).
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -484,7 +490,9 @@ class ActionSpace:
             `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes;
             `BOOKS_ACTION_SPACE_VERSION` under rules that add to books;
             `PICK_UP_ACTION_SPACE_VERSION` under rules with `canasta.PickUpPacket`;
-            `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` under rules with both.
+            `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` under rules with both;
+            `SEVERAL_MELDS_ACTION_SPACE_VERSION` under rules with several melds of a
+            kind or wild cards onto books (whatever else they have).
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
