@@ -26,15 +26,15 @@ canasta and picked up at will (`canasta.PacketRules.after_first_canasta`, Hand a
 Version 8 (`BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION`) is the layout of rule sets with both: the ids of
 version 6, then `PickUpPacket`.
 Every other rule set keeps version 2.
+Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
+Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
+ids from the actions' fields, and ``ActionSpace(rules)`` builds one for rule sets with meld types
+(`canasta.Rules.meld_types`).
 Version 10 (`SEVERAL_MELDS_ACTION_SPACE_VERSION`) is the layout of rule sets where a side holds several
 melds of a kind (`canasta.MeldRules.several_melds`) or adds wild cards to dirty books
 (`canasta.MeldRules.wilds_onto_books`: Hand and Foot's ``pierson-family``): the ids the rule set would
 have without them (its version 2 to 8 layout, unchanged), then the melds onto a later meld of a kind and
 the additions of wild cards to a book (`several_meld_actions`).
-Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games (Samba, Bolivia,
-Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
-ids from the actions' fields, and ``ActionSpace(rules)`` builds one for rule sets with meld types
-(`canasta.Rules.meld_types`).
 """
 
 from __future__ import annotations
