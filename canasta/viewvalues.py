@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Final
 
 from canasta.actions import Action
-from canasta.cards import KIND_COUNT, RED_THREE
+from canasta.cards import KIND_COUNT, RED_THREE, SECOND_MELD
 from canasta.game import Game
 from canasta.hand import HandState
 from canasta.table import TableState
@@ -70,6 +70,12 @@ class SeatLayout:
             there are any, ``offsets`` has the fields ``packets_down`` and ``last_packet``,
             and where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`)
             also ``packet_earned``.
+        meld_numbers: Where melds and books are told by number (several melds of a kind,
+            `canasta.MeldRules.several_melds`, or wild cards onto books,
+            `canasta.MeldRules.wilds_onto_books`): the numbers of a kind's open melds in a
+            side's block of ``meld_numbers`` (0: no such fields); ``offsets`` then has
+            ``meld_numbers`` and ``book_numbers``, and the ``melds`` field sums a kind's melds.
+        book_numbers: The numbers of a kind's books in a side's block of ``book_numbers``.
 
     Attributes:
         seat: The observing seat.
@@ -78,6 +84,8 @@ class SeatLayout:
         packets: Packets dealt after the hand (0: none, and no packet fields).
         packet_earned_at: The offset of the ``packet_earned`` field, or -1 where the
             layout has none (packets are not earned by a canasta).
+        meld_numbers: Meld numbers per kind in the ``meld_numbers`` field (0: no numbered fields).
+        book_numbers: Book numbers per kind in the ``book_numbers`` field.
     """
 
     def __init__(
@@ -92,6 +100,8 @@ class SeatLayout:
         offsets: dict[str, int],
         size: int,
         packets: int = 0,
+        meld_numbers: int = 0,
+        book_numbers: int = 0,
     ) -> None:
         self.seat = seat
         self.size = size
@@ -127,6 +137,11 @@ class SeatLayout:
         self.packets_down_at = offsets["packets_down"] if packets else -1
         self.last_packet_at = offsets["last_packet"] if packets else -1
         self.packet_earned_at = offsets.get("packet_earned", -1) if packets else -1
+        self.meld_numbers = meld_numbers
+        self.book_numbers = book_numbers
+        self.kind_blocks = meld_block // 3  # (kinds per side: one (naturals, 2s, jokers) triple each in ``melds``)
+        self.meld_numbers_at = offsets["meld_numbers"] if meld_numbers else -1
+        self.book_numbers_at = offsets["book_numbers"] if meld_numbers else -1
 
 
 def _put(row: bytearray, offset: int, value: int, wide: list[int], base: int) -> None:
@@ -181,12 +196,14 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
     counts = hand.counts[seat]
     for kind in range(kind_count):
         _put(row, at + kind, counts[kind], wide, base)
-    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together.
+    # Melds: a rank held as two melds (cutthroat) shows both melds' cards together, as do a kind's
+    # several melds (several-melds; the numbered fields tell them apart).
     melds = hand.melds
     slots = layout.meld_slot
     sides = layout.sides
     bases = layout.meld_bases
     regrouped = hand.regrouped  # (only a regrouping keeps two melds of a rank)
+    summed = regrouped or layout.meld_numbers > 0
     for rel in range(len(sides)):
         block = bases[rel]
         for meld in melds[sides[rel]].values():
@@ -194,7 +211,7 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
             naturals = meld.naturals
             twos = meld.twos
             jokers = meld.jokers
-            if regrouped:
+            if summed:
                 naturals += _held(row, i, wide, base)
                 twos += _held(row, i + 1, wide, base)
                 jokers += _held(row, i + 2, wide, base)
@@ -281,6 +298,50 @@ def write_view(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[
             _put_kinds(row, at + rel * kind_count, cards, kinds, tally, wide, base)
     if layout.packets:
         _write_packets(hand, layout, row, wide, base)
+    if layout.meld_numbers:
+        _write_numbered(hand, layout, row, wide, base)
+
+
+def _write_numbered(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
+    """Each side's open melds and books by kind and number: naturals, 2s, jokers (several-melds, wilds-onto-books).
+
+    A side's open melds of a kind are kept under ``kind + SECOND_MELD × number`` (numbered in the
+    order made); its books of a kind are numbered in the order made. The layout's numbers are the
+    most the rules allow (`canasta.rl.actions.most_open_melds`, `canasta.rl.actions.most_books`):
+    a number past them (no position the rules reach) is not written.
+    """
+    sides = layout.sides
+    slots = layout.meld_slot
+    kinds = layout.kind_blocks
+    numbers = layout.meld_numbers
+    book_numbers = layout.book_numbers
+    melds = hand.melds
+    books = hand.books
+    for rel in range(len(sides)):
+        side = sides[rel]
+        tally = [0] * KIND_COUNT  # (the side's books of each kind so far)
+        at = layout.meld_numbers_at + rel * kinds * numbers * 3
+        for key, meld in melds[side].items():
+            slot = slots[meld.rank]
+            number = key // SECOND_MELD
+            if slot < 0 or number >= numbers:
+                continue
+            i = at + (slot // 3 * numbers + number) * 3
+            _put(row, i, meld.naturals, wide, base)
+            _put(row, i + 1, meld.twos, wide, base)
+            _put(row, i + 2, meld.jokers, wide, base)
+        at = layout.book_numbers_at + rel * kinds * book_numbers * 3
+        for book in books[side]:
+            rank = book.rank
+            slot = slots[rank]
+            number = tally[rank]
+            tally[rank] = number + 1
+            if slot < 0 or number >= book_numbers:
+                continue
+            i = at + (slot // 3 * book_numbers + number) * 3
+            _put(row, i, book.naturals, wide, base)
+            _put(row, i + 1, book.twos, wide, base)
+            _put(row, i + 2, book.jokers, wide, base)
 
 
 def _write_packets(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:

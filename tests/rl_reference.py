@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from canasta import Game, HandState
-from canasta.cards import KIND_COUNT, Kind
+from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.rl import ActionSpace, ObservationEncoder
 from canasta.rl.observations import MELD_RANKS, PHASES
 
@@ -85,6 +85,21 @@ def reference_observation(encoder: ObservationEncoder, hand: HandState, seat: in
             out[fields["last_packet"].start + rel] = float(not down)
             if "packet_earned" in fields:  # foot-after-first-book: a canasta of its own, a packet still down
                 out[fields["packet_earned"].start + rel] = float(bool(down) and hand.first_canasta[s] >= 0)
+    if "meld_numbers" in fields:
+        # several-melds, wilds-onto-books: per side, per kind, per number, each open meld and each book.
+        numbers = (fields["meld_numbers"].stop - fields["meld_numbers"].start) // (len(sides) * len(MELD_RANKS) * 3)
+        books = (fields["book_numbers"].stop - fields["book_numbers"].start) // (len(sides) * len(MELD_RANKS) * 3)
+        for rel, side in enumerate(sides):
+            for key, meld in hand.melds[side].items():
+                kind = rel * len(MELD_RANKS) + _MELD_SLOT[meld.rank]
+                i = fields["meld_numbers"].start + (kind * numbers + key // SECOND_MELD) * 3
+                out[i : i + 3] = [meld.naturals, meld.twos, meld.jokers]
+            made = [0] * KIND_COUNT
+            for book in hand.books[side]:
+                kind = rel * len(MELD_RANKS) + _MELD_SLOT[book.rank]
+                i = fields["book_numbers"].start + (kind * books + made[book.rank]) * 3
+                made[book.rank] += 1
+                out[i : i + 3] = [book.naturals, book.twos, book.jokers]
     return np.array(out, dtype=np.float32)
 
 

@@ -18,7 +18,8 @@ import canasta.rl  # noqa: E402
 from canasta import Game, HandState  # noqa: E402
 from canasta.rl import ActionSpace, ObservationEncoder  # noqa: E402
 
-# Every variant, and the house rule that regroups the players mid-hand (two melds of a rank). The reference
+# Every variant, the house rule that regroups the players mid-hand (two melds of a rank), and Hand and Foot's
+# pierson-family (several melds of a kind, version 6's numbered melds and books). The reference
 # encodings (tests/rl_reference.py) are of the rank-counted layouts; the sequence games (rule sets with meld types)
 # observe by rank and suit (version 5) and their encodings and masks are checked in tests/test_rl_sequences.py.
 STACKS = [
@@ -27,6 +28,7 @@ STACKS = [
     if not canasta.load_rules(v.name).meld_types
 ]
 STACKS.append(("three-player", ("cutthroat",)))
+STACKS.append(("hand-and-foot", ("pierson-family",)))  # several melds of a kind, melds and books by number
 
 
 def random_states(rules: canasta.Rules, seed: int, games: int = 3, every: int = 7) -> list[HandState]:

@@ -15,7 +15,7 @@ from canasta.errors import CanastaError
 from canasta.meldtypes import SequenceType
 from canasta.plugins import load_rules
 from canasta.registry import Registry, default_registry
-from canasta.rl.actions import ActionSpace
+from canasta.rl.actions import ActionSpace, most_open_melds
 from canasta.rl.observations import ObservationEncoder
 from canasta.rules import Rules
 from canasta.suitedactions import MELD_SLOTS
@@ -59,7 +59,9 @@ def hand_score_bound(rules: Rules) -> int:
     (in hand or melded), one bonus per possible canasta at the largest bonus,
     the largest three score for each colour and for set-aside black threes,
     the largest going-out bonus, and each penalty for at most two melds of its
-    rank (a side holds at most two melds of a rank, under ``cutthroat``), and
+    rank (a side holds at most two melds of a rank, under ``cutthroat``; under
+    `canasta.MeldRules.several_melds` as many as
+    `canasta.rl.actions.most_open_melds` allows), and
     the points of every red three of the deck left in a packet still down
     (`canasta.PacketRules.three_down`; none in today's variants). Under rules with
     meld types (the sequence games) the sequence canasta's bonus is among the
@@ -87,7 +89,7 @@ def hand_score_bound(rules: Rules) -> int:
     canastas = size // max(1, rules.melds.canasta_size)
     threes = 2 * max(abs(v) for v in rules.threes.schedule) + max(abs(v) for v in rules.black_threes.set_aside_schedule)
     going_out = max(rules.going_out.bonus, rules.going_out.concealed_bonus or 0)
-    penalties = 2 * sum(abs(p) for _, p in rules.incomplete_meld_penalties)
+    penalties = sum(abs(p) * max(2, most_open_melds(rules, rank)) for rank, p in rules.incomplete_meld_penalties)
     threes_down = 2 * rules.deck.packs * abs(rules.packets.three_down)  # (two red threes a pack)
     short = max((abs(t.short_penalty) for t in rules.meld_types if isinstance(t, SequenceType)), default=0)
     penalties += MELD_SLOTS * short

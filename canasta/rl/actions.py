@@ -30,6 +30,11 @@ Version 9 (`SEQUENCES_ACTION_SPACE_VERSION`) is the layout of the sequence games
 Brazilian canasta), whose actions name suits and melds: `canasta.rl.SequenceActionSpace` computes its
 ids from the actions' fields, and ``ActionSpace(rules)`` builds one for rule sets with meld types
 (`canasta.Rules.meld_types`).
+Version 10 (`SEVERAL_MELDS_ACTION_SPACE_VERSION`) is the layout of rule sets where a side holds several
+melds of a kind (`canasta.MeldRules.several_melds`) or adds wild cards to dirty books
+(`canasta.MeldRules.wilds_onto_books`: Hand and Foot's ``pierson-family``): the ids the rule set would
+have without them (its version 2 to 8 layout, unchanged), then the melds onto a later meld of a kind and
+the additions of wild cards to a book (`several_meld_actions`).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
+from canasta.cards import KIND_COUNT, MAX_MELD_SLOTS, NATURAL_KINDS, Kind
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.rules import Rules
 
@@ -66,6 +71,7 @@ __all__ = [
     "MELD_OFFSET",
     "PICK_UP_ACTION_SPACE_VERSION",
     "SEQUENCES_ACTION_SPACE_VERSION",
+    "SEVERAL_MELDS_ACTION_SPACE_VERSION",
     "SPECIAL_HANDS_ACTION_SPACE_VERSION",
     "WILD_PAIR_ACTION_SPACE_VERSION",
     "WILD_PAIR_TAKES",
@@ -73,6 +79,9 @@ __all__ = [
     "ActionSpaceError",
     "HasLegalActions",
     "book_actions",
+    "most_books",
+    "most_open_melds",
+    "several_meld_actions",
 ]
 
 #: Version of the id layout of rule sets without special hands. 2: no take-back (version 1 had
@@ -96,6 +105,10 @@ BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION: int = 8
 #: Version of the id layout of the sequence games (`canasta.rl.SequenceActionSpace`): ids computed from
 #: the fields of `canasta.suitedactions.SequenceGameAction`, which name suits and melds.
 SEQUENCES_ACTION_SPACE_VERSION: int = 9
+#: Version of the id layout of rule sets with several melds of a kind (`canasta.MeldRules.several_melds`)
+#: or wild cards onto dirty books (`canasta.MeldRules.wilds_onto_books`): the ids the rule set would have
+#: without them (version 2 to 8), then the actions of `several_meld_actions`.
+SEVERAL_MELDS_ACTION_SPACE_VERSION: int = 10
 
 
 class ActionSpaceError(CanastaError):
@@ -214,6 +227,165 @@ def book_actions(rules: Rules) -> tuple[Action, ...]:
     return (TakePile(2, 0, 0, book=True), *melds)
 
 
+def _wild_room(rules: Rules, rank: Kind) -> int:
+    """The most wild cards one meld action adds to a natural rank's meld (as `_meld_shapes` bounds them)."""
+    meld_rules = rules.melds
+    if rank in meld_rules.natural_only:
+        return 0
+    if meld_rules.max_wilds is None:  # no fixed cap: every wild card of the deck
+        return 4 * rules.deck.packs + rules.deck.jokers
+    return meld_rules.max_wilds
+
+
+def most_open_melds(rules: Rules, kind: Kind) -> int:
+    """The most open melds (not books) of a kind one side can hold at once, from the rules' numbers.
+
+    Under `canasta.MeldRules.several_melds` every open meld of a natural rank
+    holds at least ``min_naturals`` of the deck's ``4 × packs`` cards of the
+    rank (where ``min_naturals`` is 0: at least ``min_size`` of the rank's
+    cards and the wild cards), and every wild meld at least ``min_size`` of the
+    deck's wild cards (``4 × packs`` 2s and the jokers); the count is at most
+    `canasta.cards.MAX_MELD_SLOTS`. Elsewhere a side holds one meld of a kind
+    (``cutthroat``'s second meld of a rank aside). A kind that never melds
+    (2s, red threes; the wild meld or black threes where the rules do not
+    allow them) has 0.
+
+    Args:
+        rules: The compiled rules.
+        kind: The meld's kind: a natural rank, ``JOKER`` (the wild meld) or ``BLACK_THREE``.
+
+    Returns:
+        The count (the highest meld number, `canasta.Meld.slot`, is one less).
+    """
+    meld_rules = rules.melds
+    per_rank = 4 * rules.deck.packs
+    wilds = per_rank + rules.deck.jokers
+    if kind == Kind.JOKER:
+        if not meld_rules.wild_melds:
+            return 0
+        most = wilds // max(meld_rules.min_size, 1)
+    elif kind == Kind.BLACK_THREE:
+        return 1 if meld_rules.black_threes_when_going_out else 0
+    elif kind in NATURAL_KINDS:
+        if meld_rules.min_naturals >= 1:
+            most = per_rank // meld_rules.min_naturals
+        else:
+            most = (per_rank + wilds) // max(meld_rules.min_size, 1)
+    else:
+        return 0
+    return min(most, MAX_MELD_SLOTS) if meld_rules.several_melds else min(most, 1)
+
+
+def _book_naturals(rules: Rules, rank: Kind) -> int:
+    """The fewest naturals a book of a natural rank holds: a canasta of at most ``max_wilds`` wild cards."""
+    return max(rules.melds.min_naturals, rules.melds.canasta_size - _wild_room(rules, rank))
+
+
+def most_books(rules: Rules, kind: Kind) -> int:
+    """The most books of a kind one side can hold, from the rules' numbers (0 where canastas stay melds).
+
+    Where canastas are books (`canasta.MeldRules.book_makes_room`), a book of a
+    natural rank holds at least ``canasta_size`` cards, at most ``max_wilds`` of
+    them wild (none for a ``natural_only`` rank) and at least ``min_naturals``
+    natural: so at least ``max(min_naturals, canasta_size - max_wilds)`` of the
+    deck's ``4 × packs`` naturals of the rank (where that is 0: ``canasta_size``
+    of the rank's cards and the wild cards); a wild book holds
+    ``canasta_size`` of the deck's wild cards. Other kinds make no book.
+
+    Args:
+        rules: The compiled rules.
+        kind: A natural rank, or ``JOKER`` (wild books).
+
+    Returns:
+        The count (the highest book number, `canasta.Meld.slot` with ``book=True``, is one less).
+    """
+    meld_rules = rules.melds
+    if not meld_rules.book_makes_room:
+        return 0
+    per_rank = 4 * rules.deck.packs
+    wilds = per_rank + rules.deck.jokers
+    size = max(meld_rules.canasta_size, 1)
+    if kind == Kind.JOKER:
+        return wilds // size if meld_rules.wild_melds else 0
+    if kind not in NATURAL_KINDS:
+        return 0
+    fewest = _book_naturals(rules, kind)
+    return per_rank // fewest if fewest >= 1 else (per_rank + wilds) // size
+
+
+def several_meld_actions(rules: Rules) -> tuple[Action, ...]:
+    """The melds that name a later meld of a kind, and the wild cards onto a book (version 10's own ids).
+
+    Under `canasta.MeldRules.several_melds`, for each natural rank from 4 to
+    ace, then the wild meld (where the rules allow wild melds), for each meld
+    number ``slot`` from 1 to ``most_open_melds(rules, kind) - 1``:
+    ``Meld(kind, n, t, j, slot=slot)`` by naturals, then 2s, then jokers, all
+    ascending, with the bounds of the meld block (`ActionSpace`: ``4 × packs``
+    naturals or 2s, the deck's jokers, ``max_wilds`` wild cards added to a
+    natural meld, none to a ``natural_only`` rank, ``max_size`` cards), and
+    what the earlier melds of the kind leave: meld ``slot`` exists beside
+    ``slot`` others, each holding at least ``min_naturals`` naturals (a wild
+    meld: ``min_size`` wild cards), so at most ``4 × packs - slot ×
+    min_naturals`` naturals (a wild meld: that many fewer of the deck's wild
+    cards) are added to it. Slot 0 is the meld block's own ``Meld(kind, n, t, j)``.
+
+    Then under `canasta.MeldRules.wilds_onto_books`, for each natural rank
+    from 4 to ace but the ``natural_only`` ones (they make no dirty book), for
+    each book number ``slot`` from 0 to ``most_books(rules, rank) - 1``:
+    ``Meld(rank, n, t, j, book=True, slot=slot)`` with ``t + j`` from 1 to
+    ``max_wilds - 1`` (a dirty book holds one wild card at least), 2s at most
+    ``4 × packs``, jokers at most the deck's, and ``n`` from 0 to what the
+    book and the ``slot`` books before it leave of the rank's naturals (each
+    holds at least ``max(min_naturals, canasta_size - max_wilds)``), by
+    naturals, then 2s, then jokers, ascending. (Natural cards alone onto a
+    book are `book_actions`.)
+
+    Every action the engine can list under these rules and no earlier id
+    holds is here; some never become legal (a shape no meld reaches).
+
+    Args:
+        rules: The compiled rules.
+
+    Returns:
+        The actions, in id order (empty unless several_melds or wilds_onto_books).
+    """
+    meld_rules = rules.melds
+    packs, deck_jokers = rules.deck.packs, rules.deck.jokers
+    per_rank = 4 * packs
+    wilds = per_rank + deck_jokers
+    cap = meld_rules.max_size if meld_rules.max_size is not None else per_rank + wilds
+    actions: list[Action] = []
+    if meld_rules.several_melds:
+        for rank in NATURAL_KINDS:
+            wild_room = _wild_room(rules, rank)
+            for slot in range(1, most_open_melds(rules, rank)):
+                for n in range(min(per_rank - slot * meld_rules.min_naturals, cap) + 1):
+                    for t in range(min(per_rank, wild_room, cap - n) + 1):
+                        for j in range(min(deck_jokers, wild_room - t, cap - n - t) + 1):
+                            if n + t + j:
+                                actions.append(Meld(rank, n, t, j, slot=slot))
+        fewest = max(meld_rules.min_size, 1)
+        for slot in range(1, most_open_melds(rules, Kind.JOKER)):
+            room = min(wilds - slot * fewest, cap)
+            for t in range(min(per_rank, room) + 1):
+                for j in range(min(deck_jokers, room - t) + 1):
+                    if t + j:
+                        actions.append(Meld(Kind.JOKER, 0, t, j, slot=slot))
+    if meld_rules.wilds_onto_books and meld_rules.max_wilds:
+        room = meld_rules.max_wilds - 1
+        for rank in NATURAL_KINDS:
+            if rank in meld_rules.natural_only:
+                continue
+            fewest = _book_naturals(rules, rank)
+            for slot in range(most_books(rules, rank)):
+                for n in range(max(per_rank - (slot + 1) * fewest, 0) + 1):
+                    for t in range(min(per_rank, room) + 1):
+                        for j in range(min(deck_jokers, room - t) + 1):
+                            if t + j:
+                                actions.append(Meld(rank, n, t, j, book=True, slot=slot))
+    return tuple(actions)
+
+
 def _declarations(rules: Rules) -> tuple[Action, ...]:
     """Under rules with special hands: each hand's declaration with no discard, then discarding each kind."""
     discards = [None, *(k for k in Kind if k not in (Kind.RED_THREE, Kind.BLACK_THREE))]
@@ -222,6 +394,8 @@ def _declarations(rules: Rules) -> tuple[Action, ...]:
 
 def _version(rules: Rules) -> int:
     """The id layout's version under these rules (see the module docs)."""
+    if rules.melds.several_melds or rules.melds.wilds_onto_books:
+        return SEVERAL_MELDS_ACTION_SPACE_VERSION
     picks_up = rules.packets.after_first_canasta and bool(rules.packets.sizes)
     if rules.melds.add_to_books:
         return BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION if picks_up else BOOKS_ACTION_SPACE_VERSION
@@ -284,7 +458,13 @@ class ActionSpace:
       ``TakePile(2, 0, 0, book=True)`` then ``Meld(rank, n, book=True)`` by rank and count.
     - Only where a packet is picked up at will once earned by a canasta
       (`canasta.PacketRules.after_first_canasta`, version `PICK_UP_ACTION_SPACE_VERSION`,
-      or `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` with books), last: `PickUpPacket`.
+      or `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` with books), after those: `PickUpPacket`.
+    - Only where a side holds several melds of a kind (`canasta.MeldRules.several_melds`)
+      or adds wild cards to a dirty book (`canasta.MeldRules.wilds_onto_books`), version
+      `SEVERAL_MELDS_ACTION_SPACE_VERSION`, last: `several_meld_actions`, the melds onto
+      meld number 1 and up of a kind, then the wild cards onto each book of a rank, each
+      action once (an action an earlier id holds, such as ``cutthroat``'s
+      ``second=True`` meld, keeps that id).
 
     `to_id` and `to_action` are inverse on every action in the space; an
     action outside it raises `ActionSpaceError` (for a legal action that would
@@ -310,7 +490,9 @@ class ActionSpace:
             `WILD_PAIR_ACTION_SPACE_VERSION` under rules with wild-pair takes;
             `BOOKS_ACTION_SPACE_VERSION` under rules that add to books;
             `PICK_UP_ACTION_SPACE_VERSION` under rules with `canasta.PickUpPacket`;
-            `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` under rules with both.
+            `BOOKS_AND_PICK_UP_ACTION_SPACE_VERSION` under rules with both;
+            `SEVERAL_MELDS_ACTION_SPACE_VERSION` under rules with several melds of a
+            kind or wild cards onto books (whatever else they have).
     """
 
     __slots__ = ("_ids", "_known", "_last", "_memo", "actions", "rules", "size", "version")
@@ -326,7 +508,7 @@ class ActionSpace:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.actions: Sequence[Action] = (
+        base: tuple[Action, ...] = (
             FIXED_ACTIONS
             + tuple(_meld_shapes(rules))
             + _second_meld_actions(rules)
@@ -336,6 +518,11 @@ class ActionSpace:
             + book_actions(rules)
             + ((PickUpPacket(),) if rules.packets.after_first_canasta and rules.packets.sizes else ())
         )
+        several = several_meld_actions(rules)
+        if several:
+            known = set(base)  # (cutthroat's second melds are slot 1 already: each action once)
+            several = tuple(action for action in several if action not in known)
+        self.actions: Sequence[Action] = base + several
         self.size: int = len(self.actions)
         self.version: int = _version(rules)
         self._ids: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}

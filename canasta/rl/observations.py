@@ -11,7 +11,10 @@ melds, all laid-out threes and set-aside cards, the scores, the minimums, the
 turn phase and who acts; where the rules deal packets after the hand
 (`canasta.PacketRules`), the sizes of every seat's packets still face down, and
 where a packet is earned by a canasta (`canasta.PacketRules.after_first_canasta`),
-which seats have earned theirs (`canasta.Observation.first_canasta`, public).
+which seats have earned theirs (`canasta.Observation.first_canasta`, public);
+where a side may hold several melds of a kind (`canasta.MeldRules.several_melds`) or
+add wild cards to its books (`canasta.MeldRules.wilds_onto_books`), every side's melds
+and books by kind and number (public: they lie on the table).
 Other hands, the stock order and the cards of a packet still down (hidden from
 its owner too) never enter it.
 """
@@ -26,6 +29,7 @@ import numpy.typing as npt
 
 from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.hand import HandState, Phase
+from canasta.rl.actions import most_books, most_open_melds
 from canasta.rl.seqobservations import (
     MELD_FEATURES,
     SEQUENCES_OBSERVATION_VERSION,
@@ -48,6 +52,7 @@ __all__ = [
     "PACKETS_OBSERVATION_VERSION",
     "PHASES",
     "SEQUENCES_OBSERVATION_VERSION",
+    "SEVERAL_MELDS_OBSERVATION_VERSION",
     "ObservationEncoder",
 ]
 
@@ -60,6 +65,11 @@ PACKETS_OBSERVATION_VERSION: int = 3
 #: (`canasta.PacketRules.after_first_canasta`, Hand and Foot's ``foot-after-first-book``):
 #: version 3's fields, then ``packet_earned``.
 EARNED_PACKETS_OBSERVATION_VERSION: int = 4
+#: Version of the vector layout of rule sets with several melds of a kind (`canasta.MeldRules.several_melds`)
+#: or wild cards onto books (`canasta.MeldRules.wilds_onto_books`, Hand and Foot's ``pierson-family``): the
+#: fields of the version the rule set would have without them (2, 3 or 4), then ``meld_numbers`` and
+#: ``book_numbers``; its ``melds`` sums a kind's melds.
+SEVERAL_MELDS_OBSERVATION_VERSION: int = 6
 
 #: The meld slots of each side, in order: 4 to ace, then the wild meld
 #: (``JOKER``), then black threes (melded only when going out).
@@ -83,7 +93,8 @@ class ObservationEncoder:
     The vector is the concatenation of these fields (``P`` players, ``S``
     sides; seats and sides relative to the observer, see the module text;
     (1): a rank a side holds as two melds, under ``cutthroat``, shows both
-    melds' cards together):
+    melds' cards together, as do a kind's several melds under
+    `canasta.MeldRules.several_melds`, told apart in ``meld_numbers``):
 
     | field | length | content |
     |---|---|---|
@@ -111,6 +122,8 @@ class ObservationEncoder:
     | ``packets_down`` | ``P × K`` | only with packets (2): per seat, per packet after the hand, its size while down |
     | ``last_packet`` | ``P`` | only with packets (2): 1 for each seat that holds its last packet (none down) |
     | ``packet_earned`` | ``P`` | only with earned packets (3): 1 for each seat that has earned its next packet |
+    | ``meld_numbers`` | ``S × 13 × M × 3`` | only with numbered melds (4): per side, kind, meld number: (1)'s triple |
+    | ``book_numbers`` | ``S × 13 × B × 3`` | only with numbered melds (4): per side, kind, book number: the same |
 
     (2): where the rules deal ``K`` packets after the hand
     (``K = len(rules.packets.sizes)``, `canasta.PacketRules`: Hand and Foot's
@@ -130,6 +143,17 @@ class ObservationEncoder:
     last packet up); its owner may then pick the packet up at will from the start of
     its next turn, before the draw (the mask shows when). Other rule sets with packets
     have version `PACKETS_OBSERVATION_VERSION` and no such field.
+
+    (4): where a side may hold several melds of a kind (`canasta.MeldRules.several_melds`)
+    or add wild cards to its books (`canasta.MeldRules.wilds_onto_books`: Hand and Foot's
+    ``pierson-family``), version `SEVERAL_MELDS_OBSERVATION_VERSION`: the fields of the version
+    the rule set would have without them, then each side's open melds by kind and number
+    (`canasta.Meld.slot`: numbered from 0 in the order made, a book leaving the numbering) and its
+    books by kind and number (in the order made: the ``slot`` of ``Meld(..., book=True)``),
+    nothing lost; ``melds`` holds the sum of a kind's open melds there. ``M`` is the most open
+    melds of a kind a side can hold and ``B`` the most books of a kind, from the rules' numbers
+    (`canasta.rl.actions.most_open_melds`, `canasta.rl.actions.most_books`, the largest over
+    the kinds); a number a kind cannot reach stays 0.
 
     Rule sets with meld types (`canasta.Rules.meld_types`: the sequence games)
     have version `SEQUENCES_OBSERVATION_VERSION`, the same fields with cards
@@ -163,6 +187,7 @@ class ObservationEncoder:
         version: The layout's version: `OBSERVATION_VERSION`,
             `PACKETS_OBSERVATION_VERSION` where the rules deal packets,
             `EARNED_PACKETS_OBSERVATION_VERSION` where those are earned by a canasta,
+            `SEVERAL_MELDS_OBSERVATION_VERSION` where melds and books are told by number,
             or `SEQUENCES_OBSERVATION_VERSION` where the rules have meld types.
         layouts: For each observer seat, where its values go in a row
             (`canasta.viewvalues.SeatLayout`, for `canasta.viewvalues.write_view`
@@ -215,6 +240,14 @@ class ObservationEncoder:
             if rules.packets.after_first_canasta:  # foot-after-first-book: who has earned its next packet
                 self.version = EARNED_PACKETS_OBSERVATION_VERSION
                 layout.append(("packet_earned", p, 0.0, 1.0))
+        numbers = book_numbers = 0
+        if not suited and (rules.melds.several_melds or rules.melds.wilds_onto_books):
+            # Several melds of a kind, books named by number: every side's melds and books by kind and number.
+            self.version = SEVERAL_MELDS_OBSERVATION_VERSION
+            numbers = max(max(most_open_melds(rules, kind) for kind in MELD_RANKS), 1)
+            book_numbers = max(max(most_books(rules, kind) for kind in MELD_RANKS), 1)
+            layout.append(("meld_numbers", s * len(MELD_RANKS) * numbers * 3, 0.0, cards))
+            layout.append(("book_numbers", s * len(MELD_RANKS) * book_numbers * 3, 0.0, cards))
         self.fields: dict[str, slice] = {}
         low: list[float] = []
         high: list[float] = []
@@ -258,6 +291,8 @@ class ObservationEncoder:
                 offsets,
                 self.size,
                 packets,
+                numbers,
+                book_numbers,
             )
             for seat in range(p)
         ]
