@@ -58,7 +58,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
-from canasta.cards import KIND_COUNT, MAX_MELD_SLOTS, NATURAL_KINDS, Kind
+from canasta.cards import KIND_COUNT, NATURAL_KINDS, Kind
 from canasta.errors import CanastaError, IllegalActionError, RuleCode
 from canasta.rules import Rules
 
@@ -244,8 +244,7 @@ def most_open_melds(rules: Rules, kind: Kind) -> int:
     holds at least ``min_naturals`` of the deck's ``4 × packs`` cards of the
     rank (where ``min_naturals`` is 0: at least ``min_size`` of the rank's
     cards and the wild cards), and every wild meld at least ``min_size`` of the
-    deck's wild cards (``4 × packs`` 2s and the jokers); the count is at most
-    `canasta.cards.MAX_MELD_SLOTS`. Elsewhere a side holds one meld of a kind
+    deck's wild cards (``4 × packs`` 2s and the jokers). Elsewhere a side holds one meld of a kind
     (``cutthroat``'s second meld of a rank aside). A kind that never melds
     (2s, red threes; the wild meld or black threes where the rules do not
     allow them) has 0.
@@ -273,7 +272,7 @@ def most_open_melds(rules: Rules, kind: Kind) -> int:
             most = (per_rank + wilds) // max(meld_rules.min_size, 1)
     else:
         return 0
-    return min(most, MAX_MELD_SLOTS) if meld_rules.several_melds else min(most, 1)
+    return most if meld_rules.several_melds else min(most, 1)
 
 
 def _book_naturals(rules: Rules, rank: Kind) -> int:
