@@ -34,6 +34,7 @@ from canasta.actions import (
     PickUpPacket,
     TakePile,
 )
+from canasta.canastaclass import CLASS_INDEX
 from canasta.cards import KIND_COUNT, SECOND_MELD, Kind
 from canasta.errors import CanastaError, UnknownNameError
 from canasta.hand import HandState, MeldState, Phase
@@ -475,13 +476,12 @@ def _quota_wants(state: HandState, side: int) -> tuple[bool, bool]:
         return False, False
     made = state.canastas_by_class(side)
     need = dict(quota)
-    wild_wanted = made[_CLASS_INDEX[CanastaClass.WILD]] < need.get(CanastaClass.WILD, 0)
-    mixed_met = made[_CLASS_INDEX[CanastaClass.MIXED]] >= need.get(CanastaClass.MIXED, 0)
+    wild_wanted = made[CLASS_INDEX[CanastaClass.WILD]] < need.get(CanastaClass.WILD, 0)
+    mixed_met = made[CLASS_INDEX[CanastaClass.MIXED]] >= need.get(CanastaClass.MIXED, 0)
     return wild_wanted, mixed_met
 
 
 #: Each class's position in `HandState.canastas_by_class`'s answer (`CanastaClass` order).
-_CLASS_INDEX: Final = {cls: index for index, cls in enumerate(CanastaClass)}
 
 
 def _sequence_meld_score(state: HandState, seat: int, action: SuitedMeld) -> float:

@@ -7,8 +7,9 @@ so the meld types and the rules need no import of each other.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
-__all__ = ["CanastaClass"]
+__all__ = ["CLASS_BIT", "CLASS_INDEX", "CanastaClass"]
 
 
 class CanastaClass(Enum):
@@ -30,3 +31,10 @@ class CanastaClass(Enum):
     #: Natural cards only, of a rank the rules count as a class of its own (`canasta.MeldRules.special_ranks`:
     #: the Pierson family's natural sevens, worth their own bonus and needed apart from the other clean books).
     SPECIAL = "special"
+
+
+#: Each class's place in `CanastaClass` order: the index of its count in a list of counts by class
+#: (`canasta.HandState.canastas_by_class`, the going-out searches' tallies).
+CLASS_INDEX: Final[dict[CanastaClass, int]] = {cls: i for i, cls in enumerate(CanastaClass)}
+#: Each class's bit (``1 << CLASS_INDEX[cls]``), for a set of classes kept as one int.
+CLASS_BIT: Final[dict[CanastaClass, int]] = {cls: 1 << i for cls, i in CLASS_INDEX.items()}

@@ -33,7 +33,7 @@ from typing import Final
 
 from attrs import field, frozen
 
-from canasta.canastaclass import CanastaClass
+from canasta.canastaclass import CLASS_INDEX, CanastaClass
 from canasta.cards import Card, Kind, Suit, parse_card
 from canasta.meldtypes import MeldShape, MeldType, SequenceType, first_of
 from canasta.suitedhand import SuitedHand
@@ -56,7 +56,6 @@ __all__ = [
 #: `canasta.cards.SEQUENCE_MELD`.
 OWN_MELD: Final = 32
 _CLASSES: Final = tuple(CanastaClass)
-_CLASS_INDEX: Final = {cls: i for i, cls in enumerate(_CLASSES)}
 _SUIT_LETTERS: Final = {Suit.CLUBS: "C", Suit.DIAMONDS: "D", Suit.HEARTS: "H", Suit.SPADES: "S"}
 _RANK_LETTERS: Final = {10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -255,7 +254,7 @@ def canasta_counts(melds: Iterable[MeldShape], types: Sequence[MeldType], cap: i
         owner = type_of(types, meld)
         cls = owner[1].canasta_class(meld) if owner is not None else None
         if cls is not None:
-            counts[_CLASS_INDEX[cls]] = min(cap, counts[_CLASS_INDEX[cls]] + 1)
+            counts[CLASS_INDEX[cls]] = min(cap, counts[CLASS_INDEX[cls]] + 1)
     return tuple(counts)
 
 

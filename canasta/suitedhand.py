@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from attrs import field, frozen
 
-from canasta.canastaclass import CanastaClass
+from canasta.canastaclass import CLASS_BIT, CanastaClass
 from canasta.cards import NATURAL_INTS, Card, Kind, Suit, parse_card
 
 __all__ = ["OpeningRequirement", "SuitedHand"]
@@ -22,7 +22,6 @@ __all__ = ["OpeningRequirement", "SuitedHand"]
 _LOWEST = NATURAL_INTS[0]
 _RANKS = len(NATURAL_INTS)
 _SUITS = len(Suit)
-_CLASS_BIT = {cls: 1 << i for i, cls in enumerate(CanastaClass)}
 
 
 def _counts(value: Iterable[int]) -> tuple[int, ...]:
@@ -133,4 +132,4 @@ class OpeningRequirement:
             return False
         if not self.canasta_classes:
             return True
-        return any(classes & _CLASS_BIT[c] for c in self.canasta_classes)
+        return any(classes & CLASS_BIT[c] for c in self.canasta_classes)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from canasta.actions import AnswerGoOut, AskGoOut, Discard, DrawStock, EndHand
+from canasta.canastaclass import CLASS_INDEX
 from canasta.cards import BLACK_THREE, JOKER, RED_THREE, SEQUENCE_MELD, TWO, Kind, Suit
 from canasta.meldtypes import BlackThreeShape, GroupShape, MeldShape, SequenceShape, WildShape
 from canasta.ownshapes import OWN_MELD
@@ -57,10 +58,10 @@ __all__ = [
 
 _DRAW: Final = DrawStock()
 _ASK: Final = AskGoOut()
+_CLASS_INDEX: Final = CLASS_INDEX  # (bound here: a compiled module reads its own Final natively)
 _YES: Final = AnswerGoOut(True)
 _NO: Final = AnswerGoOut(False)
 _END: Final = EndHand()
-_CLASS_INDEX: Final = {cls: i for i, cls in enumerate(CanastaClass)}
 #: Bound on each memo table below (cleared whole when full).
 _MEMO_SIZE: Final = 1 << 16
 # The shapes of melds on the table, by (rank, suit or naturals, low or 2s, high or jokers): frozen values.

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
 
+from canasta.canastaclass import CLASS_BIT, CLASS_INDEX
 from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
     ACE,
@@ -58,8 +59,8 @@ NATURAL_RANKS: tuple[int, ...] = tuple(range(LOWEST_SEQUENCE_RANK, ACE + 1))
 _RANKS = len(NATURAL_RANKS)
 _SUITS = len(Suit)
 _CLASSES = tuple(CanastaClass)
-_CLASS_BIT = {cls: 1 << i for i, cls in enumerate(_CLASSES)}
-_CLASS_INDEX = {cls: i for i, cls in enumerate(_CLASSES)}
+_CLASS_BIT = CLASS_BIT  # (bound here, as the module read it before)
+_CLASS_INDEX = CLASS_INDEX
 #: No canasta of any class.
 _NONE_MADE = (0,) * len(_CLASSES)
 _JOKER = int(Kind.JOKER)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from canasta.canastaclass import CanastaClass
+from canasta.canastaclass import CLASS_BIT, CanastaClass
 from canasta.meldtypes import (
     BlackThreeGroupType,
     BlackThreeShape,
@@ -44,8 +44,7 @@ _SETS: dict[int, TypeSet] = {}
 # The shape classes whose values the engine makes once each (`group_shape`...; the table's shapes too):
 # only their objects are kept by identity below (a shape made anew on every call would only fill the tables).
 _MADE_ONCE: Final = frozenset({GroupShape, SequenceShape, WildShape, BlackThreeShape})
-# Each canasta class's bit, in `CanastaClass` order.
-_CLASS_BITS: Final = {cls: 1 << i for i, cls in enumerate(CanastaClass)}
+_CLASS_BITS: Final = CLASS_BIT  # (bound here: a compiled module reads its own Final natively)
 # Shapes made once each, by their fields (frozen values: sharing them is safe).
 _GROUP_SHAPES: dict[tuple[int, int, int, int], GroupShape] = {}
 _SEQUENCE_SHAPES: dict[tuple[int, int, int], SequenceShape] = {}
