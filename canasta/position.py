@@ -11,11 +11,13 @@ import math
 import random
 from collections.abc import Sequence
 
-from canasta.cards import Card, Deck, Kind, Suit, new_meld_key
+from canasta.cards import SEQUENCE_MELD, Card, Deck, Kind, Suit, new_meld_key
 from canasta.errors import InvalidPositionError
 from canasta.hand import HandState, MeldState, Phase
 from canasta.integers import exact_int
+from canasta.meldtypes import judging
 from canasta.rules import Rules
+from canasta.suitedlegality import meld_shape
 from canasta.transitions import begin_turn
 
 __all__ = ["build_position"]
@@ -64,7 +66,10 @@ def build_position(
             (`canasta.MeldRules.book_makes_room`), a meld of canasta size is a
             book: a side may list several of a rank, beside one incomplete meld of it
             (several incomplete ones under `canasta.MeldRules.several_melds`, numbered
-            in the order listed: `canasta.Meld.slot`).
+            in the order listed: `canasta.Meld.slot`). Under meld types (`canasta.Rules.meld_types`,
+            the sequence games) the melds are judged by the types and numbered 0, 1, ... in the
+            order listed: cards of one rank and wild cards are a group, wild cards alone a wild
+            meld, naturals of several ranks a sequence (one suit, each rank once, no gap).
         threes: Each seat's laid-out bonus threes.
         set_aside: Each side's set-aside black threes.
         stock: The stock, **top card first**. ``None``: every card not placed
@@ -220,6 +225,12 @@ def build_position(
     for side, side_melds in enumerate(meld_lists):
         for i, meld_cards in enumerate(side_melds):
             where = f"melds[{side}][{i}]"
+            if rules.meld_types:
+                # Rule sets with meld types (the sequence games): melds are numbered in the order listed,
+                # as the engine numbers new ones (`canasta.table.TableState.meld_numbers`).
+                state.melds[side][state.meld_numbers[side]] = _make_typed_meld(state, ids(where, meld_cards), where)
+                state.meld_numbers[side] += 1
+                continue
             state_meld = _make_meld(rules, deck, ids(where, meld_cards), where)
             if rules.melds.book_makes_room and state_meld.size >= rules.melds.canasta_size:
                 state.books[side].append(state_meld)  # a book: set apart, its rank free for a new meld
@@ -378,6 +389,39 @@ def _bool(argument: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidPositionError(f"{argument}: expected True or False, got {_show(value)}")
     return value
+
+
+def _make_typed_meld(state: HandState, cards: list[int], where: str) -> MeldState:
+    """A meld of a rule set with meld types, judged by its types: a group, a wild meld, or a sequence.
+
+    Cards of one natural rank (and wild cards) are a group, wild cards alone a wild meld, naturals
+    of several ranks a sequence (one suit, each rank once, no gap, no wild card). A meld type of
+    a plugin's own shape is not placed here.
+    """
+    deck = state.deck
+    kinds = [deck.kinds[c] for c in cards]
+    twos = kinds.count(int(Kind.TWO))
+    jokers = kinds.count(int(Kind.JOKER))
+    ranks = sorted({k for k in kinds if k > int(Kind.TWO)})
+    shown = " ".join(deck.cards[c].code for c in cards)
+    if int(Kind.RED_THREE) in ranks or int(Kind.BLACK_THREE) in ranks:
+        raise InvalidPositionError(f"{where}: threes are melded only when going out, never mid-hand ({shown})")
+    if not ranks:
+        meld = MeldState(int(Kind.JOKER), cards, 0, twos, jokers)
+    elif len(ranks) == 1:
+        meld = MeldState(ranks[0], cards, len(cards) - twos - jokers, twos, jokers)
+    else:
+        suits = {deck.cards[c].suit for c in cards}
+        if twos or jokers or len(suits) != 1 or len(ranks) != len(cards) or ranks[-1] - ranks[0] != len(ranks) - 1:
+            raise InvalidPositionError(
+                f"{where}: {shown} mixes ranks but is no sequence (one suit, each rank once, no gap, no wild card)"
+            )
+        meld = MeldState(SEQUENCE_MELD, sorted(cards, key=lambda c: deck.kinds[c]), len(cards), 0, 0)
+    shape = meld_shape(state, meld)
+    judge = judging(state.rules.meld_types, shape)
+    if judge is None or not judge.valid(shape):
+        raise InvalidPositionError(f"{where}: {shown} is not a legal meld under these rules")
+    return meld
 
 
 def _make_meld(rules: Rules, deck: Deck, cards: list[int], where: str) -> MeldState:

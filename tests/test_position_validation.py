@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 import canasta
 from canasta import AskGoOut, Card, HandState, InvalidPositionError, Kind, Phase, Suit, build_position
+from canasta.cards import SEQUENCE_MELD
+from canasta.suitedmeldactions import Combine
 from canasta.testing import strategies as cst
 
 OTHERS = [["4H", "5H", "6H"], ["4C", "7C", "8C"], ["4D", "5D", "6D"]]
@@ -333,6 +335,10 @@ def _rebuildable(state: HandState) -> bool:
     if state.regrouped or state.is_over or state.answer is not None or state.bound:
         # A regrouped seating (cutthroat) and a partner's answer are no arguments of build_position.
         return False
+    if state.rules.meld_types and any(list(m) != list(range(len(m))) for m in state.melds):
+        # (build_position numbers a side's melds 0, 1, ... as listed: a combination retires a number for
+        # the hand, and such a table's numbers are no argument of it.)
+        return False
     if state.phase is Phase.DRAW:
         return True
     # The meld phase right after a stock draw, before anything else happened this turn.
@@ -352,6 +358,25 @@ def test_every_reachable_position_is_accepted(state: HandState) -> None:
     assert rebuilt.legal_actions(), "a reachable position has a legal action"
     if state.phase is Phase.DRAW:
         assert _sorted_legal(rebuilt) == _sorted_legal(state)
+
+
+def test_the_sequence_games_positions_are_built_by_their_meld_types() -> None:
+    rules = canasta.load_rules("samba")
+    melds = [[["KC", "KD", "KH"], ["5H", "6H", "7H"], ["KS", "KC", "KD"]], []]
+    hands = [["QC", "QD", "9C", "5H"], ["4C"], ["4D"], ["4H"]]
+    state = build_position(rules, hands=hands, melds=melds, phase="meld")
+    assert list(state.melds[0]) == [0, 1, 2] and state.meld_numbers == [3, 0]  # numbered as the engine numbers
+    assert [m.rank for m in state.melds[0].values()] == [Kind.KING, SEQUENCE_MELD, Kind.KING]
+    assert Combine(0, 2) in state.legal_actions()  # two groups of kings: the rules let them combine
+    for bad, why in (
+        (["5H", "7H", "8H"], "no sequence"),
+        (["5H", "6S", "7H"], "no sequence"),
+        (["5H", "6H", "2C"], "no sequence"),
+        (["KC", "KD"], "not a legal meld"),
+        (["3C", "3S", "3C"], "only when going out"),
+    ):
+        with pytest.raises(InvalidPositionError, match=why):
+            build_position(rules, hands=hands, melds=[[bad], []], phase="meld")
 
 
 def test_the_positions_of_a_fixed_game_round_trip() -> None:
