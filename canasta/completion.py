@@ -48,6 +48,7 @@ __all__ = [
     "OpeningGroups",
     "OpeningsFound",
     "Turn",
+    "book_room",
     "can_complete",
     "has_clean_meld",
     "has_splash",
@@ -1195,7 +1196,7 @@ def _books_set_apart(turn: Turn, melds: _Melds) -> tuple[Turn, _Melds]:
             rank = key & 15  # (several-melds: a key names its kind)
             counts[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
             ranks.append(rank)
-            room += _book_room(turn.facts, rank, t, j)
+            room += book_room(turn.facts, rank, t, j)
         else:
             rest[key] = (n, t, j)
     return _with_books(turn, tuple(counts), ranks, room), rest
@@ -1215,8 +1216,18 @@ def _with_books(turn: Turn, books: tuple[int, ...], ranks: Sequence[int] = (), r
     return after
 
 
-def _book_room(facts: RuleFacts, rank: int, twos: int, jokers: int) -> int:
-    """The wild cards a book just made can still take (wilds-onto-books: a dirty book of a natural rank)."""
+def book_room(facts: RuleFacts, rank: int, twos: int, jokers: int) -> int:
+    """The wild cards a book can still take (`canasta.MeldRules.wilds_onto_books`: a dirty book of a natural rank).
+
+    Args:
+        facts: The rules' facts.
+        rank: The book's rank (``JOKER`` for a wild book).
+        twos: Its 2s.
+        jokers: Its jokers.
+
+    Returns:
+        ``max_wilds`` less its wild cards for a dirty book of a natural rank under wilds-onto-books, else 0.
+    """
     if not facts.wilds_onto_books or rank == JOKER or not (twos or jokers):
         return 0
     max_w = facts.max_wilds
@@ -1272,7 +1283,7 @@ def _search_after_book(
     n, t, j = melds[key]
     books = list(turn.books or ())
     books[canasta_class_index(rank, n, t, j, turn.facts.special_bits)] += 1
-    after_turn = _with_books(turn, tuple(books), (rank,), _book_room(turn.facts, rank, t, j))
+    after_turn = _with_books(turn, tuple(books), (rank,), book_room(turn.facts, rank, t, j))
     after_melds = dict(melds)
     del after_melds[key]
     if count >= turn.minimum and not turn.facts.clean_meld_naturals:

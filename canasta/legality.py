@@ -34,6 +34,7 @@ from canasta.completion import (
     OpeningGroups,
     OpeningsFound,
     Turn,
+    book_room,
     can_complete,
     meld_may_complete,
     opening_completes_after,
@@ -1334,19 +1335,17 @@ def _book_wild_candidates(
     twos = counts[TWO]
     jokers = counts[JOKER]
     melds_rules = t.dealt.melds
-    max_w = facts.max_wilds
-    assert max_w is not None  # (compiling requires it)
     slots = [0] * KIND_COUNT
     offered: set[int] = set()
     for book in t.books[side]:
         rank = book.rank
         slot = slots[rank]
         slots[rank] = slot + 1
+        room = book_room(facts, rank, book.twos, book.jokers)
         wild = book.twos + book.jokers
-        if rank == JOKER or not wild or wild >= max_w or rank * 64 + wild in offered:
+        if not room or rank * 64 + wild in offered:
             continue
         offered.add(rank * 64 + wild)
-        room = max_w - wild
         for tw in range(min(twos, room) + 1):
             for jk in range(min(jokers, room - tw) + 1):
                 if not (tw or jk):

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, Self, cast
 
 from canasta.cards import BLACK_THREE, JOKER, KIND_COUNT, RED_THREE, SECOND_MELD, TWO, Card, Deck, Kind
-from canasta.completion import OpeningsFound, has_clean_meld
+from canasta.completion import OpeningsFound, book_room, has_clean_meld
 from canasta.rulefacts import RankKey, RuleFacts, hand_rules, meld_state_facts, rank_keys, rank_set, rule_facts
 from canasta.rules import CanastaClass, MeldRules, Rules, canasta_class_index
 
@@ -747,14 +747,10 @@ class TableState:
         Returns:
             The sum over its dirty books of natural ranks of ``max_wilds`` less their wild cards.
         """
-        max_w = self.facts.max_wilds
-        if max_w is None:
-            return 0
+        facts = self.facts
         room = 0
         for m in self.books[side]:
-            wild = m.twos + m.jokers
-            if m.rank != JOKER and wild and wild < max_w:
-                room += max_w - wild
+            room += book_room(facts, m.rank, m.twos, m.jokers)
         return room
 
     def _retire(self, side: int, key: int) -> None:

@@ -31,7 +31,7 @@ from canasta.actions import Action
 from canasta.cards import KIND_COUNT, RED_THREE, SECOND_MELD
 from canasta.game import Game
 from canasta.hand import HandState
-from canasta.table import TableState
+from canasta.table import MeldState, TableState
 
 __all__ = [
     "BYTE_LIMIT",
@@ -326,10 +326,7 @@ def _write_numbered(hand: TableState, layout: SeatLayout, row: bytearray, wide: 
             number = key // SECOND_MELD
             if slot < 0 or number >= numbers:
                 continue
-            i = at + (slot // 3 * numbers + number) * 3
-            _put(row, i, meld.naturals, wide, base)
-            _put(row, i + 1, meld.twos, wide, base)
-            _put(row, i + 2, meld.jokers, wide, base)
+            _put_meld(row, at + (slot // 3 * numbers + number) * 3, meld, wide, base)
         at = layout.book_numbers_at + rel * kinds * book_numbers * 3
         for book in books[side]:
             rank = book.rank
@@ -338,10 +335,14 @@ def _write_numbered(hand: TableState, layout: SeatLayout, row: bytearray, wide: 
             tally[rank] = number + 1
             if slot < 0 or number >= book_numbers:
                 continue
-            i = at + (slot // 3 * book_numbers + number) * 3
-            _put(row, i, book.naturals, wide, base)
-            _put(row, i + 1, book.twos, wide, base)
-            _put(row, i + 2, book.jokers, wide, base)
+            _put_meld(row, at + (slot // 3 * book_numbers + number) * 3, book, wide, base)
+
+
+def _put_meld(row: bytearray, at: int, meld: MeldState, wide: list[int], base: int) -> None:
+    """A meld's naturals, 2s and jokers at ``at``, ``at + 1`` and ``at + 2``."""
+    _put(row, at, meld.naturals, wide, base)
+    _put(row, at + 1, meld.twos, wide, base)
+    _put(row, at + 2, meld.jokers, wide, base)
 
 
 def _write_packets(hand: TableState, layout: SeatLayout, row: bytearray, wide: list[int], base: int) -> None:
