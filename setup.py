@@ -232,6 +232,10 @@ def _artefacts(package_dir: Path) -> list[Path]:
     return [p for p in package_dir.iterdir() if p.name.endswith(suffixes) and p.name.split(".", 1)[0] in names]
 
 
+#: Why building the compiled engine failed in this run (``None``: it has not), for `BuildPy`.
+BUILD_FAILURE: str | None = None
+
+
 def _write_info(package_dir: Path, compiled: bool, reason: str | None = None) -> None:
     """Record the engine built in ``package_dir`` (see ``canasta/_engine.py``)."""
     info: dict[str, Any] = {"engine": "compiled" if compiled else "pure"}
@@ -254,8 +258,9 @@ class BuildPy(build_py):
         targets = [Path(self.build_lib) / "canasta"]
         if getattr(self, "editable_mode", False):
             targets.append(PACKAGE)
+        reason = PURE_REASON or BUILD_FAILURE  # (build_ext may have failed before this runs)
         for target in targets:
-            _write_info(target, compiled=PURE_REASON is None, reason=PURE_REASON)
+            _write_info(target, compiled=reason is None, reason=reason)
         if PURE_REASON is not None:
             _say(f"building the pure-Python engine, not the compiled one: {PURE_REASON}")
 
@@ -284,6 +289,10 @@ class BuildExt(build_ext):
                 self.failure = _failed("mypyc failed", error)
                 self.distribution.ext_modules = []
         super().finalize_options()
+        if self.failure is not None:
+            # With no extension left, setuptools never calls `run`: record the pure engine now, or a
+            # compiled engine built earlier would stay in the tree under the new sources' record.
+            self._record_pure()
 
     @staticmethod
     def _mypycify() -> list[Extension]:
@@ -358,6 +367,12 @@ class BuildExt(build_ext):
             return
         self.extensions = []
         self.distribution.ext_modules = []
+        self._record_pure()
+
+    def _record_pure(self) -> None:
+        """Record the pure engine after a failure (dropping compiled modules), here and for `BuildPy`."""
+        global BUILD_FAILURE
+        BUILD_FAILURE = self.failure
         targets = [Path(self.build_lib) / "canasta"]
         if self.inplace or getattr(self, "editable_mode", False):
             targets.append(PACKAGE)

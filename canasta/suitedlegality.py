@@ -34,7 +34,7 @@ from canasta.ownshapes import OWN_MELD
 from canasta.rules import CanastaClass, Permission
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import allowed_melds, legal_melds
-from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes
+from canasta.suitedpile import PileTake, TakeMode, legal_pile_takes, takeable
 from canasta.suitedsearch import can_go_out
 from canasta.table import ANSWER_PHASE, DRAW_PHASE, MELD_PHASE
 from canasta.typeset import type_set
@@ -287,9 +287,11 @@ def pile_takes(
     pile = t.pile
     if not pile:
         return []
+    top = t.deck.cards[pile[len(pile) - 1]]
+    if not takeable(top):
+        return []  # (before the hand and the pile are counted)
     side = t.seating[seat]
     rules = t.dealt
-    top = t.deck.cards[pile[len(pile) - 1]]
     return legal_pile_takes(
         top,
         hand=hand_of(t, seat),
@@ -326,13 +328,19 @@ def discards(t: TableState, seat: int) -> list[Discard]:
         The discards, by kind then suit.
     """
     side = t.seating[seat]
+    return _discards(t, seat, _only_going_out(t, side, melds_of(t, side)))
+
+
+def _discards(t: TableState, seat: int, only_going_out: bool) -> list[Discard]:
+    """`discards`, told whether a meld of the side is valid only in a going-out turn (`_only_going_out`)."""
+    side = t.seating[seat]
     if not t.opened[side] and (t.provisional_count > 0 or t.pending_pile is not None):
         return []
     size = t.sizes[seat]
     if size == 1:
         if not may_go_out_now(t, seat):
             return []
-    elif t.bound or _only_going_out(t, side):
+    elif t.bound or only_going_out:
         return []
     found: list[Discard] = []
     hand = t.hands[seat]
@@ -360,20 +368,32 @@ def _discard(kind: int, suit: int) -> Discard:
     return action
 
 
-def _only_going_out(t: TableState, side: int) -> bool:
-    """Whether a meld of the side is valid only in a going-out turn (§9.5, §11.3): only going out ends the turn."""
+def _only_going_out(t: TableState, side: int, melds: dict[int, MeldShape]) -> bool:
+    """Whether a meld of the side (``melds``: its `melds_of`) is valid only in a going-out turn (§9.5, §11.3).
+
+    Then only going out ends the turn.
+    """
     kinds = type_set(t.dealt.meld_types)
-    return any(kinds.only_going_out(meld_shape(t, meld)) for meld in t.melds[side].values())
+    return any(kinds.only_going_out(shape) for shape in melds.values())
 
 
-def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: bool | None = None) -> list[object]:
+def _melds_now(
+    t: TableState,
+    seat: int,
+    melds: dict[int, MeldShape],
+    only_going_out: bool,
+    *,
+    filtered: bool = True,
+    may_go_out: bool | None = None,
+) -> list[object]:
     """The meld actions of the seat's meld phase: legal (`legal_melds`) or allowed (`allowed_melds`).
 
-    ``may_go_out``: whether the player may go out (``None``: as the answer given this turn says).
+    ``melds``: the side's `melds_of`; ``only_going_out``: its `_only_going_out`; ``may_go_out``:
+    whether the player may go out (``None``: as the answer given this turn says).
     """
     side = t.seating[seat]
     rules = t.dealt
-    hand, melds = hand_of(t, seat), melds_of(t, side)
+    hand = hand_of(t, seat)
     opened, opening, count, number = t.opened[side], opening_of(t, seat), t.provisional_count, t.meld_numbers[side]
     if not filtered:
         return list(
@@ -398,7 +418,7 @@ def _melds_now(t: TableState, seat: int, *, filtered: bool = True, may_go_out: b
             count=count,
             quota=rules.going_out,
             # A meld only a going-out turn allows (black threes, an escalera past 7) binds like a "yes".
-            bound=t.bound or _only_going_out(t, side),
+            bound=t.bound or only_going_out,
             may_go_out=_may_go_out(t) if may_go_out is None else may_go_out,
             next_number=number,
             values=rules.card_values,
@@ -418,11 +438,15 @@ def _pending(t: TableState) -> int:
 
 def _meld_phase(t: TableState) -> list[object]:
     seat = t.seat
-    found = _melds_now(t, seat)
-    found += discards(t, seat)
-    if t.bound and not t.opened[t.seating[seat]]:
+    side = t.seating[seat]
+    melds = melds_of(t, side)  # (read once: the melds, the discards and the question share them)
+    only = _only_going_out(t, side, melds)
+    found = _melds_now(t, seat, melds, only)
+    dropped = _discards(t, seat, only)
+    found += dropped
+    if t.bound and not t.opened[side]:
         found = _still_going_out(t, found)
-    if _may_ask(t) and _completes_after_no(t, seat):
+    if _may_ask(t) and _completes_after_no(t, seat, melds, only, bool(dropped)):
         found.append(_ASK)
     return found
 
@@ -430,8 +454,11 @@ def _meld_phase(t: TableState) -> list[object]:
 def _allowed_meld_phase(t: TableState) -> list[object]:
     """The meld phase's actions the rules allow, before the completion filter (for the legality reference)."""
     seat = t.seat
-    found = _melds_now(t, seat, filtered=False)
-    found += discards(t, seat)
+    side = t.seating[seat]
+    melds = melds_of(t, side)
+    only = _only_going_out(t, side, melds)
+    found = _melds_now(t, seat, melds, only, filtered=False)
+    found += _discards(t, seat, only)
     if _may_ask(t):
         found.append(_ASK)
     return found
@@ -461,11 +488,16 @@ def _may_ask(t: TableState) -> bool:
     return not (permission is Permission.ONCE_PER_HAND and t.asks_used[t.seating[t.seat]])
 
 
-def _completes_after_no(t: TableState, seat: int) -> bool:
-    """Whether the turn can be completed without going out (after a "no"), in the meld phase."""
-    if t.sizes[seat] >= 2 and discards(t, seat):
+def _completes_after_no(
+    t: TableState, seat: int, melds: dict[int, MeldShape], only_going_out: bool, discard: bool
+) -> bool:
+    """Whether the turn can be completed without going out (after a "no"), in the meld phase.
+
+    ``melds``, ``only_going_out``: as `_melds_now` takes them; ``discard``: a discard is legal now.
+    """
+    if t.sizes[seat] >= 2 and discard:
         return True  # a discard keeps a card (no "yes" binds while asking)
-    return bool(_melds_now(t, seat, may_go_out=False))
+    return bool(_melds_now(t, seat, melds, only_going_out, may_go_out=False))
 
 
 def yes_binds(t: TableState) -> bool:

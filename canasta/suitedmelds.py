@@ -25,11 +25,12 @@ before the opening is complete (refused).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import product
 
 from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
+    BlackThreeGroupType,
     BlackThreeShape,
     GroupShape,
     GroupType,
@@ -95,8 +96,31 @@ def _take(
     return SuitedHand.counted(tuple(naturals), twos, jokers, black)
 
 
+def _laid_value(action: SuitedMeld | LayMeld | AddToMeld, melds: Mapping[int, MeldShape], values: Sequence[int]) -> int:
+    """What the cards an action lays count (`_value` of them; -1: an action of a plugin's type, not read here)."""
+    if isinstance(action, LayGroup):
+        naturals = action.suits[0] + action.suits[1] + action.suits[2] + action.suits[3]
+        return naturals * values[action.rank] + action.twos * values[Kind.TWO] + action.jokers * values[Kind.JOKER]
+    if isinstance(action, LaySequence):
+        return sum(values[rank] for rank in range(action.low, action.high + 1))
+    if isinstance(action, Extend):
+        meld = melds[action.meld]
+        assert isinstance(meld, SequenceShape)
+        added = sum(values[rank] for rank in range(action.low, meld.low))
+        return added + sum(values[rank] for rank in range(meld.high + 1, action.high + 1))
+    if isinstance(action, LayWild):
+        return action.twos * values[Kind.TWO] + action.jokers * values[Kind.JOKER]
+    if isinstance(action, (Combine, LayBlackThrees)):
+        return 0  # (no card, or black threes, which `_value` does not count)
+    return -1
+
+
 def _value(hand: SuitedHand, values: Sequence[int]) -> int:
-    naturals = sum(n * values[NATURAL_RANKS[i // 4]] for i, n in enumerate(hand.naturals))
+    counts = hand.naturals
+    naturals = 0
+    for i in range(len(counts)):
+        if counts[i]:
+            naturals += counts[i] * values[NATURAL_RANKS[i // 4]]
     return naturals + hand.twos * values[Kind.TWO] + hand.jokers * values[Kind.JOKER]
 
 
@@ -123,22 +147,39 @@ _ACTIONS: dict[tuple[object, ...], SuitedMeld] = {}
 _SUIT_CHOICES: dict[tuple[int, ...], tuple[tuple[tuple[int, int, int, int], int], ...]] = {}
 
 
+#: A group a rank's naturals may make with wild cards: (2s, jokers, target, the shape laid, the verdict).
+_GroupRow = tuple[int, int, int | None, MeldShape, int]
+
+
 class _TypeMemo:
     """What one meld type's answers make: verdicts by shape numbers, candidates by part of a hand."""
 
     def __init__(self) -> None:
         self.verdicts: dict[tuple[object, ...], tuple[int, MeldShape]] = {}
         self.parts: dict[tuple[object, ...], tuple[_Candidate, ...]] = {}
+        # A rank's groups allowed per natural count, whatever their suits (`_group_rows`).
+        self.rows: dict[tuple[object, ...], list[list[_GroupRow]]] = {}
 
 
 def _memo(kinds: TypeSet, which: int) -> _TypeMemo:
     key = (kinds, which)
     memo = _MEMOS.get(key)
-    if memo is None or len(memo.verdicts) > _MEMO_SIZE or len(memo.parts) > _PARTS_SIZE:
+    if memo is None:
         if len(_MEMOS) > 64:
             _MEMOS.clear()
         memo = _MEMOS[key] = _TypeMemo()
+    else:  # (each table cleared alone when full: the verdicts outlive the candidates they made)
+        if len(memo.verdicts) > _MEMO_SIZE:
+            memo.verdicts.clear()
+        if len(memo.parts) > _PARTS_SIZE:
+            memo.parts.clear()
+        if len(memo.rows) > _PARTS_SIZE:
+            memo.rows.clear()
     return memo
+
+
+#: `_key`'s second field for a shape of a class not built in.
+_OTHER_SHAPE = 4
 
 
 def _key(number: int, meld: MeldShape) -> tuple[object, ...]:
@@ -160,22 +201,18 @@ def _key(number: int, meld: MeldShape) -> tuple[object, ...]:
     if cls is BlackThreeShape:
         assert isinstance(meld, BlackThreeShape)
         return (number, 3, meld.count)
-    return (number, 4, meld)
+    return (number, _OTHER_SHAPE, meld)
 
 
 def _judged(
-    memo: _TypeMemo,
-    key: tuple[object, ...],
-    kind: MeldType,
-    before: MeldShape | None,
-    make: Callable[[], MeldShape],
+    memo: _TypeMemo, key: tuple[object, ...], kind: MeldType, before: MeldShape | None, shape: MeldShape
 ) -> tuple[int, MeldShape]:
-    """The type's verdict on a new meld (``before`` ``None``) or a meld grown into the shape ``make`` makes."""
-    known = memo.verdicts.get(key)
-    if known is None:
-        shape = make()
-        verdict = _new_verdict(kind, shape) if before is None else _add_verdict(kind, before, shape)
-        known = memo.verdicts[key] = (verdict, shape)
+    """The type's verdict on a new meld (``before`` ``None``) or a meld grown into ``shape``, kept by ``key``.
+
+    (The callers look ``key`` up in ``memo.verdicts`` first: the shape is made only on a miss.)
+    """
+    verdict = _new_verdict(kind, shape) if before is None else _add_verdict(kind, before, shape)
+    known = memo.verdicts[key] = (verdict, shape)
     return known
 
 
@@ -193,12 +230,11 @@ def _add_verdict(kind: MeldType, before: MeldShape, shape: MeldShape) -> int:
     return 2 if kind.can_add(before, shape, going_out=True) else 0
 
 
-def _action(key: tuple[object, ...], make: Callable[[], SuitedMeld]) -> SuitedMeld:
-    action = _ACTIONS.get(key)
-    if action is None:
-        if len(_ACTIONS) > _MEMO_SIZE:
-            _ACTIONS.clear()
-        action = _ACTIONS[key] = make()
+def _kept(key: tuple[object, ...], action: SuitedMeld) -> SuitedMeld:
+    """Keep a new action under ``key`` in `_ACTIONS` (the callers look it up there first)."""
+    if len(_ACTIONS) > _MEMO_SIZE:
+        _ACTIONS.clear()
+    _ACTIONS[key] = action
     return action
 
 
@@ -230,19 +266,31 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
     naturals = hand.naturals
     if groups is not None:
         memo = _memo(kinds, 0)
+        # A group takes at most ``cap`` wild cards: more held change no candidate, so the key leaves them out.
+        cap = kinds.group_wild_cap
+        group_twos = twos if twos < cap else cap
+        group_jokers = jokers if jokers < cap else cap
         by_rank: dict[int, list[tuple[int, MeldShape]]] = {}
         rank_keys: dict[int, list[tuple[object, ...]]] = {}
-        for (k, m), known in zip(ordered, keys, strict=True):
+        for i in range(len(ordered)):
+            k, m = ordered[i]
+            known = keys[i]
             if isinstance(m, GroupShape):
                 by_rank.setdefault(m.rank, []).append((k, m))
                 rank_keys.setdefault(m.rank, []).append(known)
         for r, rank in enumerate(NATURAL_RANKS):
             held = naturals[r * 4 : r * 4 + 4]
-            key: tuple[object, ...] = (rank, held, twos, jokers, tuple(rank_keys.get(rank, ())))
+            key: tuple[object, ...] = (rank, held, group_twos, group_jokers, tuple(rank_keys.get(rank, ())))
             part = memo.parts.get(key)
             if part is None:
-                targets = tuple(by_rank.get(rank, ()))
-                part = memo.parts[key] = _group_candidates(groups, memo, rank, held, twos, jokers, targets)
+                rows_key = (rank, sum(held), group_twos, group_jokers, key[4])
+                rows = memo.rows.get(rows_key)
+                if rows is None:
+                    targets = tuple(by_rank.get(rank, ()))
+                    rows = memo.rows[rows_key] = _group_rows(
+                        groups, memo, rank, sum(held), group_twos, group_jokers, targets
+                    )
+                part = memo.parts[key] = _group_candidates(rank, held, rows)
             found += part
     if sequences is not None:
         memo = _memo(kinds, 1)
@@ -253,7 +301,9 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
             if part is None:
                 part = memo.parts[key] = _sequence_candidates(sequences, memo, suit, held)
             found += part
-        for (number, meld), known in zip(ordered, keys, strict=True):
+        for i in range(len(ordered)):
+            number, meld = ordered[i]
+            known = keys[i]
             if isinstance(meld, SequenceShape):
                 held = naturals[int(meld.suit) :: 4]
                 key = (known, held)
@@ -266,7 +316,7 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
         key = (
             twos,
             jokers,
-            tuple(known for (_, m), known in zip(ordered, keys, strict=True) if isinstance(m, WildShape)),
+            tuple([keys[i] for i in range(len(ordered)) if isinstance(ordered[i][1], WildShape)]),
         )
         part = memo.parts.get(key)
         if part is None:
@@ -279,72 +329,104 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
         if combined is None:
             if len(_COMBINATIONS) > _PARTS_SIZE:
                 _COMBINATIONS.clear()
-            combined = _COMBINATIONS[combination_key] = _combinations(kinds, ordered)
+            combined = _COMBINATIONS[combination_key] = _combinations(kinds, ordered, keys)
         found += combined
     black = hand.black_threes
     if black and kinds.threes_valid(black):
         group = BlackThreeShape(black)
-        found.append((_action((LayBlackThrees, black), lambda: LayBlackThrees(black)), None, group, None, True, black))
+        action_key = (LayBlackThrees, black)
+        action = _ACTIONS.get(action_key) or _kept(action_key, LayBlackThrees(black))
+        found.append((action, None, group, None, True, black))
     if kinds.own:
         found += own_candidates(hand, melds, types)  # types of a shape of their own (`canasta.ownshapes`)
     return found
 
 
-def _combinations(types: TypeSet, ordered: list[tuple[int, MeldShape]]) -> tuple[_Candidate, ...]:
-    """The combinations of two of the side's melds its types allow, by older then newer meld."""
+#: The built-in types that never merge two melds (`canasta.meldtypes.MeldType.combine`'s default).
+_NEVER_COMBINED = (SequenceType, BlackThreeGroupType)
+
+
+def _combinations(
+    types: TypeSet, ordered: list[tuple[int, MeldShape]], keys: list[tuple[object, ...]]
+) -> tuple[_Candidate, ...]:
+    """The combinations of two of the side's melds its types allow, by older then newer meld.
+
+    ``keys``: the melds' `_key`s. The built-in types merge only groups of one rank (`GroupType`)
+    and wild melds (`WildMeldType`): other pairs are not asked (a plugin's subclass is asked of every pair).
+    """
     kinds = [types.judging(meld) for _, meld in ordered]
     found: list[_Candidate] = []
     for i, (a, first) in enumerate(ordered):
         kind = kinds[i]
-        if kind is None:
+        if kind is None or type(kind) in _NEVER_COMBINED:
             continue
-        for b, second in ordered[i + 1 :]:
-            merged = kind.combine(first, second) if types.judges(kind, second) else None
+        # The kind of shape (and a group's rank) a built-in type merges this built-in shape with (`_key`'s
+        # fields); None: ask every pair (a plugin's type, or a shape of a plugin's class).
+        partner: tuple[object, ...] | None = None
+        if keys[i][1] != _OTHER_SHAPE:
+            partner = keys[i][1:3] if type(kind) is GroupType else keys[i][1:2] if type(kind) is WildMeldType else None
+        for j in range(i + 1, len(ordered)):
+            other = keys[j]
+            if partner is not None and other[1] != _OTHER_SHAPE and other[1 : 1 + len(partner)] != partner:
+                continue
+            b, second = ordered[j]
+            merged = types.combined(kind, first, second)
             if merged is not None:
-                action = _action((Combine, a, b), lambda: Combine(a, b))  # noqa: B023
+                key = (Combine, a, b)
+                action = _ACTIONS.get(key) or _kept(key, Combine(a, b))
                 found.append((action, a, merged, b, False, 0))
     return tuple(found)
 
 
-def _group_candidates(
+def _group_rows(
     groups: GroupType,
     memo: _TypeMemo,
     rank: int,
-    held: tuple[int, ...],
+    naturals: int,
     twos: int,
     jokers: int,
     targets: tuple[tuple[int, MeldShape], ...],
-) -> tuple[_Candidate, ...]:
-    """A rank's group actions: naturals by suit, 2s, jokers, a target (a new group first, then by identity)."""
+) -> list[list[_GroupRow]]:
+    """Per natural count up to ``naturals``: the groups of the rank allowed, in the actions' order (`_GroupRow`)."""
     choices: list[tuple[int | None, MeldShape | None]] = [(None, None), *targets]
-    # Per natural count: the (2s, jokers, target, shape, verdict) allowed, in the actions' order.
-    allowed: list[list[tuple[int, int, int | None, MeldShape, int]]] = []
-    for n in range(sum(held) + 1):
-        row: list[tuple[int, int, int | None, MeldShape, int]] = []
+    verdicts = memo.verdicts
+    allowed: list[list[_GroupRow]] = []
+    for n in range(naturals + 1):
+        row: list[_GroupRow] = []
         for t in range(twos + 1):
             for j in range(jokers + 1):
                 if n + t + j == 0:
                     continue
                 for key, old in choices:
                     if old is None:
-                        judged = _judged(memo, (rank, n, t, j), groups, None, lambda: group_shape(rank, n, t, j))  # noqa: B023
+                        verdict_key: tuple[object, ...] = (rank, n, t, j)
+                        judged = verdicts.get(verdict_key)
+                        if judged is None:
+                            judged = _judged(memo, verdict_key, groups, None, group_shape(rank, n, t, j))
                     else:
                         assert isinstance(old, GroupShape)
-                        judged = _judged(
-                            memo,
-                            (rank, old.naturals, old.twos, old.jokers, n, t, j),
-                            groups,
-                            old,
-                            lambda: group_shape(rank, old.naturals + n, old.twos + t, old.jokers + j),  # noqa: B023
-                        )
+                        verdict_key = (rank, old.naturals, old.twos, old.jokers, n, t, j)
+                        judged = verdicts.get(verdict_key)
+                        if judged is None:
+                            grown = group_shape(rank, old.naturals + n, old.twos + t, old.jokers + j)
+                            judged = _judged(memo, verdict_key, groups, old, grown)
                     if judged[0]:
                         row.append((t, j, key, judged[1], judged[0]))
         allowed.append(row)
+    return allowed
+
+
+def _group_candidates(rank: int, held: tuple[int, ...], allowed: list[list[_GroupRow]]) -> tuple[_Candidate, ...]:
+    """A rank's group actions: naturals by suit, 2s, jokers, a target (a new group first, then by identity).
+
+    ``allowed``: the rank's `_group_rows` for the naturals held.
+    """
     found: list[_Candidate] = []
     if any(allowed):
         for suits, n in _suit_choices(held):
             for t, j, key, laid, verdict in allowed[n]:
-                action = _action((LayGroup, rank, suits, t, j, key), lambda: LayGroup(rank, suits, t, j, key))  # noqa: B023
+                action_key = (LayGroup, rank, suits, t, j, key)
+                action = _ACTIONS.get(action_key) or _kept(action_key, LayGroup(rank, suits, t, j, key))
                 found.append((action, key, laid, None, verdict == 2, n + t + j))
     return tuple(found)
 
@@ -359,9 +441,13 @@ def _sequence_candidates(
             if not held[hi]:
                 break
             low, high = NATURAL_RANKS[lo], NATURAL_RANKS[hi]
-            verdict = _judged(memo, (suit, low, high), sequences, None, lambda: sequence_shape(suit, low, high))  # noqa: B023
+            verdict_key: tuple[object, ...] = (suit, low, high)
+            verdict = memo.verdicts.get(verdict_key)
+            if verdict is None:
+                verdict = _judged(memo, verdict_key, sequences, None, sequence_shape(suit, low, high))
             if verdict[0]:
-                action = _action((LaySequence, suit, low, high), lambda: LaySequence(Suit(suit), low, high))  # noqa: B023
+                action_key = (LaySequence, suit, low, high)
+                action = _ACTIONS.get(action_key) or _kept(action_key, LaySequence(Suit(suit), low, high))
                 found.append((action, None, verdict[1], None, verdict[0] == 2, high - low + 1))
     return tuple(found)
 
@@ -381,15 +467,13 @@ def _extension_candidates(
         for high in highs:
             if (low, high) == (meld.low, meld.high):
                 continue
-            verdict = _judged(
-                memo,
-                (int(meld.suit), meld.low, meld.high, low, high),
-                sequences,
-                meld,
-                lambda: sequence_shape(int(meld.suit), low, high),  # noqa: B023
-            )
+            verdict_key: tuple[object, ...] = (int(meld.suit), meld.low, meld.high, low, high)
+            verdict = memo.verdicts.get(verdict_key)
+            if verdict is None:
+                verdict = _judged(memo, verdict_key, sequences, meld, sequence_shape(int(meld.suit), low, high))
             if verdict[0]:
-                action = _action((Extend, number, low, high), lambda: Extend(number, low, high))  # noqa: B023
+                action_key = (Extend, number, low, high)
+                action = _ACTIONS.get(action_key) or _kept(action_key, Extend(number, low, high))
                 used = meld.low - low + high - meld.high
                 found.append((action, number, verdict[1], None, verdict[0] == 2, used))
     return tuple(found)
@@ -407,18 +491,19 @@ def _wild_candidates(
                 continue
             for key, old in choices:
                 if old is None:
-                    verdict = _judged(memo, (t, j), wilds, None, lambda: wild_shape(t, j))  # noqa: B023
+                    verdict_key: tuple[object, ...] = (t, j)
+                    verdict = memo.verdicts.get(verdict_key)
+                    if verdict is None:
+                        verdict = _judged(memo, verdict_key, wilds, None, wild_shape(t, j))
                 else:
                     assert isinstance(old, WildShape)
-                    verdict = _judged(
-                        memo,
-                        (old.twos, old.jokers, t, j),
-                        wilds,
-                        old,
-                        lambda: wild_shape(old.twos + t, old.jokers + j),  # noqa: B023
-                    )
+                    verdict_key = (old.twos, old.jokers, t, j)
+                    verdict = memo.verdicts.get(verdict_key)
+                    if verdict is None:
+                        verdict = _judged(memo, verdict_key, wilds, old, wild_shape(old.twos + t, old.jokers + j))
                 if verdict[0]:
-                    action = _action((LayWild, t, j, key), lambda: LayWild(t, j, key))  # noqa: B023
+                    action_key = (LayWild, t, j, key)
+                    action = _ACTIONS.get(action_key) or _kept(action_key, LayWild(t, j, key))
                     found.append((action, key, verdict[1], None, verdict[0] == 2, t + j))
     return tuple(found)
 
@@ -484,7 +569,8 @@ def legal_melds(
         assert rest is not None  # (a candidate takes only cards the hand holds)
         table = list(_after(melds, candidate, next_number).values())
         if not opened:
-            now = count + _value(hand, values) - _value(rest, values)
+            laid = _laid_value(action, melds, values)
+            now = count + (laid if laid >= 0 else _value(hand, values) - _value(rest, values))
             if not opening_met(now, table, types, opening):
                 # A provisional opening meld (§9.12): the opening must stay reachable, and the turn then
                 # end (a discard that keeps a card, the pile's cards counted, or going out where the

@@ -35,7 +35,7 @@ from canasta.suitedmelds import opens_and_goes_out
 from canasta.suitedsearch import can_go_out, hand_size, opening_reachable
 from canasta.typeset import group_shape, sequence_shape, type_set
 
-__all__ = ["PileTake", "TakeMode", "legal_pile_takes"]
+__all__ = ["PileTake", "TakeMode", "legal_pile_takes", "takeable"]
 
 #: A group or sequence the top card joins alone holds fewer cards than this (§9.7 (b), (c)).
 _TOP_ALONE_BELOW = 7
@@ -85,6 +85,18 @@ def _without(hand: SuitedHand, rank: int, suits: Sequence[Suit]) -> SuitedHand:
     for suit in suits:
         naturals[(rank - 4) * 4 + suit] -= 1
     return SuitedHand.counted(tuple(naturals), hand.twos, hand.jokers, hand.black_threes)
+
+
+def takeable(top: Card) -> bool:
+    """Whether a pile with this top card may be taken at all (never under a wild card or a three, §9.7).
+
+    Args:
+        top: The pile's top card.
+
+    Returns:
+        False for a joker, a two, a black three or the red-three upcard.
+    """
+    return top.kind not in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) and top.suit is not None
 
 
 def legal_pile_takes(
@@ -137,9 +149,8 @@ def legal_pile_takes(
         The legal takes, pairs first (new group, then the groups by identity),
         then the top card alone onto groups and sequences by identity.
     """
-    kind = top.kind
-    if kind in (Kind.JOKER, Kind.TWO, Kind.RED_THREE, Kind.BLACK_THREE) or top.suit is None:
-        return []  # never taken with a wild card, a black three or the red-three upcard on top
+    if not takeable(top):
+        return []
     size = hand_size(hand)
     below = hand_size(pile_below)
     if size == 1 and below == 0:

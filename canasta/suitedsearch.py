@@ -124,12 +124,70 @@ def opening_reachable(
     """
     table = _Table(melds, types)
     if not table.kinds.own:
+        # (Most openings searched for are there: new melds of naturals alone show it, before the search.)
+        need = requirement.count - count
+        if not requirement.canasta_classes and _opening_witness(hand, need, table.kinds, values, keep):
+            return True
         return _opening(hand, requirement, table, count, values, keep, _NONE_MADE)
     # Types of a shape of their own (`canasta.ownshapes`): each placement of cards into their melds, then the rest.
     return any(
         _opening(rest, requirement, table, count + cards_value(_spent(hand, rest), values), values, keep, made)
         for rest, made in outcomes(hand, table.own_melds, types, 1, going_out=False)
     )
+
+
+def _opening_witness(hand: SuitedHand, need: int, kinds: TypeSet, values: Sequence[int], keep: int) -> bool:
+    """A quick sufficient test for `_opening`: new melds of naturals alone reach ``need`` more, ``keep`` cards kept.
+
+    Groups of every natural of a rank the group type accepts, then on the naturals left
+    each suit's runs of consecutive ranks cut into the longest sequences the sequence
+    type accepts; the most valuable first until the count is reached. Each is a new meld
+    `_opening` itself would lay (its types asked outside a going-out turn, on disjoint
+    cards), so a ``True`` here is the search's; a ``False`` only sends the question to it.
+    """
+    if need <= 0:
+        return keep <= hand_size(hand)
+    naturals = list(hand.naturals)
+    found: list[tuple[int, int]] = []  # (value, cards) of each meld
+    groups = kinds.groups
+    if groups is not None:
+        for r in range(_RANKS):
+            start = r * _SUITS
+            n = naturals[start] + naturals[start + 1] + naturals[start + 2] + naturals[start + 3]
+            if n and kinds.valid(groups, group_shape(NATURAL_RANKS[r], n), False):
+                found.append((n * values[NATURAL_RANKS[r]], n))
+                for i in range(start, start + _SUITS):
+                    naturals[i] = 0
+    sequences = kinds.sequences
+    if sequences is not None:
+        for suit in range(_SUITS):
+            r = 0
+            while r < _RANKS:
+                if not naturals[r * _SUITS + suit]:
+                    r += 1
+                    continue
+                low = r
+                while r < _RANKS and naturals[r * _SUITS + suit]:
+                    r += 1
+                while low < r:  # the run low .. r - 1: its longest valid sequences from the low end
+                    high = r - 1
+                    while high >= low and not kinds.valid(
+                        sequences, sequence_shape(suit, NATURAL_RANKS[low], NATURAL_RANKS[high]), False
+                    ):
+                        high -= 1
+                    if high < low:
+                        low += 1
+                        continue
+                    found.append((sum(values[NATURAL_RANKS[i]] for i in range(low, high + 1)), high - low + 1))
+                    low = high + 1
+    found.sort(reverse=True)
+    total = laid = 0
+    for value, cards in found:
+        total += value
+        laid += cards
+        if total >= need:
+            return laid + keep <= hand_size(hand)
+    return False
 
 
 def _spent(hand: SuitedHand, rest: SuitedHand) -> SuitedHand:
@@ -241,7 +299,8 @@ def _add_counts(a: tuple[int, ...], b: tuple[int, ...], cap: int) -> tuple[int, 
     """Canastas by class added, each count at most ``cap``."""
     if not any(b):
         return a
-    return tuple(x + y if x + y < cap else cap for x, y in zip(a, b, strict=True))
+    # (an index loop: the compiled engine runs it natively, where a generator over `zip` goes through Python)
+    return tuple([a[i] + b[i] if a[i] + b[i] < cap else cap for i in range(len(a))])
 
 
 @lru_cache(maxsize=_CACHE_SIZE)  # (bounded: a long run meets many hands)
@@ -671,7 +730,8 @@ def _goes_out(
                 return True
             continue
         for usage, got in reversed(per_suit[level]):  # (the stack pops the first outcome first)
-            following = (level + 1, tuple(h - u for h, u in zip(left, usage, strict=True)), _add_counts(made, got, cap))
+            rest = tuple([left[r] - usage[r] for r in range(_RANKS)])
+            following = (level + 1, rest, _add_counts(made, got, cap))
             if following not in seen:
                 seen.add(following)
                 stack.append(following)

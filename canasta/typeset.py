@@ -95,6 +95,8 @@ class TypeSet:
         wilds: The first `WildMeldType`.
         threes: The first `BlackThreeGroupType`.
         built_in: Every type is one of the four kinds the engine lays.
+        group_wild_cap: The most twos (and the most jokers) a group may take: the built-in
+            `GroupType`'s ``max_wilds``, else a large number.
         own: The types of a shape of their own (`canasta.meldtypes.has_own_shape`), with
             their index in ``types`` (empty: none; the engine then plays them by
             `canasta.ownshapes`, and never looks further where this is empty).
@@ -112,12 +114,21 @@ class TypeSet:
             isinstance(t, (GroupType, SequenceType, WildMeldType, BlackThreeGroupType)) for t in self.types
         )
         self.own: tuple[tuple[int, MeldType], ...] = tuple((i, t) for i, t in enumerate(self.types) if has_own_shape(t))
+        #: Wild cards of one kind worth offering a group: more than the group type's `GroupType.max_wilds` are
+        #: never valid, so the candidates of a rank are the same for any number held above it (a large number
+        #: where there is no limit, or where a plugin's subclass might judge otherwise).
+        self.group_wild_cap: int = 1 << 30
+        groups = self.groups
+        if groups is not None and type(groups) is GroupType and groups.max_wilds is not None:
+            self.group_wild_cap = groups.max_wilds
         # The types' verdicts, per type and shape objects (shapes are made once each: `group_shape`...).
         self._valid: dict[tuple[int, int, bool], tuple[MeldType, MeldShape, bool]] = {}
         self._can_add: dict[tuple[int, int, int, bool], tuple[MeldType, MeldShape, MeldShape, bool]] = {}
         self._judged_by: dict[tuple[int, int], tuple[MeldType, MeldShape, bool]] = {}
         # Per shape: whether it is valid only in a going-out turn.
         self._going_out_only: dict[int, tuple[MeldShape, bool]] = {}
+        # Per type and pair of shapes: what combining them makes (`combined`).
+        self._combined: dict[tuple[int, int, int], tuple[MeldType, MeldShape, MeldShape, MeldShape | None]] = {}
         # Per number of black threes: whether the black-three type lays them in a going-out turn.
         self._threes_valid: dict[int, bool] = {}
         # Per shape (by identity: shapes on the table are made once each): the type that judges it.
@@ -168,6 +179,29 @@ class TypeSet:
         verdict = kind.judges(shape)
         self._judged_by[key] = (kind, shape, verdict)
         return verdict
+
+    def combined(self, kind: MeldType, first: MeldShape, second: MeldShape) -> MeldShape | None:
+        """``kind.combine(first, second)`` where ``kind`` judges ``second`` (else ``None``), kept per objects.
+
+        A merged group or wild meld is the one object of its value (`group_shape`, `wild_shape`).
+        """
+        if type(first) not in _MADE_ONCE or type(second) not in _MADE_ONCE:
+            return kind.combine(first, second) if kind.judges(second) else None
+        key = (id(kind), id(first), id(second))
+        known = self._combined.get(key)
+        if known is not None and known[0] is kind and known[1] is first and known[2] is second:
+            return known[3]
+        if len(self._combined) > _MEMO_SIZE:
+            self._combined.clear()
+        merged = kind.combine(first, second) if self.judges(kind, second) else None
+        if type(merged) is GroupShape:
+            assert isinstance(merged, GroupShape)
+            merged = group_shape(merged.rank, merged.naturals, merged.twos, merged.jokers)
+        elif type(merged) is WildShape:
+            assert isinstance(merged, WildShape)
+            merged = wild_shape(merged.twos, merged.jokers)
+        self._combined[key] = (kind, first, second, merged)  # (the entry keeps all three: no id is reused)
+        return merged
 
     def threes_valid(self, count: int) -> bool:
         """Whether a group of ``count`` black threes may be laid in a going-out turn (never without the type)."""

@@ -10,6 +10,7 @@ not installed (then there is only one engine to compare).
 
 from __future__ import annotations
 
+import json
 import os
 import runpy
 import shutil
@@ -167,3 +168,32 @@ def test_the_key_changes_with_any_source_of_the_package(build_script: dict[str, 
     assert build_script["_cache_key"]() == key
     (package / "cards.py").write_bytes((package / "cards.py").read_bytes() + b"\n")
     assert build_script["_cache_key"]() != key
+
+
+def test_a_failed_compile_records_the_pure_engine_and_drops_the_compiled_one_built_before(
+    build_script: dict[str, Any], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # mypyc refusing the sources (a type error) left no extension to build, so setuptools never ran the
+    # command's `run`: the old compiled modules stayed beside a record naming the new sources as compiled.
+    setuptools = pytest.importorskip("setuptools")
+    package = tmp_path / "canasta"
+    package.mkdir()
+    old = package / "cards.cpython-311-x86_64-linux-gnu.so"
+    old.write_bytes(b"an engine compiled from older sources")
+    build_ext = build_script["BuildExt"]
+    monkeypatch.setitem(build_ext.finalize_options.__globals__, "PACKAGE", package)
+    monkeypatch.setitem(build_ext.finalize_options.__globals__, "PURE_REASON", None)
+
+    def refuse() -> list[Any]:
+        raise SystemExit(1)  # (what mypyc does on a type error)
+
+    monkeypatch.setattr(build_ext, "_mypycify", staticmethod(refuse))
+    extension = setuptools.Extension("canasta._engine__mypyc", sources=[])
+    command = build_ext(setuptools.Distribution({"name": "canasta", "ext_modules": [extension]}))
+    command.editable_mode = True
+    command.build_lib = str(tmp_path / "lib")
+    command.ensure_finalized()
+    record = json.loads((package / _engine.BUILD_INFO).read_text(encoding="utf-8"))
+    assert record["engine"] == "pure" and "mypyc failed" in record["reason"]
+    assert not old.exists()  # the pure engine runs: nothing compiled from other sources stays
+    assert build_ext.finalize_options.__globals__["BUILD_FAILURE"] == record["reason"]  # (`BuildPy` reads it)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from canasta import CanastaClass
+from canasta import CanastaClass, suitedsearch
 from canasta.cards import Kind, Suit
 from canasta.meldtypes import (
     BlackThreeGroupType,
@@ -184,6 +184,40 @@ def test_the_opening_search_agrees_with_every_sequence_of_actions(
     so_far = sum(_value(SuitedHand.from_cards(_cards_of(m))) for m in laid)
     expected = _exhaustive_open(cards, tuple(laid), so_far, types, requirement, keep)
     assert opening_reachable(cards, requirement, types, melds=laid, count=so_far, keep=keep) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cards=small_hands(),
+    need=st.sampled_from([-10, 0, 30, 50, 60, 90]),
+    keep=st.sampled_from([0, 0, 1, 2]),
+    with_wild_melds=st.booleans(),
+)
+def test_the_openings_quick_witness_only_says_yes_where_the_search_does(
+    cards: SuitedHand, need: int, keep: int, with_wild_melds: bool
+) -> None:
+    # `opening_reachable` asks a quick test first (new melds of naturals alone); a "yes" there ends the search.
+    types: tuple[MeldType, ...] = (GroupType(), SequenceType())
+    if with_wild_melds:
+        types = (*types, WildMeldType())
+    table = suitedsearch._Table([], types)
+    if suitedsearch._opening_witness(cards, need, table.kinds, DEFAULT_CARD_VALUES, keep):
+        requirement = OpeningRequirement(max(need, 0))
+        assert suitedsearch._opening(cards, requirement, table, 0, DEFAULT_CARD_VALUES, keep, (0,) * 5)
+
+
+def test_the_openings_quick_witness_answers_the_plain_cases_and_leaves_the_rest_to_the_search() -> None:
+    kinds = suitedsearch._Table([], SAMBA).kinds
+    kings_and_a_run = hand("KH", "KS", "KC", "8H", "9H", "10H", "4D")  # 30 + 30: 8 to king count 10 each
+    assert suitedsearch._opening_witness(kings_and_a_run, 60, kinds, DEFAULT_CARD_VALUES, 0)
+    assert suitedsearch._opening_witness(kings_and_a_run, 60, kinds, DEFAULT_CARD_VALUES, 1)  # 6 laid, 1 kept
+    assert not suitedsearch._opening_witness(kings_and_a_run, 60, kinds, DEFAULT_CARD_VALUES, 2)  # 6 + 2 > 7
+    assert not suitedsearch._opening_witness(kings_and_a_run, 61, kinds, DEFAULT_CARD_VALUES, 0)
+    assert suitedsearch._opening_witness(kings_and_a_run, 30, kinds, DEFAULT_CARD_VALUES, 2)  # one meld is enough
+    # Two kings and a two make 50 only with a wild card: the witness does not lay wild cards, the search does.
+    wild = hand("KH", "KS", "2C", "5D")
+    assert not suitedsearch._opening_witness(wild, 40, kinds, DEFAULT_CARD_VALUES, 0)
+    assert opening_reachable(wild, OpeningRequirement(40), SAMBA)
 
 
 def _cards_of(meld: MeldShape) -> list[str]:
