@@ -9,6 +9,8 @@ identity (``number``) and a sequence's suit and ends; elsewhere those fields are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from attrs import frozen
 
 from canasta.cards import SECOND_MELD, SEQUENCE_MELD, Card, Kind, Suit
@@ -102,14 +104,7 @@ def meld_views(state: TableState, side: int) -> tuple[MeldView, ...]:
             return _slotted_views(state, side)
         canasta_size = meld_rules.canasta_size
         return tuple(
-            MeldView(
-                rank=Kind(m.rank),
-                cards=tuple(cards[c] for c in m.cards),
-                naturals=m.naturals,
-                twos=m.twos,
-                jokers=m.jokers,
-                is_canasta=m.size >= canasta_size,
-            )
+            _rank_view(cards, m, canasta_size)
             for m in sorted(state.all_melds(side), key=lambda m: -m.rank)  # (books too, each a canasta)
         )
     books: list[tuple[int | None, MeldState]] = [(None, m) for m in state.books[side]]
@@ -139,17 +134,19 @@ def _slotted_views(state: TableState, side: int) -> tuple[MeldView, ...]:
         number = key // SECOND_MELD
         entries.append((-meld.rank, 1, number, number if meld_rules.several_melds else None, meld))
     entries.sort(key=lambda entry: entry[:3])
-    return tuple(
-        MeldView(
-            rank=Kind(m.rank),
-            cards=tuple(cards[c] for c in m.cards),
-            naturals=m.naturals,
-            twos=m.twos,
-            jokers=m.jokers,
-            is_canasta=m.size >= canasta_size,
-            slot=shown,
-        )
-        for _, _, _, shown, m in entries
+    return tuple(_rank_view(cards, m, canasta_size, shown) for _, _, _, shown, m in entries)
+
+
+def _rank_view(cards: Sequence[Card], meld: MeldState, canasta_size: int, slot: int | None = None) -> MeldView:
+    """A meld of the rank engine (a natural rank, or wild cards) as a view; a canasta from ``canasta_size`` cards."""
+    return MeldView(
+        rank=Kind(meld.rank),
+        cards=tuple(cards[c] for c in meld.cards),
+        naturals=meld.naturals,
+        twos=meld.twos,
+        jokers=meld.jokers,
+        is_canasta=meld.size >= canasta_size,
+        slot=slot,
     )
 
 

@@ -283,12 +283,13 @@ def _candidates(hand: SuitedHand, melds: Mapping[int, MeldShape], types: Sequenc
             key: tuple[object, ...] = (rank, held, group_twos, group_jokers, tuple(rank_keys.get(rank, ())))
             part = memo.parts.get(key)
             if part is None:
-                rows_key = (rank, sum(held), group_twos, group_jokers, key[4])
+                naturals_held = sum(held)
+                rows_key = (rank, naturals_held, group_twos, group_jokers, key[4])
                 rows = memo.rows.get(rows_key)
                 if rows is None:
                     targets = tuple(by_rank.get(rank, ()))
                     rows = memo.rows[rows_key] = _group_rows(
-                        groups, memo, rank, sum(held), group_twos, group_jokers, targets
+                        groups, memo, rank, naturals_held, group_twos, group_jokers, targets
                     )
                 part = memo.parts[key] = _group_candidates(rank, held, rows)
             found += part
