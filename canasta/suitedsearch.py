@@ -221,6 +221,20 @@ def _opening(
     # they leave by rank and the canastas they make kept so that no such state is searched twice.
     best: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
     held = [sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)]
+    # Where a canasta is needed: the classes the groups and wild melds could make at most (`_reach`'s bound,
+    # every natural and wild card theirs), so that sequences leaving none of the classes asked are not searched.
+    groups_most = _NONE_MADE
+    if classes:
+        for r in range(_RANKS):
+            options = table.group_outcomes(NATURAL_RANKS[r], held[r], wild_cards, 1, going_out=False)
+            if options is not _UNCHANGED:
+                groups_most = _add_counts(groups_most, _most(options), 1)
+        groups_most = _add_counts(groups_most, _most(table.wild_outcomes(wild_cards, 1, going_out=False)), 1)
+        reachable = _add_counts(start, groups_most, 1)
+        for outcomes_of_suit in per_suit:
+            reachable = _add_counts(reachable, _most(outcomes_of_suit), 1)
+        if not class_bits(reachable) & classes:
+            return False  # (no placement makes a canasta of the classes asked)
     for combo in product(*per_suit):
         left = list(held)
         made = start
@@ -235,6 +249,8 @@ def _opening(
                     laid += usage[r]
         if keep and laid > budget:
             continue
+        if classes and not class_bits(_add_counts(made, groups_most, 1)) & classes:
+            continue  # (neither these sequences nor the groups and wild melds after them make a canasta asked for)
         key = (tuple(left), made)
         if not keep and best.get(key, -1) >= gained:
             continue
@@ -328,8 +344,9 @@ def _sequence_outcomes(
     Returns:
         (cards used by rank index, canastas by class of the suit's sequences)
         for every reachable placement, the cards not used going elsewhere, each
-        once, those that use the most cards first (the searches try them first:
-        a way out or an opening is usually among them).
+        once, those that use the fewest cards first (the searches try them first:
+        a way out or an opening is usually among them; where a class of canasta
+        is needed, the bounds of `_reach` spare the rest).
     """
     sequences = kinds.sequences
     if sequences is None:
@@ -671,6 +688,60 @@ def _finishes(
     return False
 
 
+def _reach(
+    per_suit: list[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]],
+    held: tuple[int, ...],
+    table: _Table,
+    wild_cards: int,
+    cap: int,
+) -> list[tuple[int, ...]]:
+    """Per level of `_goes_out`'s search (the suits placed so far): the most canastas by class the rest could add.
+
+    An upper bound, class by class: each remaining suit's most (over its sequence outcomes), each
+    rank's most with every natural of it held (a rank's outcomes with fewer naturals are among
+    those: the walk records every placement on its way), and the wild melds' most with every wild
+    card, wild cards shared by none of them. The quota only grows with canastas
+    (`GoingOutRules.quota_met`), so a state whose canastas with this bound miss it cannot go out:
+    dropping it changes no answer, and spares the search where a class is needed that the rest
+    cannot make (a Brazilian escalera: whole searches of a large hand took seconds).
+    """
+    rest = _NONE_MADE
+    for r in range(_RANKS):
+        options = table.group_outcomes(NATURAL_RANKS[r], held[r], wild_cards, cap, going_out=True)
+        if options is not _UNCHANGED:
+            rest = _add_counts(rest, _most(options), cap)
+    rest = _add_counts(rest, _most(table.wild_outcomes(wild_cards, cap, going_out=True)), cap)
+    reach = [rest]
+    for level in range(len(per_suit) - 1, -1, -1):
+        reach.append(_add_counts(reach[-1], _most(per_suit[level]), cap))
+    reach.reverse()
+    return reach
+
+
+# The most canastas of each class among a set of outcomes, by the set's identity (the searches' outcome
+# tables are cached: the same object comes back for the same question; the entry keeps it alive).
+_MOST: dict[int, tuple[object, tuple[int, ...]]] = {}
+
+
+def _most(options: Iterable[tuple[object, ...]]) -> tuple[int, ...]:
+    """The class-by-class most of the canastas (each outcome's last field) among ``options``."""
+    found = _MOST.get(id(options))
+    if found is not None and found[0] is options:
+        return found[1]
+    most = [0] * len(_CLASSES)
+    for option in options:
+        got = option[len(option) - 1]
+        assert isinstance(got, tuple)
+        for i in range(len(most)):
+            if got[i] > most[i]:
+                most[i] = got[i]
+    if len(_MOST) > _CACHE_SIZE:
+        _MOST.clear()
+    best = tuple(most)
+    _MOST[id(options)] = (options, best)
+    return best
+
+
 def _goes_out(
     hand: SuitedHand, table: _Table, quota: GoingOutRules, cap: int, made: tuple[int, ...], placed: bool = False
 ) -> bool:
@@ -716,11 +787,22 @@ def _goes_out(
     naturals = hand.naturals
     per_suit = [table.sequence_outcomes(naturals, suit, cap, going_out=True) for suit in range(_SUITS)]
     last = len(per_suit)
-    start = (0, tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)), made)
+    held = tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS))
+    # A state whose canastas, with the most the rest of the search could add, miss the quota is dropped
+    # (`_within_reach`); where the quota is not the rules' own class, nothing is dropped.
+    reach = _reach(per_suit, held, table, wild_cards, cap) if type(quota) is GoingOutRules else None
+    reachable: list[dict[tuple[int, ...], bool]] = [{} for _ in range(last + 1)]
+    start = (0, held, made)
     seen = {start}
     stack = [start]
     while stack:
         level, left, made = stack.pop()
+        if reach is not None:
+            known = reachable[level].get(made)
+            if known is None:
+                known = reachable[level][made] = quota.quota_met(_add_counts(made, reach[level], cap))
+            if not known:
+                continue
         if level == last:
             state = (left, made)
             done = finishes.get(state)

@@ -547,3 +547,111 @@ def test_the_going_out_search_agrees_with_every_sequence_of_actions(
     if types is SAMBA_OUT:
         table = tuple(m for m in table if not isinstance(m, WildShape))  # (Samba has no wild melds)
     assert can_go_out(cards, table, types, quota) == _exhaustive_out(cards, table, types, quota)
+
+
+# --- the searches' bounds on the canastas still to make ---------------------------------------------------
+# A state whose canastas, with the most the rest of the search could add, miss the quota (or the opening's
+# classes) is not searched: seeded play found a Brazilian meld phase (a bound player, 64 cards, two canastas
+# needed, one an escalera) whose legal list took minutes. The bounds change no answer.
+
+
+class _QuotaOfItsOwn(GoingOutRules):
+    """The same quota as a class of its own: `can_go_out` then reads no bound (it knows only the rules' own)."""
+
+
+@st.composite
+def large_positions(draw: st.DrawFn) -> tuple[SuitedHand, tuple[MeldShape, ...]]:
+    picks = draw(st.lists(st.tuples(st.integers(4, 14), st.sampled_from(Suit)), min_size=8, max_size=22))
+    naturals = [0] * 44
+    for rank, suit in picks:
+        if naturals[(rank - 4) * 4 + suit] < 3:
+            naturals[(rank - 4) * 4 + suit] += 1
+    cards = SuitedHand(tuple(naturals), draw(st.integers(0, 3)), draw(st.integers(0, 2)), draw(st.sampled_from([0, 3])))
+    choices = [K_CANASTA, T_MIXED, GroupShape(9, 3), SequenceShape(Suit.SPADES, 7, 9), SequenceShape(Suit.CLUBS, 9, 12)]
+    return cards, tuple(draw(st.lists(st.sampled_from(choices), max_size=3, unique=True)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    position=large_positions(),
+    quota=st.sampled_from([TWO_CANASTAS, WITH_ESCALERA, GoingOutRules(canastas_required=3)]),
+    types=st.sampled_from([BOLIVIA_OUT, BRAZILIAN]),
+)
+def test_the_going_out_bound_changes_no_answer_on_large_hands(
+    position: tuple[SuitedHand, tuple[MeldShape, ...]], quota: GoingOutRules, types: tuple[MeldType, ...]
+) -> None:
+    cards, table = position
+    unbounded = _QuotaOfItsOwn(
+        canastas_required=quota.canastas_required, canastas_by_class=dict(quota.canastas_by_class)
+    )
+    assert can_go_out(cards, table, types, quota) == can_go_out(cards, table, types, unbounded)
+
+
+def _large_brazilian_hand() -> SuitedHand:
+    """The position seeded play found (a bound player of Brazilian canasta, 60 cards), spades 9-11 just laid."""
+    naturals = (3, 2, 3, 1, 1, 3, 3, 0, 3, 1, 1, 0, 0, 2, 0, 3, 0, 1, 0, 1, 1, 0, 0, 1)
+    naturals += (1, 1, 2, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 3, 0, 2, 3, 2, 0)
+    return SuitedHand(naturals, 4, 2, 3)
+
+
+def test_a_large_hand_goes_out_with_the_escalera_it_can_still_make() -> None:
+    table = (
+        GroupShape(11, 5, 2),
+        SequenceShape(Suit.SPADES, 12, 14),
+        SequenceShape(Suit.CLUBS, 7, 9),
+        GroupShape(12, 3),
+        GroupShape(8, 3),
+        SequenceShape(Suit.SPADES, 9, 11),
+    )
+    cards = _large_brazilian_hand()
+    assert can_go_out(cards, table, BRAZILIAN, WITH_ESCALERA)
+    # Every other rank gone and one card of each kept: no suit holds two ranks in a row, no escalera can be made.
+    broken = SuitedHand(tuple(min(n, 1) if (i // 4) % 2 else 0 for i, n in enumerate(cards.naturals)), 4, 2, 3)
+    assert not can_go_out(broken, table[:1], BRAZILIAN, WITH_ESCALERA)
+    assert can_go_out(broken, table[:1], BRAZILIAN, TWO_CANASTAS) == can_go_out(
+        broken, table[:1], BRAZILIAN, _QuotaOfItsOwn(canastas_required=2)
+    )
+
+
+def test_the_bound_counts_what_each_part_of_the_search_could_still_make() -> None:
+    # Hearts 4 to 10 (an escalera's seven cards), three kings and one joker: from the start, one sequence
+    # canasta at most (hearts, the first suit searched... by index: clubs, diamonds, hearts, spades).
+    naturals = [0] * 44
+    for rank in range(4, 11):
+        naturals[(rank - 4) * 4 + Suit.HEARTS] = 1
+    naturals[(13 - 4) * 4 + Suit.CLUBS] = 3
+    cards = SuitedHand(tuple(naturals), 0, 1)
+    table = suitedsearch._Table([], BRAZILIAN)
+    per_suit = [table.sequence_outcomes(cards.naturals, suit, 2, going_out=True) for suit in range(4)]
+    held = tuple(sum(naturals[r * 4 : r * 4 + 4]) for r in range(11))
+    reach = suitedsearch._reach(per_suit, held, table, 1, 2)
+    sequence = list(CanastaClass).index(CanastaClass.SEQUENCE)
+    # Levels 0 to 2 still have hearts to place: an escalera; levels 3 and 4 (spades, then the groups) do not.
+    assert [r[sequence] for r in reach] == [1, 1, 1, 0, 0]
+    # Three kings and a joker make no canasta of any class: the groups' part of the bound is empty.
+    assert sum(reach[4]) == 0
+
+
+def test_an_opening_that_needs_a_clean_canasta_is_refused_where_no_meld_could_make_one() -> None:
+    """R-3's band on a large hand: no rank with seven naturals, no suit with seven ranks in a row, three wild cards."""
+    nine_thousand = OpeningRequirement(0, CLEAN_CANASTA)
+    naturals = [0] * 44
+    for rank in range(4, 15):
+        for suit in range(4):
+            if (rank + suit) % 6:  # (each suit misses every sixth rank: its runs stop at five cards)
+                naturals[(rank - 4) * 4 + suit] = 1
+    cards = SuitedHand(tuple(naturals), 2, 1)
+    assert not opening_reachable(cards, nine_thousand, BRAZILIAN, keep=2)
+    assert not opening_reachable(cards, OpeningRequirement(0, ANY_CANASTA), BRAZILIAN, keep=2)
+    # Two more jacks: five and two 2s make a mixed canasta, which the 7000 band takes and the 9000 band does not.
+    jacks = list(naturals)
+    jacks[(11 - 4) * 4 + Suit.CLUBS] += 1
+    jacks[(11 - 4) * 4 + Suit.HEARTS] += 1
+    assert sum(jacks[(11 - 4) * 4 : (11 - 4) * 4 + 4]) == 5
+    with_jacks = SuitedHand(tuple(jacks), 2, 1)
+    assert opening_reachable(with_jacks, OpeningRequirement(0, ANY_CANASTA), BRAZILIAN, keep=2)
+    assert not opening_reachable(with_jacks, nine_thousand, BRAZILIAN, keep=2)
+    # Two more again: seven natural jacks, a natural canasta: the 9000 band's opening is there.
+    jacks[(11 - 4) * 4 + Suit.CLUBS] += 1
+    jacks[(11 - 4) * 4 + Suit.HEARTS] += 1
+    assert opening_reachable(SuitedHand(tuple(jacks), 2, 1), nine_thousand, BRAZILIAN, keep=2)
