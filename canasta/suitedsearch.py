@@ -718,6 +718,9 @@ def _reach(
     return reach
 
 
+#: Placements of the naturals left that `_goes_out` judges (`_finishes`) before it reads its bound (`_reach`).
+_UNBOUNDED_FINISHES = 4
+
 # The most canastas of each class among a set of outcomes, by the set's identity (the searches' outcome
 # tables are cached: the same object comes back for the same question; the entry keeps it alive).
 _MOST: dict[int, tuple[object, tuple[int, ...]]] = {}
@@ -788,15 +791,24 @@ def _goes_out(
     per_suit = [table.sequence_outcomes(naturals, suit, cap, going_out=True) for suit in range(_SUITS)]
     last = len(per_suit)
     held = tuple(sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS))
-    # A state whose canastas, with the most the rest of the search could add, miss the quota is dropped
-    # (`_within_reach`); where the quota is not the rules' own class, nothing is dropped.
-    reach = _reach(per_suit, held, table, wild_cards, cap) if type(quota) is GoingOutRules else None
-    reachable: list[dict[tuple[int, ...], bool]] = [{} for _ in range(last + 1)]
+    # A state whose canastas, with the most the rest of the search could add (`_reach`), miss the quota is
+    # dropped: from the start where the quota asks for a class (an escalera: the bound's strength), else
+    # past the first judgements (most searches end sooner, and the bound would cost them more than it
+    # spares); where the quota is not the rules' own class, nothing is dropped.
+    judged = 0 if type(quota) is GoingOutRules else -1
+    reach: list[tuple[int, ...]] | None = None
+    reachable: list[dict[tuple[int, ...], bool]] = []
+    if judged == 0 and quota.canastas_by_class:
+        reach = _reach(per_suit, held, table, wild_cards, cap)
+        reachable = [{} for _ in range(last + 1)]
     start = (0, held, made)
     seen = {start}
     stack = [start]
     while stack:
         level, left, made = stack.pop()
+        if judged > _UNBOUNDED_FINISHES and reach is None:
+            reach = _reach(per_suit, held, table, wild_cards, cap)
+            reachable = [{} for _ in range(last + 1)]
         if reach is not None:
             known = reachable[level].get(made)
             if known is None:
@@ -808,6 +820,8 @@ def _goes_out(
             done = finishes.get(state)
             if done is None:
                 done = finishes[state] = _finishes(left, made, table, wild_cards, spares, quota, cap)
+                if judged >= 0:
+                    judged += 1
             if done:
                 return True
             continue
