@@ -722,8 +722,10 @@ def _reach(
 _UNBOUNDED_FINISHES = 4
 
 # The most canastas of each class among a set of outcomes, by the set's identity (the searches' outcome
-# tables are cached: the same object comes back for the same question; the entry keeps it alive).
+# tables are cached: the same object comes back for the same question; the entry keeps it alive, so the
+# table is kept small: it may hold sets the caches above have dropped).
 _MOST: dict[int, tuple[object, tuple[int, ...]]] = {}
+_MOST_SIZE = 1 << 12
 
 
 def _most(options: Iterable[tuple[object, ...]]) -> tuple[int, ...]:
@@ -738,7 +740,7 @@ def _most(options: Iterable[tuple[object, ...]]) -> tuple[int, ...]:
         for i in range(len(most)):
             if got[i] > most[i]:
                 most[i] = got[i]
-    if len(_MOST) > _CACHE_SIZE:
+    if len(_MOST) > _MOST_SIZE:
         _MOST.clear()
     best = tuple(most)
     _MOST[id(options)] = (options, best)
