@@ -588,7 +588,7 @@ def test_the_going_out_bound_changes_no_answer_on_large_hands(
 
 
 def _large_brazilian_hand() -> SuitedHand:
-    """The position seeded play found (a bound player of Brazilian canasta, 60 cards), spades 9-11 just laid."""
+    """The position seeded play found (a bound player of Brazilian canasta), spades 9-11 just laid: 61 cards left."""
     naturals = (3, 2, 3, 1, 1, 3, 3, 0, 3, 1, 1, 0, 0, 2, 0, 3, 0, 1, 0, 1, 1, 0, 0, 1)
     naturals += (1, 1, 2, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 3, 0, 2, 3, 2, 0)
     return SuitedHand(naturals, 4, 2, 3)
@@ -614,8 +614,8 @@ def test_a_large_hand_goes_out_with_the_escalera_it_can_still_make() -> None:
 
 
 def test_the_bound_counts_what_each_part_of_the_search_could_still_make() -> None:
-    # Hearts 4 to 10 (an escalera's seven cards), three kings and one joker: from the start, one sequence
-    # canasta at most (hearts, the first suit searched... by index: clubs, diamonds, hearts, spades).
+    # Hearts 4 to 10 (an escalera's seven cards), three kings and one joker. The search places the suits in
+    # index order (clubs, diamonds, hearts, spades), then the groups and wild melds: one level per step.
     naturals = [0] * 44
     for rank in range(4, 11):
         naturals[(rank - 4) * 4 + Suit.HEARTS] = 1
