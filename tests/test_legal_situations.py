@@ -45,3 +45,23 @@ def test_the_command_line_prints_one_line_per_situation(capsys: pytest.CaptureFi
     assert SITUATIONS.main(["--variant", "classic", "--hands", "1", "--json"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out and all(line.startswith("{") for line in out)
+
+
+def test_the_sides_scores_decide_the_opening_and_the_slowest_call_is_kept() -> None:
+    at_9000 = SITUATIONS.measure("brazilian", [], 2, 0, [9000, 9000])
+    assert all(row["slowest_us"] >= row["us_per_call"] * 0.999 for row in at_9000)
+    # At 9000 an opening needs a clean canasta: the same hands' sides open far later than at 0.
+    at_0 = SITUATIONS.measure("brazilian", [], 2, 0)
+    opened_at_9000 = sum(row["calls"] for row in at_9000 if row["side"] == "opened")
+    assert opened_at_9000 < sum(row["calls"] for row in at_0 if row["side"] == "opened")
+    with pytest.raises(ValueError, match="2 sides"):
+        SITUATIONS.measure("brazilian", [], 1, 0, [9000])
+
+
+def test_the_command_line_refuses_bad_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    for bad in (["--scores", "9000,x"], ["--scores", "1,2,3"]):
+        with pytest.raises(SystemExit) as stopped:
+            SITUATIONS.main(["--variant", "samba", "--hands", "1", *bad])
+        assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "whole numbers" in err and "2 sides" in err
