@@ -222,19 +222,13 @@ def _opening(
     best: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
     held = [sum(naturals[r * _SUITS : r * _SUITS + _SUITS]) for r in range(_RANKS)]
     # Where a canasta is needed: the classes the groups and wild melds could make at most (`_reach`'s bound,
-    # every natural and wild card theirs), so that sequences leaving none of the classes asked are not searched.
+    # its last level), so that sequences leaving none of the classes asked are not searched.
     groups_most = _NONE_MADE
     if classes:
-        for r in range(_RANKS):
-            options = table.group_outcomes(NATURAL_RANKS[r], held[r], wild_cards, 1, going_out=False)
-            if options is not _UNCHANGED:
-                groups_most = _add_counts(groups_most, _most(options), 1)
-        groups_most = _add_counts(groups_most, _most(table.wild_outcomes(wild_cards, 1, going_out=False)), 1)
-        reachable = _add_counts(start, groups_most, 1)
-        for outcomes_of_suit in per_suit:
-            reachable = _add_counts(reachable, _most(outcomes_of_suit), 1)
-        if not class_bits(reachable) & classes:
+        reach = _reach(per_suit, tuple(held), table, wild_cards, 1, going_out=False)
+        if not class_bits(_add_counts(start, reach[0], 1)) & classes:
             return False  # (no placement makes a canasta of the classes asked)
+        groups_most = reach[len(per_suit)]
     for combo in product(*per_suit):
         left = list(held)
         made = start
@@ -694,8 +688,10 @@ def _reach(
     table: _Table,
     wild_cards: int,
     cap: int,
+    *,
+    going_out: bool = True,
 ) -> list[tuple[int, ...]]:
-    """Per level of `_goes_out`'s search (the suits placed so far): the most canastas by class the rest could add.
+    """Per level of a search (the suits placed so far, then the groups): the most canastas by class the rest could add.
 
     An upper bound, class by class: each remaining suit's most (over its sequence outcomes), each
     rank's most with every natural of it held (a rank's outcomes with fewer naturals are among
@@ -703,14 +699,15 @@ def _reach(
     card, wild cards shared by none of them. The quota only grows with canastas
     (`GoingOutRules.quota_met`), so a state whose canastas with this bound miss it cannot go out:
     dropping it changes no answer, and spares the search where a class is needed that the rest
-    cannot make (a Brazilian escalera: whole searches of a large hand took seconds).
+    cannot make (a Brazilian escalera: whole searches of a large hand took seconds). `_opening` reads
+    it too (``going_out=False``, ``cap`` 1), for the classes an opening asks for.
     """
     rest = _NONE_MADE
     for r in range(_RANKS):
-        options = table.group_outcomes(NATURAL_RANKS[r], held[r], wild_cards, cap, going_out=True)
+        options = table.group_outcomes(NATURAL_RANKS[r], held[r], wild_cards, cap, going_out=going_out)
         if options is not _UNCHANGED:
             rest = _add_counts(rest, _most(options), cap)
-    rest = _add_counts(rest, _most(table.wild_outcomes(wild_cards, cap, going_out=True)), cap)
+    rest = _add_counts(rest, _most(table.wild_outcomes(wild_cards, cap, going_out=going_out)), cap)
     reach = [rest]
     for level in range(len(per_suit) - 1, -1, -1):
         reach.append(_add_counts(reach[-1], _most(per_suit[level]), cap))
@@ -797,18 +794,17 @@ def _goes_out(
     # dropped: from the start where the quota asks for a class (an escalera: the bound's strength), else
     # past the first judgements (most searches end sooner, and the bound would cost them more than it
     # spares); where the quota is not the rules' own class, nothing is dropped.
-    judged = 0 if type(quota) is GoingOutRules else -1
+    bounded = type(quota) is GoingOutRules
+    at_once = bounded and bool(quota.canastas_by_class)
+    judged = 0  # (the placements `_finishes` judged so far)
     reach: list[tuple[int, ...]] | None = None
     reachable: list[dict[tuple[int, ...], bool]] = []
-    if judged == 0 and quota.canastas_by_class:
-        reach = _reach(per_suit, held, table, wild_cards, cap)
-        reachable = [{} for _ in range(last + 1)]
     start = (0, held, made)
     seen = {start}
     stack = [start]
     while stack:
         level, left, made = stack.pop()
-        if judged > _UNBOUNDED_FINISHES and reach is None:
+        if reach is None and bounded and (at_once or judged > _UNBOUNDED_FINISHES):
             reach = _reach(per_suit, held, table, wild_cards, cap)
             reachable = [{} for _ in range(last + 1)]
         if reach is not None:
@@ -822,8 +818,7 @@ def _goes_out(
             done = finishes.get(state)
             if done is None:
                 done = finishes[state] = _finishes(left, made, table, wild_cards, spares, quota, cap)
-                if judged >= 0:
-                    judged += 1
+                judged += 1
             if done:
                 return True
             continue

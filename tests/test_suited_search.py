@@ -139,13 +139,19 @@ def test_bad_hands_are_refused() -> None:
 _WINDOW = [(rank, suit) for rank in range(8, 14) for suit in (Suit.HEARTS, Suit.SPADES)]
 
 
-@st.composite
-def small_hands(draw: st.DrawFn) -> SuitedHand:
-    picks = draw(st.lists(st.sampled_from(_WINDOW), min_size=3, max_size=8))
+def _counted(picks: list[tuple[int, Suit]]) -> list[int]:
+    """The 44 counts of natural cards picked as (rank, suit), at most three of each (three packs)."""
     naturals = [0] * 44
     for rank, suit in picks:
         if naturals[(rank - 4) * 4 + suit] < 3:
             naturals[(rank - 4) * 4 + suit] += 1
+    return naturals
+
+
+@st.composite
+def small_hands(draw: st.DrawFn) -> SuitedHand:
+    picks = draw(st.lists(st.sampled_from(_WINDOW), min_size=3, max_size=8))
+    naturals = _counted(picks)
     return SuitedHand(tuple(naturals), draw(st.integers(0, 2)), draw(st.integers(0, 1)))
 
 
@@ -511,10 +517,7 @@ def _exhaustive_open(
 @st.composite
 def going_out_positions(draw: st.DrawFn) -> tuple[SuitedHand, tuple[MeldShape, ...]]:
     picks = draw(st.lists(st.sampled_from(_WINDOW), min_size=1, max_size=5))
-    naturals = [0] * 44
-    for rank, suit in picks:
-        if naturals[(rank - 4) * 4 + suit] < 3:
-            naturals[(rank - 4) * 4 + suit] += 1
+    naturals = _counted(picks)
     cards = SuitedHand(tuple(naturals), draw(st.integers(0, 2)), 0, draw(st.sampled_from([0, 0, 1, 3])))
     table_choices = [
         K_CANASTA,
@@ -562,10 +565,7 @@ class _QuotaOfItsOwn(GoingOutRules):
 @st.composite
 def large_positions(draw: st.DrawFn) -> tuple[SuitedHand, tuple[MeldShape, ...]]:
     picks = draw(st.lists(st.tuples(st.integers(4, 14), st.sampled_from(Suit)), min_size=8, max_size=22))
-    naturals = [0] * 44
-    for rank, suit in picks:
-        if naturals[(rank - 4) * 4 + suit] < 3:
-            naturals[(rank - 4) * 4 + suit] += 1
+    naturals = _counted(picks)
     cards = SuitedHand(tuple(naturals), draw(st.integers(0, 3)), draw(st.integers(0, 2)), draw(st.sampled_from([0, 3])))
     choices = [K_CANASTA, T_MIXED, GroupShape(9, 3), SequenceShape(Suit.SPADES, 7, 9), SequenceShape(Suit.CLUBS, 9, 12)]
     return cards, tuple(draw(st.lists(st.sampled_from(choices), max_size=3, unique=True)))
