@@ -9,8 +9,10 @@ Usage::
         [--variant modern-american] [--house-rule dead-ranks ...]
         [--plugin books_plugin --variant classic-books]
 
-After every action it checks (``tests/helpers.py``): every card in exactly one
-place, no duplicate legal actions, a sample of legal actions (or all of them with
+Each hand is dealt at totals drawn from both sides of every step of the rule set's
+own opening table (`score_choices`), so every opening requirement is played. After
+every action it checks (``tests/helpers.py``): every card in exactly one place, no
+duplicate legal actions, a sample of legal actions (or all of them with
 ``--all-legal``) accepted on copies without dead ends, sampled unlisted actions
 refused with the state unchanged, and at the end the score breakdown summing to
 the totals. Exit status 1 if any hand failed.
@@ -34,6 +36,19 @@ from helpers import play_random_hand
 import canasta
 
 
+def score_choices(rules: canasta.Rules) -> list[int]:
+    """The totals a side may have before a hand: both sides of every step of the rule set's own opening table.
+
+    Below zero and zero, then each step's score and the score 5 below it, for the count
+    minimums and for the canasta bands alike (`MeldMinimums.steps` and `canastas`: samba's
+    150 from 7000, Brazilian's canasta from 7000, 8000 and 9000), so that every opening
+    requirement of the variant is played. A table by deal has no step: 0 only below 0.
+    """
+    table = rules.minimums
+    steps = {score for score, _ in table.steps} | {score for score, _ in table.canastas}
+    return sorted({-500, -5, 0} | {s for step in steps if step > 0 for s in (step - 5, step)})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands to play (default 2000)")
@@ -53,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         canasta.register_plugin(importlib.import_module(name), origin=f"tests/{name}.py")
     rules = canasta.load_rules(args.variant, tuple(args.house_rule))
 
-    # Scores on both sides of every minimum step (classic's and modern American's).
-    score_choices = [-500, -5, 0, 1495, 1500, 2995, 3000, 4900, 5000]
+    choices = score_choices(rules)
     ends: Counter[str] = Counter()
     failures: list[tuple[int, str]] = []
     actions = concealed = closed = 0
@@ -63,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.hands):
         seed = args.seed + i
         rng = random.Random(seed)
-        scores = [rng.choice(score_choices) for _ in range(rules.side_count)]
+        scores = [rng.choice(choices) for _ in range(rules.side_count)]
         try:
             state, played = play_random_hand(
                 rng,
