@@ -408,12 +408,22 @@ def test_meld_type_answers_are_checked() -> None:
         canasta.load_rules("banded", registry=found)
 
 
-@pytest.mark.parametrize("name", ["samba", "bolivia", "brazilian"])
-def test_legal_actions_agree_with_the_brute_force_reference(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "scores"),
+    [
+        ("samba", (0, 0)),
+        ("bolivia", (0, 0)),
+        ("brazilian", (0, 0)),
+        # The top bands: samba's 150 (§9.6), Brazilian's canasta of any class and a clean one (§11.1).
+        ("samba", (7000, 6995)),
+        ("brazilian", (7000, 9000)),
+    ],
+)
+def test_legal_actions_agree_with_the_brute_force_reference(name: str, scores: tuple[int, int]) -> None:
     """SPEC §0 on the sequence games: the legal list is exactly the allowed actions a search can complete."""
-    checked = 0
+    checked = openings = 0
     rng = random.Random(7)
-    for h in _hands(name, range(3)):
+    for h in _hands(name, range(3), scores=scores):
         if h.is_over or rng.random() > 0.2:
             continue
         try:
@@ -421,7 +431,9 @@ def test_legal_actions_agree_with_the_brute_force_reference(name: str) -> None:
         except ReferenceBudgetExceeded:
             continue
         checked += 1
+        openings += h.phase is canasta.Phase.MELD and not h.opened[h.seating[h.seat]]
     assert checked >= 20
+    assert openings >= 3  # (meld phases of a side that has not opened: the opening search decides them)
 
 
 def test_samba_160_raises_the_top_minimum() -> None:
