@@ -29,10 +29,13 @@ from canasta.declaration import explain_declaration
 from canasta.discards import discardable_kinds, keep_discards, meld_strands, strict_pile, take_strands
 from canasta.errors import RuleCode
 from canasta.keeping import explain_lay_out, held_three
-from canasta.legality import allowed_actions, blocking_melds, goes_out_ok, needs_no_kept_card, packet_unearned
+from canasta.legality import allowed_actions, goes_out_ok, needs_no_kept_card, packet_unearned
+from canasta.outrefusal import going_out_refusal, minimum_text
 from canasta.rules import MeldRules, Permission
+from canasta.suitedexplain import MELD_ACTION_TYPES, explain_foreign, explain_suited, suited_action_text
+from canasta.suitedpile import PileTake
 from canasta.table import Phase, TableState
-from canasta.wording import action_text, plural
+from canasta.wording import action_text, kind_plural, kind_word, plural
 
 __all__ = ["explain"]
 
@@ -42,7 +45,11 @@ _PHASE_OF = {
     Meld: "meld",
     Discard: "meld",
     AnswerGoOut: "answer",
+    PileTake: "draw",
+    **dict.fromkeys(MELD_ACTION_TYPES, "meld"),
 }
+#: The actions of the rule sets that meld by meld type (`canasta.suitedexplain` explains their refusals).
+_SUITED_ACTIONS = (PileTake, *MELD_ACTION_TYPES)
 
 
 def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
@@ -58,6 +65,7 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     if not isinstance(
         action,
         (
+            *_SUITED_ACTIONS,
             DrawStock,
             TakePile,
             Meld,
@@ -73,6 +81,9 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         return RuleCode.NOT_AN_ACTION, f"{action!r} is not a canasta action"
     if state.phase is Phase.OVER:
         return RuleCode.HAND_OVER, "the hand is over; no action is possible"
+    foreign = explain_foreign(state, action)  # (an action of the other family: melds by rank, or by meld type)
+    if foreign is not None:
+        return foreign
     if isinstance(action, LayOutThree):
         return explain_lay_out(state)
     if isinstance(action, PickUpPacket):
@@ -80,7 +91,12 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
     expected = _PHASE_OF.get(type(action))
     if expected is not None and expected != state.phase.value:
         phase = state.phase.value
-        return RuleCode.WRONG_PHASE, f"{action_text(action)} is not possible now: the turn is in its {phase} phase"
+        what = suited_action_text(action) if isinstance(action, _SUITED_ACTIONS) else action_text(action)
+        return RuleCode.WRONG_PHASE, f"{what} is not possible now: the turn is in its {phase} phase"
+    if state.rules.meld_types:
+        suited = explain_suited(state, action)  # (the sequence games: melds by type, cards by suit)
+        if suited is not None:
+            return suited
     if isinstance(action, DeclareSpecialHand):
         return explain_declaration(state, action)
     if isinstance(action, DrawStock):
@@ -129,6 +145,7 @@ def explain(state: TableState, action: object) -> tuple[RuleCode, str]:
         if state.final_meld_only:
             return _opening_shortfall(state, "before the hand ends")
         return RuleCode.WRONG_PHASE, "the hand can be ended only when the stock is exhausted"
+    return RuleCode.ILLEGAL, f"{action!r} is not legal now"  # (a sequence game's action where none explains it)
 
 
 def _explain_pick_up(state: TableState) -> tuple[RuleCode, str]:
@@ -179,12 +196,12 @@ def _explain_take(state: TableState, action: TakePile) -> tuple[RuleCode, str]:
     if top.is_wild and pile_rules.wild_pair:
         return _explain_wild_take(state, action, top)
     if top in pile_rules.blocked_top or not top.is_natural:
-        return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {_name(top)} is on top"
+        return RuleCode.PILE_BLOCKED, f"the pile may not be taken while a {kind_word(top)} is on top"
     if top in state.rules.melds.closed:
         return (
             RuleCode.RANK_CLOSED,
-            f"{_ranks(top)} are closed for the rest of the hand (a meld of them is a canasta): the pile may not be "
-            "taken with one on top",
+            f"{kind_plural(top)} are closed for the rest of the hand (a meld of them is a canasta): the pile may "
+            "not be taken with one on top",
         )
     if pile_rules.one_card_rule and state.sizes[state.seat] == 1 and len(state.pile) == 1:
         return RuleCode.ONE_CARD_RULE, "holding one card, you may not take a pile of one card"
@@ -240,7 +257,7 @@ def _explain_wild_take(state: TableState, action: TakePile, top: Kind) -> tuple[
     pair = (0, 2, 0) if top is Kind.TWO else (0, 0, 2)
     name = "2s" if top is Kind.TWO else "jokers"
     if (action.naturals, action.twos, action.jokers) != pair or action.second:
-        return RuleCode.PILE_NEEDS_MATCH, f"with a {_name(top)} on top, the pile is taken only with two {name}"
+        return RuleCode.PILE_NEEDS_MATCH, f"with a {kind_word(top)} on top, the pile is taken only with two {name}"
     if state.counts[state.seat][top] < 2:
         return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold two {name} to show"
     side = state.side
@@ -268,9 +285,9 @@ def _explain_incomplete(state: TableState, what: str) -> tuple[RuleCode, str]:
         return (
             RuleCode.MINIMUM_NOT_MET,
             f"after {what} your side could not complete its initial meld of "
-            f"{_minimum(state)}{with_clean} this turn and then end the turn",
+            f"{minimum_text(state)}{with_clean} this turn and then end the turn",
         )
-    return _explain_going_out(state, f"after {what} you could end the turn only by going out")
+    return going_out_refusal(state, f"after {what} you could end the turn only by going out")
 
 
 def _explain_book(state: TableState, rank: Kind, wilds: int, second: bool, what: str) -> tuple[RuleCode, str]:
@@ -280,7 +297,7 @@ def _explain_book(state: TableState, rank: Kind, wilds: int, second: bool, what:
     if wilds or second or not rank.is_natural:
         return RuleCode.INVALID_MELD, "only natural cards of the book's rank are added to a book (never a wild card)"
     if not state.opened[state.side] or int(rank) not in state.book_ranks(state.side):
-        return RuleCode.INVALID_MELD, f"your side has no clean or dirty book of {_ranks(rank)} to add to"
+        return RuleCode.INVALID_MELD, f"your side has no clean or dirty book of {kind_plural(rank)} to add to"
     return _explain_incomplete(state, what)
 
 
@@ -298,7 +315,7 @@ def _explain_missing_meld(state: TableState, action: Meld) -> tuple[RuleCode, st
         count += 1
     if action.slot <= count:
         return None  # (one of its open melds, or a new one beside them)
-    ranks = _ranks(action.rank) if action.rank != Kind.JOKER else "wild cards"
+    ranks = kind_plural(action.rank) if action.rank != Kind.JOKER else "wild cards"
     mark = "'" if count == 1 else f"'{count}"
     if not count:
         held = f"your side has no open meld of {ranks}; a new one is meld 0 (no mark)"
@@ -318,7 +335,7 @@ def _explain_book_slot(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     wilds = action.twos + action.jokers
     if not action.rank.is_natural:
         return RuleCode.INVALID_MELD, "a wild book takes no more cards: cards go only onto a book of a natural rank"
-    ranks = _ranks(action.rank)
+    ranks = kind_plural(action.rank)
     books = [b for b in state.books[state.side] if b.rank == int(action.rank)]
     if not state.opened[state.side] or not books:
         return RuleCode.INVALID_MELD, f"your side has no clean or dirty book of {ranks} to add to"
@@ -403,7 +420,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
         if missing is not None:
             return missing
     elif action.slot > 1 or (action.slot and not _partnerships_form(state)):
-        ranks = _ranks(action.rank)
+        ranks = kind_plural(action.rank)
         if _partnerships_form(state):
             held = "at most two melds of a rank (meld 0, and meld 1 for partners who both held one)"
         else:
@@ -413,7 +430,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     elif action.second and state.melds[state.side].get(rank + SECOND_MELD) is None:
         return (
             RuleCode.INVALID_MELD,
-            f"your side has no second meld of {_ranks(action.rank)}: only partners who both held a meld of a "
+            f"your side has no second meld of {kind_plural(action.rank)}: only partners who both held a meld of a "
             "rank when their partnership formed have two",
         )
     if (
@@ -423,7 +440,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     ):
         return (
             RuleCode.NATURAL_LOCKED,
-            f"{_ranks(action.rank)} take wild cards only in your side's opening turn, from your hand (and not "
+            f"{kind_plural(action.rank)} take wild cards only in your side's opening turn, from your hand (and not "
             "in a meld formed by taking the pile): this meld stays natural",
         )
     five = _explain_rule_of_five(state, action)
@@ -432,7 +449,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
     if action.rank in meld_rules.closed:
         return (
             RuleCode.RANK_CLOSED,
-            f"{_ranks(action.rank)} are closed for the rest of the hand (a meld of them is a canasta): no meld of "
+            f"{kind_plural(action.rank)} are closed for the rest of the hand (a meld of them is a canasta): no meld of "
             "them may be started or grow",
         )
     key = rank + SECOND_MELD * action.slot  # (the side's meld ``slot`` of the rank: ``second`` is slot 1)
@@ -454,7 +471,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             "wild cards and cards of closed ranks), and you could not go out with a last card",
         )
     if _spoils_clean_meld(state, action):
-        ranks, need = _ranks(action.rank), state.rules.initial_meld.clean_meld_naturals
+        ranks, need = kind_plural(action.rank), state.rules.initial_meld.clean_meld_naturals
         return (
             RuleCode.CLEAN_MELD_REQUIRED,
             f"a wild card on your clean meld of {ranks} spoils it: your side's opening must include a clean "
@@ -475,7 +492,7 @@ def _explain_meld(state: TableState, action: Meld) -> tuple[RuleCode, str]:
             return _unearned_empty(state, "this meld would empty")
         return _unearned_empty(state, "after this meld you could only empty")
     if left <= 1:
-        return _explain_going_out(state, "after this meld you could end the turn only by going out")
+        return going_out_refusal(state, "after this meld you could end the turn only by going out")
     return (
         RuleCode.TURN_CANNOT_COMPLETE,
         "after this meld you could not end the turn: no card you kept could be discarded and going out is not possible",
@@ -512,11 +529,11 @@ def _explain_rule_of_five(state: TableState, action: Meld) -> tuple[RuleCode, st
 def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]:
     counts = state.counts[state.seat]
     if counts[action.kind] == 0:
-        return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {_name(action.kind)}"
+        return RuleCode.CARDS_NOT_IN_HAND, f"you hold no {kind_word(action.kind)}"
     if state.keeps_threes and action.kind in (Kind.RED_THREE, Kind.BLACK_THREE):
         return RuleCode.CANNOT_DISCARD, "a kept three is never discarded: it is part of a Straight or is laid out"
     if not discardable_kinds(state.rules, state.turn)[action.kind]:
-        return RuleCode.CANNOT_DISCARD, f"a {_name(action.kind)} may not be discarded now"
+        return RuleCode.CANNOT_DISCARD, f"a {kind_word(action.kind)} may not be discarded now"
     if state.final_meld_only:
         return RuleCode.CANNOT_DISCARD, "after a red three as the last stock card you may not discard"
     restricted = _explain_restricted_discard(state, action)
@@ -525,7 +542,7 @@ def _explain_discard(state: TableState, action: Discard) -> tuple[RuleCode, str]
     if state.sizes[state.seat] == 1:
         if packet_unearned(state, state.seat):
             return _unearned_empty(state, "discarding your last card would empty")
-        return _explain_going_out(state, "discarding your last card goes out")
+        return going_out_refusal(state, "discarding your last card goes out")
     if state.bound:
         return RuleCode.MUST_GO_OUT, "your partner said yes: you must go out this turn"
     return _opening_shortfall(state, "before you discard")
@@ -546,26 +563,20 @@ def _explain_restricted_discard(state: TableState, action: Discard) -> tuple[Rul
     if strict:
         return (
             RuleCode.EMPTY_PILE_DISCARD,
-            f"the pile is empty: a {_name(action.kind)} may not go onto it while you hold a card that is neither an "
-            "ace, a seven, a wild card, a three nor of a closed rank",
+            f"the pile is empty: a {kind_word(action.kind)} may not go onto it while you hold a card that is neither "
+            "an ace, a seven, a wild card, a three nor of a closed rank",
         )
     return (
         RuleCode.WILD_DISCARD,
-        f"a {_name(action.kind)} may be discarded (other than to go out) only when every card of your hand was wild "
-        "just after this turn's stock draw",
+        f"a {kind_word(action.kind)} may be discarded (other than to go out) only when every card of your hand was "
+        "wild just after this turn's stock draw",
     )
-
-
-def _minimum(state: TableState) -> str:
-    """The acting seat's minimum as a refusal names it: with the deal's number where the table is by deal."""
-    minimum = state.personal_minimum(state.seat)
-    return f"{minimum} (deal {state.deal_number})" if state.facts.minimums_by_deal else str(minimum)
 
 
 def _opening_shortfall(state: TableState, when: str) -> tuple[RuleCode, str]:
     """What the side's opening of this turn still lacks: its minimum count, or (modern American) its clean meld."""
     count, minimum = state.provisional_count, state.personal_minimum(state.seat)
-    shown = _minimum(state)
+    shown = minimum_text(state)
     if count >= minimum and state.clean_meld_needed(state.side):
         clean = state.rules.initial_meld.clean_meld_naturals
         return (
@@ -592,17 +603,6 @@ def _spoils_clean_meld(state: TableState, action: Meld) -> bool:
     return has_clean_meld(need, {int(action.rank): (existing.naturals, existing.twos, existing.jokers)}, top)
 
 
-def _name(kind: Kind) -> str:
-    """A kind as a word: ``"black three"``, ``"seven"``."""
-    return kind.name.lower().replace("_", " ")
-
-
-def _ranks(kind: Kind) -> str:
-    """A rank in the plural: ``"sevens"``, ``"sixes"``."""
-    name = _name(kind)
-    return name + ("es" if name.endswith("x") else "s")
-
-
 def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) -> str:
     """Which meld limit a meld with these contents breaks, as a sentence."""
     size = naturals + wilds
@@ -616,7 +616,7 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
             f"a meld needs at least {plural(meld_rules.min_naturals, 'natural')}; {would} {plural(naturals, 'natural')}"
         )
     if wilds and action.rank in meld_rules.natural_only:
-        ranks = _ranks(action.rank)
+        ranks = kind_plural(action.rank)
         return f"a meld of {ranks} may never hold a wild card (the {ranks} rule); {would} {plural(wilds, 'wild card')}"
     ratio = meld_rules.naturals_per_wild
     if wilds and ratio and naturals < ratio * wilds:
@@ -633,46 +633,3 @@ def _meld_limit(meld_rules: MeldRules, action: Meld, naturals: int, wilds: int) 
     if max_wilds is not None and wilds > max_wilds:
         return f"a meld may hold at most {plural(max_wilds, 'wild card')}; {would} {plural(wilds, 'wild card')}"
     return f"{action_text(action)} would not make a legal meld"
-
-
-def _explain_going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
-    """Why going out is not allowed now (the rule book's "Going out")."""
-    side = state.side
-    if state.answer is False:
-        return RuleCode.GOING_OUT_REFUSED, f"{what}, but your partner said no: you may not go out this turn"
-    if state.rules.going_out.permission is Permission.REQUIRED and state.answer is not True:
-        return RuleCode.GOING_OUT_NOT_ALLOWED, f'{what}, which needs your partner\'s "yes" this turn: ask first'
-    if state.packets[state.seat]:
-        # (Emptying the hand with a packet down picks the packet up: only its last card can be refused here.)
-        return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which needs your last packet picked up first"
-    if state.facts.partners_first and not state.partners_in_last_packet(state.seat):
-        return (
-            RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, which needs every partner to have picked up their last packet (a foot is still down)",
-        )
-    going_out = state.rules.going_out
-    if not state.quota_met(side):
-        return (
-            RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, which needs {going_out.quota_text()} on your side's table",
-        )
-    blocking = blocking_melds(state, side)
-    if blocking:
-        names = " and ".join("the wild meld" if r == Kind.JOKER else f"the natural {_ranks(Kind(r))}" for r in blocking)
-        return (
-            RuleCode.GOING_OUT_NOT_ALLOWED,
-            f"{what}, but your side may not go out while {names} on its table "
-            f"{'is' if len(blocking) == 1 else 'are'} not yet a canasta",
-        )
-    if not state.opened[side]:
-        concealed = (
-            "going out concealed is open only to a player who drew from the stock"
-            if state.rules.initial_meld.concealed_exemption
-            else "going out needs the initial meld like any opening"
-        )
-        return (
-            RuleCode.MINIMUM_NOT_MET,
-            f"{what}, but your melds count {state.provisional_count}, below the minimum of "
-            f"{_minimum(state)}, and {concealed}",
-        )
-    return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now"

@@ -19,7 +19,9 @@ __all__ = [
     "card_name",
     "hand_sort_key",
     "kind_name",
+    "kind_plural",
     "kind_sort_key",
+    "kind_word",
     "plural",
     "printable",
 ]
@@ -83,6 +85,31 @@ def kind_name(kind: Kind) -> str:
     return "10" if kind == Kind.TEN else kind.symbol
 
 
+def kind_word(kind: Kind) -> str:
+    """A kind as a word, as refusals say it: ``"seven"``, ``"black three"``, ``"joker"``.
+
+    Args:
+        kind: The kind.
+
+    Returns:
+        Its name in lower case, words apart.
+    """
+    return kind.name.lower().replace("_", " ")
+
+
+def kind_plural(kind: Kind) -> str:
+    """A kind as a word in the plural: ``"sevens"``, ``"sixes"``, ``"black threes"``.
+
+    Args:
+        kind: The kind.
+
+    Returns:
+        `kind_word`'s plural.
+    """
+    name = kind_word(kind)
+    return name + ("es" if name.endswith("x") else "s")
+
+
 def card_name(card: Card) -> str:
     """A card as a person reads it: ``QH``, ``10S``, ``3D``, ``*`` (``Card.code`` writes ``TS``).
 
@@ -142,4 +169,3 @@ def hand_sort_key(card: Card) -> tuple[int, int, int, int]:
         A sort key.
     """
     return _GROUPS.get(card.kind, 0), -card.rank, int(card.suit) if card.suit is not None else 0, card.pack
-
