@@ -338,7 +338,11 @@ def parse_command(text: str, state: Playable) -> Action | Command:
     rules = getattr(state, "rules", None)
     if rules is not None and rules.meld_types:
         # Rule sets with meld types (the sequence games) read their own grammar, settled by the legal actions.
-        return cast("Action | Command", parse_sequence_command(text, state.legal_actions()))
+        try:
+            return cast("Action | Command", parse_sequence_command(text, state.legal_actions()))
+        except CommandError:
+            _refuse_named(text, state)  # a well-formed action that is not legal: the engine names the rule
+            raise
     raw = text.strip()
     lower = raw.lower()
     if not lower:
@@ -551,6 +555,19 @@ def _take(rest: str, second: bool, legal: Sequence[Action], state: Playable, boo
                 f"{on_top}: show naturals of its rank (n), 2s or jokers, e.g. t n*, not {kind.symbol}; {_HELP_HINT}"
             )
     return _legal(TakePile(naturals, twos, jokers, second=second, book=book), legal, state)
+
+
+def _refuse_named(text: str, state: Playable) -> None:
+    """Raise the engine's refusal of the one action a sequence game's command names, if it names one.
+
+    (A command that leaves a choice, or is not read, names none: the caller's `CommandError` stands.)
+    """
+    try:
+        action = parse_sequence_command(text)
+    except CommandError:
+        return
+    if not isinstance(action, Command):
+        state.check(cast("Action", action))  # raises IllegalActionError naming the rule
 
 
 def _legal(action: Action, legal: Sequence[Action], state: Playable) -> Action:

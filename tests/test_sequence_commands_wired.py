@@ -8,7 +8,7 @@ import pytest
 from rich.console import Console
 
 import canasta
-from canasta import Discard, HandState
+from canasta import Discard, HandState, IllegalActionError
 from canasta.commands import CommandError, notation, parse_command
 from canasta.terminal import render_help, shown_notation
 
@@ -26,8 +26,10 @@ def test_parse_command_reads_the_sequence_grammar_and_returns_the_engines_action
     for action in h.legal_actions():
         parsed = parse_command(notation(action), h)  # type: ignore[arg-type]
         assert parsed is action  # the engine's own object
-    with pytest.raises(CommandError):
+    with pytest.raises(IllegalActionError):  # well formed, not legal: the engine's refusal names the rule
         parse_command("seq h 4 4", h)
+    with pytest.raises(CommandError):
+        parse_command("seq h 4", h)
 
 
 def test_the_menu_shows_a_discards_suit() -> None:

@@ -18,6 +18,7 @@ from buraco_plugin import VARIANT, buraco_registry
 
 import canasta
 from canasta import Discard, HandState, IllegalActionError, Kind, RuleCode, Suit
+from canasta.commands import CommandError, notation, parse_command
 from canasta.suitedexplain import MELD_ACTION_TYPES
 from canasta.suitedlegality import hand_of
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
@@ -140,3 +141,21 @@ def test_an_opening_that_needs_a_canasta_names_it() -> None:
             assert "its initial meld (a natural, wild or sequence canasta)" in error.reason
             return
     pytest.fail("no refused provisional opening meld in 40 deals")
+
+
+def test_a_typed_command_naming_an_illegal_action_gets_the_engines_refusal() -> None:
+    """The terminal and the web page (`parse_command`): the rule is named, as in the rank-counted games."""
+    samba = _meld_phase("samba")
+    held = hand_of(samba, samba.seat)
+    rank, suit = next((r, s) for r in range(4, 15) for s in range(4) if not held.naturals[(r - 4) * 4 + s])
+    text = notation(Discard(Kind(rank), suit=Suit(suit)))
+    before = helpers.snapshot(samba)
+    with pytest.raises(IllegalActionError) as refused:
+        parse_command(text, samba)
+    assert refused.value.code is RuleCode.CARDS_NOT_IN_HAND
+    with pytest.raises(IllegalActionError, match="numbered 5"):
+        parse_command("ext #5 4 9", samba)
+    # What names no single action stays a command error: unreadable text, or a choice no legal action settles.
+    with pytest.raises(CommandError):
+        parse_command("seq h", samba)
+    assert helpers.snapshot(samba) == before
