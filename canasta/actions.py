@@ -17,6 +17,7 @@ from typing import ClassVar, Final, SupportsIndex, TypeAlias
 from attrs import field, frozen
 
 from canasta.cards import Kind, Suit
+from canasta.fieldvalues import non_negative, suit_of
 
 __all__ = [
     "ACTION_TYPES",
@@ -35,21 +36,13 @@ __all__ = [
 
 
 def _count(value: object) -> int:
-    """Validate a card count at construction: an ``int`` of 0 or more.
+    """Validate a card count at construction: an ``int`` of 0 or more (`canasta.fieldvalues`).
 
     Look-alikes are refused rather than kept: ``2.0 == 2`` would pass the
     engine's membership test and then corrupt a state. Integer types that say
     they are exact integers (numpy's, via ``__index__``) are converted to ``int``.
     """
-    if type(value) is int:
-        result = value
-    elif isinstance(value, bool) or not isinstance(value, SupportsIndex):
-        raise TypeError(f"a card count must be an int, got {value!r} ({type(value).__name__})")
-    else:
-        result = operator.index(value)
-    if result < 0:
-        raise ValueError(f"a card count must not be negative, got {result}")
-    return int(result)
+    return non_negative(value, "a card count")
 
 
 def _kind(value: object) -> Kind:
@@ -67,14 +60,7 @@ def _kind(value: object) -> Kind:
 
 def _optional_suit(value: object) -> Suit | None:
     """A suit (`canasta.Suit`, or its number), or ``None``."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"a suit must be a canasta.Suit, got {value!r} ({type(value).__name__})")
-    try:
-        return Suit(value)
-    except ValueError:
-        raise ValueError(f"no suit has the number {value} (0 to 3)") from None
+    return None if value is None else suit_of(value)
 
 
 def _flag(value: object, what: str) -> bool:

@@ -16,8 +16,12 @@ from collections.abc import Iterable
 from attrs import field, frozen
 
 from canasta.cards import Suit
+from canasta.fieldvalues import exact_int, non_negative, suit_of
 
 __all__ = ["Combine", "Extend", "LayBlackThrees", "LayGroup", "LaySequence", "LayWild", "SuitedMeld"]
+
+#: The natural ranks a group or sequence holds: the 4 up to the ace (§9, "Sequence order").
+_LOWEST_RANK, _HIGHEST_RANK = 4, 14
 
 
 def _suit_counts(value: Iterable[int]) -> tuple[int, int, int, int]:
@@ -25,6 +29,32 @@ def _suit_counts(value: Iterable[int]) -> tuple[int, int, int, int]:
     if len(counts) != 4 or any(type(c) is not int or c < 0 for c in counts):
         raise ValueError(f"suits are four counts (clubs, diamonds, hearts, spades) of 0 or more, got {value!r}")
     return counts[0], counts[1], counts[2], counts[3]
+
+
+def _rank(value: object) -> int:
+    """A natural rank, 4 to 14 (an exact integer: `canasta.fieldvalues`)."""
+    rank = exact_int(value, "a natural rank")
+    if not _LOWEST_RANK <= rank <= _HIGHEST_RANK:
+        raise ValueError(f"a natural rank is {_LOWEST_RANK} to {_HIGHEST_RANK} (the ace), got {rank}")
+    return rank
+
+
+def _count(value: object) -> int:
+    return non_negative(value, "a card count")
+
+
+def _number(value: object) -> int:
+    """A meld's identity: a number of 0 or more."""
+    return non_negative(value, "a meld number")
+
+
+def _optional_number(value: object) -> int | None:
+    return None if value is None else _number(value)
+
+
+def _ends(low: int, high: int) -> None:
+    if low > high:
+        raise ValueError(f"a sequence runs from its low rank up to its high rank, got {low} to {high}")
 
 
 @frozen
@@ -39,11 +69,11 @@ class LayGroup:
         meld: The group it joins (its identity), or ``None`` for a new group.
     """
 
-    rank: int
+    rank: int = field(converter=_rank)
     suits: tuple[int, int, int, int] = field(converter=_suit_counts)
-    twos: int = 0
-    jokers: int = 0
-    meld: int | None = None
+    twos: int = field(default=0, converter=_count)
+    jokers: int = field(default=0, converter=_count)
+    meld: int | None = field(default=None, converter=_optional_number)
 
     @property
     def naturals(self) -> int:
@@ -61,9 +91,12 @@ class LaySequence:
         high: The highest rank.
     """
 
-    suit: Suit = field(converter=Suit)
-    low: int
-    high: int
+    suit: Suit = field(converter=suit_of)
+    low: int = field(converter=_rank)
+    high: int = field(converter=_rank)
+
+    def __attrs_post_init__(self) -> None:
+        _ends(self.low, self.high)
 
 
 @frozen
@@ -76,9 +109,12 @@ class Extend:
         high: Its new highest rank.
     """
 
-    meld: int
-    low: int
-    high: int
+    meld: int = field(converter=_number)
+    low: int = field(converter=_rank)
+    high: int = field(converter=_rank)
+
+    def __attrs_post_init__(self) -> None:
+        _ends(self.low, self.high)
 
 
 @frozen
@@ -91,9 +127,9 @@ class LayWild:
         meld: The wild meld it joins, or ``None`` for a new one.
     """
 
-    twos: int
-    jokers: int = 0
-    meld: int | None = None
+    twos: int = field(converter=_count)
+    jokers: int = field(default=0, converter=_count)
+    meld: int | None = field(default=None, converter=_optional_number)
 
 
 @frozen
@@ -105,8 +141,8 @@ class Combine:
         second: The other.
     """
 
-    first: int
-    second: int
+    first: int = field(converter=_number)
+    second: int = field(converter=_number)
 
 
 @frozen
@@ -117,7 +153,7 @@ class LayBlackThrees:
         count: The black threes.
     """
 
-    count: int
+    count: int = field(converter=_count)
 
 
 #: A meld action of the sequence games.

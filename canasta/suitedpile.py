@@ -23,9 +23,6 @@ melds: `canasta.suitedmelds`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from enum import Enum
-
-from attrs import frozen
 
 from canasta.cards import Card, Kind, Suit
 from canasta.meldtypes import GroupShape, MeldShape, MeldType, SequenceShape
@@ -33,41 +30,13 @@ from canasta.rules import DEFAULT_CARD_VALUES, GoingOutRules
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedmelds import opens_and_goes_out
 from canasta.suitedsearch import can_go_out, hand_size, opening_reachable
+from canasta.suitedtakes import PileTake, TakeMode
 from canasta.typeset import group_shape, sequence_shape, type_set
 
 __all__ = ["PileTake", "TakeMode", "legal_pile_takes", "takeable"]
 
 #: A group or sequence the top card joins alone holds fewer cards than this (§9.7 (b), (c)).
 _TOP_ALONE_BELOW = 7
-
-
-class TakeMode(Enum):
-    """How a pile is taken (§9.7)."""
-
-    #: With a natural pair of the top card's rank: a new group, or onto one of the side's groups.
-    PAIR = "pair"
-    #: The top card alone onto one of the side's groups of its rank with fewer than 7 cards.
-    TOP_ONTO_GROUP = "top-onto-group"
-    #: The top card alone at an end of one of the side's sequences of its suit with fewer than 7 cards.
-    TOP_ONTO_SEQUENCE = "top-onto-sequence"
-
-
-@frozen
-class PileTake:
-    """One way to take the pile.
-
-    Attributes:
-        mode: The mode.
-        meld: The side's meld the cards join (its identity), or ``None`` for a
-            new group (`TakeMode.PAIR` only).
-        pair: With `TakeMode.PAIR`, the suits of the two naturals shown, in
-            suit order; otherwise ``None``.
-    """
-
-    mode: TakeMode
-    meld: int | None = None
-    pair: tuple[Suit, Suit] | None = None
-
 
 _NOTHING = SuitedHand((0,) * 44)
 

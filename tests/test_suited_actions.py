@@ -10,8 +10,8 @@ import canasta
 from canasta.actions import Discard, DrawStock, Meld, TakePile
 from canasta.cards import Kind, Suit
 from canasta.suitedactions import SEQUENCE_GAME_ACTION_TYPES, SUITED_ACTION_TYPES
-from canasta.suitedmelds import LayGroup
-from canasta.suitedpile import PileTake
+from canasta.suitedmelds import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedpile import PileTake, TakeMode
 
 K, H = Kind.KING, Suit.HEARTS
 
@@ -82,3 +82,56 @@ def test_the_sequence_games_action_classes() -> None:
     assert SUITED_ACTION_TYPES < SEQUENCE_GAME_ACTION_TYPES
     assert Discard in SEQUENCE_GAME_ACTION_TYPES
     assert not {Meld, TakePile} & SEQUENCE_GAME_ACTION_TYPES  # their melds and takes name suits and melds
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (lambda: LayGroup(13.0, (1, 1, 1, 0)), TypeError, "a natural rank must be an int"),
+        (lambda: LayGroup(3, (1, 1, 1, 0)), ValueError, "a natural rank is 4 to 14"),
+        (lambda: LayGroup(13, (1, 1, 1, 0), jokers=True), TypeError, "a card count must be an int"),
+        (lambda: LayGroup(13, (1, 1, 1, 0), twos=-1), ValueError, "must not be negative"),
+        (lambda: LayGroup(13, (1, 1, 1, 0), meld=2.0), TypeError, "a meld number must be an int"),
+        (lambda: LaySequence(H, 9, 4), ValueError, "from its low rank up to its high rank"),
+        (lambda: LaySequence(True, 4, 6), TypeError, "a suit must be a canasta.Suit"),
+        (lambda: LaySequence(H, 4, 15), ValueError, "a natural rank is 4 to 14"),
+        (lambda: Extend(-1, 4, 9), ValueError, "a meld number must not be negative"),
+        (lambda: LayWild(2.5), TypeError, "a card count must be an int"),
+        (lambda: Combine(0, 1.0), TypeError, "a meld number must be an int"),
+        (lambda: LayBlackThrees(True), TypeError, "a card count must be an int"),
+        (lambda: PileTake("pair"), TypeError, "a take's mode must be a canasta.suitedpile.TakeMode"),
+        (lambda: PileTake(TakeMode.PAIR, 5.0), TypeError, "a meld number must be an int"),
+        (lambda: PileTake(TakeMode.PAIR, None, (2,)), TypeError, "a take's pair is two suits"),
+        (lambda: PileTake(TakeMode.PAIR, None, (H, 4)), ValueError, "no suit has the number 4"),
+    ],
+)
+def test_a_field_that_only_looks_right_is_refused_when_the_action_is_made(
+    make: object, error: type[Exception], match: str
+) -> None:
+    """``13.0 == 13``: such a field would match a legal action and then break the engine (it indexes with it)."""
+    with pytest.raises(error, match=match):
+        make()  # type: ignore[operator]
+
+
+def test_exact_integers_of_other_types_are_converted() -> None:
+    numpy = pytest.importorskip("numpy")
+    group = LayGroup(numpy.int64(13), (1, 1, 1, 0), twos=numpy.int8(1), meld=numpy.int32(2))
+    assert group == LayGroup(13, (1, 1, 1, 0), twos=1, meld=2)
+    assert type(group.rank) is int and type(group.twos) is int and type(group.meld) is int
+    assert PileTake(TakeMode.PAIR, None, (2, 3)).pair == (Suit.HEARTS, Suit.SPADES)
+
+
+def test_a_look_alike_of_a_legal_action_can_no_longer_reach_the_engine() -> None:
+    """Found by a hostile check: a legal group with a float rank passed the legality test, then the
+    compiled transition failed with a bare TypeError after logging it. It cannot be made now."""
+    for seed in range(30):
+        state = canasta.HandState.deal(canasta.load_rules("samba"), dealer=3, scores=[0, 0], seed=seed)
+        state.apply(DrawStock())
+        groups = [a for a in state.legal_actions() if isinstance(a, LayGroup)]
+        if groups:
+            break
+    legal = groups[0]
+    with pytest.raises(TypeError):
+        LayGroup(float(legal.rank), legal.suits, legal.twos, legal.jokers, legal.meld)
+    state.apply(LayGroup(legal.rank, legal.suits, legal.twos, legal.jokers, legal.meld))  # an equal one is played
+    assert state.log[-1][1] == legal
