@@ -40,6 +40,26 @@ _TOP_ALONE_BELOW = 7
 
 _NOTHING = SuitedHand((0,) * 44)
 
+# The takes, made once each: their fields are checked when made (`canasta.suitedtakes`), and they are
+# frozen values a legal list shares safely. Keyed by plain ints (a mode's and a suit's hash is Python's).
+_TAKES: dict[int, PileTake] = {}
+_TAKES_SIZE = 1 << 12
+_MODE_CODE = {TakeMode.PAIR: 0, TakeMode.TOP_ONTO_GROUP: 1, TakeMode.TOP_ONTO_SEQUENCE: 2}
+
+
+def _take(mode: TakeMode, meld: int | None, pair: tuple[Suit, Suit] | None) -> PileTake:
+    """The take of these fields, made once."""
+    # (The meld most significant, so any number keys apart; a pair as 1 + 4 * first + second, none as 0.)
+    key = ((0 if meld is None else meld + 1) * 3 + _MODE_CODE[mode]) * 17
+    if pair is not None:
+        key += 1 + 4 * pair[0] + pair[1]
+    found = _TAKES.get(key)
+    if found is None:
+        if len(_TAKES) > _TAKES_SIZE:
+            _TAKES.clear()
+        found = _TAKES[key] = PileTake(mode, meld, pair)
+    return found
+
 
 def _pairs(hand: SuitedHand, rank: int) -> list[tuple[Suit, Suit]]:
     """The distinct pairs of suits of the hand's naturals of ``rank``."""
@@ -151,7 +171,7 @@ def legal_pile_takes(
                         and opens_and_goes_out(rest, (new_group,), types, quota, opening, count, values, pile_below)
                     )
                 ):
-                    takes.append(PileTake(TakeMode.PAIR, None, pair))
+                    takes.append(_take(TakeMode.PAIR, None, pair))
                 continue
             targets: list[tuple[int | None, MeldShape]] = (
                 [(None, new_group)] if kinds.valid(groups, new_group, False) else []
@@ -165,7 +185,7 @@ def legal_pile_takes(
                 if not completable_only or _completes(
                     melds, target, placed, rest, pile_below, types, quota, bound, may_go_out
                 ):
-                    takes.append(PileTake(TakeMode.PAIR, target, pair))
+                    takes.append(_take(TakeMode.PAIR, target, pair))
     if not opened or frozen:
         return takes
     for number, meld in sorted(melds.items()):
@@ -188,7 +208,7 @@ def legal_pile_takes(
             continue
         joining = _NOTHING if sequence_top_only and mode is TakeMode.TOP_ONTO_SEQUENCE else pile_below
         if not completable_only or _completes(melds, number, alone, hand, joining, types, quota, bound, may_go_out):
-            takes.append(PileTake(mode, number))
+            takes.append(_take(mode, number, None))
     return takes
 
 
