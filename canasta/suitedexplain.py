@@ -143,10 +143,7 @@ def suited_action_text(action: PileTake | _MeldAction) -> str:
 # --- the meld phase's melds ---------------------------------------------------------------
 
 
-def _explain_meld(
-    state: TableState,
-    action: _MeldAction,
-) -> tuple[RuleCode, str]:
+def _explain_meld(state: TableState, action: _MeldAction) -> tuple[RuleCode, str]:
     kinds = type_set(state.rules.meld_types)
     melds = melds_of(state, state.side)
     missing = _missing_type(kinds, action) or _missing_meld(melds, action)
@@ -175,15 +172,12 @@ def _missing_type(kinds: TypeSet, action: _MeldAction) -> tuple[RuleCode, str] |
     return None
 
 
-def _missing_meld(
-    melds: dict[int, MeldShape],
-    action: _MeldAction,
-) -> tuple[RuleCode, str] | None:
+def _missing_meld(melds: dict[int, MeldShape], action: _MeldAction) -> tuple[RuleCode, str] | None:
     """The meld the action names, where the side has no such meld, or one the action cannot grow."""
     if isinstance(action, LayGroup) and action.meld is not None:
         group = melds.get(action.meld)
         if not (isinstance(group, GroupShape) and group.rank == action.rank):
-            ranks = kind_plural(Kind(action.rank)) if 4 <= action.rank <= 14 else f"rank {action.rank}"
+            ranks = kind_plural(Kind(action.rank))
             return RuleCode.INVALID_MELD, f"your side has no group of {ranks} numbered {action.meld}"
     if isinstance(action, Extend):
         run = melds.get(action.meld)
@@ -216,21 +210,19 @@ def _holds(
     """Whether the hand holds the cards the action lays (its meld, where it names one, is the side's)."""
     naturals = hand.naturals
     if isinstance(action, LayGroup):
-        if not 4 <= action.rank <= 14:
-            return False
         base = (action.rank - 4) * 4
         if any(naturals[base + suit] < n for suit, n in enumerate(action.suits)):
             return False
         return action.twos <= hand.twos and action.jokers <= hand.jokers
     if isinstance(action, LaySequence):
         suit = int(action.suit)
-        return all(4 <= r <= 14 and naturals[(r - 4) * 4 + suit] for r in range(action.low, action.high + 1))
+        return all(naturals[(r - 4) * 4 + suit] for r in range(action.low, action.high + 1))
     if isinstance(action, Extend):
         run = melds[action.meld]
         assert isinstance(run, SequenceShape)
         suit = int(run.suit)
         added = [r for r in range(action.low, action.high + 1) if not run.low <= r <= run.high]
-        return all(4 <= r <= 14 and naturals[(r - 4) * 4 + suit] for r in added)
+        return all(naturals[(r - 4) * 4 + suit] for r in added)
     if isinstance(action, LayWild):
         return action.twos <= hand.twos and action.jokers <= hand.jokers
     if isinstance(action, LayBlackThrees):
@@ -250,10 +242,9 @@ def _after(
         n, t, j = action.naturals, action.twos, action.jokers
         if isinstance(before, GroupShape):
             return before, group_shape(action.rank, before.naturals + n, before.twos + t, before.jokers + j)
-        return None, group_shape(action.rank, n, t, j) if 4 <= action.rank <= 14 and n + t + j else None
+        return None, group_shape(action.rank, n, t, j) if n + t + j else None
     if isinstance(action, LaySequence):
-        valid_ends = 4 <= action.low <= action.high <= 14
-        return None, sequence_shape(int(action.suit), action.low, action.high) if valid_ends else None
+        return None, sequence_shape(int(action.suit), action.low, action.high)
     if isinstance(action, Extend):
         run = melds[action.meld]
         assert isinstance(run, SequenceShape)
@@ -530,7 +521,7 @@ def _listed(parts: list[str]) -> str:
 
 
 def _rank_word(rank: int) -> str:
-    return kind_word(Kind(rank)) if 4 <= rank <= 14 else str(rank)
+    return kind_word(Kind(rank))
 
 
 def _meld_text(
@@ -538,9 +529,8 @@ def _meld_text(
 ) -> str:
     """The action in words, for a refusal: ``"a group of 3 fives"``, ``"a sequence of hearts from four to six"``."""
     if isinstance(action, LayGroup):
-        rank = Kind(action.rank) if 4 <= action.rank <= 14 else None
-        name = (kind_word(rank), kind_plural(rank)) if rank is not None else (f"rank {action.rank}",) * 2
-        cards = [plural(action.naturals, *name)] if action.naturals else []
+        rank = Kind(action.rank)
+        cards = [plural(action.naturals, kind_word(rank), kind_plural(rank))] if action.naturals else []
         onto = "a new group" if action.meld is None else f"group {action.meld}"
         return f"{_listed([*cards, *_wild_words(action.twos, action.jokers)])} onto {onto}"
     if isinstance(action, LaySequence):
