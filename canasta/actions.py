@@ -10,14 +10,13 @@ automatically.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
-from typing import ClassVar, Final, SupportsIndex, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from attrs import field, frozen
 
 from canasta.cards import Kind, Suit
-from canasta.fieldvalues import non_negative, suit_of
+from canasta.fieldvalues import enum_member, non_negative, suit_of
 
 __all__ = [
     "ACTION_TYPES",
@@ -47,15 +46,7 @@ def _count(value: object) -> int:
 
 def _kind(value: object) -> Kind:
     """Validate a card kind at construction: a `Kind`, or an exact integer naming one."""
-    if type(value) is Kind:
-        return value
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
-        raise TypeError(f"a card kind must be a canasta.Kind, got {value!r} ({type(value).__name__})")
-    number = operator.index(value)
-    try:
-        return Kind(number)
-    except ValueError:
-        raise ValueError(f"no card kind has the number {number} (0 to {len(Kind) - 1})") from None
+    return enum_member(value, Kind, "card kind")
 
 
 def _optional_suit(value: object) -> Suit | None:

@@ -11,11 +11,14 @@ its range with ``ValueError``.
 from __future__ import annotations
 
 import operator
-from typing import SupportsIndex
+from enum import Enum
+from typing import SupportsIndex, TypeVar
 
 from canasta.cards import Suit
 
-__all__ = ["exact_int", "non_negative", "suit_of"]
+_Member = TypeVar("_Member", bound=Enum)
+
+__all__ = ["enum_member", "exact_int", "non_negative", "suit_of"]
 
 
 def exact_int(value: object, what: str) -> int:
@@ -58,6 +61,34 @@ def non_negative(value: object, what: str) -> int:
     return result
 
 
+def enum_member(value: object, cls: type[_Member], noun: str) -> _Member:
+    """A member of an int-valued enum (`canasta.Kind`, `canasta.Suit`), or the exact integer naming one.
+
+    Args:
+        value: The value given.
+        cls: The enum.
+        noun: What a member is, for the error (``"suit"``, ``"card kind"``).
+
+    Returns:
+        The member.
+
+    Raises:
+        TypeError: If it is neither a member nor an exact integer (a ``bool`` is not one).
+        ValueError: If no member has that number.
+    """
+    if type(value) is cls:
+        return value
+    last = len(cls) - 1
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        got = f"{value!r} ({type(value).__name__})"
+        raise TypeError(f"a {noun} must be a canasta.{cls.__name__} (or its number, 0 to {last}), got {got}")
+    number = operator.index(value)
+    try:
+        return cls(number)
+    except ValueError:
+        raise ValueError(f"no {noun} has the number {number} (0 to {last})") from None
+
+
 def suit_of(value: object) -> Suit:
     """A suit (`canasta.Suit`, or its number 0 to 3; never a ``bool`` or a float).
 
@@ -71,13 +102,4 @@ def suit_of(value: object) -> Suit:
         TypeError: If it is not a suit or an exact integer.
         ValueError: If no suit has that number.
     """
-    if type(value) is Suit:
-        return value
-    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
-        kind = type(value).__name__
-        raise TypeError(f"a suit must be a canasta.Suit (or its number, 0 to 3), got {value!r} ({kind})")
-    number = operator.index(value)
-    try:
-        return Suit(number)
-    except ValueError:
-        raise ValueError(f"no suit has the number {number} (0 to 3)") from None
+    return enum_member(value, Suit, "suit")
