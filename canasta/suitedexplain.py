@@ -40,7 +40,7 @@ from canasta.suitedactions import SUITED_ACTION_TYPES
 from canasta.suitedhand import OpeningRequirement, SuitedHand
 from canasta.suitedlegality import generate, hand_of, may_go_out_now, melds_of, opening_of
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
-from canasta.suitedpile import PileTake, TakeMode, takeable
+from canasta.suitedpile import TOP_ALONE_BELOW, PileTake, TakeMode, takeable
 from canasta.table import TableState
 from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
 from canasta.wording import kind_plural, kind_word, plural
@@ -50,8 +50,6 @@ __all__ = ["MELD_ACTION_TYPES", "explain_foreign", "explain_suited", "suited_act
 #: The meld actions of the rule sets that meld by meld type, a plugin's own shapes' included.
 MELD_ACTION_TYPES: Final = (LayGroup, LaySequence, Extend, LayWild, Combine, LayBlackThrees, LayMeld, AddToMeld)
 _MeldAction: TypeAlias = LayGroup | LaySequence | Extend | LayWild | Combine | LayBlackThrees | LayMeld | AddToMeld
-#: A group or sequence the top card joins alone holds fewer cards than this (§9.7 (b), (c)).
-_TOP_ALONE_BELOW = 7
 
 
 def explain_foreign(state: TableState, action: object) -> tuple[RuleCode, str] | None:
@@ -410,10 +408,10 @@ def _explain_take(state: TableState, action: PileTake) -> tuple[RuleCode, str]:
             if state.rules.pile.sequence_take_top_only and state.sizes[seat] == 1:
                 return RuleCode.ONE_CARD_RULE, "holding one card, you may not take the top card alone (one card)"
         assert target is not None
-        if target.size >= _TOP_ALONE_BELOW:
+        if target.size >= TOP_ALONE_BELOW:
             return (
                 RuleCode.PILE_NEEDS_MATCH,
-                f"the top card alone joins only a meld of fewer than {_TOP_ALONE_BELOW} cards "
+                f"the top card alone joins only a meld of fewer than {TOP_ALONE_BELOW} cards "
                 f"(meld {action.meld} holds {target.size})",
             )
     if action in generate(state, filtered=False):

@@ -23,6 +23,7 @@ melds: `canasta.suitedmelds`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from canasta.cards import Card, Kind, Suit
 from canasta.meldtypes import GroupShape, MeldShape, MeldType, SequenceShape
@@ -33,10 +34,10 @@ from canasta.suitedsearch import can_go_out, hand_size, opening_reachable
 from canasta.suitedtakes import PileTake, TakeMode
 from canasta.typeset import group_shape, sequence_shape, type_set
 
-__all__ = ["PileTake", "TakeMode", "legal_pile_takes", "takeable"]
+__all__ = ["TOP_ALONE_BELOW", "PileTake", "TakeMode", "legal_pile_takes", "takeable"]
 
 #: A group or sequence the top card joins alone holds fewer cards than this (§9.7 (b), (c)).
-_TOP_ALONE_BELOW = 7
+TOP_ALONE_BELOW: Final = 7
 
 _NOTHING = SuitedHand((0,) * 44)
 
@@ -193,11 +194,11 @@ def legal_pile_takes(
         if groups is not None and isinstance(meld, GroupShape) and meld.rank == rank:
             mode = TakeMode.TOP_ONTO_GROUP
             alone = group_shape(rank, meld.naturals + 1, meld.twos, meld.jokers)
-            if meld.size >= _TOP_ALONE_BELOW or not kinds.can_add(groups, meld, alone, False):
+            if meld.size >= TOP_ALONE_BELOW or not kinds.can_add(groups, meld, alone, False):
                 continue
         elif sequences is not None and isinstance(meld, SequenceShape) and meld.suit == suit:
             mode = TakeMode.TOP_ONTO_SEQUENCE
-            if meld.size >= _TOP_ALONE_BELOW or rank not in (meld.low - 1, meld.high + 1):
+            if meld.size >= TOP_ALONE_BELOW or rank not in (meld.low - 1, meld.high + 1):
                 continue
             if sequence_top_only and size == 1:
                 continue  # the one-card rule: one card taken
