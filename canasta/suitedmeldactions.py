@@ -17,11 +17,9 @@ from attrs import field, frozen
 
 from canasta.cards import Suit
 from canasta.fieldvalues import exact_int, non_negative, suit_of
+from canasta.meldtypes import ACE, LOWEST_SEQUENCE_RANK
 
 __all__ = ["Combine", "Extend", "LayBlackThrees", "LayGroup", "LaySequence", "LayWild", "SuitedMeld"]
-
-#: The natural ranks a group or sequence holds: the 4 up to the ace (§9, "Sequence order").
-_LOWEST_RANK, _HIGHEST_RANK = 4, 14
 
 
 def _suit_counts(value: Iterable[int]) -> tuple[int, int, int, int]:
@@ -32,10 +30,10 @@ def _suit_counts(value: Iterable[int]) -> tuple[int, int, int, int]:
 
 
 def _rank(value: object) -> int:
-    """A natural rank, 4 to 14 (an exact integer: `canasta.fieldvalues`)."""
+    """A natural rank of a group or sequence, the 4 to the ace (an exact integer: `canasta.fieldvalues`)."""
     rank = exact_int(value, "a natural rank")
-    if not _LOWEST_RANK <= rank <= _HIGHEST_RANK:
-        raise ValueError(f"a natural rank is {_LOWEST_RANK} to {_HIGHEST_RANK} (the ace), got {rank}")
+    if not LOWEST_SEQUENCE_RANK <= rank <= ACE:
+        raise ValueError(f"a natural rank is {LOWEST_SEQUENCE_RANK} to {ACE} (the ace), got {rank}")
     return rank
 
 
