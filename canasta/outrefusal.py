@@ -30,13 +30,18 @@ def minimum_text(state: TableState) -> str:
     return f"{minimum} (deal {state.deal_number})" if state.facts.minimums_by_deal else str(minimum)
 
 
-def going_out_refusal(state: TableState, what: str) -> tuple[RuleCode, str]:
+def going_out_refusal(
+    state: TableState, what: str, otherwise: tuple[RuleCode, str] | None = None
+) -> tuple[RuleCode, str]:
     """Why going out is not allowed now (the rule book's "Going out").
 
     Args:
         state: The hand.
         what: What leaves going out as the only way on, as the sentence's start
             (``"after this meld you could end the turn only by going out"``).
+        otherwise: The refusal where none of the rules of going out named here refuses it (the
+            caller knows why: the sequence games' cards could not all be melded); by default
+            ``going-out-not-allowed``, "which is not allowed now".
 
     Returns:
         ``(code, sentence)``.
@@ -81,4 +86,6 @@ def going_out_refusal(state: TableState, what: str) -> tuple[RuleCode, str]:
             f"{what}, but your melds count {state.provisional_count}, below the minimum of "
             f"{minimum_text(state)}, and {concealed}",
         )
+    if otherwise is not None:
+        return otherwise
     return RuleCode.GOING_OUT_NOT_ALLOWED, f"{what}, which is not allowed now"

@@ -34,12 +34,13 @@ from canasta.meldtypes import (
     WildShape,
 )
 from canasta.outrefusal import going_out_refusal
-from canasta.ownshapes import AddToMeld, LayMeld, take
-from canasta.rules import CanastaClass, Permission
+from canasta.ownshapes import AddToMeld, LayMeld
+from canasta.rules import CanastaClass
 from canasta.suitedactions import SUITED_ACTION_TYPES
-from canasta.suitedhand import OpeningRequirement, SuitedHand
+from canasta.suitedhand import OpeningRequirement
 from canasta.suitedlegality import generate, hand_of, may_go_out_now, melds_of, opening_of
 from canasta.suitedmeldactions import Combine, Extend, LayBlackThrees, LayGroup, LaySequence, LayWild
+from canasta.suitedmelds import hand_after
 from canasta.suitedpile import TOP_ALONE_BELOW, PileTake, TakeMode, takeable
 from canasta.table import TableState
 from canasta.typeset import TypeSet, group_shape, sequence_shape, type_set, wild_shape
@@ -148,7 +149,7 @@ def _explain_meld(state: TableState, action: _MeldAction) -> tuple[RuleCode, str
     if missing is not None:
         return missing
     hand = hand_of(state, state.seat)
-    if not _holds(hand, action, melds):
+    if hand_after(hand, action, melds) is None:
         return RuleCode.CARDS_NOT_IN_HAND, f"you do not hold the cards for {_meld_text(action)}"
     if action in generate(state, filtered=False):
         return _incomplete(state, "this meld", _only_going_out_after(kinds, action, melds))
@@ -200,40 +201,7 @@ def _missing_meld(melds: dict[int, MeldShape], action: _MeldAction) -> tuple[Rul
     return None
 
 
-def _holds(
-    hand: SuitedHand,
-    action: _MeldAction,
-    melds: dict[int, MeldShape],
-) -> bool:
-    """Whether the hand holds the cards the action lays (its meld, where it names one, is the side's)."""
-    naturals = hand.naturals
-    if isinstance(action, LayGroup):
-        base = (action.rank - 4) * 4
-        if any(naturals[base + suit] < n for suit, n in enumerate(action.suits)):
-            return False
-        return action.twos <= hand.twos and action.jokers <= hand.jokers
-    if isinstance(action, LaySequence):
-        suit = int(action.suit)
-        return all(naturals[(r - 4) * 4 + suit] for r in range(action.low, action.high + 1))
-    if isinstance(action, Extend):
-        run = melds[action.meld]
-        assert isinstance(run, SequenceShape)
-        suit = int(run.suit)
-        added = [r for r in range(action.low, action.high + 1) if not run.low <= r <= run.high]
-        return all(naturals[(r - 4) * 4 + suit] for r in added)
-    if isinstance(action, LayWild):
-        return action.twos <= hand.twos and action.jokers <= hand.jokers
-    if isinstance(action, LayBlackThrees):
-        return action.count <= hand.black_threes
-    if isinstance(action, (LayMeld, AddToMeld)):
-        return take(hand, action.cards) is not None
-    return True  # (a combination lays no card)
-
-
-def _after(
-    action: _MeldAction,
-    melds: dict[int, MeldShape],
-) -> tuple[MeldShape | None, MeldShape | None]:
+def _after(action: _MeldAction, melds: dict[int, MeldShape]) -> tuple[MeldShape | None, MeldShape | None]:
     """The meld the action grows (``None``: a new one) and the shape it would have (``None``: not a built-in shape)."""
     if isinstance(action, LayGroup):
         before = melds.get(action.meld) if action.meld is not None else None
@@ -255,11 +223,7 @@ def _after(
     return None, None
 
 
-def _only_going_out_after(
-    kinds: TypeSet,
-    action: _MeldAction,
-    melds: dict[int, MeldShape],
-) -> bool:
+def _only_going_out_after(kinds: TypeSet, action: _MeldAction, melds: dict[int, MeldShape]) -> bool:
     """Whether the meld the action makes is valid only in a going-out turn (black threes, a long sequence)."""
     if isinstance(action, LayBlackThrees):
         return True
@@ -475,17 +439,8 @@ def _incomplete(state: TableState, what: str, only_going_out: bool) -> tuple[Rul
 
 def _going_out(state: TableState, what: str) -> tuple[RuleCode, str]:
     """Why going out is not possible: the partner's answer, the canastas it needs, or the cards left."""
-    permission = state.rules.going_out.permission
-    if (
-        state.answer is False
-        or (permission is Permission.REQUIRED and state.answer is not True)
-        or not state.quota_met(state.side)
-    ):
-        return going_out_refusal(state, what)
-    return (
-        RuleCode.TURN_CANNOT_COMPLETE,
-        f"{what}, and you could not then meld every card but a final discard with the canastas going out needs",
-    )
+    cards_left = f"{what}, and you could not then meld every card but a final discard with the canastas going out needs"
+    return going_out_refusal(state, what, otherwise=(RuleCode.TURN_CANNOT_COMPLETE, cards_left))
 
 
 # --- words --------------------------------------------------------------------------------
@@ -522,9 +477,7 @@ def _rank_word(rank: int) -> str:
     return kind_word(Kind(rank))
 
 
-def _meld_text(
-    action: _MeldAction,
-) -> str:
+def _meld_text(action: _MeldAction) -> str:
     """The action in words, for a refusal: ``"a group of 3 fives"``, ``"a sequence of hearts from four to six"``."""
     if isinstance(action, LayGroup):
         rank = Kind(action.rank)

@@ -58,16 +58,27 @@ __all__ = [
     "LayWild",
     "SuitedMeld",
     "allowed_melds",
+    "hand_after",
     "legal_melds",
     "opening_met",
     "opens_and_goes_out",
 ]
 
 
-def _take(
+def hand_after(
     hand: SuitedHand, action: SuitedMeld | LayMeld | AddToMeld, melds: Mapping[int, MeldShape]
 ) -> SuitedHand | None:
-    """The hand after the action's cards leave it, or ``None`` if it does not hold them."""
+    """The hand after a meld action's cards leave it, or ``None`` if it does not hold them.
+
+    Args:
+        hand: The player's hand.
+        action: The meld action (a combination lays no card: the hand itself, counted anew).
+        melds: The side's melds by identity (an extension's sequence is read there; ``None`` if it
+            names no sequence of the side).
+
+    Returns:
+        The hand without the action's cards, or ``None``.
+    """
     naturals = list(hand.naturals)
     twos, jokers, black = hand.twos, hand.jokers, hand.black_threes
     if isinstance(action, LayGroup):
@@ -566,7 +577,7 @@ def legal_melds(
         if opened and size - used + joining >= 2 and not bound and not going_out_only:
             legal.append(action)  # a discard keeps a card (the common case: no search)
             continue
-        rest = _take(hand, action, melds)
+        rest = hand_after(hand, action, melds)
         assert rest is not None  # (a candidate takes only cards the hand holds)
         table = list(_after(melds, candidate, next_number).values())
         if not opened:
@@ -668,7 +679,7 @@ def allowed_melds(
     for candidate in _candidates(hand, melds, types):
         action, _, _, _, going_out_only, _ = candidate
         if going_out_only and not opened:
-            rest = _take(hand, action, melds)
+            rest = hand_after(hand, action, melds)
             assert rest is not None  # (a candidate takes only cards the hand holds)
             now = count + _value(hand, values) - _value(rest, values)
             if not opening_met(now, list(_after(melds, candidate, next_number).values()), types, opening):

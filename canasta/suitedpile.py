@@ -45,13 +45,13 @@ _NOTHING = SuitedHand((0,) * 44)
 # frozen values a legal list shares safely. Keyed by plain ints (a mode's and a suit's hash is Python's).
 _TAKES: dict[int, PileTake] = {}
 _TAKES_SIZE = 1 << 12
-_MODE_CODE = {TakeMode.PAIR: 0, TakeMode.TOP_ONTO_GROUP: 1, TakeMode.TOP_ONTO_SEQUENCE: 2}
 
 
 def _take(mode: TakeMode, meld: int | None, pair: tuple[Suit, Suit] | None) -> PileTake:
     """The take of these fields, made once."""
     # (The meld most significant, so any number keys apart; a pair as 1 + 4 * first + second, none as 0.)
-    key = ((0 if meld is None else meld + 1) * 3 + _MODE_CODE[mode]) * 17
+    code = 0 if mode is TakeMode.PAIR else 1 if mode is TakeMode.TOP_ONTO_GROUP else 2  # (by identity: no hash)
+    key = ((0 if meld is None else meld + 1) * 3 + code) * 17
     if pair is not None:
         key += 1 + 4 * pair[0] + pair[1]
     found = _TAKES.get(key)

@@ -148,7 +148,7 @@ def test_bad_actions_are_refused_when_made() -> None:
 def test_the_legal_melds_are_exactly_the_completable_ones_in_random_positions() -> None:
     from test_suited_search import _exhaustive_out  # (the enumeration of every sequence of actions)
 
-    from canasta.suitedmelds import _after, _candidates, _take
+    from canasta.suitedmelds import _after, _candidates, hand_after
 
     rng = random.Random(7)
     checked = 0
@@ -163,7 +163,7 @@ def test_the_legal_melds_are_exactly_the_completable_ones_in_random_positions() 
         for candidate in _candidates(cards, melds, types):
             action, going_out_only = candidate[0], candidate[4]
             after = _after(melds, candidate, max(melds, default=-1) + 1)
-            rest = _take(cards, action, melds)
+            rest = hand_after(cards, action, melds)
             assert rest is not None
             size = rest.size
             completes = (size >= 2 and not bound and not going_out_only) or _exhaustive_out(
@@ -189,7 +189,7 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
     """A provisional opening meld is legal iff the opening stays reachable with two cards left (SPEC §0)."""
     from test_suited_search import _exhaustive_open, _value
 
-    from canasta.suitedmelds import _after, _candidates, _take
+    from canasta.suitedmelds import _after, _candidates, hand_after
 
     rng = random.Random(11)
     checked = 0
@@ -201,7 +201,7 @@ def test_provisional_opening_melds_are_exactly_those_after_which_the_opening_sta
         for candidate in _candidates(cards, {}, types):
             action, going_out_only = candidate[0], candidate[4]
             after = _after({}, candidate, 0)
-            rest = _take(cards, action, {})
+            rest = hand_after(cards, action, {})
             assert rest is not None
             now = _value(cards) - _value(rest)
             size = rest.size
